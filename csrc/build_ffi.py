@@ -1,0 +1,48 @@
+"""cffi build script for the C core (out-of-line API mode).
+
+setup.py names this file in ``cffi_modules``.  The cdef is read from the
+CDEF-BEGIN/CDEF-END block of ``hb_core.h`` so there is one declaration of the
+C API.  ``HUCKLEBUCK_BUILD_C=1`` makes a compile failure fatal; otherwise the
+extension is optional and a failure leaves a pure-Python install.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+from cffi import FFI
+
+HERE = pathlib.Path(__file__).resolve().parent
+HEADER = HERE / "hb_core.h"
+
+
+def read_cdef(header: pathlib.Path = HEADER) -> str:
+    """Return the declarations between the CDEF markers of ``header``."""
+    text = header.read_text(encoding="utf-8")
+    start = text.index("/* CDEF-BEGIN */") + len("/* CDEF-BEGIN */")
+    end = text.index("/* CDEF-END */")
+    return text[start:end]
+
+
+def make_ffi() -> FFI:
+    """Build the FFI object that compiles ``hucklebuck._hbc``."""
+    required = os.environ.get("HUCKLEBUCK_BUILD_C", "auto") == "1"
+    ffi = FFI()
+    ffi.cdef(read_cdef())
+    ffi.set_source(
+        "hucklebuck._hbc",
+        '#include "hb_core.h"',
+        sources=["csrc/hb_core.c"],
+        include_dirs=["csrc"],
+        depends=["csrc/hb_core.h"],
+        extra_compile_args=["-std=c99", "-O2"],
+        optional=not required,
+    )
+    return ffi
+
+
+ffibuilder = make_ffi()
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)

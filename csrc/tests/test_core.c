@@ -1,0 +1,117 @@
+/* Standalone test of the C core, built with -fsanitize=address,undefined in CI.
+ * It checks known tricks and the boundary checks, then throws random and
+ * hostile input at every entry point: the sanitizers catch any read or write
+ * outside the buffers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hb_core.h"
+
+static int failures = 0;
+#define CHECK(cond) do { if (!(cond)) { failures++; \
+    fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+
+/* card number from rank (2..14) and suit (0..3) */
+static char card(int rank, int suit) { return (char)(suit * 13 + rank - 2); }
+
+static uint64_t rng_next(uint64_t *s) { /* splitmix64 */
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static void known_tricks(void)
+{
+    const char plain[3] = {card(13, 2), card(14, 2), card(2, 2)};
+    const char ruff[3] = {card(13, 2), card(2, 3), card(14, 2)};
+    int t;
+    CHECK(hb_abi_version() == HB_ABI_VERSION_VALUE);
+    CHECK(hb_trick_winner(HB_GAME_HUCKLEBUCK, 3, plain, 3) == 1);
+    CHECK(hb_trick_winner(HB_GAME_BUCKEM, 3, ruff, 3) == 1);
+    for (t = 0; t < 4; t++) {
+        char bowers[3];
+        bowers[0] = card(14, t);         /* ace of trump */
+        bowers[1] = card(11, 3 - t);     /* left bower */
+        bowers[2] = card(11, t);         /* right bower */
+        CHECK(hb_trick_winner(HB_GAME_DEERPARK, t, bowers, 3) == 2);
+        CHECK(hb_trick_winner(HB_GAME_DEERPARK, t, bowers, 2) == 1);
+        CHECK(hb_trick_winner(HB_GAME_HUCKLEBUCK, t, bowers, 2) == 0);
+        /* the left bower follows trump */
+        CHECK(hb_legal_mask(HB_GAME_DEERPARK, t, card(13, t),
+                            (UINT64_C(1) << bowers[1]) | (UINT64_C(1) << card(10, 3 - t)))
+              == (UINT64_C(1) << bowers[1]));
+    }
+}
+
+static void boundary(void)
+{
+    const char two[2] = {1, 1};
+    const char bad[2] = {1, 60};
+    char nine[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    hb_rules r;
+    uint8_t w[2];
+    uint64_t hands[1] = {UINT64_C(1) << 60}, out[1];
+    size_t badi = 99;
+    CHECK(hb_trick_winner(3, 0, nine, 2) == HB_E_GAME);
+    CHECK(hb_trick_winner(-1, 0, nine, 2) == HB_E_GAME);
+    CHECK(hb_trick_winner(0, 4, nine, 2) == HB_E_TRUMP);
+    CHECK(hb_trick_winner(0, 0, nine, 9) == HB_E_LEN);
+    CHECK(hb_trick_winner(0, 0, nine, 0) == HB_E_LEN);
+    CHECK(hb_trick_winner(0, 0, nine, -5) == HB_E_LEN);
+    CHECK(hb_trick_winner(0, 0, two, 2) == HB_E_DUP);
+    CHECK(hb_trick_winner(0, 0, bad, 2) == HB_E_CARD);
+    CHECK(hb_trick_winner(0, 0, NULL, 2) == HB_E_NULL);
+    CHECK(hb_rules_init(0, 0, NULL) == HB_E_NULL);
+    CHECK(hb_rules_init(2, 9, &r) == HB_E_TRUMP);
+    CHECK(hb_legal_mask(0, 0, 255, UINT64_C(1) << 55) >> 63 == 1);
+    CHECK(hb_legal_mask(0, 0, 52, 1) >> 63 == 1);
+    CHECK(hb_legal_mask(0, 0, -3, 1) >> 63 == 1);
+    CHECK(hb_trick_winners(0, 1, "\0", "\2", NULL, w, &badi) == HB_E_NULL);
+    CHECK(hb_trick_winners(0, 1, "\0", "\2", nine, w, NULL) == HB_E_NULL);
+    CHECK(hb_legal_masks(0, 1, "\0", "\377", hands, out, &badi) == HB_E_MASK && badi == 0);
+    CHECK(hb_trick_winners(7, 0, NULL, NULL, NULL, NULL, &badi) == HB_E_GAME);
+}
+
+static void fuzz(void)
+{
+    uint64_t seed = 12345;
+    int round;
+    for (round = 0; round < 200000; round++) {
+        char cards[HB_MAX_TRICK * 4], trumps[4], lens[4], leads[4];
+        uint8_t winners[4];
+        uint64_t hands[4], out[4];
+        size_t badi = 0;
+        int i, rc, game = (int)(rng_next(&seed) % 4) - (round % 97 == 0);
+        for (i = 0; i < HB_MAX_TRICK * 4; i++) cards[i] = (char)(rng_next(&seed) % (round % 5 ? 52 : 256));
+        for (i = 0; i < 4; i++) {
+            trumps[i] = (char)(rng_next(&seed) % (round % 7 ? 4 : 8));
+            lens[i] = (char)(rng_next(&seed) % 10);
+            leads[i] = (char)(rng_next(&seed) % 4 == 0 ? 255 : rng_next(&seed) % (round % 3 ? 52 : 256));
+            hands[i] = rng_next(&seed) & (round % 11 ? ((UINT64_C(1) << 52) - 1) : ~UINT64_C(0));
+        }
+        rc = hb_trick_winners(game, 4, trumps, lens, cards, winners, &badi);
+        CHECK(rc <= 0 && badi < 4);
+        if (rc == HB_OK)
+            for (i = 0; i < 4; i++) CHECK(winners[i] < (uint8_t)lens[i]);
+        rc = hb_legal_masks(game, 4, trumps, leads, hands, out, &badi);
+        CHECK(rc <= 0 && badi < 4);
+        if (rc == HB_OK)
+            for (i = 0; i < 4; i++) CHECK((out[i] & ~hands[i]) == 0 && (out[i] != 0) == (hands[i] != 0));
+        rc = hb_trick_winner(game, (int)(rng_next(&seed) % 6) - 1, cards, (int)(rng_next(&seed) % 11) - 1);
+        CHECK(rc < HB_MAX_TRICK);
+    }
+}
+
+int main(void)
+{
+    known_tricks();
+    boundary();
+    fuzz();
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("C core tests: all checks passed\n");
+    return 0;
+}

@@ -1,0 +1,123 @@
+"""Core selection: the C core when it can be used, else the pure-Python core.
+
+``HUCKLEBUCK_BACKEND`` (read at import) chooses: ``auto`` (default) uses the C
+core when the compiled module and cffi import and fall back silently to
+Python otherwise; ``c`` requires the C core and raises
+:class:`~hucklebuck.errors.BackendError` saying why it cannot be had;
+``python`` never touches the compiled module.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Literal
+
+from ..errors import BackendError
+from ._api import Core
+from ._py import PythonCore
+
+__all__ = ["BackendInfo", "Core", "available", "backend", "backend_info", "get_core",
+           "set_backend", "using"]
+
+BackendName = Literal["c", "python"]
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """Which core is active, and why."""
+
+    name: BackendName
+    """``"c"`` or ``"python"``."""
+    reason: str
+    """Why this core was chosen (for example why the C core could not be loaded)."""
+    c_available: bool
+    """Whether the C core has been loaded in this process (``False`` also when it
+    was never tried, as under ``HUCKLEBUCK_BACKEND=python``; :func:`available` tries)."""
+
+
+_PYTHON: PythonCore = PythonCore()
+_c_core: Core | None = None
+_c_error: str | None = None
+_c_tried = False
+
+
+def _load_c() -> Core | None:
+    """Try to import the C core once; remember why it failed."""
+    global _c_core, _c_error, _c_tried
+    if _c_tried:
+        return _c_core
+    _c_tried = True
+    try:
+        from ._c import CCore
+    except BackendError as exc:
+        _c_error = str(exc)
+    except ImportError as exc:
+        if getattr(exc, "name", None) == "_cffi_backend" or "_cffi_backend" in str(exc):
+            _c_error = "cffi is not installed (pip install 'hucklebuck[speedups]')"
+        else:
+            _c_error = f"the C core is not built in this install ({exc})"
+    else:
+        _c_core = CCore()
+    return _c_core
+
+
+def _select(mode: str) -> tuple[Core, str]:
+    mode = mode.strip().lower() or "auto"
+    if mode == "python":
+        return _PYTHON, "HUCKLEBUCK_BACKEND=python"
+    if mode not in ("auto", "c"):
+        raise BackendError(f"HUCKLEBUCK_BACKEND must be auto, c or python, not {mode!r}")
+    core = _load_c()
+    if core is not None:
+        return core, f"C core loaded (HUCKLEBUCK_BACKEND={mode})"
+    if mode == "c":
+        raise BackendError(f"HUCKLEBUCK_BACKEND=c but the C core cannot be used: {_c_error}")
+    return _PYTHON, f"pure-Python core: {_c_error}"
+
+
+_active, _reason = _select(os.environ.get("HUCKLEBUCK_BACKEND", "auto"))
+
+
+def get_core() -> Core:
+    """The active core object."""
+    return _active
+
+
+def backend() -> BackendName:
+    """The name of the active core: ``"c"`` or ``"python"``."""
+    return "c" if _active is not _PYTHON else "python"
+
+
+def backend_info() -> BackendInfo:
+    """The active core, the reason it was chosen, and whether C could be loaded."""
+    return BackendInfo(backend(), _reason, _c_core is not None)
+
+
+def available() -> tuple[BackendName, ...]:
+    """The cores this process can use, C first."""
+    return ("c", "python") if _load_c() is not None else ("python",)
+
+
+def set_backend(name: str) -> None:
+    """Switch the active core in-process (``"c"``, ``"python"`` or ``"auto"``).
+
+    Raises :class:`~hucklebuck.errors.BackendError` if ``"c"`` is asked for and
+    cannot be loaded; the active core is then unchanged.
+    """
+    global _active, _reason
+    _active, _reason = _select(name)
+
+
+@contextmanager
+def using(name: str) -> Iterator[Core]:
+    """Use one core inside a ``with`` block, then restore the previous one."""
+    global _active, _reason
+    saved = (_active, _reason)
+    set_backend(name)
+    try:
+        yield _active
+    finally:
+        _active, _reason = saved

@@ -1,0 +1,69 @@
+"""The interface both cores implement, and the error codes they share."""
+
+from __future__ import annotations
+
+from array import array
+from typing import Final, Protocol
+
+from ..errors import CoreInputError
+
+__all__ = ["ABI_VERSION", "MAX_TRICK", "NO_LEAD", "Core", "raise_for"]
+
+#: The C module's ``hb_abi_version()`` must return this, or it is refused.
+ABI_VERSION: Final = 1
+#: Largest number of cards in one trick (Buck 'Em seats eight).
+MAX_TRICK: Final = 8
+#: ``lead`` value meaning "this player leads" in legal-play queries.
+NO_LEAD: Final = 255
+
+_MESSAGES: Final[dict[int, str]] = {
+    -1: "game id out of range (expected 0 hucklebuck, 1 buckem, 2 deerpark)",
+    -2: "trump suit out of range (expected 0..3)",
+    -3: "card number outside 0..51",
+    -4: "trick length outside 1..8",
+    -5: "the same card appears twice in one trick",
+    -6: "a required buffer is missing",
+    -7: "hand mask has bits above 51",
+    -8: "the led card is also in the hand",
+}
+
+
+def raise_for(code: int, index: int = 0) -> None:
+    """Raise the :class:`CoreInputError` for a negative core error code."""
+    raise CoreInputError(f"item {index}: {_MESSAGES.get(code, f'error {code}')}", index)
+
+
+class Core(Protocol):
+    """Trick resolution and legal plays: what the C core and the Python core share.
+
+    Cards are numbers 0..51 (see :mod:`hucklebuck.cards`), hands 64-bit masks,
+    games 0..2 (:attr:`hucklebuck.packs.GameKind.core_id`), trumps 0..3.
+    Invalid input raises :class:`~hucklebuck.errors.CoreInputError`.
+    """
+
+    @property
+    def name(self) -> str:
+        """``"c"`` or ``"python"``."""
+        ...
+
+    def rules(self, game: int, trump: int) -> tuple[bytes, bytes]:
+        """The effective-suit and strength tables (52 bytes each) for a game and trump."""
+        ...
+
+    def trick_winner(self, game: int, trump: int, cards: bytes) -> int:
+        """Index of the winning card of one trick (1..8 card numbers, leader first)."""
+        ...
+
+    def legal_mask(self, game: int, trump: int, lead: int, hand: int) -> int:
+        """Mask of the cards of ``hand`` that may be played after ``lead`` (NO_LEAD: leading)."""
+        ...
+
+    def trick_winners(self, game: int, trumps: bytes, lens: bytes, cards: bytes) -> bytes:
+        """Winners of a batch of tricks; ``cards`` holds 8 bytes per trick."""
+        ...
+
+    def legal_masks(
+        self, game: int, trumps: bytes, leads: bytes, hands: array[int]
+    ) -> array[int]:
+        """Legal-play masks of a batch of positions (``hands`` is an ``array('Q')``)."""
+        ...

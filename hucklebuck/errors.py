@@ -1,0 +1,71 @@
+"""The library's exception hierarchy.
+
+Every error the library raises on bad input derives from :class:`HucklebuckError`.
+The input-validation errors also derive from :class:`ValueError` so generic
+callers can catch them the usual way.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ActionParseError",
+    "BackendError",
+    "CardError",
+    "CoreInputError",
+    "DealError",
+    "HucklebuckError",
+    "IllegalAction",
+    "OptionsError",
+    "PlayerCountError",
+    "RestoreError",
+]
+
+
+class HucklebuckError(Exception):
+    """Base class of every error raised by hucklebuck."""
+
+
+class CardError(HucklebuckError, ValueError):
+    """A card or suit string (or number) that does not name a card."""
+
+
+class PlayerCountError(HucklebuckError, ValueError):
+    """A player count outside the range a game supports."""
+
+
+class OptionsError(HucklebuckError, ValueError):
+    """A variant option of the wrong type, an unknown value or an impossible combination."""
+
+
+class DealError(HucklebuckError, ValueError):
+    """An explicit deal that is not a legal deal for the game, players and options."""
+
+
+class ActionParseError(HucklebuckError, ValueError):
+    """An action string that cannot be read (protocol: ``bad_request``)."""
+
+
+class IllegalAction(HucklebuckError):
+    """An action the rules forbid now: out of turn, wrong phase, or against a rule.
+
+    The state is left exactly as it was before the action was attempted.
+    """
+
+
+class RestoreError(HucklebuckError, ValueError):
+    """Serialised game data that cannot be restored into a valid game."""
+
+
+class CoreInputError(HucklebuckError, ValueError):
+    """Malformed input to a core (trick-engine) entry point.
+
+    ``index`` is the position of the first bad item in a batch (0 for scalar calls).
+    """
+
+    def __init__(self, message: str, index: int = 0) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+class BackendError(HucklebuckError, ImportError):
+    """The requested core cannot be used (for example the C core is not built)."""

@@ -1,0 +1,42 @@
+"""Build hook: decides whether the C core is compiled.
+
+``HUCKLEBUCK_BUILD_C`` selects the mode:
+
+* ``auto`` (default): build the C core when cffi and a compiler are there;
+  otherwise install the pure-Python core and print a warning.
+* ``1``: the C core is required; a missing cffi or a failed compile is an error
+  (use it for release wheels and CI).
+* ``0``: never build it (a pure-Python install).
+
+All metadata lives in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+
+MODE = os.environ.get("HUCKLEBUCK_BUILD_C", "auto").strip().lower()
+if MODE not in {"auto", "1", "0"}:
+    sys.exit(f"error: HUCKLEBUCK_BUILD_C must be auto, 1 or 0, not {MODE!r}")
+
+kwargs: dict[str, object] = {}
+if MODE != "0":
+    try:
+        import cffi  # noqa: F401
+    except ImportError:
+        if MODE == "1":
+            sys.exit(
+                "error: HUCKLEBUCK_BUILD_C=1 but cffi cannot be imported at build "
+                "time; install cffi or build with build isolation"
+            )
+        sys.stderr.write(
+            "WARNING: cffi is not available at build time; installing hucklebuck "
+            "with the pure-Python core only (slower, same results)\n"
+        )
+    else:
+        kwargs["cffi_modules"] = ["csrc/build_ffi.py:ffibuilder"]
+
+setup(**kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,46 @@
+"""Every test runs once per available core (the C core and the pure-Python core).
+
+Tests marked ``single_core`` run once (they compare the cores themselves).
+Set ``HUCKLEBUCK_TEST_REQUIRE_C=1`` (CI does) to make a missing C core an error
+instead of quietly testing Python alone.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+import hucklebuck
+
+BACKENDS = hucklebuck.available()
+
+if os.environ.get("HUCKLEBUCK_TEST_REQUIRE_C") == "1" and "c" not in BACKENDS:
+    raise pytest.UsageError(
+        "HUCKLEBUCK_TEST_REQUIRE_C=1 but the C core cannot be loaded: "
+        + hucklebuck.backend_info().reason
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "single_core: run once, not once per core")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"hucklebuck cores under test: {', '.join(BACKENDS)}"
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "core_name" in metafunc.fixturenames:
+        single = metafunc.definition.get_closest_marker("single_core") is not None
+        params = [BACKENDS[0]] if single else list(BACKENDS)
+        metafunc.parametrize("core_name", params, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def core_name(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The name of the core this test runs against (it is active during the test)."""
+    name: str = request.param
+    with hucklebuck.using(name):
+        yield name
