@@ -18,6 +18,7 @@ __all__ = [
     "OptionsError",
     "PlayerCountError",
     "RestoreError",
+    "UnsupportedOption",
 ]
 
 
@@ -35,6 +36,10 @@ class PlayerCountError(HucklebuckError, ValueError):
 
 class OptionsError(HucklebuckError, ValueError):
     """A variant option of the wrong type, an unknown value or an impossible combination."""
+
+
+class UnsupportedOption(OptionsError):
+    """A well-typed option value this library does not offer (protocol: ``unsupported``)."""
 
 
 class DealError(HucklebuckError, ValueError):

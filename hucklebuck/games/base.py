@@ -1,0 +1,274 @@
+"""Machinery the three games share: phases, tricks, events, the play phase,
+deal checking and random-state serialisation."""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from .._core import get_core
+from .._core._api import NO_LEAD
+from ..actions import Action
+from ..cards import Card, CardSet
+from ..errors import CardError, DealError, RestoreError
+
+__all__ = [
+    "ActionEvent",
+    "DealEvent",
+    "Event",
+    "GameOverEvent",
+    "HandOverEvent",
+    "Phase",
+    "RestockEvent",
+    "ScoreEvent",
+    "Trick",
+    "TrickEvent",
+]
+
+
+class Phase(enum.Enum):
+    """Where a game stands; the value is a stable name for JSON and the protocol."""
+
+    AUCTION = "auction"
+    """Hucklebuck: bidding for the right to name trump."""
+    TRUMP = "trump"
+    """Hucklebuck: the high bidder names trump."""
+    DECLARE = "declare"
+    """Stay or drop (Hucklebuck)."""
+    EXCHANGE = "exchange"
+    """Stayers discard the cards they said they would exchange."""
+    PLAY = "play"
+    """The five tricks."""
+    HAND_OVER = "hand_over"
+    """The hand is scored; :meth:`next_hand` deals the next one."""
+    GAME_OVER = "game_over"
+    """The game has ended; nobody acts."""
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A completed trick: who led, the cards in play order, who won."""
+
+    leader: int
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+    winner: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The protocol form ``{"leader", "cards", "winner"}``."""
+        return {"leader": self.leader, "cards": [c.code for c in self.cards], "winner": self.winner}
+
+
+def _codes(cards: Iterable[Card]) -> list[str]:
+    return [c.code for c in cards]
+
+
+@dataclass(frozen=True)
+class DealEvent:
+    """A hand was dealt: each seat's cards (``()`` for a seat that is out) and the stock."""
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"event": "deal", "hand": self.hand, "dealer": self.dealer,
+                "hands": [_codes(h) for h in self.hands], "stock": _codes(self.stock)}
+
+
+@dataclass(frozen=True)
+class ActionEvent:
+    """A player's action was applied."""
+
+    hand: int
+    action: Action
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"event": "action", "hand": self.hand, "action": str(self.action)}
+
+
+@dataclass(frozen=True)
+class RestockEvent:
+    """The stock ran out and was re-formed from set-aside cards (top first)."""
+
+    hand: int
+    cards: tuple[Card, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"event": "restock", "hand": self.hand, "cards": _codes(self.cards)}
+
+
+@dataclass(frozen=True)
+class TrickEvent:
+    """A trick was completed."""
+
+    hand: int
+    number: int
+    trick: Trick
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"event": "trick", "hand": self.hand, "number": self.number} | self.trick.to_dict()
+
+
+@dataclass(frozen=True)
+class ScoreEvent:
+    """One seat's score change for the hand, with the rule that caused it."""
+
+    hand: int
+    seat: int
+    delta: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"event": "score", "hand": self.hand, "seat": self.seat, "delta": self.delta,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class HandOverEvent:
+    """The hand is over: scores after it and the seats that are out."""
+
+    hand: int
+    scores: tuple[int, ...]
+    out: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"event": "hand_over", "hand": self.hand, "scores": list(self.scores),
+                "out": list(self.out)}
+
+
+@dataclass(frozen=True)
+class GameOverEvent:
+    """The game is over."""
+
+    hand: int
+    winners: tuple[int, ...]
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"event": "game_over", "hand": self.hand, "winners": list(self.winners),
+                "reason": self.reason}
+
+
+Event: TypeAlias = (
+    DealEvent | ActionEvent | RestockEvent | TrickEvent | ScoreEvent | HandOverEvent | GameOverEvent
+)
+"""Any entry of a game's event log."""
+
+
+class TrickPlay:
+    """The play phase of one hand: whose turn, legal plays, completing tricks.
+
+    Legal plays and trick winners come from the active core, one call per
+    decision or per trick.
+    """
+
+    __slots__ = ("current", "game_id", "leader", "order", "tricks", "trump", "won")
+
+    def __init__(self, game_id: int, trump: int, order: Sequence[int], leader: int, players: int) -> None:
+        self.game_id = game_id
+        self.trump = trump
+        self.order: tuple[int, ...] = tuple(order)
+        self.leader = leader
+        self.current: list[Card] = []
+        self.tricks: list[Trick] = []
+        self.won: list[int] = [0] * players
+
+    def copy(self) -> TrickPlay:
+        """An independent copy."""
+        other = TrickPlay.__new__(TrickPlay)
+        other.game_id, other.trump, other.order = self.game_id, self.trump, self.order
+        other.leader = self.leader
+        other.current = list(self.current)
+        other.tricks = list(self.tricks)
+        other.won = list(self.won)
+        return other
+
+    def seats_in_trick(self) -> tuple[int, ...]:
+        """The seats in playing order for the current trick, leader first."""
+        i = self.order.index(self.leader)
+        return self.order[i:] + self.order[:i]
+
+    def to_act(self) -> int:
+        """The seat to play next."""
+        return self.seats_in_trick()[len(self.current)]
+
+    def legal_mask(self, hand: int) -> int:
+        """The legal plays of ``hand`` now (one core call)."""
+        lead = self.current[0].index if self.current else NO_LEAD
+        return get_core().legal_mask(self.game_id, self.trump, lead, hand)
+
+    def play(self, card: Card) -> Trick | None:
+        """Add a card (already checked legal); return the trick if it is now complete."""
+        self.current.append(card)
+        seats = self.seats_in_trick()
+        if len(self.current) < len(seats):
+            return None
+        index = get_core().trick_winner(self.game_id, self.trump, bytes(c.index for c in self.current))
+        trick = Trick(self.leader, seats, tuple(self.current), seats[index])
+        self.tricks.append(trick)
+        self.won[trick.winner] += 1
+        self.leader = trick.winner
+        self.current = []
+        return trick
+
+
+def parse_deal_cards(cards: object, what: str) -> list[Card]:
+    """Read a list of protocol card codes (or Cards) in a deal, naming the part on error."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
+        raise DealError(f"{what} must be a list of cards, not {cards!r}")
+    out: list[Card] = []
+    for c in cards:
+        if isinstance(c, Card):
+            out.append(c)
+            continue
+        try:
+            out.append(Card.parse(c))
+        except CardError as exc:
+            raise DealError(f"{what}: {exc}") from None
+    return out
+
+
+def check_exact_cards(parts: Sequence[tuple[str, Sequence[Card]]], expected: CardSet, what: str) -> None:
+    """Check that ``parts`` together hold every card of ``expected`` exactly once."""
+    seen: dict[Card, str] = {}
+    for name, cards in parts:
+        for c in cards:
+            if c in seen:
+                raise DealError(f"{what}: card {c.code} appears twice ({seen[c]} and {name})")
+            if c not in expected:
+                raise DealError(f"{what}: card {c.code} ({name}) is not in this game's pack")
+            seen[c] = name
+    missing = [c.code for c in expected if c not in seen]
+    if missing:
+        raise DealError(f"{what}: the pack's cards {' '.join(missing[:8])} are missing")
+
+
+def rng_to_json(rng: random.Random) -> dict[str, Any]:
+    """The state of a :class:`random.Random` as JSON-safe data."""
+    version, internal, gauss = rng.getstate()
+    return {"version": version, "state": list(internal), "gauss": gauss}
+
+
+def rng_from_json(data: object) -> random.Random:
+    """Rebuild a :class:`random.Random` from :func:`rng_to_json` output."""
+    rng = random.Random()
+    try:
+        if not isinstance(data, dict):
+            raise TypeError("expected an object")
+        state = (data["version"], tuple(data["state"]), data["gauss"])
+        rng.setstate(state)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RestoreError(f"the saved random state is not valid ({exc!r})") from None
+    return rng

@@ -1,0 +1,1153 @@
+"""Hucklebuck: a whole game (hands to the target), step by step.
+
+Rules from S0 (McLeod) and S2 (how-to-play page), with the defaults and
+variants of rules-decisions section 1.1 (DEF #1-#34).
+
+>>> game = HucklebuckGame(4, seed=3)
+>>> game.phase, game.to_act, game.dealer
+(<Phase.AUCTION: 'auction'>, 1, 0)
+>>> game.legal_actions()[:2]
+[Pass(seat=1), Bid(seat=1, amount=2)]
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..actions import Action, Bid, Discard, Drop, NameTrump, Pass, Play, Stay, parse_action
+from ..cards import Card, CardSet, Suit
+from ..errors import (
+    DealError,
+    HucklebuckError,
+    IllegalAction,
+    OptionsError,
+    PlayerCountError,
+    RestoreError,
+)
+from ..packs import GameKind, pack
+from .base import (
+    ActionEvent,
+    DealEvent,
+    Event,
+    GameOverEvent,
+    HandOverEvent,
+    Phase,
+    RestockEvent,
+    ScoreEvent,
+    Trick,
+    TrickEvent,
+    TrickPlay,
+    check_exact_cards,
+    parse_deal_cards,
+    rng_from_json,
+    rng_to_json,
+)
+from .options import OptionsBase
+
+__all__ = [
+    "AllPass",
+    "ExchangeOrder",
+    "HandResult",
+    "HucklebuckDeal",
+    "HucklebuckGame",
+    "HucklebuckObservation",
+    "HucklebuckOptions",
+    "InTheHoleReset",
+    "LoneMoonBidder",
+    "MoonAtZero",
+    "TieBreak",
+]
+
+HAND_SIZE: Final = 5
+OUT_AT: Final = -25
+FORMAT: Final = "hucklebuck-game"
+FORMAT_VERSION: Final = 1
+
+
+class AllPass(str, enum.Enum):
+    """What happens when every player passes in the auction (DEF #4)."""
+
+    DEALER_SCORES_5 = "dealer_scores_5"
+    """The dealer scores 5 without play (S0; default)."""
+    DEALER_MUST_BID = "dealer_must_bid"
+    """The dealer may not pass when nobody has bid (S2)."""
+
+
+class MoonAtZero(str, enum.Enum):
+    """A successful moon from a score of exactly 0 (DEF #12)."""
+
+    RESET_TO_ZERO = "reset_to_zero"
+    """The score stays 0 (S2: "from zero or below, back to zero"; default)."""
+    WIN = "win"
+    """0 counts as positive: the bidder wins the game."""
+    SCORE_NORMALLY = "score_normally"
+    """The hand scores +5 like any other."""
+
+
+class LoneMoonBidder(str, enum.Enum):
+    """A moon bidder whom everyone else leaves alone (DEF #6)."""
+
+    SCORES_5 = "scores_5"
+    """+5 like any lone bidder (S2's rule; default)."""
+    WINS_GAME = "wins_game"
+    """Wins the game outright, whatever the score."""
+
+
+class TieBreak(str, enum.Enum):
+    """Several players at or past the target after one hand (DEF #17)."""
+
+    HIGHEST_THEN_BIDDER = "highest_then_bidder"
+    """Highest score wins; on a tie the bidder if tied, else play on (default)."""
+    BIDDER_FIRST = "bidder_first"
+    """The bidder wins if at the target; else a single player there; else play on (R36)."""
+    SHARED = "shared"
+    """The players tied at the top share the win."""
+
+
+class ExchangeOrder(str, enum.Enum):
+    """Order of the exchange (DEF #19); the stay/drop order is unaffected."""
+
+    BIDDER_LEFT_BIDDER_LAST = "bidder_left_bidder_last"
+    """From the bidder's left, the bidder last (S0, S2; default)."""
+    DEALER_LEFT_DEALER_LAST = "dealer_left_dealer_last"
+    """From the dealer's left, the dealer last (R2, R3)."""
+
+
+class InTheHoleReset(str, enum.Enum):
+    """Which successful bids from a negative score reset it to 0 (DEF #13)."""
+
+    MOON_ONLY = "moon_only"
+    """Only a successful moon (default)."""
+    ANY_BID = "any_bid"
+    """Any successful bid sets a negative score to exactly 0."""
+
+
+@dataclass(frozen=True)
+class HucklebuckOptions(OptionsBase):
+    """Every Hucklebuck variant option (rules-decisions 1.1), validated when built.
+
+    >>> HucklebuckOptions(target=11).target
+    11
+    >>> HucklebuckOptions.from_dict({"all_pass": "dealer_must_bid"}).all_pass
+    <AllPass.DEALER_MUST_BID: 'dealer_must_bid'>
+    """
+
+    target: int = field(default=15, metadata={"choices": {11, 15}})
+    """Game is won at this score or more: 15 (S0, S2) or 11 (S0 header; DEF #20, #34)."""
+    all_pass: AllPass = AllPass.DEALER_SCORES_5
+    """DEF #4."""
+    moon_at_zero: MoonAtZero = MoonAtZero.RESET_TO_ZERO
+    """DEF #12."""
+    lone_moon_bidder: LoneMoonBidder = LoneMoonBidder.SCORES_5
+    """DEF #6."""
+    bidder_zero_trick_penalty_stacks: bool = False
+    """A bidder with no trick loses 10 (20 on a failed moon) instead of 5 (15) (DEF #8, #14)."""
+    tie_break: TieBreak = TieBreak.HIGHEST_THEN_BIDDER
+    """DEF #17."""
+    exchange_order: ExchangeOrder = ExchangeOrder.BIDDER_LEFT_BIDDER_LAST
+    """DEF #19."""
+    auction_reentry: bool = False
+    """A player who passed may bid again; the auction ends after a full circuit without a bid (DEF #21)."""
+    in_the_hole_reset_applies_to: InTheHoleReset = InTheHoleReset.MOON_ONLY
+    """DEF #13."""
+
+    def __post_init__(self) -> None:
+        self._validate_fields()
+        # No pair of Hucklebuck options excludes another: each changes a separate
+        # rule.  Combinations are checked here when a game gains such a pair.
+
+
+@dataclass(frozen=True)
+class HucklebuckDeal:
+    """An explicit deal: five cards per seat (``[]`` for a seat that is out), the
+    stock top first, and optionally the order of each re-formed stock."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    restock: tuple[tuple[Card, ...], ...] | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HucklebuckDeal:
+        """Read ``{"hands": [[...], ...], "stock": [...], "restock": [[...]]}`` (protocol codes)."""
+        if not isinstance(data, Mapping):
+            raise DealError(f"a deal must be an object, not {type(data).__name__}")
+        if "hands" not in data or "stock" not in data:
+            raise DealError("a Hucklebuck deal needs 'hands' and 'stock'")
+        hands = data["hands"]
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
+            raise DealError("deal 'hands' must be a list of card lists")
+        restock = data.get("restock")
+        if restock is not None and (isinstance(restock, (str, bytes)) or not isinstance(restock, Sequence)):
+            raise DealError("deal 'restock' must be a list of card lists")
+        return cls(
+            tuple(tuple(parse_deal_cards(h, f"hand of seat {i}")) for i, h in enumerate(hands)),
+            tuple(parse_deal_cards(data["stock"], "stock")),
+            None if restock is None else tuple(
+                tuple(parse_deal_cards(r, f"restock {i}")) for i, r in enumerate(restock)
+            ),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The protocol form of the deal."""
+        out: dict[str, Any] = {
+            "hands": [[c.code for c in h] for h in self.hands],
+            "stock": [c.code for c in self.stock],
+        }
+        if self.restock is not None:
+            out["restock"] = [[c.code for c in r] for r in self.restock]
+        return out
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What one hand came to."""
+
+    hand: int
+    dealer: int
+    bidder: int | None
+    bid: int | None
+    trump: Suit | None
+    active: tuple[int, ...]
+    """Seats that stayed (bidder included); empty after an all-pass or a lone-bidder award."""
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    delta: tuple[int, ...]
+    scores: tuple[int, ...]
+    out: tuple[int, ...]
+    reasons: tuple[str, ...]
+    """Per seat, the rule behind its delta ("" for no change)."""
+    restock: tuple[tuple[Card, ...], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The protocol HAND fields of a complete hand."""
+        return {
+            "complete": True,
+            "restock": [[c.code for c in r] for r in self.restock],
+            "dealer": self.dealer,
+            "trump": None if self.trump is None else self.trump.symbol,
+            "tricks": [t.to_dict() for t in self.tricks],
+            "tricks_won": list(self.tricks_won),
+            "bidder": self.bidder,
+            "bid": self.bid,
+            "active": list(self.active),
+            "delta": list(self.delta),
+            "scores": list(self.scores),
+            "out": list(self.out),
+        }
+
+
+@dataclass(frozen=True)
+class HucklebuckObservation:
+    """What one seat may know: its own cards and everything public.
+
+    Other players' cards, the stock and other players' discards are hidden
+    (their discards show only as a count).
+    """
+
+    seat: int
+    phase: Phase
+    to_act: int | None
+    legal_actions: tuple[Action, ...]
+    """The seat's legal actions now (empty unless it is this seat's turn)."""
+    hand: CardSet
+    hand_number: int
+    dealer: int
+    scores: tuple[int, ...]
+    out: tuple[int, ...]
+    bidder: int | None
+    bid: int | None
+    trump: Suit | None
+    declarations: tuple[tuple[int, int | None], ...]
+    """(seat, exchange count) for a stay, (seat, None) for a drop, in order."""
+    history: tuple[str, ...]
+    """This hand's actions in protocol form; others' discards as ``"S discard N cards"``."""
+    current_trick: tuple[Card, ...]
+    trick_leader: int | None
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    stock_size: int
+    options: HucklebuckOptions
+
+
+@dataclass(frozen=True)
+class _HandLog:
+    deal: HucklebuckDeal
+    restocks: tuple[tuple[Card, ...], ...]
+    actions: tuple[Action, ...]
+
+
+def _left(seat: int, n: int) -> int:
+    return (seat + 1) % n
+
+
+class HucklebuckGame:
+    """A game of Hucklebuck for 3-7 players, driven one action at a time.
+
+    Deal from ``seed`` / ``rng`` (a :class:`random.Random`; never the global
+    one) or from an explicit ``deal``.  ``dealer`` is the first dealer (DEF #3);
+    ``scores`` and ``out`` let a game start from a known position.
+
+    Each call of :meth:`apply` checks the action first and raises
+    :class:`~hucklebuck.errors.IllegalAction` without changing anything when
+    the rules forbid it.
+    """
+
+    kind: Final = GameKind.HUCKLEBUCK
+
+    def __init__(
+        self,
+        players: int,
+        *,
+        options: HucklebuckOptions | Mapping[str, Any] | None = None,
+        dealer: int = 0,
+        scores: Sequence[int] | None = None,
+        out: Sequence[int] = (),
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        deal: HucklebuckDeal | Mapping[str, Any] | None = None,
+    ) -> None:
+        self._pack = pack(GameKind.HUCKLEBUCK, players)
+        self._n = players
+        if options is None:
+            options = HucklebuckOptions()
+        elif isinstance(options, Mapping):
+            options = HucklebuckOptions.from_dict(options)
+        elif not isinstance(options, HucklebuckOptions):
+            raise OptionsError(f"options must be HucklebuckOptions or a mapping, not {type(options).__name__}")
+        self._options: HucklebuckOptions = options
+        if rng is not None and seed is not None:
+            raise OptionsError("give either seed or rng, not both")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise OptionsError(f"rng must be a random.Random, not {type(rng).__name__}")
+        self._rng = rng if rng is not None else random.Random(seed if seed is not None else 0)
+        self._scores = self._check_scores(scores)
+        out_flags = [False] * players
+        for s in out:
+            self._check_seat(s, "an out seat")
+            out_flags[s] = True
+        self._out = out_flags
+        self._check_seat(dealer, "the dealer")
+        if out_flags[dealer]:
+            raise PlayerCountError(f"the dealer (seat {dealer}) is out of the game")
+        if players - sum(out_flags) < 2:
+            raise PlayerCountError("at least two players must still be in the game")
+        self._start = {"dealer": dealer, "scores": list(self._scores), "out": sorted(out)}
+        self._dealer = dealer
+        self._hand_no = 0
+        self._winners: tuple[int, ...] = ()
+        self._past_logs: tuple[_HandLog, ...] = ()
+        self._past_events: tuple[Event, ...] = ()
+        self._results: tuple[HandResult, ...] = ()
+        self._phase = Phase.HAND_OVER
+        self._reset_hand_state()
+        self.next_hand(deal)
+
+    # ------------------------------------------------------------------ set-up
+    def _check_seat(self, seat: object, what: str) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise PlayerCountError(f"{what} must be a seat 0..{self._n - 1}, not {seat!r}")
+
+    def _check_scores(self, scores: Sequence[int] | None) -> list[int]:
+        if scores is None:
+            return [0] * self._n
+        if len(scores) != self._n or any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
+            raise OptionsError(f"scores must be {self._n} integers, not {scores!r}")
+        return list(scores)
+
+    def _reset_hand_state(self) -> None:
+        self._hands: list[int] = [0] * self._n
+        self._stock: list[Card] = []
+        self._set_aside: list[Card] = []
+        self._restock_queue: list[tuple[Card, ...]] | None = None
+        self._restocks: list[tuple[Card, ...]] = []
+        self._deal: HucklebuckDeal | None = None
+        self._actions: list[Action] = []
+        self._events: list[Event] = []
+        self._turn: int | None = None
+        self._high: int | None = None
+        self._bidder: int | None = None
+        self._passed: list[bool] = [False] * self._n
+        self._passes_in_row = 0
+        self._trump: Suit | None = None
+        self._decl_order: tuple[int, ...] = ()
+        self._declared: dict[int, int | None] = {}
+        self._exch_order: tuple[int, ...] = ()
+        self._exch_index = 0
+        self._play: TrickPlay | None = None
+
+    def _seated(self) -> list[int]:
+        return [s for s in range(self._n) if not self._out[s]]
+
+    def _clockwise_from(self, start: int, seats: Sequence[int]) -> tuple[int, ...]:
+        """``seats`` in clockwise order beginning at the first one at or after ``start``."""
+        return tuple(sorted(seats, key=lambda s: (s - start) % self._n))
+
+    def _next_seated(self, seat: int) -> int:
+        s = _left(seat, self._n)
+        while self._out[s]:
+            s = _left(s, self._n)
+        return s
+
+    def _validate_deal(self, deal: HucklebuckDeal) -> None:
+        if len(deal.hands) != self._n:
+            raise DealError(f"the deal has {len(deal.hands)} hands for {self._n} seats")
+        for s, h in enumerate(deal.hands):
+            want = 0 if self._out[s] else HAND_SIZE
+            if len(h) != want:
+                who = "is out and must get no cards" if want == 0 else f"must get {HAND_SIZE} cards"
+                raise DealError(f"seat {s} {who}, not {len(h)}")
+        parts = [(f"hand of seat {s}", h) for s, h in enumerate(deal.hands)] + [("stock", deal.stock)]
+        check_exact_cards(parts, self._pack, "deal")
+
+    def _check_restock_cards(self, deal: HucklebuckDeal) -> None:
+        for i, r in enumerate(deal.restock or ()):
+            if len(set(r)) != len(r):
+                raise DealError(f"restock {i} lists a card twice")
+            bad = [c.code for c in r if c not in self._pack]
+            if bad:
+                raise DealError(f"restock {i} holds {bad[0]}, which is not in the pack")
+
+    def _random_deal(self) -> HucklebuckDeal:
+        cards = list(self._pack)
+        self._rng.shuffle(cards)
+        seated = self._clockwise_from(_left(self._dealer, self._n), self._seated())
+        hands: list[list[Card]] = [[] for _ in range(self._n)]
+        it = iter(cards)
+        for _ in range(HAND_SIZE):  # one at a time, clockwise from eldest (DEF #1)
+            for s in seated:
+                hands[s].append(next(it))
+        return HucklebuckDeal(tuple(tuple(h) for h in hands), tuple(it))
+
+    def next_hand(self, deal: HucklebuckDeal | Mapping[str, Any] | None = None) -> None:
+        """Deal the next hand: from ``deal`` if given, else from the game's random source.
+
+        Only allowed when the previous hand is over (and at the start).
+        """
+        if self._phase is not Phase.HAND_OVER:
+            raise IllegalAction(f"a new hand can only be dealt when a hand is over (phase: {self._phase.value})")
+        if isinstance(deal, Mapping):
+            deal = HucklebuckDeal.from_dict(deal)
+        if deal is None:
+            deal = self._random_deal()
+        elif not isinstance(deal, HucklebuckDeal):
+            raise DealError(f"deal must be a HucklebuckDeal or a mapping, not {type(deal).__name__}")
+        self._validate_deal(deal)
+        self._check_restock_cards(deal)
+        if self._hand_no > 0:
+            self._archive_hand()
+        self._reset_hand_state()
+        self._hand_no += 1
+        self._deal = deal
+        self._hands = [CardSet(h).mask for h in deal.hands]
+        self._stock = list(deal.stock)
+        self._restock_queue = None if deal.restock is None else list(deal.restock)
+        self._events.append(DealEvent(self._hand_no, self._dealer, deal.hands, deal.stock))
+        self._phase = Phase.AUCTION
+        self._turn = self._next_seated(self._dealer)
+
+    def _archive_hand(self) -> None:
+        assert self._deal is not None
+        log = _HandLog(self._deal, tuple(self._restocks), tuple(self._actions))
+        self._past_logs = (*self._past_logs, log)
+        self._past_events = self._past_events + tuple(self._events)
+
+    # --------------------------------------------------------------- queries
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self._n
+
+    @property
+    def options(self) -> HucklebuckOptions:
+        """The variant options."""
+        return self._options
+
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is (None when nobody acts: hand or game over)."""
+        if self._phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            return None
+        if self._phase is Phase.PLAY:
+            assert self._play is not None
+            return self._play.to_act()
+        return self._turn
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current hand (after the game ends: of the last hand)."""
+        return self._dealer
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Current scores."""
+        return tuple(self._scores)
+
+    @property
+    def out(self) -> tuple[int, ...]:
+        """Seats out of the game (score -25 or lower), sorted."""
+        return tuple(s for s in range(self._n) if self._out[s])
+
+    @property
+    def hand_number(self) -> int:
+        """1 for the first hand, and so on."""
+        return self._hand_no
+
+    @property
+    def bidder(self) -> int | None:
+        """The high bidder so far (None before any bid)."""
+        return self._bidder
+
+    @property
+    def bid(self) -> int | None:
+        """The high bid so far."""
+        return self._high
+
+    @property
+    def trump(self) -> Suit | None:
+        """Trump, once named."""
+        return self._trump
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+        return len(self._stock)
+
+    @property
+    def is_over(self) -> bool:
+        """True when the game has ended."""
+        return self._phase is Phase.GAME_OVER
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seat(s) once the game is over (more than one only for a shared win)."""
+        return self._winners
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The full event log of the game so far."""
+        return self._past_events + tuple(self._events)
+
+    @property
+    def results(self) -> tuple[HandResult, ...]:
+        """The results of every finished hand."""
+        return self._results
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks of the current hand."""
+        return tuple(self._play.tricks) if self._play else ()
+
+    @property
+    def current_trick(self) -> tuple[Card, ...]:
+        """Cards played to the trick in progress, leader first."""
+        return tuple(self._play.current) if self._play else ()
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks won per seat in the current hand."""
+        return tuple(self._play.won) if self._play else (0,) * self._n
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards seat ``seat`` holds now."""
+        self._check_seat(seat, "seat")
+        return CardSet.from_mask(self._hands[seat])
+
+    def declarations(self) -> tuple[tuple[int, int | None], ...]:
+        """Stay/drop decisions so far: (seat, exchange count) or (seat, None) for a drop."""
+        return tuple(self._declared.items())
+
+    # ---------------------------------------------------------- legal actions
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now, for the seat to act (empty when nobody acts)."""
+        seat = self.to_act
+        if seat is None:
+            return []
+        phase = self._phase
+        if phase is Phase.AUCTION:
+            acts: list[Action] = []
+            if not self._dealer_forced(seat):
+                acts.append(Pass(seat))
+            low = 2 if self._high is None else self._high + 1
+            acts.extend(Bid(seat, b) for b in range(low, 6))
+            return acts
+        if phase is Phase.TRUMP:
+            return [NameTrump(seat, s) for s in Suit]
+        if phase is Phase.DECLARE:
+            stays: list[Action] = [Stay(seat, k) for k in range(HAND_SIZE + 1)]
+            return stays if seat == self._bidder else [Drop(seat), *stays]
+        if phase is Phase.EXCHANGE:
+            k = self._declared[seat]
+            assert k is not None
+            return [Discard(seat, combo) for combo in itertools.combinations(self.hand(seat), k)]
+        assert self._play is not None
+        mask = self._play.legal_mask(self._hands[seat])
+        return [Play(seat, c) for c in CardSet.from_mask(mask)]
+
+    def _dealer_forced(self, seat: int) -> bool:
+        return (
+            self._options.all_pass is AllPass.DEALER_MUST_BID
+            and seat == self._dealer
+            and self._high is None
+        )
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be applied now."""
+        try:
+            self._check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def _check(self, action: Action) -> None:
+        """Raise IllegalAction if ``action`` is not legal now; never changes state."""
+        if self._phase is Phase.GAME_OVER:
+            raise IllegalAction(f"{action}: the game is over")
+        if self._phase is Phase.HAND_OVER:
+            raise IllegalAction(f"{action}: the hand is over; deal the next hand first")
+        seat = self.to_act
+        if action.seat != seat:
+            raise IllegalAction(f"{action}: it is seat {seat}'s turn, not seat {action.seat}'s")
+        phase = self._phase
+        expected = {
+            Phase.AUCTION: (Bid, Pass),
+            Phase.TRUMP: (NameTrump,),
+            Phase.DECLARE: (Stay, Drop),
+            Phase.EXCHANGE: (Discard,),
+            Phase.PLAY: (Play,),
+        }[phase]
+        if not isinstance(action, expected):
+            names = " or ".join(cls.verb for cls in expected)
+            raise IllegalAction(f"{action}: in the {phase.value} phase seat {seat} must {names}")
+        if isinstance(action, Pass):
+            if self._dealer_forced(action.seat):
+                raise IllegalAction(f"{action}: nobody has bid, so the dealer must bid (dealer-must-bid variant)")
+        elif isinstance(action, Bid):
+            low = 2 if self._high is None else self._high + 1
+            if not low <= action.amount <= 5:
+                if action.amount > 5:
+                    raise IllegalAction(f"{action}: the highest bid is 5 (shooting the moon)")
+                if self._high is None:
+                    raise IllegalAction(f"{action}: the lowest bid is 2")
+                raise IllegalAction(f"{action}: a bid must beat the current bid of {self._high}")
+        elif isinstance(action, Stay):
+            if not 0 <= action.exchange <= HAND_SIZE:
+                raise IllegalAction(f"{action}: a player exchanges 0 to 5 cards")
+        elif isinstance(action, Drop):
+            if action.seat == self._bidder:
+                raise IllegalAction(f"{action}: the bidder cannot drop")
+        elif isinstance(action, Discard):
+            k = self._declared[action.seat]
+            if len(action.cards) != k:
+                raise IllegalAction(f"{action}: seat {action.seat} said it would exchange {k}, "
+                                    f"so it must discard exactly {k} card(s)")
+            if len(set(action.cards)) != len(action.cards):
+                raise IllegalAction(f"{action}: a card is discarded twice")
+            held = self._hands[action.seat]
+            for c in action.cards:
+                if not held & c.mask:
+                    raise IllegalAction(f"{action}: seat {action.seat} does not hold {c.code}")
+            self._plan_exchange(action, None)  # may raise DealError for a wrong restock
+        elif isinstance(action, Play):
+            held = self._hands[action.seat]
+            if not held & action.card.mask:
+                raise IllegalAction(f"{action}: seat {action.seat} does not hold {action.card.code}")
+            assert self._play is not None
+            if not self._play.legal_mask(held) & action.card.mask:
+                led = self._play.current[0]
+                raise IllegalAction(f"{action}: seat {action.seat} must follow suit "
+                                    f"({led.suit.name.lower()} were led)")
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action | str) -> None:
+        """Apply one action (an :data:`~hucklebuck.actions.Action` or its protocol text).
+
+        Raises :class:`~hucklebuck.errors.IllegalAction` (state unchanged) if the
+        rules forbid it, :class:`~hucklebuck.errors.ActionParseError` for text
+        that cannot be read.
+        """
+        if isinstance(action, str):
+            action = parse_action(GameKind.HUCKLEBUCK, action)
+        if not isinstance(action, (Bid, Pass, NameTrump, Stay, Drop, Discard, Play)):
+            raise IllegalAction(f"{action!r} is not a Hucklebuck action")
+        self._check(action)
+        self._actions.append(action)
+        self._events.append(ActionEvent(self._hand_no, action))
+        if isinstance(action, (Bid, Pass)):
+            self._do_auction(action)
+        elif isinstance(action, NameTrump):
+            self._do_trump(action)
+        elif isinstance(action, (Stay, Drop)):
+            self._do_declare(action)
+        elif isinstance(action, Discard):
+            self._do_exchange(action)
+        else:
+            self._do_play(action)
+
+    def _do_auction(self, action: Bid | Pass) -> None:
+        seat = action.seat
+        seated = self._seated()
+        if isinstance(action, Bid):
+            self._high, self._bidder = action.amount, seat
+            self._passes_in_row = 0
+            if action.amount == 5:  # shooting the moon ends the auction (S2, DEF #32)
+                self._end_auction()
+                return
+        else:
+            self._passed[seat] = True
+            self._passes_in_row += 1
+        if self._options.auction_reentry:
+            if self._high is None and self._passes_in_row >= len(seated):
+                self._all_passed()
+                return
+            if self._high is not None and self._passes_in_row >= len(seated) - 1:
+                self._end_auction()
+                return
+            self._turn = self._next_seated(seat)
+            return
+        live = [s for s in seated if not self._passed[s]]
+        if not live:
+            self._all_passed()
+            return
+        if self._high is not None and live == [self._bidder]:
+            self._end_auction()
+            return
+        nxt = self._next_seated(seat)
+        while self._passed[nxt]:
+            nxt = self._next_seated(nxt)
+        self._turn = nxt
+
+    def _end_auction(self) -> None:
+        self._phase = Phase.TRUMP
+        self._turn = self._bidder
+
+    def _all_passed(self) -> None:
+        delta = [0] * self._n
+        reasons = [""] * self._n
+        delta[self._dealer] = 5
+        reasons[self._dealer] = "everyone passed: the dealer scores 5 without play (S0, DEF #4)"
+        self._finish_hand(delta, reasons, active=(), winner_by_moon=None)
+
+    def _do_trump(self, action: NameTrump) -> None:
+        self._trump = action.suit
+        assert self._bidder is not None
+        others = [s for s in self._seated() if s != self._bidder]
+        self._decl_order = (*self._clockwise_from(_left(self._bidder, self._n), others), self._bidder)
+        self._phase = Phase.DECLARE
+        self._turn = self._decl_order[0]
+
+    def _do_declare(self, action: Stay | Drop) -> None:
+        seat = action.seat
+        if isinstance(action, Drop):
+            self._declared[seat] = None
+            self._set_aside.extend(CardSet.from_mask(self._hands[seat]))
+            self._hands[seat] = 0
+        else:
+            self._declared[seat] = action.exchange
+        if seat == self._bidder:  # the bidder declares last (S2)
+            self._start_exchange()
+            return
+        nxt = self._decl_order[self._decl_order.index(seat) + 1]
+        if nxt == self._bidder and all(v is None for v in self._declared.values()):
+            self._lone_bidder()
+            return
+        self._turn = nxt
+
+    def _lone_bidder(self) -> None:
+        assert self._bidder is not None
+        delta = [0] * self._n
+        reasons = [""] * self._n
+        moon_win: int | None = None
+        if self._high == 5 and self._options.lone_moon_bidder is LoneMoonBidder.WINS_GAME:
+            moon_win = self._bidder
+            reasons[self._bidder] = ("everyone else dropped against a moon bid: the bidder wins "
+                                     "the game (lone_moon_bidder=wins_game, DEF #6)")
+        else:
+            reasons[self._bidder] = "everyone else dropped: the bidder scores 5 without play (S2, DEF #5, #6)"
+        delta[self._bidder] = 5
+        self._finish_hand(delta, reasons, active=(), winner_by_moon=moon_win)
+
+    def _start_exchange(self) -> None:
+        assert self._bidder is not None
+        stayers = [s for s, k in self._declared.items() if k is not None]
+        if self._options.exchange_order is ExchangeOrder.BIDDER_LEFT_BIDDER_LAST:
+            others = [s for s in stayers if s != self._bidder]
+            order = (*self._clockwise_from(_left(self._bidder, self._n), others), self._bidder)
+        else:
+            order = self._clockwise_from(_left(self._dealer, self._n), stayers)
+        self._exch_order = tuple(s for s in order if self._declared[s])
+        self._exch_index = 0
+        if self._exch_order:
+            self._phase = Phase.EXCHANGE
+            self._turn = self._exch_order[0]
+        else:
+            self._start_play()
+
+    def _plan_exchange(
+        self, action: Discard, rng: random.Random | None
+    ) -> tuple[list[Card], list[Card], list[tuple[Card, ...]], list[Card], list[tuple[Card, ...]] | None]:
+        """Work out an exchange without changing state.
+
+        Returns (cards received, the stock afterwards, new stocks formed, the
+        set-aside pile afterwards, the restock queue afterwards).  With ``rng``
+        None nothing is shuffled (used to validate only).
+        """
+        need = len(action.cards)
+        stock = list(self._stock)
+        set_aside = list(self._set_aside)
+        received: list[Card] = []
+        formed: list[tuple[Card, ...]] = []
+        queue = list(self._restock_queue) if self._restock_queue is not None else None
+        while len(received) < need:
+            if not stock:
+                # DEF #18: every card set aside and not used in an earlier new
+                # stock, but not the discards of the player being served.
+                pool = set_aside
+                set_aside = []
+                if queue:
+                    given = queue.pop(0)
+                    if sorted(given) != sorted(pool):
+                        raise DealError(
+                            f"restock {len(self._restocks) + len(formed)} must be exactly the set-aside "
+                            f"cards {' '.join(c.code for c in sorted(pool))}"
+                        )
+                    stock = list(given)
+                else:
+                    stock = list(pool)
+                    if rng is not None:
+                        rng.shuffle(stock)
+                if not stock:  # pragma: no cover - impossible by DEF #18's count
+                    raise HucklebuckError("the stock could not be re-formed")
+                formed.append(tuple(stock))
+            take = min(need - len(received), len(stock))
+            received.extend(stock[:take])
+            del stock[:take]
+        set_aside.extend(action.cards)
+        return received, stock, formed, set_aside, queue
+
+    def _do_exchange(self, action: Discard) -> None:
+        received, stock, formed, set_aside, queue = self._plan_exchange(action, self._rng)
+        seat = action.seat
+        hand = self._hands[seat]
+        for c in action.cards:
+            hand &= ~c.mask
+        for c in received:
+            hand |= c.mask
+        self._hands[seat] = hand
+        self._stock = stock
+        self._set_aside = set_aside
+        self._restock_queue = queue
+        for f in formed:
+            self._restocks.append(f)
+            self._events.append(RestockEvent(self._hand_no, f))
+        self._exch_index += 1
+        if self._exch_index < len(self._exch_order):
+            self._turn = self._exch_order[self._exch_index]
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        assert self._bidder is not None and self._trump is not None
+        active = [s for s, k in self._declared.items() if k is not None]
+        order = self._clockwise_from(0, active)
+        # The bidder leads the first trick (S0, S2, DEF #23).
+        self._play = TrickPlay(GameKind.HUCKLEBUCK.core_id, int(self._trump), order, self._bidder, self._n)
+        self._phase = Phase.PLAY
+        self._turn = None
+
+    def _do_play(self, action: Play) -> None:
+        assert self._play is not None
+        self._hands[action.seat] &= ~action.card.mask
+        trick = self._play.play(action.card)
+        if trick is None:
+            return
+        self._events.append(TrickEvent(self._hand_no, len(self._play.tricks), trick))
+        if len(self._play.tricks) == HAND_SIZE:
+            self._score_played_hand()
+
+    # ---------------------------------------------------------------- scoring
+    def _score_played_hand(self) -> None:
+        assert self._play is not None and self._bidder is not None and self._high is not None
+        opts = self._options
+        delta = [0] * self._n
+        reasons = [""] * self._n
+        moon_win: int | None = None
+        active = tuple(sorted(s for s, k in self._declared.items() if k is not None))
+        for s in active:
+            t = self._play.won[s]
+            if s != self._bidder:
+                if t >= 1:
+                    delta[s], reasons[s] = t, f"stayed and took {t} trick(s): +{t} (S0, S2)"
+                else:
+                    delta[s], reasons[s] = -5, "stayed and took no trick: -5 (S0, S2, DEF #10)"
+                continue
+            bid, prior = self._high, self._scores[s]
+            stacks = opts.bidder_zero_trick_penalty_stacks and t == 0
+            if bid == 5:
+                if t == 5:
+                    if prior > 0 or (prior == 0 and opts.moon_at_zero is MoonAtZero.WIN):
+                        moon_win = s
+                        delta[s] = 5
+                        reasons[s] = "shot the moon from a positive score: wins the game (S0, S2, DEF #15)"
+                    elif prior == 0 and opts.moon_at_zero is MoonAtZero.SCORE_NORMALLY:
+                        delta[s] = 5
+                        reasons[s] = "shot the moon from 0: scores 5 (moon_at_zero=score_normally, DEF #12)"
+                    else:
+                        delta[s] = -prior
+                        reasons[s] = "shot the moon from zero or below: back to 0 (S0, S2, DEF #12)"
+                else:
+                    delta[s] = -20 if stacks else -15
+                    reasons[s] = (f"missed the moon with {t} trick(s): {delta[s]} (S0, S2"
+                                  + (", stacked penalty, DEF #14)" if stacks else ", DEF #14)"))
+            elif t >= bid:
+                if prior < 0 and opts.in_the_hole_reset_applies_to is InTheHoleReset.ANY_BID:
+                    delta[s] = -prior
+                    reasons[s] = (f"made the bid of {bid} from the hole: back to 0 "
+                                  "(in_the_hole_reset_applies_to=any_bid, DEF #13)")
+                else:
+                    delta[s] = t
+                    reasons[s] = f"made the bid of {bid} with {t} trick(s): +{t} (S0, DEF #9)"
+            else:
+                delta[s] = -10 if stacks else -5
+                reasons[s] = (f"set: bid {bid}, took {t}: {delta[s]} (S0, S2, DEF #7"
+                              + (", stacked penalty, DEF #8)" if stacks else ", #8)"))
+        self._finish_hand(delta, reasons, active=active, winner_by_moon=moon_win)
+
+    def _finish_hand(
+        self,
+        delta: list[int],
+        reasons: list[str],
+        *,
+        active: tuple[int, ...],
+        winner_by_moon: int | None,
+    ) -> None:
+        for s in range(self._n):
+            self._scores[s] += delta[s]
+            if delta[s] or reasons[s]:
+                self._events.append(ScoreEvent(self._hand_no, s, delta[s], reasons[s]))
+        for s in range(self._n):  # out at -25 or lower (S0, S2, DEF #16)
+            if not self._out[s] and self._scores[s] <= OUT_AT:
+                self._out[s] = True
+        out = self.out
+        self._events.append(HandOverEvent(self._hand_no, tuple(self._scores), out))
+        play = self._play
+        self._results = (*self._results, HandResult(
+            hand=self._hand_no,
+            dealer=self._dealer,
+            bidder=self._bidder,
+            bid=self._high,
+            trump=self._trump,
+            active=active,
+            tricks=tuple(play.tricks) if play else (),
+            tricks_won=tuple(play.won) if play else (0,) * self._n,
+            delta=tuple(delta),
+            scores=tuple(self._scores),
+            out=out,
+            reasons=tuple(reasons),
+            restock=tuple(self._restocks),
+        ))
+        winners, why = self._game_end(winner_by_moon)
+        self._turn = None
+        if winners:
+            self._winners = winners
+            self._phase = Phase.GAME_OVER
+            self._events.append(GameOverEvent(self._hand_no, winners, why))
+        else:
+            self._phase = Phase.HAND_OVER
+            self._dealer = self._next_seated(self._dealer)  # DEF #31
+
+    def _game_end(self, moon: int | None) -> tuple[tuple[int, ...], str]:
+        """Winners after a hand, in the order of rules-decisions 1.1.13."""
+        if moon is not None:
+            return (moon,), "moon"
+        alive = self._seated()
+        target = self._options.target
+        at_target = [s for s in alive if self._scores[s] >= target]
+        bidder = self._bidder if self._high is not None else None
+        if at_target:
+            top = max(self._scores[s] for s in at_target)
+            tied = [s for s in at_target if self._scores[s] == top]
+            tb = self._options.tie_break
+            if tb is TieBreak.HIGHEST_THEN_BIDDER:
+                if len(tied) == 1:
+                    return (tied[0],), "target"
+                if bidder is not None and bidder in tied:
+                    return (bidder,), "target, tie broken for the bidder"
+            elif tb is TieBreak.BIDDER_FIRST:
+                if bidder is not None and bidder in at_target:
+                    return (bidder,), "target, bidder first"
+                if len(at_target) == 1:
+                    return (at_target[0],), "target"
+            else:
+                return tuple(tied), "target, shared"
+        if len(alive) == 1:
+            return (alive[0],), "last player not out"
+        if not alive:
+            top = max(self._scores)
+            return tuple(s for s in range(self._n) if self._scores[s] == top), "everyone out: highest score"
+        return (), ""
+
+    # ------------------------------------------------------------ observation
+    def observation(self, seat: int) -> HucklebuckObservation:
+        """What ``seat`` may know now (see :class:`HucklebuckObservation`)."""
+        self._check_seat(seat, "seat")
+        history = []
+        for a in self._actions:
+            if isinstance(a, Discard) and a.seat != seat:
+                history.append(f"{a.seat} discard {len(a.cards)} cards")
+            else:
+                history.append(str(a))
+        play = self._play
+        return HucklebuckObservation(
+            seat=seat,
+            phase=self._phase,
+            to_act=self.to_act,
+            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
+            hand=self.hand(seat),
+            hand_number=self._hand_no,
+            dealer=self._dealer,
+            scores=self.scores,
+            out=self.out,
+            bidder=self._bidder,
+            bid=self._high,
+            trump=self._trump,
+            declarations=self.declarations(),
+            history=tuple(history),
+            current_trick=self.current_trick,
+            trick_leader=play.leader if play else None,
+            tricks=self.tricks,
+            tricks_won=self.tricks_won,
+            stock_size=len(self._stock),
+            options=self._options,
+        )
+
+    # ------------------------------------------------------------------ copy
+    def copy(self) -> HucklebuckGame:
+        """An independent copy, cheap enough for search (no deep copy)."""
+        new = object.__new__(HucklebuckGame)
+        new.__dict__.update(self.__dict__)
+        new._scores = list(self._scores)
+        new._out = list(self._out)
+        new._hands = list(self._hands)
+        new._stock = list(self._stock)
+        new._set_aside = list(self._set_aside)
+        new._restock_queue = None if self._restock_queue is None else list(self._restock_queue)
+        new._restocks = list(self._restocks)
+        new._actions = list(self._actions)
+        new._events = list(self._events)
+        new._passed = list(self._passed)
+        new._declared = dict(self._declared)
+        new._play = self._play.copy() if self._play else None
+        new._rng = random.Random()
+        new._rng.setstate(self._rng.getstate())
+        return new
+
+    __copy__ = copy
+
+    # ------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        """The whole game as JSON-safe data: set-up, every deal and action, and the
+        random state, so :meth:`from_dict` rebuilds an identical game."""
+        logs = list(self._past_logs)
+        if self._deal is not None:
+            logs.append(_HandLog(self._deal, tuple(self._restocks), tuple(self._actions)))
+        hands = []
+        for log in logs:
+            hands.append({"deal": log.deal.to_dict(), "restock": [[c.code for c in r] for r in log.restocks],
+                          "actions": [str(a) for a in log.actions]})
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "game": GameKind.HUCKLEBUCK.value,
+            "players": self._n,
+            "options": self._options.to_dict(),
+            "start": dict(self._start),
+            "hands": hands,
+            "rng": rng_to_json(self._rng),
+        }
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as a JSON string."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HucklebuckGame:
+        """Rebuild a game saved with :meth:`to_dict`, replaying and checking every step.
+
+        Raises :class:`~hucklebuck.errors.RestoreError` naming what is wrong.
+        """
+        try:
+            if not isinstance(data, Mapping):
+                raise RestoreError("saved game must be an object")
+            if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
+                raise RestoreError(f"not a saved Hucklebuck game (format {FORMAT} version {FORMAT_VERSION})")
+            start = data["start"]
+            hands = data["hands"]
+            if not isinstance(hands, list) or not hands:
+                raise RestoreError("saved game has no hands")
+            game: HucklebuckGame | None = None
+            for i, h in enumerate(hands):
+                if not isinstance(h, Mapping) or not isinstance(h.get("deal"), Mapping):
+                    raise RestoreError(f"hand {i + 1} has no deal")
+                given = HucklebuckDeal.from_dict(h["deal"])
+                # Replay with the stocks that were actually formed, so no shuffle is redone.
+                formed = HucklebuckDeal.from_dict({"hands": [], "stock": [],
+                                                   "restock": h.get("restock") or []}).restock
+                replay = HucklebuckDeal(given.hands, given.stock,
+                                        given.restock if given.restock is not None else formed)
+                if game is None:
+                    game = cls(
+                        data["players"],
+                        options=data["options"],
+                        dealer=start.get("dealer", 0),
+                        scores=start.get("scores"),
+                        out=start.get("out", ()),
+                        deal=replay,
+                    )
+                else:
+                    game.next_hand(replay)
+                game._deal = given
+                for a in h["actions"]:
+                    game.apply(a)
+                if i < len(hands) - 1 and game.phase is not Phase.HAND_OVER:
+                    raise RestoreError(f"hand {i + 1} is unfinished but more hands follow")
+            assert game is not None
+            game._rng = rng_from_json(data["rng"])
+            if game._deal is not None and game._deal.restock is None and not game._restock_queue:
+                game._restock_queue = None
+            return game
+        except RestoreError:
+            raise
+        except (HucklebuckError, KeyError, TypeError, AttributeError) as exc:
+            raise RestoreError(f"saved game is not valid: {type(exc).__name__}: {exc}") from None
+
+    @classmethod
+    def from_json(cls, text: str) -> HucklebuckGame:
+        """Rebuild a game from :meth:`to_json` output."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise RestoreError(f"saved game is not JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HucklebuckGame):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"<HucklebuckGame players={self._n} hand={self._hand_no} phase={self._phase.value} "
+                f"scores={self._scores}>")
+

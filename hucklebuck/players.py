@@ -1,0 +1,182 @@
+"""Computer players.  Each chooses an action from an observation only, so it
+never sees another player's cards.
+
+>>> from hucklebuck.games import HucklebuckGame
+>>> game = HucklebuckGame(4, seed=1)
+>>> action = HucklebuckHeuristic().choose(game.observation(game.to_act))
+>>> game.is_legal(action)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from .actions import Action, Bid, Discard, Drop, NameTrump, Pass, Play, Stay
+from .cards import Card, CardSet, Rank, Suit
+from .games.base import Phase
+from .games.hucklebuck import HucklebuckObservation
+
+__all__ = ["HucklebuckHeuristic", "Player", "RandomPlayer", "estimate_tricks"]
+
+
+class _Observation(Protocol):
+    @property
+    def legal_actions(self) -> tuple[Action, ...]: ...
+
+
+class Player(Protocol):
+    """Anything that picks a legal action from an observation."""
+
+    def choose(self, observation: HucklebuckObservation) -> Action:
+        """Return one of ``observation.legal_actions``."""
+        ...
+
+
+class RandomPlayer:
+    """Chooses uniformly among the legal actions, from its own random source."""
+
+    def __init__(self, rng: random.Random | None = None, *, seed: int | None = None) -> None:
+        """Use ``rng``, or a new :class:`random.Random` seeded with ``seed``."""
+        self.rng = rng if rng is not None else random.Random(seed)
+
+    def choose(self, observation: _Observation) -> Action:
+        """A uniformly random legal action."""
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError("this seat has no legal action now")
+        return self.rng.choice(legal)
+
+
+def estimate_tricks(hand: CardSet, trump: Suit) -> float:
+    """A quick estimate of the tricks ``hand`` takes with ``trump`` (Hucklebuck rules).
+
+    Trumps count by rank and length, off-suit aces and guarded kings a little.
+    """
+    trumps = sorted((c.rank for c in hand if c.suit is trump), reverse=True)
+    n = len(trumps)
+    est = 0.0
+    for i, r in enumerate(trumps):
+        if r == Rank.ACE:
+            est += 1.0
+        elif r == Rank.KING:
+            est += 0.85 if n >= 2 else 0.45
+        elif r == Rank.QUEEN:
+            est += 0.6 if n >= 3 else 0.3
+        elif i >= 2:
+            est += 0.45  # length: a third or later small trump usually wins something
+        else:
+            est += 0.15
+    for s in Suit:
+        if s is trump:
+            continue
+        ranks = [c.rank for c in hand if c.suit is s]
+        if Rank.ACE in ranks:
+            est += 0.75
+        if Rank.KING in ranks and len(ranks) >= 2:
+            est += 0.3
+    return est
+
+
+def _value(card: Card, trump: Suit | None) -> int:
+    """How much a card is worth keeping (higher is better)."""
+    return int(card.rank) + (20 if card.suit is trump else 0)
+
+
+def _beats(card: Card, best: Card, trump: Suit) -> bool:
+    """Whether ``card`` beats the card now winning (plain Rams rules, no bowers)."""
+    if card.suit is trump:
+        return best.suit is not trump or card.rank > best.rank
+    return card.suit is best.suit and best.suit is not trump and card.rank > best.rank
+
+
+def _winning_card(cards: Sequence[Card], trump: Suit) -> Card:
+    best = cards[0]
+    for c in cards[1:]:
+        if _beats(c, best, trump):
+            best = c
+    return best
+
+
+class HucklebuckHeuristic:
+    """A sensible Hucklebuck player.
+
+    Bids the trick count it expects (:func:`estimate_tricks`) with its best suit,
+    names that suit, drops hands unlikely to take a trick, exchanges its weak
+    cards, wins tricks as cheaply as it can and throws its lowest card otherwise.
+    """
+
+    def __init__(self, *, caution: float = 0.0) -> None:
+        """``caution`` raises the bar for bidding and staying (try 0.3 for a timid player)."""
+        self.caution = caution
+
+    def choose(self, observation: HucklebuckObservation) -> Action:
+        """Pick an action for the seat that observes."""
+        obs = observation
+        legal = obs.legal_actions
+        if not legal:
+            raise ValueError("this seat has no legal action now")
+        if obs.phase is Phase.AUCTION:
+            return self._auction(obs, legal)
+        if obs.phase is Phase.TRUMP:
+            return NameTrump(obs.seat, self._best_suit(obs.hand)[0])
+        if obs.phase is Phase.DECLARE:
+            return self._declare(obs, legal)
+        if obs.phase is Phase.EXCHANGE:
+            k = len(legal[0].cards) if isinstance(legal[0], Discard) else 0
+            worst = sorted(obs.hand, key=lambda c: _value(c, obs.trump))[:k]
+            return Discard(obs.seat, tuple(worst))
+        return self._play(obs, legal)
+
+    @staticmethod
+    def _best_suit(hand: CardSet) -> tuple[Suit, float]:
+        return max(((s, estimate_tricks(hand, s)) for s in Suit), key=lambda p: (p[1], p[0]))
+
+    def _auction(self, obs: HucklebuckObservation, legal: tuple[Action, ...]) -> Action:
+        _, est = self._best_suit(obs.hand)
+        bids = [a for a in legal if isinstance(a, Bid)]
+        can_pass = any(isinstance(a, Pass) for a in legal)
+        want = int(est - self.caution + 0.35)  # round a little up: the exchange helps the bidder
+        if est - self.caution >= 4.7:
+            want = 5
+        fitting = [b for b in bids if b.amount <= want and (b.amount < 5 or want == 5)]
+        if fitting:
+            return fitting[0]  # the lowest bid that wins the auction for now
+        if can_pass:
+            return Pass(obs.seat)
+        return bids[0]
+
+    def _declare(self, obs: HucklebuckObservation, legal: tuple[Action, ...]) -> Action:
+        assert obs.trump is not None
+        trump = obs.trump
+        keep = [c for c in obs.hand if c.suit is trump or c.rank == Rank.ACE
+                or (c.rank == Rank.KING and len(obs.hand.of_suit(c.suit)) >= 2)]
+        exchange = len(obs.hand) - len(keep)
+        if obs.seat == obs.bidder:
+            return Stay(obs.seat, exchange)
+        est = estimate_tricks(obs.hand, trump)
+        # Staying risks -5 for no trick; more stayers make a trick harder to get.
+        threshold = 0.8 + self.caution
+        if est >= threshold or (keep and exchange >= 3 and est >= 0.6):
+            return Stay(obs.seat, exchange)
+        return Drop(obs.seat) if any(isinstance(a, Drop) for a in legal) else Stay(obs.seat, exchange)
+
+    def _play(self, obs: HucklebuckObservation, legal: tuple[Action, ...]) -> Action:
+        assert obs.trump is not None
+        trump = obs.trump
+        cards = [a.card for a in legal if isinstance(a, Play)]
+        if not obs.current_trick:
+            trumps = [c for c in cards if c.suit is trump]
+            if obs.seat == obs.bidder and len(trumps) >= 2:
+                return Play(obs.seat, max(trumps, key=lambda c: c.rank))
+            off_aces = [c for c in cards if c.rank == Rank.ACE and c.suit is not trump]
+            if off_aces:
+                return Play(obs.seat, off_aces[0])
+            return Play(obs.seat, max(cards, key=lambda c: _value(c, trump)))
+        best = _winning_card(obs.current_trick, trump)
+        winners = [c for c in cards if _beats(c, best, trump)]
+        if winners:
+            return Play(obs.seat, min(winners, key=lambda c: _value(c, trump)))
+        return Play(obs.seat, min(cards, key=lambda c: _value(c, trump)))
