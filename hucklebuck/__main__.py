@@ -29,7 +29,8 @@ def play_hucklebuck(players: int, seed: int, kinds: Sequence[str], out: list[str
     rng = random.Random(seed)
     game = HucklebuckGame(players, rng=random.Random(rng.getrandbits(64)))
     bots: list[Player] = [
-        RandomPlayer(random.Random(rng.getrandbits(64))) if kinds[i % len(kinds)] == "random"
+        RandomPlayer(random.Random(rng.getrandbits(64)))
+        if kinds[i % len(kinds)] == "random"
         else HucklebuckHeuristic()
         for i in range(players)
     ]
@@ -53,7 +54,10 @@ def play_hucklebuck(players: int, seed: int, kinds: Sequence[str], out: list[str
             action = bots[seat].choose(game.observation(seat))
             game.apply(action)
             if isinstance(action, Bid):
-                say(f"  {names[seat]} bids {action.amount}" + (" (shoots the moon)" if action.amount == 5 else ""))
+                say(
+                    f"  {names[seat]} bids {action.amount}"
+                    + (" (shoots the moon)" if action.amount == 5 else "")
+                )
             elif isinstance(action, Pass):
                 say(f"  {names[seat]} passes")
             elif isinstance(action, NameTrump):
@@ -67,18 +71,24 @@ def play_hucklebuck(players: int, seed: int, kinds: Sequence[str], out: list[str
             for ev in game.events[seen_events:]:
                 if isinstance(ev, TrickEvent):
                     t = ev.trick
-                    plays = ", ".join(f"{names[s]} {c.display}" for s, c in zip(t.seats, t.cards))
+                    plays = ", ".join(
+                        f"{names[s]} {c.display}" for s, c in zip(t.seats, t.cards, strict=True)
+                    )
                     say(f"  trick {ev.number}: {plays} -> {names[t.winner]} wins")
                 elif isinstance(ev, ScoreEvent):
                     say(f"  {names[ev.seat]} {ev.delta:+d}: {ev.reason}")
             seen_events = len(game.events)
-        say(f"  scores after hand {hand_no}: {list(game.scores)}"
-            + (f"; out: {[names[s] for s in game.out]}" if game.out else ""))
+        say(
+            f"  scores after hand {hand_no}: {list(game.scores)}"
+            + (f"; out: {[names[s] for s in game.out]}" if game.out else "")
+        )
         if game.is_over:
             break
     say("")
-    say(f"Game over after {game.hand_number} hands. Final scores: "
-        + ", ".join(f"{names[s]} {game.scores[s]}" for s in range(players)))
+    say(
+        f"Game over after {game.hand_number} hands. Final scores: "
+        + ", ".join(f"{names[s]} {game.scores[s]}" for s in range(players))
+    )
     say("Winner: " + " and ".join(names[s] for s in game.winners))
     return game
 
@@ -91,8 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("game", choices=["hucklebuck"], help="which game")
     play.add_argument("--players", type=int, default=4, help="number of players (default 4)")
     play.add_argument("--seed", type=int, default=None, help="random seed (default: a random one)")
-    play.add_argument("--bots", default="heuristic",
-                      help="comma-separated player kinds, cycled over the seats: heuristic, random")
+    play.add_argument(
+        "--bots",
+        default="heuristic",
+        help="comma-separated player kinds, cycled over the seats: heuristic, random",
+    )
     args = parser.parse_args(argv)
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
     bad = [k for k in kinds if k not in ("heuristic", "random")]

@@ -96,13 +96,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--items", type=int, default=200_000, help="items per batch")
     parser.add_argument("--repeat", type=int, default=5, help="best of this many runs")
     args = parser.parse_args(argv)
-    print(f"machine: {platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()} "
-          f"python={platform.python_version()} ({platform.python_implementation()})")
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()} "
+        f"python={platform.python_version()} ({platform.python_implementation()})"
+    )
     print(f"items per batch: {args.items}, best of {args.repeat}; g0 = Hucklebuck, g2 = Deer Park")
     results = bench_tricks(args.items, args.repeat)
     keys = list(next(iter(results.values())))
-    print(f"{'operation':<24}" + "".join(f"{n + ' ns/item':>18}" for n in results)
-          + ("  C/Python speed-up" if "c" in results else ""))
+    print(
+        f"{'operation':<24}"
+        + "".join(f"{n + ' ns/item':>18}" for n in results)
+        + ("  C/Python speed-up" if "c" in results else "")
+    )
     for key in keys:
         line = f"{key:<24}" + "".join(f"{results[n][key]:>18.1f}" for n in results)
         if "c" in results:

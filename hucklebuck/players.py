@@ -151,8 +151,13 @@ class HucklebuckHeuristic:
     def _declare(self, obs: HucklebuckObservation, legal: tuple[Action, ...]) -> Action:
         assert obs.trump is not None
         trump = obs.trump
-        keep = [c for c in obs.hand if c.suit is trump or c.rank == Rank.ACE
-                or (c.rank == Rank.KING and len(obs.hand.of_suit(c.suit)) >= 2)]
+        keep = [
+            c
+            for c in obs.hand
+            if c.suit is trump
+            or c.rank == Rank.ACE
+            or (c.rank == Rank.KING and len(obs.hand.of_suit(c.suit)) >= 2)
+        ]
         exchange = len(obs.hand) - len(keep)
         if obs.seat == obs.bidder:
             return Stay(obs.seat, exchange)

@@ -64,9 +64,7 @@ def effective_suit(game: GameKind | str, trump: Suit | int, card: Card) -> Suit:
 
 def trick_winner(game: GameKind | str, trump: Suit | int, cards: Sequence[Card]) -> int:
     """The 0-based index of the winning card; ``cards`` are in play order, leader first."""
-    return get_core().trick_winner(
-        GameKind.coerce(game).core_id, _trump(trump), _trick_bytes(cards)
-    )
+    return get_core().trick_winner(GameKind.coerce(game).core_id, _trump(trump), _trick_bytes(cards))
 
 
 def legal_plays(
@@ -83,9 +81,7 @@ def legal_plays(
         if both:
             raise CardError(f"card {both[0]} is both in the hand and on the table")
     lead = trick[0].index if trick else NO_LEAD
-    mask = get_core().legal_mask(
-        GameKind.coerce(game).core_id, _trump(trump), lead, hand_set.mask
-    )
+    mask = get_core().legal_mask(GameKind.coerce(game).core_id, _trump(trump), lead, hand_set.mask)
     return CardSet.from_mask(mask)
 
 
@@ -102,9 +98,7 @@ def pack_tricks(tricks: Iterable[tuple[Suit | int, Sequence[Card]]]) -> tuple[by
     return bytes(trumps), bytes(lens), bytes(cards)
 
 
-def trick_winners(
-    game: GameKind | str, tricks: Iterable[tuple[Suit | int, Sequence[Card]]]
-) -> list[int]:
+def trick_winners(game: GameKind | str, tricks: Iterable[tuple[Suit | int, Sequence[Card]]]) -> list[int]:
     """Winner indices of many tricks, resolved in one core call."""
     trumps, lens, cards = pack_tricks(tricks)
     return list(get_core().trick_winners(GameKind.coerce(game).core_id, trumps, lens, cards))

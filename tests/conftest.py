@@ -18,8 +18,7 @@ BACKENDS = hucklebuck.available()
 
 if os.environ.get("HUCKLEBUCK_TEST_REQUIRE_C") == "1" and "c" not in BACKENDS:
     raise pytest.UsageError(
-        "HUCKLEBUCK_TEST_REQUIRE_C=1 but the C core cannot be loaded: "
-        + hucklebuck.backend_info().reason
+        "HUCKLEBUCK_TEST_REQUIRE_C=1 but the C core cannot be loaded: " + hucklebuck.backend_info().reason
     )
 
 

@@ -25,8 +25,10 @@ def run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_python_mode_never_loads_the_c_module() -> None:
-    r = run("import sys, hucklebuck as h; print(h.backend(), 'hucklebuck._hbc' in sys.modules)",
-            HUCKLEBUCK_BACKEND="python")
+    r = run(
+        "import sys, hucklebuck as h; print(h.backend(), 'hucklebuck._hbc' in sys.modules)",
+        HUCKLEBUCK_BACKEND="python",
+    )
     assert r.stdout.split() == ["python", "False"], r.stderr
 
 
@@ -38,8 +40,10 @@ def test_without_cffi_auto_falls_back_to_python_with_a_reason() -> None:
     if HAS_C:  # the module is built, only cffi is missing
         assert "cffi is not installed" in reason
     # and the library still works on the Python core
-    r2 = run(BLOCK_CFFI + "import hucklebuck as h; "
-             "print(h.trick_winner('deerpark', h.Suit.HEARTS, h.parse_cards('AH JD')))")
+    r2 = run(
+        BLOCK_CFFI + "import hucklebuck as h; "
+        "print(h.trick_winner('deerpark', h.Suit.HEARTS, h.parse_cards('AH JD')))"
+    )
     assert r2.stdout.strip() == "1", r2.stderr
 
 
@@ -69,8 +73,9 @@ def test_stale_module_is_refused() -> None:
     assert r.returncode == 0, r.stderr
     name, reason = r.stdout.splitlines()
     assert name == "python" and "ABI version 999" in reason and "stale" in reason
-    r = run(code.replace("import hucklebuck as h;", "import os; import hucklebuck as h;"),
-            HUCKLEBUCK_BACKEND="c")
+    r = run(
+        code.replace("import hucklebuck as h;", "import os; import hucklebuck as h;"), HUCKLEBUCK_BACKEND="c"
+    )
     assert r.returncode != 0 and "ABI version 999" in r.stderr
 
 

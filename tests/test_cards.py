@@ -20,8 +20,16 @@ def test_canonical_codes_round_trip_for_all_52_cards() -> None:
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("10h", "TH"), ("10♥", "TH"), ("ah", "AH"), ("Qs", "QS"), (" 2c ", "2C"), ("t♦", "TD"),
-     ("K♤", "KS"), ("TH", "TH")],
+    [
+        ("10h", "TH"),
+        ("10♥", "TH"),
+        ("ah", "AH"),
+        ("Qs", "QS"),
+        (" 2c ", "2C"),
+        ("t♦", "TD"),
+        ("K♤", "KS"),
+        ("TH", "TH"),
+    ],
 )
 def test_lenient_parsing_accepts_what_people_type(text: str, code: str) -> None:
     assert parse_card(text).code == code

@@ -49,8 +49,11 @@ def position(draw: st.DrawFn) -> tuple[int, int, int]:
     return trump, lead, hand
 
 
-settings_ = settings(max_examples=EXAMPLES, deadline=None,
-                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings_ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @pytest.mark.parametrize("game", GAMES)

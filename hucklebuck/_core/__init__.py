@@ -19,8 +19,7 @@ from ..errors import BackendError
 from ._api import Core
 from ._py import PythonCore
 
-__all__ = ["BackendInfo", "Core", "available", "backend", "backend_info", "get_core",
-           "set_backend", "using"]
+__all__ = ["BackendInfo", "Core", "available", "backend", "backend_info", "get_core", "set_backend", "using"]
 
 BackendName = Literal["c", "python"]
 

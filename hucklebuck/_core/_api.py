@@ -62,8 +62,6 @@ class Core(Protocol):
         """Winners of a batch of tricks; ``cards`` holds 8 bytes per trick."""
         ...
 
-    def legal_masks(
-        self, game: int, trumps: bytes, leads: bytes, hands: array[int]
-    ) -> array[int]:
+    def legal_masks(self, game: int, trumps: bytes, leads: bytes, hands: array[int]) -> array[int]:
         """Legal-play masks of a batch of positions (``hands`` is an ``array('Q')``)."""
         ...

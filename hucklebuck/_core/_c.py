@@ -86,9 +86,7 @@ class CCore:
             raise_for(rc, bad[0])
         return ffi.buffer(winners, n)[:]
 
-    def legal_masks(
-        self, game: int, trumps: bytes, leads: bytes, hands: array[int]
-    ) -> array[int]:
+    def legal_masks(self, game: int, trumps: bytes, leads: bytes, hands: array[int]) -> array[int]:
         """See :meth:`hucklebuck._core._api.Core.legal_masks`: one C call per batch."""
         _check_game(game)
         n = len(trumps)

@@ -23,9 +23,7 @@ def _tables(game: int, trump: int) -> tuple[bytes, bytes, tuple[int, ...]]:
         rank[right] = 14
         suit[left] = trump
         rank[left] = 13
-    masks = tuple(
-        sum(1 << c for c in range(52) if suit[c] == s) for s in range(4)
-    )
+    masks = tuple(sum(1 << c for c in range(52) if suit[c] == s) for s in range(4))
     return bytes(suit), bytes(rank), masks
 
 
@@ -123,9 +121,7 @@ class PythonCore:
             out[i] = _winner(suit, rank, trump, row)
         return bytes(out)
 
-    def legal_masks(
-        self, game: int, trumps: bytes, leads: bytes, hands: array[int]
-    ) -> array[int]:
+    def legal_masks(self, game: int, trumps: bytes, leads: bytes, hands: array[int]) -> array[int]:
         """See :meth:`hucklebuck._core._api.Core.legal_masks`."""
         _get(game, 0)
         n = len(trumps)

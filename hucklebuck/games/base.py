@@ -77,8 +77,13 @@ class DealEvent:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"event": "deal", "hand": self.hand, "dealer": self.dealer,
-                "hands": [_codes(h) for h in self.hands], "stock": _codes(self.stock)}
+        return {
+            "event": "deal",
+            "hand": self.hand,
+            "dealer": self.dealer,
+            "hands": [_codes(h) for h in self.hands],
+            "stock": _codes(self.stock),
+        }
 
 
 @dataclass(frozen=True)
@@ -129,8 +134,13 @@ class ScoreEvent:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"event": "score", "hand": self.hand, "seat": self.seat, "delta": self.delta,
-                "reason": self.reason}
+        return {
+            "event": "score",
+            "hand": self.hand,
+            "seat": self.seat,
+            "delta": self.delta,
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True)
@@ -143,8 +153,7 @@ class HandOverEvent:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"event": "hand_over", "hand": self.hand, "scores": list(self.scores),
-                "out": list(self.out)}
+        return {"event": "hand_over", "hand": self.hand, "scores": list(self.scores), "out": list(self.out)}
 
 
 @dataclass(frozen=True)
@@ -157,8 +166,7 @@ class GameOverEvent:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"event": "game_over", "hand": self.hand, "winners": list(self.winners),
-                "reason": self.reason}
+        return {"event": "game_over", "hand": self.hand, "winners": list(self.winners), "reason": self.reason}
 
 
 Event: TypeAlias = (

@@ -188,9 +188,9 @@ class HucklebuckDeal:
         return cls(
             tuple(tuple(parse_deal_cards(h, f"hand of seat {i}")) for i, h in enumerate(hands)),
             tuple(parse_deal_cards(data["stock"], "stock")),
-            None if restock is None else tuple(
-                tuple(parse_deal_cards(r, f"restock {i}")) for i, r in enumerate(restock)
-            ),
+            None
+            if restock is None
+            else tuple(tuple(parse_deal_cards(r, f"restock {i}")) for i, r in enumerate(restock)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -319,7 +319,9 @@ class HucklebuckGame:
         elif isinstance(options, Mapping):
             options = HucklebuckOptions.from_dict(options)
         elif not isinstance(options, HucklebuckOptions):
-            raise OptionsError(f"options must be HucklebuckOptions or a mapping, not {type(options).__name__}")
+            raise OptionsError(
+                f"options must be HucklebuckOptions or a mapping, not {type(options).__name__}"
+            )
         self._options: HucklebuckOptions = options
         if rng is not None and seed is not None:
             raise OptionsError("give either seed or rng, not both")
@@ -430,7 +432,9 @@ class HucklebuckGame:
         Only allowed when the previous hand is over (and at the start).
         """
         if self._phase is not Phase.HAND_OVER:
-            raise IllegalAction(f"a new hand can only be dealt when a hand is over (phase: {self._phase.value})")
+            raise IllegalAction(
+                f"a new hand can only be dealt when a hand is over (phase: {self._phase.value})"
+            )
         if isinstance(deal, Mapping):
             deal = HucklebuckDeal.from_dict(deal)
         if deal is None:
@@ -596,9 +600,7 @@ class HucklebuckGame:
 
     def _dealer_forced(self, seat: int) -> bool:
         return (
-            self._options.all_pass is AllPass.DEALER_MUST_BID
-            and seat == self._dealer
-            and self._high is None
+            self._options.all_pass is AllPass.DEALER_MUST_BID and seat == self._dealer and self._high is None
         )
 
     def is_legal(self, action: Action) -> bool:
@@ -631,7 +633,9 @@ class HucklebuckGame:
             raise IllegalAction(f"{action}: in the {phase.value} phase seat {seat} must {names}")
         if isinstance(action, Pass):
             if self._dealer_forced(action.seat):
-                raise IllegalAction(f"{action}: nobody has bid, so the dealer must bid (dealer-must-bid variant)")
+                raise IllegalAction(
+                    f"{action}: nobody has bid, so the dealer must bid (dealer-must-bid variant)"
+                )
         elif isinstance(action, Bid):
             low = 2 if self._high is None else self._high + 1
             if not low <= action.amount <= 5:
@@ -649,8 +653,10 @@ class HucklebuckGame:
         elif isinstance(action, Discard):
             k = self._declared[action.seat]
             if len(action.cards) != k:
-                raise IllegalAction(f"{action}: seat {action.seat} said it would exchange {k}, "
-                                    f"so it must discard exactly {k} card(s)")
+                raise IllegalAction(
+                    f"{action}: seat {action.seat} said it would exchange {k}, "
+                    f"so it must discard exactly {k} card(s)"
+                )
             if len(set(action.cards)) != len(action.cards):
                 raise IllegalAction(f"{action}: a card is discarded twice")
             held = self._hands[action.seat]
@@ -665,8 +671,9 @@ class HucklebuckGame:
             assert self._play is not None
             if not self._play.legal_mask(held) & action.card.mask:
                 led = self._play.current[0]
-                raise IllegalAction(f"{action}: seat {action.seat} must follow suit "
-                                    f"({led.suit.name.lower()} were led)")
+                raise IllegalAction(
+                    f"{action}: seat {action.seat} must follow suit ({led.suit.name.lower()} were led)"
+                )
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action | str) -> None:
@@ -770,8 +777,10 @@ class HucklebuckGame:
         moon_win: int | None = None
         if self._high == 5 and self._options.lone_moon_bidder is LoneMoonBidder.WINS_GAME:
             moon_win = self._bidder
-            reasons[self._bidder] = ("everyone else dropped against a moon bid: the bidder wins "
-                                     "the game (lone_moon_bidder=wins_game, DEF #6)")
+            reasons[self._bidder] = (
+                "everyone else dropped against a moon bid: the bidder wins "
+                "the game (lone_moon_bidder=wins_game, DEF #6)"
+            )
         else:
             reasons[self._bidder] = "everyone else dropped: the bidder scores 5 without play (S2, DEF #5, #6)"
         delta[self._bidder] = 5
@@ -907,20 +916,24 @@ class HucklebuckGame:
                         reasons[s] = "shot the moon from zero or below: back to 0 (S0, S2, DEF #12)"
                 else:
                     delta[s] = -20 if stacks else -15
-                    reasons[s] = (f"missed the moon with {t} trick(s): {delta[s]} (S0, S2"
-                                  + (", stacked penalty, DEF #14)" if stacks else ", DEF #14)"))
+                    reasons[s] = f"missed the moon with {t} trick(s): {delta[s]} (S0, S2" + (
+                        ", stacked penalty, DEF #14)" if stacks else ", DEF #14)"
+                    )
             elif t >= bid:
                 if prior < 0 and opts.in_the_hole_reset_applies_to is InTheHoleReset.ANY_BID:
                     delta[s] = -prior
-                    reasons[s] = (f"made the bid of {bid} from the hole: back to 0 "
-                                  "(in_the_hole_reset_applies_to=any_bid, DEF #13)")
+                    reasons[s] = (
+                        f"made the bid of {bid} from the hole: back to 0 "
+                        "(in_the_hole_reset_applies_to=any_bid, DEF #13)"
+                    )
                 else:
                     delta[s] = t
                     reasons[s] = f"made the bid of {bid} with {t} trick(s): +{t} (S0, DEF #9)"
             else:
                 delta[s] = -10 if stacks else -5
-                reasons[s] = (f"set: bid {bid}, took {t}: {delta[s]} (S0, S2, DEF #7"
-                              + (", stacked penalty, DEF #8)" if stacks else ", #8)"))
+                reasons[s] = f"set: bid {bid}, took {t}: {delta[s]} (S0, S2, DEF #7" + (
+                    ", stacked penalty, DEF #8)" if stacks else ", #8)"
+                )
         self._finish_hand(delta, reasons, active=active, winner_by_moon=moon_win)
 
     def _finish_hand(
@@ -941,21 +954,24 @@ class HucklebuckGame:
         out = self.out
         self._events.append(HandOverEvent(self._hand_no, tuple(self._scores), out))
         play = self._play
-        self._results = (*self._results, HandResult(
-            hand=self._hand_no,
-            dealer=self._dealer,
-            bidder=self._bidder,
-            bid=self._high,
-            trump=self._trump,
-            active=active,
-            tricks=tuple(play.tricks) if play else (),
-            tricks_won=tuple(play.won) if play else (0,) * self._n,
-            delta=tuple(delta),
-            scores=tuple(self._scores),
-            out=out,
-            reasons=tuple(reasons),
-            restock=tuple(self._restocks),
-        ))
+        self._results = (
+            *self._results,
+            HandResult(
+                hand=self._hand_no,
+                dealer=self._dealer,
+                bidder=self._bidder,
+                bid=self._high,
+                trump=self._trump,
+                active=active,
+                tricks=tuple(play.tricks) if play else (),
+                tricks_won=tuple(play.won) if play else (0,) * self._n,
+                delta=tuple(delta),
+                scores=tuple(self._scores),
+                out=out,
+                reasons=tuple(reasons),
+                restock=tuple(self._restocks),
+            ),
+        )
         winners, why = self._game_end(winner_by_moon)
         self._turn = None
         if winners:
@@ -1063,8 +1079,13 @@ class HucklebuckGame:
             logs.append(_HandLog(self._deal, tuple(self._restocks), tuple(self._actions)))
         hands = []
         for log in logs:
-            hands.append({"deal": log.deal.to_dict(), "restock": [[c.code for c in r] for r in log.restocks],
-                          "actions": [str(a) for a in log.actions]})
+            hands.append(
+                {
+                    "deal": log.deal.to_dict(),
+                    "restock": [[c.code for c in r] for r in log.restocks],
+                    "actions": [str(a) for a in log.actions],
+                }
+            )
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -1101,10 +1122,12 @@ class HucklebuckGame:
                     raise RestoreError(f"hand {i + 1} has no deal")
                 given = HucklebuckDeal.from_dict(h["deal"])
                 # Replay with the stocks that were actually formed, so no shuffle is redone.
-                formed = HucklebuckDeal.from_dict({"hands": [], "stock": [],
-                                                   "restock": h.get("restock") or []}).restock
-                replay = HucklebuckDeal(given.hands, given.stock,
-                                        given.restock if given.restock is not None else formed)
+                formed = HucklebuckDeal.from_dict(
+                    {"hands": [], "stock": [], "restock": h.get("restock") or []}
+                ).restock
+                replay = HucklebuckDeal(
+                    given.hands, given.stock, given.restock if given.restock is not None else formed
+                )
                 if game is None:
                     game = cls(
                         data["players"],
@@ -1148,6 +1171,7 @@ class HucklebuckGame:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return (f"<HucklebuckGame players={self._n} hand={self._hand_no} phase={self._phase.value} "
-                f"scores={self._scores}>")
-
+        return (
+            f"<HucklebuckGame players={self._n} hand={self._hand_no} phase={self._phase.value} "
+            f"scores={self._scores}>"
+        )

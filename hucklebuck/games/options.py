@@ -64,7 +64,7 @@ def _check(owner: str, name: str, kind: Any, value: object, meta: Mapping[str, A
             raise OptionsError(f"{where} must be true or false, not {value!r}")
         return value
     if kind is int or kind == (int | None):
-        if value is None and kind != int:
+        if value is None and kind is not int:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
             raise OptionsError(f"{where} must be an integer, not {value!r}")
