@@ -567,6 +567,28 @@ class HucklebuckGame:
         self._check_seat(seat, "seat")
         return CardSet.from_mask(self._hands[seat])
 
+    def card_zones(self) -> dict[str, CardSet]:
+        """Where every card is now (an omniscient view, for audits and tests).
+
+        ``hands`` (all seats together), ``stock``, ``set_aside`` (dropped hands
+        and discards not yet re-formed into a stock) and ``played`` (this hand's
+        tricks, the one in progress included).  Together they are the pack.
+        """
+        played: list[Card] = []
+        if self._play is not None:
+            for t in self._play.tricks:
+                played.extend(t.cards)
+            played.extend(self._play.current)
+        hands = 0
+        for h in self._hands:
+            hands |= h
+        return {
+            "hands": CardSet.from_mask(hands),
+            "stock": CardSet(self._stock),
+            "set_aside": CardSet(self._set_aside),
+            "played": CardSet(played),
+        }
+
     def declarations(self) -> tuple[tuple[int, int | None], ...]:
         """Stay/drop decisions so far: (seat, exchange count) or (seat, None) for a drop."""
         return tuple(self._declared.items())

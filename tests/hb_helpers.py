@@ -1,0 +1,43 @@
+"""Helpers for Hucklebuck tests: explicit deals and scripted play."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hucklebuck import CardSet, pack, parse_cards
+from hucklebuck.games import HucklebuckDeal, HucklebuckGame
+
+FULL = pack("hucklebuck", 3)
+
+
+def deal(hands: Sequence[str], stock_top: str = "", restock: Sequence[str] | None = None) -> HucklebuckDeal:
+    """A deal with these hands ("" for an out seat); the stock is ``stock_top``
+    then every other card in canonical order."""
+    hs = tuple(parse_cards(h) for h in hands)
+    top = parse_cards(stock_top)
+    used = CardSet([c for h in hs for c in h] + list(top))
+    rest = tuple(c for c in FULL if c not in used)
+    rs = None if restock is None else tuple(parse_cards(r) for r in restock)
+    return HucklebuckDeal(hs, top + rest, rs)
+
+
+def new_game(hands: Sequence[str], *, stock_top: str = "", **kw: Any) -> HucklebuckGame:
+    """A game whose first hand is dealt as given."""
+    restock = kw.pop("restock", None)
+    return HucklebuckGame(len(hands), deal=deal(hands, stock_top, restock), **kw)
+
+
+def run(game: HucklebuckGame, *actions: str) -> HucklebuckGame:
+    """Apply protocol-form actions in order."""
+    for a in actions:
+        game.apply(a)
+    return game
+
+
+def play_lowest(game: HucklebuckGame) -> None:
+    """Finish the current hand's play with every seat playing its lowest legal card."""
+    from hucklebuck.games import Phase
+
+    while game.phase is Phase.PLAY:
+        game.apply(game.legal_actions()[0])
