@@ -336,7 +336,7 @@ class TestPlay:
         run(g, "2 play JH")
         assert [str(a) for a in g.legal_actions()] == ["0 play AC"]  # must follow clubs
         before = g.to_dict()
-        with pytest.raises(IllegalAction, match="must follow suit"):
+        with pytest.raises(IllegalAction, match="must follow the suit led"):
             g.apply("0 play AD")
         with pytest.raises(IllegalAction, match="does not hold"):
             g.apply("0 play 5C")

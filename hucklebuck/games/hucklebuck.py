@@ -14,40 +14,25 @@ from __future__ import annotations
 
 import enum
 import itertools
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
-from ..actions import Action, Bid, Discard, Drop, NameTrump, Pass, Play, Stay, parse_action
+from ..actions import Action, Bid, Discard, Drop, NameTrump, Pass, Play, Stay
 from ..cards import Card, CardSet, Suit
-from ..errors import (
-    DealError,
-    HucklebuckError,
-    IllegalAction,
-    OptionsError,
-    PlayerCountError,
-    RestoreError,
-)
+from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError, RestoreError
 from ..packs import GameKind, pack
 from .base import (
-    ActionEvent,
-    DealEvent,
-    Event,
-    GameOverEvent,
     HandOverEvent,
     Phase,
     RestockEvent,
     ScoreEvent,
     Trick,
-    TrickEvent,
-    TrickPlay,
     check_exact_cards,
     parse_deal_cards,
-    rng_from_json,
-    rng_to_json,
 )
+from .engine import HAND_SIZE, TrickGame, coerce_deal_type
 from .options import OptionsBase
 
 __all__ = [
@@ -64,10 +49,7 @@ __all__ = [
     "TieBreak",
 ]
 
-HAND_SIZE: Final = 5
 OUT_AT: Final = -25
-FORMAT: Final = "hucklebuck-game"
-FORMAT_VERSION: Final = 1
 
 
 class AllPass(str, enum.Enum):
@@ -193,6 +175,10 @@ class HucklebuckDeal:
             else tuple(tuple(parse_deal_cards(r, f"restock {i}")) for i, r in enumerate(restock)),
         )
 
+    def public_stock(self) -> tuple[Card, ...]:
+        """The stock, top first."""
+        return self.stock
+
     def to_dict(self) -> dict[str, Any]:
         """The protocol form of the deal."""
         out: dict[str, Any] = {
@@ -275,18 +261,11 @@ class HucklebuckObservation:
     options: HucklebuckOptions
 
 
-@dataclass(frozen=True)
-class _HandLog:
-    deal: HucklebuckDeal
-    restocks: tuple[tuple[Card, ...], ...]
-    actions: tuple[Action, ...]
-
-
 def _left(seat: int, n: int) -> int:
     return (seat + 1) % n
 
 
-class HucklebuckGame:
+class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
     """A game of Hucklebuck for 3-7 players, driven one action at a time.
 
     Deal from ``seed`` / ``rng`` (a :class:`random.Random`; never the global
@@ -298,7 +277,15 @@ class HucklebuckGame:
     the rules forbid it.
     """
 
-    kind: Final = GameKind.HUCKLEBUCK
+    kind: ClassVar[GameKind] = GameKind.HUCKLEBUCK
+    options_type: ClassVar[type[OptionsBase]] = HucklebuckOptions
+    phase_actions: ClassVar[Mapping[Phase, tuple[type, ...]]] = {
+        Phase.AUCTION: (Bid, Pass),
+        Phase.TRUMP: (NameTrump,),
+        Phase.DECLARE: (Stay, Drop),
+        Phase.EXCHANGE: (Discard,),
+        Phase.PLAY: (Play,),
+    }
 
     def __init__(
         self,
@@ -312,22 +299,7 @@ class HucklebuckGame:
         rng: random.Random | None = None,
         deal: HucklebuckDeal | Mapping[str, Any] | None = None,
     ) -> None:
-        self._pack = pack(GameKind.HUCKLEBUCK, players)
-        self._n = players
-        if options is None:
-            options = HucklebuckOptions()
-        elif isinstance(options, Mapping):
-            options = HucklebuckOptions.from_dict(options)
-        elif not isinstance(options, HucklebuckOptions):
-            raise OptionsError(
-                f"options must be HucklebuckOptions or a mapping, not {type(options).__name__}"
-            )
-        self._options: HucklebuckOptions = options
-        if rng is not None and seed is not None:
-            raise OptionsError("give either seed or rng, not both")
-        if rng is not None and not isinstance(rng, random.Random):
-            raise OptionsError(f"rng must be a random.Random, not {type(rng).__name__}")
-        self._rng = rng if rng is not None else random.Random(seed if seed is not None else 0)
+        self._init_common(players, pack(GameKind.HUCKLEBUCK, players), options, seed, rng)
         self._scores = self._check_scores(scores)
         out_flags = [False] * players
         for s in out:
@@ -339,39 +311,32 @@ class HucklebuckGame:
             raise PlayerCountError(f"the dealer (seat {dealer}) is out of the game")
         if players - sum(out_flags) < 2:
             raise PlayerCountError("at least two players must still be in the game")
-        self._start = {"dealer": dealer, "scores": list(self._scores), "out": sorted(out)}
+        self._start: dict[str, Any] = {
+            "dealer": dealer,
+            "scores": list(self._scores),
+            "out": sorted(set(out)),
+        }
         self._dealer = dealer
-        self._hand_no = 0
-        self._winners: tuple[int, ...] = ()
-        self._past_logs: tuple[_HandLog, ...] = ()
-        self._past_events: tuple[Event, ...] = ()
         self._results: tuple[HandResult, ...] = ()
-        self._phase = Phase.HAND_OVER
         self._reset_hand_state()
         self.next_hand(deal)
 
     # ------------------------------------------------------------------ set-up
-    def _check_seat(self, seat: object, what: str) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
-            raise PlayerCountError(f"{what} must be a seat 0..{self._n - 1}, not {seat!r}")
-
     def _check_scores(self, scores: Sequence[int] | None) -> list[int]:
         if scores is None:
             return [0] * self._n
-        if len(scores) != self._n or any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
+        if (
+            isinstance(scores, (str, bytes))
+            or len(scores) != self._n
+            or any(isinstance(s, bool) or not isinstance(s, int) for s in scores)
+        ):
             raise OptionsError(f"scores must be {self._n} integers, not {scores!r}")
         return list(scores)
 
     def _reset_hand_state(self) -> None:
-        self._hands: list[int] = [0] * self._n
         self._stock: list[Card] = []
         self._set_aside: list[Card] = []
         self._restock_queue: list[tuple[Card, ...]] | None = None
-        self._restocks: list[tuple[Card, ...]] = []
-        self._deal: HucklebuckDeal | None = None
-        self._actions: list[Action] = []
-        self._events: list[Event] = []
-        self._turn: int | None = None
         self._high: int | None = None
         self._bidder: int | None = None
         self._passed: list[bool] = [False] * self._n
@@ -381,7 +346,6 @@ class HucklebuckGame:
         self._declared: dict[int, int | None] = {}
         self._exch_order: tuple[int, ...] = ()
         self._exch_index = 0
-        self._play: TrickPlay | None = None
 
     def _seated(self) -> list[int]:
         return [s for s in range(self._n) if not self._out[s]]
@@ -396,6 +360,20 @@ class HucklebuckGame:
             s = _left(s, self._n)
         return s
 
+    def _coerce_deal(self, deal: object) -> HucklebuckDeal:
+        d: HucklebuckDeal = coerce_deal_type(deal, HucklebuckDeal, "Hucklebuck")
+        return d
+
+    @classmethod
+    def _deal_from_dict(cls, data: Mapping[str, Any]) -> HucklebuckDeal:
+        return HucklebuckDeal.from_dict(data)
+
+    @classmethod
+    def _deal_with_restock(
+        cls, deal: HucklebuckDeal, restock: tuple[tuple[Card, ...], ...]
+    ) -> HucklebuckDeal:
+        return HucklebuckDeal(deal.hands, deal.stock, restock)
+
     def _validate_deal(self, deal: HucklebuckDeal) -> None:
         if len(deal.hands) != self._n:
             raise DealError(f"the deal has {len(deal.hands)} hands for {self._n} seats")
@@ -406,8 +384,6 @@ class HucklebuckGame:
                 raise DealError(f"seat {s} {who}, not {len(h)}")
         parts = [(f"hand of seat {s}", h) for s, h in enumerate(deal.hands)] + [("stock", deal.stock)]
         check_exact_cards(parts, self._pack, "deal")
-
-    def _check_restock_cards(self, deal: HucklebuckDeal) -> None:
         for i, r in enumerate(deal.restock or ()):
             if len(set(r)) != len(r):
                 raise DealError(f"restock {i} lists a card twice")
@@ -426,67 +402,36 @@ class HucklebuckGame:
                 hands[s].append(next(it))
         return HucklebuckDeal(tuple(tuple(h) for h in hands), tuple(it))
 
-    def next_hand(self, deal: HucklebuckDeal | Mapping[str, Any] | None = None) -> None:
-        """Deal the next hand: from ``deal`` if given, else from the game's random source.
-
-        Only allowed when the previous hand is over (and at the start).
-        """
-        if self._phase is not Phase.HAND_OVER:
-            raise IllegalAction(
-                f"a new hand can only be dealt when a hand is over (phase: {self._phase.value})"
-            )
-        if isinstance(deal, Mapping):
-            deal = HucklebuckDeal.from_dict(deal)
-        if deal is None:
-            deal = self._random_deal()
-        elif not isinstance(deal, HucklebuckDeal):
-            raise DealError(f"deal must be a HucklebuckDeal or a mapping, not {type(deal).__name__}")
-        self._validate_deal(deal)
-        self._check_restock_cards(deal)
-        if self._hand_no > 0:
-            self._archive_hand()
+    def _begin_hand(self, deal: HucklebuckDeal) -> None:
         self._reset_hand_state()
-        self._hand_no += 1
-        self._deal = deal
-        self._hands = [CardSet(h).mask for h in deal.hands]
         self._stock = list(deal.stock)
         self._restock_queue = None if deal.restock is None else list(deal.restock)
-        self._events.append(DealEvent(self._hand_no, self._dealer, deal.hands, deal.stock))
         self._phase = Phase.AUCTION
-        self._turn = self._next_seated(self._dealer)
+        self._turn = self._next_seated(self._dealer)  # eldest opens (S2, DEF #24)
 
-    def _archive_hand(self) -> None:
-        assert self._deal is not None
-        log = _HandLog(self._deal, tuple(self._restocks), tuple(self._actions))
-        self._past_logs = (*self._past_logs, log)
-        self._past_events = self._past_events + tuple(self._events)
+    @classmethod
+    def _from_start(
+        cls, players: int, options: Mapping[str, Any], start: Mapping[str, Any], deal: Any
+    ) -> HucklebuckGame:
+        if not isinstance(start, Mapping):
+            raise RestoreError("'start' must be an object")
+        return cls(
+            players,
+            options=options,
+            dealer=start.get("dealer", 0),
+            scores=start.get("scores"),
+            out=start.get("out", ()),
+            deal=deal,
+        )
+
+    def _start_state(self) -> dict[str, Any]:
+        return {
+            "dealer": self._start["dealer"],
+            "scores": list(self._start["scores"]),
+            "out": list(self._start["out"]),
+        }
 
     # --------------------------------------------------------------- queries
-    @property
-    def players(self) -> int:
-        """Number of seats."""
-        return self._n
-
-    @property
-    def options(self) -> HucklebuckOptions:
-        """The variant options."""
-        return self._options
-
-    @property
-    def phase(self) -> Phase:
-        """The current phase."""
-        return self._phase
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat whose turn it is (None when nobody acts: hand or game over)."""
-        if self._phase in (Phase.HAND_OVER, Phase.GAME_OVER):
-            return None
-        if self._phase is Phase.PLAY:
-            assert self._play is not None
-            return self._play.to_act()
-        return self._turn
-
     @property
     def dealer(self) -> int:
         """The dealer of the current hand (after the game ends: of the last hand)."""
@@ -501,11 +446,6 @@ class HucklebuckGame:
     def out(self) -> tuple[int, ...]:
         """Seats out of the game (score -25 or lower), sorted."""
         return tuple(s for s in range(self._n) if self._out[s])
-
-    @property
-    def hand_number(self) -> int:
-        """1 for the first hand, and so on."""
-        return self._hand_no
 
     @property
     def bidder(self) -> int | None:
@@ -528,44 +468,9 @@ class HucklebuckGame:
         return len(self._stock)
 
     @property
-    def is_over(self) -> bool:
-        """True when the game has ended."""
-        return self._phase is Phase.GAME_OVER
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The winning seat(s) once the game is over (more than one only for a shared win)."""
-        return self._winners
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The full event log of the game so far."""
-        return self._past_events + tuple(self._events)
-
-    @property
     def results(self) -> tuple[HandResult, ...]:
         """The results of every finished hand."""
         return self._results
-
-    @property
-    def tricks(self) -> tuple[Trick, ...]:
-        """The completed tricks of the current hand."""
-        return tuple(self._play.tricks) if self._play else ()
-
-    @property
-    def current_trick(self) -> tuple[Card, ...]:
-        """Cards played to the trick in progress, leader first."""
-        return tuple(self._play.current) if self._play else ()
-
-    @property
-    def tricks_won(self) -> tuple[int, ...]:
-        """Tricks won per seat in the current hand."""
-        return tuple(self._play.won) if self._play else (0,) * self._n
-
-    def hand(self, seat: int) -> CardSet:
-        """The cards seat ``seat`` holds now."""
-        self._check_seat(seat, "seat")
-        return CardSet.from_mask(self._hands[seat])
 
     def card_zones(self) -> dict[str, CardSet]:
         """Where every card is now (an omniscient view, for audits and tests).
@@ -594,11 +499,7 @@ class HucklebuckGame:
         return tuple(self._declared.items())
 
     # ---------------------------------------------------------- legal actions
-    def legal_actions(self) -> list[Action]:
-        """Every legal action now, for the seat to act (empty when nobody acts)."""
-        seat = self.to_act
-        if seat is None:
-            return []
+    def _legal_in_phase(self, seat: int) -> list[Action]:
         phase = self._phase
         if phase is Phase.AUCTION:
             acts: list[Action] = []
@@ -612,57 +513,24 @@ class HucklebuckGame:
         if phase is Phase.DECLARE:
             stays: list[Action] = [Stay(seat, k) for k in range(HAND_SIZE + 1)]
             return stays if seat == self._bidder else [Drop(seat), *stays]
-        if phase is Phase.EXCHANGE:
-            k = self._declared[seat]
-            assert k is not None
-            return [Discard(seat, combo) for combo in itertools.combinations(self.hand(seat), k)]
-        assert self._play is not None
-        mask = self._play.legal_mask(self._hands[seat])
-        return [Play(seat, c) for c in CardSet.from_mask(mask)]
+        k = self._declared[seat]
+        assert phase is Phase.EXCHANGE and k is not None
+        return [Discard(seat, combo) for combo in itertools.combinations(self.hand(seat), k)]
 
     def _dealer_forced(self, seat: int) -> bool:
         return (
             self._options.all_pass is AllPass.DEALER_MUST_BID and seat == self._dealer and self._high is None
         )
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be applied now."""
-        try:
-            self._check(action)
-        except IllegalAction:
-            return False
-        return True
-
-    def _check(self, action: Action) -> None:
-        """Raise IllegalAction if ``action`` is not legal now; never changes state."""
-        if self._phase is Phase.GAME_OVER:
-            raise IllegalAction(f"{action}: the game is over")
-        if self._phase is Phase.HAND_OVER:
-            raise IllegalAction(f"{action}: the hand is over; deal the next hand first")
-        seat = self.to_act
-        if action.seat != seat:
-            raise IllegalAction(f"{action}: it is seat {seat}'s turn, not seat {action.seat}'s")
-        phase = self._phase
-        expected = {
-            Phase.AUCTION: (Bid, Pass),
-            Phase.TRUMP: (NameTrump,),
-            Phase.DECLARE: (Stay, Drop),
-            Phase.EXCHANGE: (Discard,),
-            Phase.PLAY: (Play,),
-        }[phase]
-        if not isinstance(action, expected):
-            names = " or ".join(cls.verb for cls in expected)
-            raise IllegalAction(f"{action}: in the {phase.value} phase seat {seat} must {names}")
+    def _check_action(self, action: Action) -> None:
         if isinstance(action, Pass):
             if self._dealer_forced(action.seat):
-                raise IllegalAction(
-                    f"{action}: nobody has bid, so the dealer must bid (dealer-must-bid variant)"
-                )
+                raise IllegalAction(f"{action}: nobody has bid, so the dealer must bid (dealer_must_bid)")
         elif isinstance(action, Bid):
             low = 2 if self._high is None else self._high + 1
-            if not low <= action.amount <= 5:
-                if action.amount > 5:
-                    raise IllegalAction(f"{action}: the highest bid is 5 (shooting the moon)")
+            if action.amount > 5:
+                raise IllegalAction(f"{action}: the highest bid is 5 (shooting the moon)")
+            if action.amount < low:
                 if self._high is None:
                     raise IllegalAction(f"{action}: the lowest bid is 2")
                 raise IllegalAction(f"{action}: a bid must beat the current bid of {self._high}")
@@ -686,32 +554,9 @@ class HucklebuckGame:
                 if not held & c.mask:
                     raise IllegalAction(f"{action}: seat {action.seat} does not hold {c.code}")
             self._plan_exchange(action, None)  # may raise DealError for a wrong restock
-        elif isinstance(action, Play):
-            held = self._hands[action.seat]
-            if not held & action.card.mask:
-                raise IllegalAction(f"{action}: seat {action.seat} does not hold {action.card.code}")
-            assert self._play is not None
-            if not self._play.legal_mask(held) & action.card.mask:
-                led = self._play.current[0]
-                raise IllegalAction(
-                    f"{action}: seat {action.seat} must follow suit ({led.suit.name.lower()} were led)"
-                )
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: Action | str) -> None:
-        """Apply one action (an :data:`~hucklebuck.actions.Action` or its protocol text).
-
-        Raises :class:`~hucklebuck.errors.IllegalAction` (state unchanged) if the
-        rules forbid it, :class:`~hucklebuck.errors.ActionParseError` for text
-        that cannot be read.
-        """
-        if isinstance(action, str):
-            action = parse_action(GameKind.HUCKLEBUCK, action)
-        if not isinstance(action, (Bid, Pass, NameTrump, Stay, Drop, Discard, Play)):
-            raise IllegalAction(f"{action!r} is not a Hucklebuck action")
-        self._check(action)
-        self._actions.append(action)
-        self._events.append(ActionEvent(self._hand_no, action))
+    def _do_action(self, action: Action) -> None:
         if isinstance(action, (Bid, Pass)):
             self._do_auction(action)
         elif isinstance(action, NameTrump):
@@ -720,8 +565,6 @@ class HucklebuckGame:
             self._do_declare(action)
         elif isinstance(action, Discard):
             self._do_exchange(action)
-        else:
-            self._do_play(action)
 
     def _do_auction(self, action: Bid | Pass) -> None:
         seat = action.seat
@@ -822,7 +665,7 @@ class HucklebuckGame:
             self._phase = Phase.EXCHANGE
             self._turn = self._exch_order[0]
         else:
-            self._start_play()
+            self._begin_play()
 
     def _plan_exchange(
         self, action: Discard, rng: random.Random | None
@@ -885,26 +728,16 @@ class HucklebuckGame:
         if self._exch_index < len(self._exch_order):
             self._turn = self._exch_order[self._exch_index]
         else:
-            self._start_play()
+            self._begin_play()
 
-    def _start_play(self) -> None:
+    def _begin_play(self) -> None:
         assert self._bidder is not None and self._trump is not None
         active = [s for s, k in self._declared.items() if k is not None]
-        order = self._clockwise_from(0, active)
         # The bidder leads the first trick (S0, S2, DEF #23).
-        self._play = TrickPlay(GameKind.HUCKLEBUCK.core_id, int(self._trump), order, self._bidder, self._n)
-        self._phase = Phase.PLAY
-        self._turn = None
+        self._start_play(self._trump, self._clockwise_from(0, active), self._bidder)
 
-    def _do_play(self, action: Play) -> None:
-        assert self._play is not None
-        self._hands[action.seat] &= ~action.card.mask
-        trick = self._play.play(action.card)
-        if trick is None:
-            return
-        self._events.append(TrickEvent(self._hand_no, len(self._play.tricks), trick))
-        if len(self._play.tricks) == HAND_SIZE:
-            self._score_played_hand()
+    def _hand_played(self) -> None:
+        self._score_played_hand()
 
     # ---------------------------------------------------------------- scoring
     def _score_played_hand(self) -> None:
@@ -997,9 +830,7 @@ class HucklebuckGame:
         winners, why = self._game_end(winner_by_moon)
         self._turn = None
         if winners:
-            self._winners = winners
-            self._phase = Phase.GAME_OVER
-            self._events.append(GameOverEvent(self._hand_no, winners, why))
+            self._end_game(winners, why)
         else:
             self._phase = Phase.HAND_OVER
             self._dealer = self._next_seated(self._dealer)  # DEF #31
@@ -1067,133 +898,4 @@ class HucklebuckGame:
             tricks_won=self.tricks_won,
             stock_size=len(self._stock),
             options=self._options,
-        )
-
-    # ------------------------------------------------------------------ copy
-    def copy(self) -> HucklebuckGame:
-        """An independent copy, cheap enough for search (no deep copy)."""
-        new = object.__new__(HucklebuckGame)
-        new.__dict__.update(self.__dict__)
-        new._scores = list(self._scores)
-        new._out = list(self._out)
-        new._hands = list(self._hands)
-        new._stock = list(self._stock)
-        new._set_aside = list(self._set_aside)
-        new._restock_queue = None if self._restock_queue is None else list(self._restock_queue)
-        new._restocks = list(self._restocks)
-        new._actions = list(self._actions)
-        new._events = list(self._events)
-        new._passed = list(self._passed)
-        new._declared = dict(self._declared)
-        new._play = self._play.copy() if self._play else None
-        new._rng = random.Random()
-        new._rng.setstate(self._rng.getstate())
-        return new
-
-    __copy__ = copy
-
-    # ------------------------------------------------------------- JSON
-    def to_dict(self) -> dict[str, Any]:
-        """The whole game as JSON-safe data: set-up, every deal and action, and the
-        random state, so :meth:`from_dict` rebuilds an identical game."""
-        logs = list(self._past_logs)
-        if self._deal is not None:
-            logs.append(_HandLog(self._deal, tuple(self._restocks), tuple(self._actions)))
-        hands = []
-        for log in logs:
-            hands.append(
-                {
-                    "deal": log.deal.to_dict(),
-                    "restock": [[c.code for c in r] for r in log.restocks],
-                    "actions": [str(a) for a in log.actions],
-                }
-            )
-        return {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
-            "game": GameKind.HUCKLEBUCK.value,
-            "players": self._n,
-            "options": self._options.to_dict(),
-            "start": dict(self._start),
-            "hands": hands,
-            "rng": rng_to_json(self._rng),
-        }
-
-    def to_json(self) -> str:
-        """:meth:`to_dict` as a JSON string."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> HucklebuckGame:
-        """Rebuild a game saved with :meth:`to_dict`, replaying and checking every step.
-
-        Raises :class:`~hucklebuck.errors.RestoreError` naming what is wrong.
-        """
-        try:
-            if not isinstance(data, Mapping):
-                raise RestoreError("saved game must be an object")
-            if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
-                raise RestoreError(f"not a saved Hucklebuck game (format {FORMAT} version {FORMAT_VERSION})")
-            start = data["start"]
-            hands = data["hands"]
-            if not isinstance(hands, list) or not hands:
-                raise RestoreError("saved game has no hands")
-            game: HucklebuckGame | None = None
-            for i, h in enumerate(hands):
-                if not isinstance(h, Mapping) or not isinstance(h.get("deal"), Mapping):
-                    raise RestoreError(f"hand {i + 1} has no deal")
-                given = HucklebuckDeal.from_dict(h["deal"])
-                # Replay with the stocks that were actually formed, so no shuffle is redone.
-                formed = HucklebuckDeal.from_dict(
-                    {"hands": [], "stock": [], "restock": h.get("restock") or []}
-                ).restock
-                replay = HucklebuckDeal(
-                    given.hands, given.stock, given.restock if given.restock is not None else formed
-                )
-                if game is None:
-                    game = cls(
-                        data["players"],
-                        options=data["options"],
-                        dealer=start.get("dealer", 0),
-                        scores=start.get("scores"),
-                        out=start.get("out", ()),
-                        deal=replay,
-                    )
-                else:
-                    game.next_hand(replay)
-                game._deal = given
-                for a in h["actions"]:
-                    game.apply(a)
-                if i < len(hands) - 1 and game.phase is not Phase.HAND_OVER:
-                    raise RestoreError(f"hand {i + 1} is unfinished but more hands follow")
-            assert game is not None
-            game._rng = rng_from_json(data["rng"])
-            if game._deal is not None and game._deal.restock is None and not game._restock_queue:
-                game._restock_queue = None
-            return game
-        except RestoreError:
-            raise
-        except (HucklebuckError, KeyError, TypeError, AttributeError) as exc:
-            raise RestoreError(f"saved game is not valid: {type(exc).__name__}: {exc}") from None
-
-    @classmethod
-    def from_json(cls, text: str) -> HucklebuckGame:
-        """Rebuild a game from :meth:`to_json` output."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise RestoreError(f"saved game is not JSON: {exc}") from None
-        return cls.from_dict(data)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, HucklebuckGame):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (
-            f"<HucklebuckGame players={self._n} hand={self._hand_no} phase={self._phase.value} "
-            f"scores={self._scores}>"
         )

@@ -1,0 +1,512 @@
+"""The state machine all three games share.
+
+A game is a sequence of hands.  Each hand is dealt (from the game's random
+source or from an explicit deal), then driven by typed actions until it is
+scored.  :class:`TrickGame` owns everything that does not depend on the game's
+rules: turn and phase checks before an action is applied, the event log, the
+record of deals and actions, the five tricks, cheap copies and the JSON form.
+A game class supplies its phases, its legal actions and its scoring.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
+
+from ..actions import Action, Play, parse_action
+from ..cards import Card, CardSet, Suit
+from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError, RestoreError
+from ..packs import GameKind
+from .base import (
+    ActionEvent,
+    DealEvent,
+    Event,
+    GameOverEvent,
+    Phase,
+    Trick,
+    TrickEvent,
+    TrickPlay,
+    rng_from_json,
+    rng_to_json,
+)
+from .options import OptionsBase
+
+__all__ = ["DealLike", "TrickGame"]
+
+HAND_SIZE: Final = 5
+FORMAT: Final = "hucklebuck-game"
+FORMAT_VERSION: Final = 1
+
+
+class DealLike(Protocol):
+    """What the engine needs of a game's deal class."""
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's cards."""
+        ...
+
+    @property
+    def restock(self) -> tuple[tuple[Card, ...], ...] | None:
+        """The order of each re-formed stock, if given."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """Protocol form."""
+        ...
+
+    def public_stock(self) -> tuple[Card, ...]:
+        """The cards not in any hand, in deal order (stock, kitty, upcard...)."""
+        ...
+
+
+D = TypeVar("D", bound=DealLike)
+OptT = TypeVar("OptT", bound=OptionsBase)
+G = TypeVar("G", bound="TrickGame[Any, Any]")
+
+
+class TrickGame(abc.ABC, Generic[D, OptT]):
+    """Base class of the three games (see the module docstring).
+
+    Subclasses set :attr:`kind`, :attr:`options_type`, :attr:`phase_actions`
+    and implement the abstract hooks.
+    """
+
+    kind: ClassVar[GameKind]
+    options_type: ClassVar[type[OptionsBase]]
+    phase_actions: ClassVar[Mapping[Phase, tuple[type, ...]]]
+    """The action classes each acting phase accepts."""
+
+    # ------------------------------------------------------------ construction
+    def _init_common(
+        self,
+        players: int,
+        pack: CardSet,
+        options: OptT | Mapping[str, Any] | None,
+        seed: int | None,
+        rng: random.Random | None,
+    ) -> None:
+        self._n = players
+        self._pack = pack
+        otype = self.options_type
+        if options is None:
+            options = otype()  # type: ignore[assignment]
+        elif isinstance(options, Mapping):
+            options = otype.from_dict(options)  # type: ignore[assignment]
+        elif not isinstance(options, otype):
+            raise OptionsError(f"options must be {otype.__name__} or a mapping, not {type(options).__name__}")
+        self._options: OptT = options  # type: ignore[assignment]
+        if rng is not None and seed is not None:
+            raise OptionsError("give either seed or rng, not both")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise OptionsError(f"rng must be a random.Random, not {type(rng).__name__}")
+        self._rng = rng if rng is not None else random.Random(seed if seed is not None else 0)
+        self._hand_no = 0
+        self._winners: tuple[int, ...] = ()
+        self._past_logs: tuple[tuple[D, tuple[tuple[Card, ...], ...], tuple[Action, ...]], ...] = ()
+        self._past_events: tuple[Event, ...] = ()
+        self._phase = Phase.HAND_OVER
+        self._deal: D | None = None
+        self._reset_common()
+
+    def _reset_common(self) -> None:
+        self._hands: list[int] = [0] * self._n
+        self._actions: list[Action] = []
+        self._events: list[Event] = []
+        self._restocks: list[tuple[Card, ...]] = []
+        self._turn: int | None = None
+        self._play: TrickPlay | None = None
+
+    def _check_seat(self, seat: object, what: str) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise PlayerCountError(f"{what} must be a seat 0..{self._n - 1}, not {seat!r}")
+
+    # -------------------------------------------------------- abstract hooks
+    @abc.abstractmethod
+    def _coerce_deal(self, deal: object) -> D:
+        """Turn a mapping into the game's deal type, or check its type."""
+
+    @abc.abstractmethod
+    def _random_deal(self) -> D:
+        """Deal from the game's random source."""
+
+    @abc.abstractmethod
+    def _validate_deal(self, deal: D) -> None:
+        """Raise DealError unless ``deal`` is a legal deal now."""
+
+    @abc.abstractmethod
+    def _begin_hand(self, deal: D) -> None:
+        """Set up the per-hand state from a validated deal and set phase and turn."""
+
+    @abc.abstractmethod
+    def _legal_in_phase(self, seat: int) -> list[Action]:
+        """Legal actions of ``seat`` in the current (acting, non-play) phase."""
+
+    @abc.abstractmethod
+    def _check_action(self, action: Action) -> None:
+        """Game-specific legality of an action already of the right type and seat."""
+
+    @abc.abstractmethod
+    def _do_action(self, action: Action) -> None:
+        """Apply a legal non-play action."""
+
+    @abc.abstractmethod
+    def _hand_played(self) -> None:
+        """All five tricks are done: score the hand (call :meth:`_close_hand`)."""
+
+    @abc.abstractmethod
+    def _start_state(self) -> dict[str, Any]:
+        """The ``start`` object of the JSON form (protocol ``start``)."""
+
+    @classmethod
+    @abc.abstractmethod
+    def _from_start(
+        cls: type[G], players: int, options: Mapping[str, Any], start: Mapping[str, Any], deal: Any
+    ) -> G:
+        """Build a game from a JSON ``start`` object and its first deal."""
+
+    @classmethod
+    @abc.abstractmethod
+    def _deal_with_restock(cls, deal: Any, restock: tuple[tuple[Card, ...], ...]) -> Any:
+        """The same deal with ``restock`` as its re-formed stocks (for replay)."""
+
+    @classmethod
+    @abc.abstractmethod
+    def _deal_from_dict(cls, data: Mapping[str, Any]) -> Any:
+        """Read a deal in protocol form."""
+
+    # ------------------------------------------------------------------ hands
+    def next_hand(self, deal: D | Mapping[str, Any] | None = None) -> None:
+        """Deal the next hand: from ``deal`` if given, else from the game's random source.
+
+        Allowed only when the previous hand is over (and when the game starts).
+        """
+        if self._phase is not Phase.HAND_OVER:
+            raise IllegalAction(
+                f"a new hand can only be dealt when a hand is over (phase: {self._phase.value})"
+            )
+        d = self._random_deal() if deal is None else self._coerce_deal(deal)
+        self._validate_deal(d)
+        if self._hand_no > 0 and self._deal is not None:
+            self._past_logs = (*self._past_logs, (self._deal, tuple(self._restocks), tuple(self._actions)))
+            self._past_events = self._past_events + tuple(self._events)
+        self._reset_common()
+        self._hand_no += 1
+        self._deal = d
+        self._hands = [CardSet(h).mask for h in d.hands]
+        self._events.append(DealEvent(self._hand_no, self.dealer, d.hands, d.public_stock()))
+        self._begin_hand(d)
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self._n
+
+    @property
+    def options(self) -> OptT:
+        """The variant options."""
+        return self._options
+
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._phase
+
+    @property
+    @abc.abstractmethod
+    def dealer(self) -> int:
+        """The dealer of the current hand."""
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is (None when nobody acts: hand or game over)."""
+        if self._phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            return None
+        if self._phase is Phase.PLAY:
+            assert self._play is not None
+            return self._play.to_act()
+        return self._turn
+
+    @property
+    def hand_number(self) -> int:
+        """1 for the first hand, and so on."""
+        return self._hand_no
+
+    @property
+    def is_over(self) -> bool:
+        """True when the game has ended."""
+        return self._phase is Phase.GAME_OVER
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seat(s) once the game is over."""
+        return self._winners
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The full event log of the game so far."""
+        return self._past_events + tuple(self._events)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks of the current hand."""
+        return tuple(self._play.tricks) if self._play else ()
+
+    @property
+    def current_trick(self) -> tuple[Card, ...]:
+        """Cards played to the trick in progress, leader first."""
+        return tuple(self._play.current) if self._play else ()
+
+    @property
+    def trick_leader(self) -> int | None:
+        """Who leads (or led) the trick in progress."""
+        return self._play.leader if self._play else None
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks won per seat in the current hand."""
+        return tuple(self._play.won) if self._play else (0,) * self._n
+
+    @property
+    @abc.abstractmethod
+    def trump(self) -> Suit | None:
+        """Trump, once known."""
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards ``seat`` holds now."""
+        self._check_seat(seat, "seat")
+        return CardSet.from_mask(self._hands[seat])
+
+    # ---------------------------------------------------------- legal actions
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now, for the seat to act (empty when nobody acts)."""
+        seat = self.to_act
+        if seat is None:
+            return []
+        if self._phase is Phase.PLAY:
+            assert self._play is not None
+            mask = self._play.legal_mask(self._hands[seat])
+            return [Play(seat, c) for c in CardSet.from_mask(mask)]
+        return self._legal_in_phase(seat)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be applied now."""
+        try:
+            self._check(action)
+        except (IllegalAction, DealError):
+            return False
+        return True
+
+    def _check(self, action: Action) -> None:
+        """Raise IllegalAction if ``action`` is not legal now; never changes state."""
+        if self._phase is Phase.GAME_OVER:
+            raise IllegalAction(f"{action}: the game is over")
+        if self._phase is Phase.HAND_OVER:
+            raise IllegalAction(f"{action}: the hand is over; deal the next hand first")
+        seat = self.to_act
+        if action.seat != seat:
+            raise IllegalAction(f"{action}: it is seat {seat}'s turn, not seat {action.seat}'s")
+        expected = self.phase_actions[self._phase]
+        if not isinstance(action, expected):
+            names = " or ".join(getattr(cls, "verb", cls.__name__) for cls in expected)
+            raise IllegalAction(f"{action}: in the {self._phase.value} phase seat {seat} must {names}")
+        if isinstance(action, Play):
+            held = self._hands[action.seat]
+            if not held & action.card.mask:
+                raise IllegalAction(f"{action}: seat {action.seat} does not hold {action.card.code}")
+            assert self._play is not None
+            if not self._play.legal_mask(held) & action.card.mask:
+                raise IllegalAction(
+                    f"{action}: seat {action.seat} must follow the suit led ({self._led_description()})"
+                )
+            return
+        self._check_action(action)
+
+    def _led_description(self) -> str:
+        assert self._play is not None and self.trump is not None
+        led = self._play.current[0]
+        from .._core import get_core
+
+        suits, _ = get_core().rules(self.kind.core_id, int(self.trump))
+        suit = Suit(suits[led.index])
+        extra = " (the left bower counts as trump)" if suit is not led.suit else ""
+        return f"{led.code} was led: {suit.name.lower()}{extra}"
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action | str) -> None:
+        """Apply one action (an :data:`~hucklebuck.actions.Action` or its protocol text).
+
+        Raises :class:`~hucklebuck.errors.IllegalAction` (state unchanged) if the
+        rules forbid it, :class:`~hucklebuck.errors.ActionParseError` for text
+        that cannot be read.
+        """
+        if isinstance(action, str):
+            action = parse_action(self.kind, action)
+        accepted = tuple({c for classes in self.phase_actions.values() for c in classes})
+        if not isinstance(action, accepted):
+            raise IllegalAction(f"{action!r} is not a {self.kind.title} action")
+        self._check(action)
+        self._actions.append(action)
+        self._events.append(ActionEvent(self._hand_no, action))
+        if isinstance(action, Play):
+            self._do_play(action)
+        else:
+            self._do_action(action)
+
+    def _start_play(self, trump: Suit, order: Sequence[int], leader: int) -> None:
+        self._play = TrickPlay(self.kind.core_id, int(trump), order, leader, self._n)
+        self._phase = Phase.PLAY
+        self._turn = None
+
+    def _do_play(self, action: Play) -> None:
+        assert self._play is not None
+        self._hands[action.seat] &= ~action.card.mask
+        trick = self._play.play(action.card)
+        if trick is None:
+            return
+        self._events.append(TrickEvent(self._hand_no, len(self._play.tricks), trick))
+        if len(self._play.tricks) == HAND_SIZE:
+            self._hand_played()
+
+    def _end_game(self, winners: tuple[int, ...], reason: str) -> None:
+        self._winners = winners
+        self._phase = Phase.GAME_OVER
+        self._turn = None
+        self._events.append(GameOverEvent(self._hand_no, winners, reason))
+
+    # ------------------------------------------------------------------ copy
+    def copy(self: G) -> G:
+        """An independent copy, cheap enough for search (no deep copy).
+
+        Lists, dicts and the trick state are copied one level deep; everything
+        else in a game is immutable and shared.
+        """
+        new = object.__new__(type(self))
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            if isinstance(v, list):
+                v = list(v)
+            elif isinstance(v, dict):
+                v = dict(v)
+            elif isinstance(v, TrickPlay):
+                v = v.copy()
+            elif isinstance(v, random.Random):
+                r = random.Random()
+                r.setstate(v.getstate())
+                v = r
+            d[k] = v
+        return new
+
+    def __copy__(self: G) -> G:
+        return self.copy()
+
+    # ------------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        """The whole game as JSON-safe data: set-up, every deal and action, and the
+        random state, so :meth:`from_dict` rebuilds an identical game."""
+        logs = list(self._past_logs)
+        if self._deal is not None:
+            logs.append((self._deal, tuple(self._restocks), tuple(self._actions)))
+        hands = [
+            {
+                "deal": deal.to_dict(),
+                "restock": [[c.code for c in r] for r in restocks],
+                "actions": [str(a) for a in actions],
+            }
+            for deal, restocks, actions in logs
+        ]
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "game": self.kind.value,
+            "players": self._n,
+            "options": self._options.to_dict(),
+            "start": self._start_state(),
+            "hands": hands,
+            "rng": rng_to_json(self._rng),
+        }
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as a JSON string."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls: type[G], data: Mapping[str, Any]) -> G:
+        """Rebuild a game saved with :meth:`to_dict`, replaying and checking every step.
+
+        Raises :class:`~hucklebuck.errors.RestoreError` naming what is wrong.
+        """
+        try:
+            if not isinstance(data, Mapping):
+                raise RestoreError("a saved game must be an object")
+            if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
+                raise RestoreError(f"not a saved game (expected format {FORMAT!r} version {FORMAT_VERSION})")
+            if data.get("game") != cls.kind.value:
+                raise RestoreError(f"this saved game is {data.get('game')!r}, not {cls.kind.value!r}")
+            hands = data["hands"]
+            if not isinstance(hands, list) or not hands:
+                raise RestoreError("the saved game has no hands")
+            game: G | None = None
+            for i, h in enumerate(hands):
+                if not isinstance(h, Mapping) or not isinstance(h.get("deal"), Mapping):
+                    raise RestoreError(f"hand {i + 1} has no deal")
+                formed_raw = h.get("restock") or []
+                if not isinstance(formed_raw, list):
+                    raise RestoreError(f"hand {i + 1}: 'restock' must be a list")
+                given = cls._deal_from_dict(h["deal"])
+                formed = tuple(tuple(Card.parse(c) for c in r) for r in formed_raw)
+                # Replay with the stocks actually formed, so no shuffle is redone.
+                replay = given if given.restock is not None else cls._deal_with_restock(given, formed)
+                if game is None:
+                    game = cls._from_start(data["players"], data["options"], data["start"], replay)
+                else:
+                    game.next_hand(replay)
+                game._deal = given
+                actions = h.get("actions")
+                if not isinstance(actions, list):
+                    raise RestoreError(f"hand {i + 1}: 'actions' must be a list")
+                for a in actions:
+                    game.apply(a)
+                if i < len(hands) - 1 and game.phase is not Phase.HAND_OVER:
+                    raise RestoreError(f"hand {i + 1} is unfinished but more hands follow")
+            assert game is not None
+            game._rng = rng_from_json(data["rng"])
+            return game
+        except RestoreError:
+            raise
+        except (HucklebuckError, KeyError, TypeError, AttributeError) as exc:
+            raise RestoreError(f"the saved game is not valid: {type(exc).__name__}: {exc}") from None
+
+    @classmethod
+    def from_json(cls: type[G], text: str) -> G:
+        """Rebuild a game from :meth:`to_json` output."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise RestoreError(f"the saved game is not JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TrickGame) or type(other) is not type(self):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} players={self._n} hand={self._hand_no} phase={self._phase.value}>"
+
+
+def coerce_deal_type(deal: object, deal_type: type[Any], game: str) -> Any:
+    """Accept a deal of ``deal_type`` or a mapping in protocol form."""
+    if isinstance(deal, Mapping):
+        return deal_type.from_dict(deal)
+    if not isinstance(deal, deal_type):
+        raise DealError(
+            f"a {game} deal must be a {deal_type.__name__} or a mapping, not {type(deal).__name__}"
+        )
+    return deal
