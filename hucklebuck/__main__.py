@@ -8,86 +8,106 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import backend_info
-from .actions import Bid, Discard, Drop, NameTrump, Pass, Stay
-from .cards import CardSet
+from .actions import Action, Bid, Call, Discard, Drop, NameTrump, Order, Pass, Play, Stay
+from .cards import Card
 from .games.base import Phase, ScoreEvent, TrickEvent
+from .games.deerpark import DeerParkGame
+from .games.engine import TrickGame
 from .games.hucklebuck import HucklebuckGame
-from .players import HucklebuckHeuristic, Player, RandomPlayer
+from .players import DeerParkHeuristic, HucklebuckHeuristic, Player, RandomPlayer
 
-__all__ = ["main"]
-
-
-def _cards(cs: CardSet | Sequence[object]) -> str:
-    return " ".join(getattr(c, "display", str(c)) for c in cs)
+__all__ = ["main", "play_game"]
 
 
-def play_hucklebuck(players: int, seed: int, kinds: Sequence[str], out: list[str]) -> HucklebuckGame:
-    """Play one game, writing the account of it to ``out`` line by line."""
+def _cards(cs: Sequence[Card] | Any) -> str:
+    return " ".join(c.display for c in cs)
+
+
+def _describe(action: Action, name: str) -> str:
+    if isinstance(action, Bid):
+        return f"{name} bids {action.amount}" + (" (shoots the moon)" if action.amount == 5 else "")
+    if isinstance(action, Pass):
+        return f"{name} passes"
+    if isinstance(action, NameTrump):
+        return f"{name} names trump: {action.suit.glyph}"
+    if isinstance(action, Stay):
+        return f"{name} stays, exchanging {action.exchange}"
+    if isinstance(action, Drop):
+        return f"{name} drops"
+    if isinstance(action, Order):
+        return f"{name} orders up"
+    if isinstance(action, Call):
+        return f"{name} calls {action.suit.glyph}"
+    if isinstance(action, Discard):
+        return f"{name} discards {_cards(action.cards)}"
+    return f"{name} {action}"
+
+
+GAMES: dict[str, tuple[Callable[..., TrickGame[Any, Any]], Callable[[], Player[Any]]]] = {
+    "hucklebuck": (HucklebuckGame, HucklebuckHeuristic),
+    "deerpark": (DeerParkGame, DeerParkHeuristic),
+}
+
+
+def play_game(
+    game_name: str, players: int, seed: int, kinds: Sequence[str], out: list[str]
+) -> TrickGame[Any, Any]:
+    """Play one game between computer players, writing an account of it to ``out``."""
+    make_game, make_bot = GAMES[game_name]
     rng = random.Random(seed)
-    game = HucklebuckGame(players, rng=random.Random(rng.getrandbits(64)))
-    bots: list[Player] = [
-        RandomPlayer(random.Random(rng.getrandbits(64)))
-        if kinds[i % len(kinds)] == "random"
-        else HucklebuckHeuristic()
+    game = make_game(players, rng=random.Random(rng.getrandbits(64)))
+    bots: list[Player[Any]] = [
+        RandomPlayer(random.Random(rng.getrandbits(64))) if kinds[i % len(kinds)] == "random" else make_bot()
         for i in range(players)
     ]
     names = [f"P{i}({kinds[i % len(kinds)][0]})" for i in range(players)]
     say = out.append
-    say(f"Hucklebuck, {players} players, seed {seed}, core: {backend_info().name}")
-    say(f"target {game.options.target}; out at -25 or lower")
+    say(f"{game.kind.title}, {players} players, seed {seed}, core: {backend_info().name}")
     while True:
         if game.phase is Phase.HAND_OVER:
             game.next_hand()
         hand_no = game.hand_number
         say("")
-        say(f"=== Hand {hand_no}: {names[game.dealer]} deals; scores {list(game.scores)}")
+        say(f"=== Hand {hand_no}: {names[game.dealer]} deals; scores {list(game.standings)}")
         for s in range(players):
-            if s not in game.out:
-                say(f"  {names[s]}: {_cards(game.hand(s))}")
-        seen_events = len(game.events)
+            cards = game.hand(s)
+            if cards:
+                say(f"  {names[s]}: {_cards(cards)}")
+        turned = getattr(game, "turned", None)
+        if turned is not None:
+            say(f"  turned up: {turned.display}")
+        seen = len(game.events)
         while game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
             seat = game.to_act
             assert seat is not None
             action = bots[seat].choose(game.observation(seat))
             game.apply(action)
-            if isinstance(action, Bid):
-                say(
-                    f"  {names[seat]} bids {action.amount}"
-                    + (" (shoots the moon)" if action.amount == 5 else "")
-                )
-            elif isinstance(action, Pass):
-                say(f"  {names[seat]} passes")
-            elif isinstance(action, NameTrump):
-                say(f"  {names[seat]} names trump: {action.suit.glyph}")
-            elif isinstance(action, Stay):
-                say(f"  {names[seat]} stays, exchanging {action.exchange}")
-            elif isinstance(action, Drop):
-                say(f"  {names[seat]} drops")
-            elif isinstance(action, Discard):
-                say(f"  {names[seat]} discards {_cards(action.cards)}, now holds {_cards(game.hand(seat))}")
-            for ev in game.events[seen_events:]:
+            if not isinstance(action, Play):
+                say("  " + _describe(action, names[seat]))
+            for ev in game.events[seen:]:
                 if isinstance(ev, TrickEvent):
                     t = ev.trick
+                    if ev.number == 1 and game.trump is not None:
+                        say(f"  trump: {game.trump.glyph}")
                     plays = ", ".join(
                         f"{names[s]} {c.display}" for s, c in zip(t.seats, t.cards, strict=True)
                     )
                     say(f"  trick {ev.number}: {plays} -> {names[t.winner]} wins")
-                elif isinstance(ev, ScoreEvent):
+                elif isinstance(ev, ScoreEvent) and (ev.delta or ev.reason):
                     say(f"  {names[ev.seat]} {ev.delta:+d}: {ev.reason}")
-            seen_events = len(game.events)
-        say(
-            f"  scores after hand {hand_no}: {list(game.scores)}"
-            + (f"; out: {[names[s] for s in game.out]}" if game.out else "")
-        )
+            seen = len(game.events)
+        say(f"  scores after hand {hand_no}: {list(game.standings)}")
         if game.is_over:
             break
     say("")
+    scores = game.standings
     say(
         f"Game over after {game.hand_number} hands. Final scores: "
-        + ", ".join(f"{names[s]} {game.scores[s]}" for s in range(players))
+        + ", ".join(f"{names[s]} {scores[s]}" for s in range(players))
     )
     say("Winner: " + " and ".join(names[s] for s in game.winners))
     return game
@@ -98,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hucklebuck", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a whole game between computer players")
-    play.add_argument("game", choices=["hucklebuck"], help="which game")
+    play.add_argument("game", choices=sorted(GAMES), help="which game")
     play.add_argument("--players", type=int, default=4, help="number of players (default 4)")
     play.add_argument("--seed", type=int, default=None, help="random seed (default: a random one)")
     play.add_argument(
@@ -114,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     lines: list[str] = []
     try:
-        play_hucklebuck(args.players, seed, kinds, lines)
+        play_game(args.game, args.players, seed, kinds, lines)
     except ValueError as exc:
         parser.error(str(exc))
     sys.stdout.write("\n".join(lines) + "\n")

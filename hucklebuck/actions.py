@@ -23,9 +23,11 @@ from .packs import GameKind
 __all__ = [
     "Action",
     "Bid",
+    "Call",
     "Discard",
     "Drop",
     "NameTrump",
+    "Order",
     "Pass",
     "Play",
     "Stay",
@@ -149,7 +151,30 @@ class Discard(_ActionBase):
         return " ".join(c.code for c in self.cards)
 
 
-Action: TypeAlias = Play | Pass | Bid | NameTrump | Stay | Drop | Discard
+@dataclass(frozen=True)
+class Order(_ActionBase):
+    """Deer Park Euchre, round 1: order up the turned card's suit as trump."""
+
+    verb: ClassVar[str] = "order"
+
+
+@dataclass(frozen=True)
+class Call(_ActionBase):
+    """Deer Park Euchre, round 2: name ``suit`` as trump."""
+
+    suit: Suit
+    verb: ClassVar[str] = "call"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.suit, Suit):
+            raise ActionParseError(f"call needs a Suit, not {self.suit!r}")
+
+    def _args(self) -> str:
+        return self.suit.symbol
+
+
+Action: TypeAlias = Play | Pass | Bid | NameTrump | Stay | Drop | Discard | Order | Call
 """Any action of any game."""
 
 
@@ -218,6 +243,21 @@ def _p_drop(seat: int, args: list[str], text: str) -> Action:
     return Drop(seat)
 
 
+def _p_order(seat: int, args: list[str], text: str) -> Action:
+    _arity(args, 0, text)
+    return Order(seat)
+
+
+def _p_call(seat: int, args: list[str], text: str) -> Action:
+    _arity(args, 1, text)
+    return Call(seat, _suit(args[0]))
+
+
+def _p_discard_one(seat: int, args: list[str], text: str) -> Action:
+    _arity(args, 1, text)
+    return Discard(seat, (_card(args[0]),))
+
+
 def _p_discard(seat: int, args: list[str], text: str) -> Action:
     cards = [_card(a) for a in args]
     return Discard(seat, _canonical(cards, text))
@@ -232,6 +272,13 @@ _VERBS: Final[dict[GameKind, dict[str, _Parser]]] = {
         "stay": _p_stay,
         "drop": _p_drop,
         "discard": _p_discard,
+    },
+    GameKind.DEERPARK: {
+        "play": _p_play,
+        "pass": _p_pass,
+        "order": _p_order,
+        "call": _p_call,
+        "discard": _p_discard_one,
     },
 }
 

@@ -71,7 +71,9 @@ def _ranks_from(lowest: Rank) -> CardSet:
     return CardSet(Card(r, s) for s in Suit for r in Rank if r >= lowest)
 
 
-def pack(game: GameKind | str, players: int, *, short_handed: bool = False) -> CardSet:
+def pack(
+    game: GameKind | str, players: int, *, short_handed: bool = False, eight_players: bool = False
+) -> CardSet:
     """The pack a game uses for ``players``.
 
     * Hucklebuck: 52 cards for 3-7 players (S0, S2).
@@ -81,10 +83,14 @@ def pack(game: GameKind | str, players: int, *, short_handed: bool = False) -> C
     * Deer Park Euchre: the ``players + 2`` highest ranks of each suit, 3-7
       players (S4, DEF #70).
 
+    * ``eight_players`` admits Deer Park Euchre at eight (fives to aces, no
+      kitty; the ``eight_player_turnup`` variant of DEF #70).
+
     Raises :class:`~hucklebuck.errors.PlayerCountError` for an unsupported count.
     """
     kind = GameKind.coerce(game)
-    _check_players(kind, players)
+    if not (kind is GameKind.DEERPARK and eight_players and players == 8):
+        _check_players(kind, players)
     if kind is GameKind.DEERPARK:
         return _ranks_from(Rank(Rank.ACE - players - 1))
     if kind is GameKind.BUCKEM and short_handed:

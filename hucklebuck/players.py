@@ -12,14 +12,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-from .actions import Action, Bid, Discard, Drop, NameTrump, Pass, Play, Stay
+from ._core import get_core
+from .actions import Action, Bid, Call, Discard, Drop, NameTrump, Order, Pass, Play, Stay
 from .cards import Card, CardSet, Rank, Suit
 from .games.base import Phase
+from .games.deerpark import DeerParkObservation
 from .games.hucklebuck import HucklebuckObservation
+from .packs import GameKind
 
-__all__ = ["HucklebuckHeuristic", "Player", "RandomPlayer", "estimate_tricks"]
+__all__ = [
+    "DeerParkHeuristic",
+    "HucklebuckHeuristic",
+    "Player",
+    "RandomPlayer",
+    "estimate_tricks",
+    "euchre_strength",
+]
 
 
 class _Observation(Protocol):
@@ -27,10 +37,13 @@ class _Observation(Protocol):
     def legal_actions(self) -> tuple[Action, ...]: ...
 
 
-class Player(Protocol):
-    """Anything that picks a legal action from an observation."""
+ObsT = TypeVar("ObsT", contravariant=True)
 
-    def choose(self, observation: HucklebuckObservation) -> Action:
+
+class Player(Protocol[ObsT]):
+    """Anything that picks a legal action from an observation of type ``ObsT``."""
+
+    def choose(self, observation: ObsT) -> Action:
         """Return one of ``observation.legal_actions``."""
         ...
 
@@ -185,3 +198,89 @@ class HucklebuckHeuristic:
         if winners:
             return Play(obs.seat, min(winners, key=lambda c: _value(c, trump)))
         return Play(obs.seat, min(cards, key=lambda c: _value(c, trump)))
+
+
+def _tables(trump: Suit) -> tuple[bytes, bytes]:
+    """Deer Park Euchre's effective suits and strengths for ``trump`` (one core call)."""
+    return get_core().rules(GameKind.DEERPARK.core_id, int(trump))
+
+
+def euchre_strength(hand: CardSet, trump: Suit) -> float:
+    """Expected tricks of ``hand`` with ``trump`` in Deer Park Euchre, bowers included."""
+    suits, ranks = _tables(trump)
+    est = 0.0
+    for c in hand:
+        if suits[c.index] == trump:
+            r = ranks[c.index]
+            est += {14: 1.0, 13: 0.85, 12: 0.75, 11: 0.55, 10: 0.45}.get(r, 0.35)
+        elif c.rank == Rank.ACE:
+            est += 0.5
+    return est
+
+
+class DeerParkHeuristic:
+    """A sensible Deer Park Euchre player.
+
+    Below ``high_from`` points it plays for 0: it calls on trump strength
+    (bowers count most), discards its weakest off-suit card and wins tricks as
+    cheaply as it can.  From ``high_from`` up it plays for 50: it never calls
+    unless stuck and ducks tricks.
+    """
+
+    def __init__(self, *, high_from: int = 40, call_at: float = 2.6) -> None:
+        """``call_at``: the estimated tricks needed to call voluntarily."""
+        self.high_from = high_from
+        self.call_at = call_at
+
+    def choose(self, observation: DeerParkObservation) -> Action:
+        """Pick an action for the seat that observes."""
+        obs = observation
+        legal = obs.legal_actions
+        if not legal:
+            raise ValueError("this seat has no legal action now")
+        going_high = obs.scores[obs.seat] >= self.high_from
+        if obs.phase is Phase.ORDER:
+            strong = euchre_strength(obs.hand, obs.turned.suit) >= self.call_at
+            want = Order(obs.seat)
+            return want if strong and not going_high and want in legal else Pass(obs.seat)
+        if obs.phase is Phase.CALL:
+            calls = [a for a in legal if isinstance(a, Call)]
+            if not calls:
+                return legal[0]
+            best = max(calls, key=lambda a: euchre_strength(obs.hand, a.suit))
+            stuck = not any(isinstance(a, Pass) for a in legal)
+            if stuck or (not going_high and euchre_strength(obs.hand, best.suit) >= self.call_at):
+                return best
+            return Pass(obs.seat)
+        if obs.phase is Phase.DEALER_DISCARD:
+            assert obs.trump is not None
+            suits, ranks = _tables(obs.trump)
+            worst = min(obs.hand, key=lambda c: (suits[c.index] == obs.trump, ranks[c.index]))
+            return Discard(obs.seat, (worst,))
+        return self._play(obs, legal, going_high)
+
+    def _play(self, obs: DeerParkObservation, legal: tuple[Action, ...], going_high: bool) -> Action:
+        assert obs.trump is not None
+        trump = obs.trump
+        suits, ranks = _tables(trump)
+        cards = [a.card for a in legal if isinstance(a, Play)]
+
+        def key(c: Card, lead: int) -> int:
+            s = suits[c.index]
+            return ((s == trump) << 5) | ((s == lead) << 4) | ranks[c.index]
+
+        def strength(c: Card) -> int:
+            return ((suits[c.index] == trump) << 5) | ranks[c.index]
+
+        if not obs.current_trick:
+            pick = min(cards, key=strength) if going_high else max(cards, key=strength)
+            return Play(obs.seat, pick)
+        lead = suits[obs.current_trick[0].index]
+        best = max(key(c, lead) for c in obs.current_trick)
+        winners = [c for c in cards if key(c, lead) > best]
+        losers = [c for c in cards if key(c, lead) <= best]
+        if going_high:
+            pick = max(losers, key=strength) if losers else min(cards, key=strength)
+        else:
+            pick = min(winners, key=strength) if winners else min(cards, key=strength)
+        return Play(obs.seat, pick)

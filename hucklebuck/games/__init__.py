@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import Event, Phase, Trick
+from .deerpark import DeerParkDeal, DeerParkGame, DeerParkHandResult, DeerParkObservation, DeerParkOptions
 from .hucklebuck import (
     HandResult,
     HucklebuckDeal,
@@ -12,6 +13,11 @@ from .hucklebuck import (
 )
 
 __all__ = [
+    "DeerParkDeal",
+    "DeerParkGame",
+    "DeerParkHandResult",
+    "DeerParkObservation",
+    "DeerParkOptions",
     "Event",
     "HandResult",
     "HucklebuckDeal",

@@ -276,6 +276,15 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     def trump(self) -> Suit | None:
         """Trump, once known."""
 
+    @property
+    @abc.abstractmethod
+    def standings(self) -> tuple[int, ...]:
+        """Per-seat scores (Hucklebuck, Deer Park Euchre) or bankrolls (Buck 'Em)."""
+
+    @abc.abstractmethod
+    def observation(self, seat: int) -> Any:
+        """What ``seat`` may know now (the game's observation type)."""
+
     def hand(self, seat: int) -> CardSet:
         """The cards ``seat`` holds now."""
         self._check_seat(seat, "seat")

@@ -443,6 +443,11 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         return tuple(self._scores)
 
     @property
+    def standings(self) -> tuple[int, ...]:
+        """The scores (see :attr:`TrickGame.standings`)."""
+        return tuple(self._scores)
+
+    @property
     def out(self) -> tuple[int, ...]:
         """Seats out of the game (score -25 or lower), sorted."""
         return tuple(s for s in range(self._n) if self._out[s])

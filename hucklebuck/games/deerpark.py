@@ -1,0 +1,596 @@
+"""Deer Park Euchre: a whole game from 20 points each to 0 or 50.
+
+Rules from S4 with the defaults and variants of rules-decisions section 1.3
+(DEF #65-#83).  Trick play follows Euchre: the right bower (jack of trump) and
+the left bower (the other jack of the same colour) top the trump suit, and the
+left bower belongs to trump for every purpose.
+
+>>> game = DeerParkGame(3, seed=4)
+>>> game.phase in (Phase.ORDER, Phase.PLAY, Phase.DEALER_DISCARD)
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+from ..actions import Action, Call, Discard, Order, Pass, Play
+from ..cards import Card, CardSet, Suit
+from ..errors import DealError, IllegalAction, OptionsError, PlayerCountError, RestoreError
+from ..packs import GameKind, pack
+from .base import HandOverEvent, Phase, ScoreEvent, Trick, check_exact_cards, parse_deal_cards
+from .engine import HAND_SIZE, TrickGame, coerce_deal_type
+from .options import OptionsBase
+
+__all__ = [
+    "DeerParkDeal",
+    "DeerParkGame",
+    "DeerParkHandResult",
+    "DeerParkObservation",
+    "DeerParkOptions",
+    "DeerParkTieBreak",
+    "EightPlayerTurnup",
+    "FirstLead",
+]
+
+START_SCORE: Final = 20
+LOW_GOAL: Final = 0
+HIGH_GOAL: Final = 50
+
+
+class FirstLead(str, enum.Enum):
+    """Who leads the first trick (DEF #71)."""
+
+    ELDEST = "eldest"
+    """The dealer's left, as in Euchre (default)."""
+    MAKER = "maker"
+    """The player who made trump."""
+
+
+class DeerParkTieBreak(str, enum.Enum):
+    """Several players reach a goal in the same hand (DEF #74)."""
+
+    DISTANCE_THEN_MAKER = "distance_then_maker"
+    """Farthest past the goal wins; then the maker; else play on (default)."""
+    SHARED = "shared"
+    """Farthest past the goal wins; players tied there share the win."""
+
+
+class EightPlayerTurnup(str, enum.Enum):
+    """Whether eight can play (DEF #70)."""
+
+    NONE = "none"
+    """At most seven players (default)."""
+    DEALER_LAST_CARD = "dealer_last_card"
+    """Eight may play with fives to aces: the dealer's last card is turned for trump."""
+
+
+@dataclass(frozen=True)
+class DeerParkOptions(OptionsBase):
+    """Every Deer Park Euchre variant option (rules-decisions 1.3), validated when built.
+
+    >>> DeerParkOptions(lock_at=40).lock_at
+    40
+    """
+
+    club_turnup_pickup: bool = False
+    """The dealer takes a turned-up club and discards one (DEF #67)."""
+    round2_excludes_turned_suit: bool = False
+    """Round 2 may not name the turned-down suit, except by the stuck dealer (DEF #68)."""
+    failed_contract_tricks_count: bool = False
+    """A maker who fails scores +5 - t instead of +5 (DEF #66)."""
+    first_lead: FirstLead = FirstLead.ELDEST
+    """DEF #71."""
+    lock_at: int = 45
+    """At this score or more a player may not call trump, unless stuck (S4, DEF #75)."""
+    lock_permanent: bool = False
+    """Once locked, always locked, even if the score falls again (DEF #75 variant)."""
+    tie_break: DeerParkTieBreak = DeerParkTieBreak.DISTANCE_THEN_MAKER
+    """DEF #74."""
+    eight_player_turnup: EightPlayerTurnup = EightPlayerTurnup.NONE
+    """DEF #70."""
+
+    def __post_init__(self) -> None:
+        self._validate_fields()
+
+
+@dataclass(frozen=True)
+class DeerParkDeal:
+    """An explicit deal: five cards per seat and the kitty, top first (its first
+    card is the one turned up).  With eight players the kitty is empty."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    kitty: tuple[Card, ...]
+
+    @property
+    def restock(self) -> None:
+        """Deer Park Euchre never re-forms a stock."""
+        return None
+
+    def public_stock(self) -> tuple[Card, ...]:
+        """The kitty, top first."""
+        return self.kitty
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DeerParkDeal:
+        """Read ``{"hands": [[...], ...], "kitty": [...]}`` (protocol codes)."""
+        if not isinstance(data, Mapping):
+            raise DealError(f"a deal must be an object, not {type(data).__name__}")
+        if "hands" not in data or "kitty" not in data:
+            raise DealError("a Deer Park Euchre deal needs 'hands' and 'kitty'")
+        hands = data["hands"]
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
+            raise DealError("deal 'hands' must be a list of card lists")
+        return cls(
+            tuple(tuple(parse_deal_cards(h, f"hand of seat {i}")) for i, h in enumerate(hands)),
+            tuple(parse_deal_cards(data["kitty"], "kitty")),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The protocol form of the deal."""
+        return {"hands": [[c.code for c in h] for h in self.hands], "kitty": [c.code for c in self.kitty]}
+
+
+@dataclass(frozen=True)
+class DeerParkHandResult:
+    """What one hand came to."""
+
+    hand: int
+    dealer: int
+    turned: Card
+    maker: int
+    requirement: int
+    trump: Suit
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    delta: tuple[int, ...]
+    scores: tuple[int, ...]
+    reasons: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The protocol HAND fields of a complete hand."""
+        return {
+            "complete": True,
+            "restock": [],
+            "dealer": self.dealer,
+            "trump": self.trump.symbol,
+            "tricks": [t.to_dict() for t in self.tricks],
+            "tricks_won": list(self.tricks_won),
+            "maker": self.maker,
+            "requirement": self.requirement,
+            "delta": list(self.delta),
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True)
+class DeerParkObservation:
+    """What one seat may know: its own cards and everything public (not the
+    others' cards, the kitty below the turned card, or the dealer's discard)."""
+
+    seat: int
+    phase: Phase
+    to_act: int | None
+    legal_actions: tuple[Action, ...]
+    hand: CardSet
+    hand_number: int
+    dealer: int
+    scores: tuple[int, ...]
+    turned: Card
+    """The turned-up card (face down again after round 1, but everyone saw it)."""
+    maker: int | None
+    requirement: int | None
+    trump: Suit | None
+    locked: tuple[int, ...]
+    """Seats that may not call trump now (the 45 rule)."""
+    history: tuple[str, ...]
+    current_trick: tuple[Card, ...]
+    trick_leader: int | None
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    options: DeerParkOptions
+
+
+class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
+    """A game of Deer Park Euchre for 3-7 players (8 with a variant).
+
+    Everyone starts at 20 (``scores`` can set another start); the first to 0 or
+    50 wins.  Deal from ``seed`` / ``rng`` or an explicit ``deal``.
+    """
+
+    kind: ClassVar[GameKind] = GameKind.DEERPARK
+    options_type: ClassVar[type[OptionsBase]] = DeerParkOptions
+    phase_actions: ClassVar[Mapping[Phase, tuple[type, ...]]] = {
+        Phase.ORDER: (Order, Pass),
+        Phase.CALL: (Call, Pass),
+        Phase.DEALER_DISCARD: (Discard,),
+        Phase.PLAY: (Play,),
+    }
+
+    def __init__(
+        self,
+        players: int,
+        *,
+        options: DeerParkOptions | Mapping[str, Any] | None = None,
+        dealer: int = 0,
+        scores: Sequence[int] | None = None,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        deal: DeerParkDeal | Mapping[str, Any] | None = None,
+    ) -> None:
+        opts = options
+        if isinstance(opts, Mapping):
+            opts = DeerParkOptions.from_dict(opts)
+        eight = (
+            isinstance(opts, DeerParkOptions)
+            and opts.eight_player_turnup is EightPlayerTurnup.DEALER_LAST_CARD
+        )
+        if players == 8 and not eight:
+            raise PlayerCountError(
+                "Deer Park Euchre is for 3 to 7 players, not 8 "
+                "(eight need the option eight_player_turnup=dealer_last_card)"
+            )
+        self._init_common(players, pack(GameKind.DEERPARK, players, eight_players=eight), opts, seed, rng)
+        if scores is None:
+            scores = [START_SCORE] * players
+        if (
+            isinstance(scores, (str, bytes))
+            or len(scores) != players
+            or any(isinstance(s, bool) or not isinstance(s, int) for s in scores)
+        ):
+            raise OptionsError(f"scores must be {players} integers, not {scores!r}")
+        self._scores = list(scores)
+        self._check_seat(dealer, "the dealer")
+        self._dealer = dealer
+        self._start: dict[str, Any] = {"dealer": dealer, "scores": list(scores)}
+        self._ever_locked = [s >= self._options.lock_at for s in self._scores]
+        self._results: tuple[DeerParkHandResult, ...] = ()
+        self._reset_hand_state()
+        self.next_hand(deal)
+
+    # ------------------------------------------------------------------ set-up
+    def _reset_hand_state(self) -> None:
+        self._kitty: list[Card] = []
+        self._turned: Card | None = None
+        self._trump: Suit | None = None
+        self._maker: int | None = None
+        self._requirement: int | None = None
+        self._discarded: list[Card] = []
+        self._order: tuple[int, ...] = ()
+        self._index = 0
+
+    def _coerce_deal(self, deal: object) -> DeerParkDeal:
+        d: DeerParkDeal = coerce_deal_type(deal, DeerParkDeal, "Deer Park Euchre")
+        return d
+
+    @classmethod
+    def _deal_from_dict(cls, data: Mapping[str, Any]) -> DeerParkDeal:
+        return DeerParkDeal.from_dict(data)
+
+    @classmethod
+    def _deal_with_restock(cls, deal: DeerParkDeal, restock: tuple[tuple[Card, ...], ...]) -> DeerParkDeal:
+        if restock:
+            raise RestoreError("Deer Park Euchre never re-forms a stock")
+        return deal
+
+    def _validate_deal(self, deal: DeerParkDeal) -> None:
+        if len(deal.hands) != self._n:
+            raise DealError(f"the deal has {len(deal.hands)} hands for {self._n} seats")
+        for s, h in enumerate(deal.hands):
+            if len(h) != HAND_SIZE:
+                raise DealError(f"seat {s} must get {HAND_SIZE} cards, not {len(h)}")
+        want_kitty = len(self._pack) - HAND_SIZE * self._n
+        if len(deal.kitty) != want_kitty:
+            raise DealError(
+                f"the kitty must hold {want_kitty} cards with {self._n} players, not {len(deal.kitty)}"
+            )
+        parts = [(f"hand of seat {s}", h) for s, h in enumerate(deal.hands)] + [("kitty", deal.kitty)]
+        check_exact_cards(parts, self._pack, f"deal (the {len(self._pack)}-card pack for {self._n} players)")
+
+    def _random_deal(self) -> DeerParkDeal:
+        cards = list(self._pack)
+        self._rng.shuffle(cards)
+        hands: list[list[Card]] = [[] for _ in range(self._n)]
+        it = iter(cards)
+        order = [(self._dealer + 1 + i) % self._n for i in range(self._n)]
+        for _ in range(HAND_SIZE):  # one at a time from eldest (S4, DEF #72)
+            for s in order:
+                hands[s].append(next(it))
+        return DeerParkDeal(tuple(tuple(h) for h in hands), tuple(it))
+
+    def _begin_hand(self, deal: DeerParkDeal) -> None:
+        self._reset_hand_state()
+        self._kitty = list(deal.kitty)
+        eldest = (self._dealer + 1) % self._n
+        # With eight players the dealer's last card is turned (DEF #70 variant).
+        self._turned = deal.kitty[0] if deal.kitty else deal.hands[self._dealer][-1]
+        if self._turned.suit is Suit.CLUBS:
+            # A turned club: clubs are trump, the dealer makes with 2 to take (S4, DEF #67, #76).
+            self._trump, self._maker, self._requirement = Suit.CLUBS, self._dealer, 2
+            if self._options.club_turnup_pickup and deal.kitty:
+                self._pick_up()
+            else:
+                self._begin_play()
+            return
+        self._phase = Phase.ORDER
+        self._order = tuple((eldest + i) % self._n for i in range(self._n))
+        self._index = 0
+        self._turn = self._order[0]
+
+    def _pick_up(self) -> None:
+        assert self._turned is not None
+        if self._kitty and self._kitty[0] == self._turned:
+            self._kitty.pop(0)
+            self._hands[self._dealer] |= self._turned.mask
+            self._phase = Phase.DEALER_DISCARD
+            self._turn = self._dealer
+        else:  # eight players: the dealer already holds the turned card
+            self._begin_play()
+
+    @classmethod
+    def _from_start(
+        cls, players: int, options: Mapping[str, Any], start: Mapping[str, Any], deal: Any
+    ) -> DeerParkGame:
+        if not isinstance(start, Mapping):
+            raise RestoreError("'start' must be an object")
+        return cls(
+            players, options=options, dealer=start.get("dealer", 0), scores=start.get("scores"), deal=deal
+        )
+
+    def _start_state(self) -> dict[str, Any]:
+        return {"dealer": self._start["dealer"], "scores": list(self._start["scores"])}
+
+    # --------------------------------------------------------------- queries
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current hand."""
+        return self._dealer
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Current scores."""
+        return tuple(self._scores)
+
+    @property
+    def standings(self) -> tuple[int, ...]:
+        """The scores (see :attr:`TrickGame.standings`)."""
+        return tuple(self._scores)
+
+    @property
+    def trump(self) -> Suit | None:
+        """Trump, once made."""
+        return self._trump
+
+    @property
+    def turned(self) -> Card:
+        """The card turned up this hand."""
+        assert self._turned is not None
+        return self._turned
+
+    @property
+    def maker(self) -> int | None:
+        """Who made trump (the dealer after a turned club or when stuck)."""
+        return self._maker
+
+    @property
+    def requirement(self) -> int | None:
+        """Tricks the maker needs: 3 for a voluntary call, 2 for the dealer after a
+        turned club or when stuck."""
+        return self._requirement
+
+    @property
+    def results(self) -> tuple[DeerParkHandResult, ...]:
+        """The results of every finished hand."""
+        return self._results
+
+    def locked(self, seat: int) -> bool:
+        """Whether ``seat`` may not call trump now (score at or above ``lock_at``)."""
+        self._check_seat(seat, "seat")
+        if self._options.lock_permanent and self._ever_locked[seat]:
+            return True
+        return self._scores[seat] >= self._options.lock_at
+
+    def card_zones(self) -> dict[str, CardSet]:
+        """Where every card is: ``hands``, ``kitty``, ``discarded`` (dead) and ``played``."""
+        played: list[Card] = []
+        if self._play is not None:
+            for t in self._play.tricks:
+                played.extend(t.cards)
+            played.extend(self._play.current)
+        hands = 0
+        for h in self._hands:
+            hands |= h
+        return {
+            "hands": CardSet.from_mask(hands),
+            "kitty": CardSet(self._kitty),
+            "discarded": CardSet(self._discarded),
+            "played": CardSet(played),
+        }
+
+    # ---------------------------------------------------------- legal actions
+    def _stuck(self, seat: int) -> bool:
+        return self._phase is Phase.CALL and seat == self._dealer
+
+    def _callable_suits(self, seat: int) -> list[Suit]:
+        assert self._turned is not None
+        if self._stuck(seat) or not self._options.round2_excludes_turned_suit:
+            return list(Suit)
+        return [s for s in Suit if s is not self._turned.suit]
+
+    def _legal_in_phase(self, seat: int) -> list[Action]:
+        if self._phase is Phase.ORDER:
+            return [Pass(seat)] if self.locked(seat) else [Order(seat), Pass(seat)]
+        if self._phase is Phase.CALL:
+            if self._stuck(seat):  # stick the dealer: must name a suit, whatever the score
+                return [Call(seat, s) for s in Suit]
+            if self.locked(seat):
+                return [Pass(seat)]
+            return [*(Call(seat, s) for s in self._callable_suits(seat)), Pass(seat)]
+        return [Discard(seat, (c,)) for c in self.hand(seat)]
+
+    def _check_action(self, action: Action) -> None:
+        seat = action.seat
+        if isinstance(action, Order):
+            if self.locked(seat):
+                raise IllegalAction(
+                    f"{action}: seat {seat} has {self._scores[seat]} points and may not call trump "
+                    f"(the {self._options.lock_at} rule)"
+                )
+        elif isinstance(action, Call):
+            if self._stuck(seat):
+                return
+            if self.locked(seat):
+                raise IllegalAction(
+                    f"{action}: seat {seat} has {self._scores[seat]} points and may not call trump "
+                    f"(the {self._options.lock_at} rule)"
+                )
+            if action.suit not in self._callable_suits(seat):
+                raise IllegalAction(f"{action}: the turned-down suit may not be named in round 2")
+        elif isinstance(action, Pass):
+            if self._stuck(seat):
+                raise IllegalAction(f"{action}: everyone passed twice, so the dealer must name trump")
+        elif isinstance(action, Discard):
+            if len(action.cards) != 1:
+                raise IllegalAction(f"{action}: the dealer discards exactly one card")
+            if not self._hands[seat] & action.cards[0].mask:
+                raise IllegalAction(f"{action}: the dealer does not hold {action.cards[0].code}")
+
+    # ------------------------------------------------------------------ apply
+    def _do_action(self, action: Action) -> None:
+        seat = action.seat
+        if isinstance(action, Order):
+            assert self._turned is not None
+            # A voluntary maker needs 3; the dealer picks the card up (S4, DEF #78, #79).
+            self._trump, self._maker, self._requirement = self._turned.suit, seat, 3
+            self._pick_up()
+        elif isinstance(action, Call):
+            self._trump, self._maker = action.suit, seat
+            self._requirement = 2 if seat == self._dealer else 3  # DEF #79
+            self._begin_play()
+        elif isinstance(action, Pass):
+            self._index += 1
+            if self._phase is Phase.ORDER and self._index == self._n:
+                # Round 2: the card is turned down and nobody picks it up (DEF #69).
+                self._phase = Phase.CALL
+                self._index = 0
+            self._turn = self._order[self._index]
+        elif isinstance(action, Discard):
+            card = action.cards[0]
+            self._hands[seat] &= ~card.mask
+            self._discarded.append(card)
+            self._begin_play()
+
+    def _begin_play(self) -> None:
+        assert self._trump is not None and self._maker is not None
+        eldest = (self._dealer + 1) % self._n
+        leader = self._maker if self._options.first_lead is FirstLead.MAKER else eldest
+        self._start_play(self._trump, range(self._n), leader)
+
+    # ---------------------------------------------------------------- scoring
+    def _hand_played(self) -> None:
+        assert self._play is not None and self._maker is not None and self._requirement is not None
+        assert self._trump is not None and self._turned is not None
+        opts = self._options
+        delta = [0] * self._n
+        reasons = [""] * self._n
+        for s in range(self._n):
+            t = self._play.won[s]
+            need = self._requirement if s == self._maker else 1
+            role = "the maker" if s == self._maker else "a defender"
+            if t >= need:
+                delta[s] = -t
+                reasons[s] = f"{role} needed {need} and took {t}: -{t} (S4, DEF #65)"
+            elif s == self._maker and opts.failed_contract_tricks_count:
+                delta[s] = 5 - t
+                reasons[s] = (
+                    f"the maker needed {need} and took {t}: +5 - {t} (failed_contract_tricks_count, DEF #66)"
+                )
+            else:
+                delta[s] = 5
+                reasons[s] = f"{role} needed {need} and took {t}: +5 (S4, DEF #66)"
+        for s in range(self._n):
+            self._scores[s] += delta[s]
+            if self._scores[s] >= opts.lock_at:
+                self._ever_locked[s] = True
+            self._events.append(ScoreEvent(self._hand_no, s, delta[s], reasons[s]))
+        self._events.append(HandOverEvent(self._hand_no, tuple(self._scores), ()))
+        self._results = (
+            *self._results,
+            DeerParkHandResult(
+                hand=self._hand_no,
+                dealer=self._dealer,
+                turned=self._turned,
+                maker=self._maker,
+                requirement=self._requirement,
+                trump=self._trump,
+                tricks=tuple(self._play.tricks),
+                tricks_won=tuple(self._play.won),
+                delta=tuple(delta),
+                scores=tuple(self._scores),
+                reasons=tuple(reasons),
+            ),
+        )
+        winners, why = self._game_end()
+        self._turn = None
+        if winners:
+            self._end_game(winners, why)
+        else:
+            self._phase = Phase.HAND_OVER
+            self._dealer = (self._dealer + 1) % self._n  # DEF #81
+
+    def _game_end(self) -> tuple[tuple[int, ...], str]:
+        """Winners after a hand (S4, DEF #73, #74)."""
+
+        def distance(s: int) -> int:
+            sc = self._scores[s]
+            return LOW_GOAL - sc if sc <= LOW_GOAL else sc - HIGH_GOAL
+
+        reached = [s for s in range(self._n) if self._scores[s] <= LOW_GOAL or self._scores[s] >= HIGH_GOAL]
+        if not reached:
+            return (), ""
+        if len(reached) == 1:
+            return (reached[0],), "goal reached"
+        far = max(distance(s) for s in reached)
+        best = [s for s in reached if distance(s) == far]
+        if len(best) == 1:
+            return (best[0],), "goal reached, farthest past it"
+        if self._options.tie_break is DeerParkTieBreak.SHARED:
+            return tuple(best), "goal reached, shared"
+        if self._maker is not None and self._maker in best:
+            return (self._maker,), "goal reached, tie broken for the maker"
+        return (), ""
+
+    # ------------------------------------------------------------ observation
+    def observation(self, seat: int) -> DeerParkObservation:
+        """What ``seat`` may know now (see :class:`DeerParkObservation`)."""
+        self._check_seat(seat, "seat")
+        history = [
+            f"{a.seat} discard 1 card" if isinstance(a, Discard) and a.seat != seat else str(a)
+            for a in self._actions
+        ]
+        assert self._turned is not None
+        return DeerParkObservation(
+            seat=seat,
+            phase=self._phase,
+            to_act=self.to_act,
+            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
+            hand=self.hand(seat),
+            hand_number=self._hand_no,
+            dealer=self._dealer,
+            scores=self.scores,
+            turned=self._turned,
+            maker=self._maker,
+            requirement=self._requirement,
+            trump=self._trump,
+            locked=tuple(s for s in range(self._n) if self.locked(s)),
+            history=tuple(history),
+            current_trick=self.current_trick,
+            trick_leader=self.trick_leader,
+            tricks=self.tricks,
+            tricks_won=self.tricks_won,
+            options=self._options,
+        )
