@@ -173,3 +173,29 @@ def test_rules_tables_agree_between_cores() -> None:
         for game in range(3):
             for trump in range(4):
                 assert c_core.rules(game, trump) == PythonCore().rules(game, trump)
+
+
+@pytest.mark.parametrize("trump", list(Suit))
+@pytest.mark.parametrize("players", [3, 7])
+def test_standard_euchre_order_in_every_trump_suit(trump: Suit, players: int) -> None:
+    """Right bower, left bower, then A K Q 10 9 ... of trump; the same-colour suit has no jack;
+    any trump beats any plain card (standard Euchre, R7, R14, R15)."""
+    from hucklebuck import pack
+
+    deck = pack("deerpark", players)
+    low_ranks = sorted({c.rank for c in deck}, reverse=True)
+    trump_order = [Card(Rank.JACK, trump), Card(Rank.JACK, trump.partner)] + [
+        Card(r, trump) for r in low_ranks if r != Rank.JACK
+    ]
+    for i, high in enumerate(trump_order):
+        for low in trump_order[i + 1 :]:
+            assert trick_winner("deerpark", trump, [low, high]) == 1
+            assert trick_winner("deerpark", trump, [high, low]) == 0
+    weakest_trump = trump_order[-1]
+    for plain in deck:
+        if plain not in trump_order:
+            assert trick_winner("deerpark", trump, [plain, weakest_trump]) == 1
+    partner_suit = [c for c in deck if c.suit is trump.partner and c.rank != Rank.JACK]
+    assert Card(Rank.JACK, trump.partner) not in legal_plays(
+        "deerpark", trump, [*partner_suit[:1], Card(Rank.JACK, trump.partner)], [partner_suit[1]]
+    )
