@@ -23,9 +23,12 @@ from .packs import GameKind
 __all__ = [
     "Action",
     "Bid",
+    "BuckStay",
     "Call",
     "Discard",
+    "Draw",
     "Drop",
+    "Fold",
     "NameTrump",
     "Order",
     "Pass",
@@ -174,7 +177,51 @@ class Call(_ActionBase):
         return self.suit.symbol
 
 
-Action: TypeAlias = Play | Pass | Bid | NameTrump | Stay | Drop | Discard | Order | Call
+@dataclass(frozen=True)
+class BuckStay(_ActionBase):
+    """Buck 'Em: stay in the round; with ``swap`` also exchange the dealt 2 of
+    trump for the upcard (the deuce-swap variant)."""
+
+    swap: bool = False
+    verb: ClassVar[str] = "stay"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.swap, bool):
+            raise ActionParseError(f"swap must be True or False, not {self.swap!r}")
+
+    def _args(self) -> str:
+        return "swap" if self.swap else ""
+
+
+@dataclass(frozen=True)
+class Fold(_ActionBase):
+    """Buck 'Em: fold (sit the round out)."""
+
+    verb: ClassVar[str] = "fold"
+
+
+@dataclass(frozen=True)
+class Draw(_ActionBase):
+    """Buck 'Em: discard these cards (0-3) and draw as many; no cards stands pat."""
+
+    cards: tuple[Card, ...] = ()
+    verb: ClassVar[str] = "draw"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        cards = tuple(self.cards)
+        if not all(isinstance(c, Card) for c in cards):
+            raise ActionParseError(f"draw needs Cards, not {self.cards!r}")
+        object.__setattr__(self, "cards", tuple(sorted(cards)))
+
+    def _args(self) -> str:
+        return " ".join(c.code for c in self.cards)
+
+
+Action: TypeAlias = (
+    Play | Pass | Bid | NameTrump | Stay | Drop | Discard | Order | Call | BuckStay | Fold | Draw
+)
 """Any action of any game."""
 
 
@@ -258,6 +305,25 @@ def _p_discard_one(seat: int, args: list[str], text: str) -> Action:
     return Discard(seat, (_card(args[0]),))
 
 
+def _p_buck_stay(seat: int, args: list[str], text: str) -> Action:
+    if not args:
+        return BuckStay(seat)
+    _arity(args, 1, text)
+    if args[0] != "swap":
+        raise IllegalAction(f"{text!r}: 'stay' takes no argument but 'swap'")
+    return BuckStay(seat, True)
+
+
+def _p_fold(seat: int, args: list[str], text: str) -> Action:
+    _arity(args, 0, text)
+    return Fold(seat)
+
+
+def _p_draw(seat: int, args: list[str], text: str) -> Action:
+    cards = [_card(a) for a in args]
+    return Draw(seat, _canonical(cards, text))
+
+
 def _p_discard(seat: int, args: list[str], text: str) -> Action:
     cards = [_card(a) for a in args]
     return Discard(seat, _canonical(cards, text))
@@ -272,6 +338,12 @@ _VERBS: Final[dict[GameKind, dict[str, _Parser]]] = {
         "stay": _p_stay,
         "drop": _p_drop,
         "discard": _p_discard,
+    },
+    GameKind.BUCKEM: {
+        "play": _p_play,
+        "stay": _p_buck_stay,
+        "fold": _p_fold,
+        "draw": _p_draw,
     },
     GameKind.DEERPARK: {
         "play": _p_play,

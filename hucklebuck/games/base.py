@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -13,7 +13,7 @@ from .._core import get_core
 from .._core._api import NO_LEAD
 from ..actions import Action
 from ..cards import Card, CardSet
-from ..errors import CardError, DealError, RestoreError
+from ..errors import CardError, DealError, HucklebuckError, RestoreError
 
 __all__ = [
     "ActionEvent",
@@ -290,3 +290,48 @@ def rng_from_json(data: object) -> random.Random:
     except (KeyError, TypeError, ValueError) as exc:
         raise RestoreError(f"the saved random state is not valid ({exc!r})") from None
     return rng
+
+
+def serve_from_stock(
+    need: int,
+    stock: Sequence[Card],
+    take_pool: Callable[[], list[Card]],
+    queue: Sequence[tuple[Card, ...]] | None,
+    rng: random.Random | None,
+    formed_before: int,
+) -> tuple[list[Card], list[Card], list[tuple[Card, ...]], list[tuple[Card, ...]] | None]:
+    """Deal ``need`` cards from the top of ``stock``, re-forming it when it runs out.
+
+    When the stock is empty, ``take_pool()`` gives the cards of the new stock
+    (the game's rule says which).  The new stock takes the order of the next
+    entry of ``queue`` (an explicit restock, which must be exactly those cards)
+    or is shuffled with ``rng`` (not shuffled when ``rng`` is None, which is for
+    checking only).  Nothing is changed: returns the cards received, the stock
+    afterwards, the stocks formed and the queue afterwards.
+    """
+    stock = list(stock)
+    received: list[Card] = []
+    formed: list[tuple[Card, ...]] = []
+    left = list(queue) if queue is not None else None
+    while len(received) < need:
+        if not stock:
+            pool = take_pool()
+            if left:
+                given = left.pop(0)
+                if sorted(given) != sorted(pool):
+                    raise DealError(
+                        f"restock {formed_before + len(formed)} must be exactly the cards "
+                        f"{' '.join(c.code for c in sorted(pool))}"
+                    )
+                stock = list(given)
+            else:
+                stock = list(pool)
+                if rng is not None:
+                    rng.shuffle(stock)
+            if not stock:  # pragma: no cover - the rules' card counts make this impossible
+                raise HucklebuckError("the stock ran out and nothing was left to re-form it")
+            formed.append(tuple(stock))
+        take = min(need - len(received), len(stock))
+        received.extend(stock[:take])
+        del stock[:take]
+    return received, stock, formed, left

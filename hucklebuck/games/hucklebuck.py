@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final
 
 from ..actions import Action, Bid, Discard, Drop, NameTrump, Pass, Play, Stay
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError, RestoreError
+from ..errors import DealError, IllegalAction, OptionsError, PlayerCountError, RestoreError
 from ..packs import GameKind, pack
 from .base import (
     HandOverEvent,
@@ -31,6 +31,7 @@ from .base import (
     Trick,
     check_exact_cards,
     parse_deal_cards,
+    serve_from_stock,
 )
 from .engine import HAND_SIZE, TrickGame, coerce_deal_type
 from .options import OptionsBase
@@ -681,36 +682,18 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         set-aside pile afterwards, the restock queue afterwards).  With ``rng``
         None nothing is shuffled (used to validate only).
         """
-        need = len(action.cards)
-        stock = list(self._stock)
         set_aside = list(self._set_aside)
-        received: list[Card] = []
-        formed: list[tuple[Card, ...]] = []
-        queue = list(self._restock_queue) if self._restock_queue is not None else None
-        while len(received) < need:
-            if not stock:
-                # DEF #18: every card set aside and not used in an earlier new
-                # stock, but not the discards of the player being served.
-                pool = set_aside
-                set_aside = []
-                if queue:
-                    given = queue.pop(0)
-                    if sorted(given) != sorted(pool):
-                        raise DealError(
-                            f"restock {len(self._restocks) + len(formed)} must be exactly the set-aside "
-                            f"cards {' '.join(c.code for c in sorted(pool))}"
-                        )
-                    stock = list(given)
-                else:
-                    stock = list(pool)
-                    if rng is not None:
-                        rng.shuffle(stock)
-                if not stock:  # pragma: no cover - impossible by DEF #18's count
-                    raise HucklebuckError("the stock could not be re-formed")
-                formed.append(tuple(stock))
-            take = min(need - len(received), len(stock))
-            received.extend(stock[:take])
-            del stock[:take]
+
+        def take_pool() -> list[Card]:
+            # DEF #18: every card set aside and not used in an earlier new stock,
+            # but not the discards of the player being served (not added yet).
+            pool = list(set_aside)
+            set_aside.clear()
+            return pool
+
+        received, stock, formed, queue = serve_from_stock(
+            len(action.cards), self._stock, take_pool, self._restock_queue, rng, len(self._restocks)
+        )
         set_aside.extend(action.cards)
         return received, stock, formed, set_aside, queue
 
