@@ -12,13 +12,28 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import backend_info
-from .actions import Action, Bid, Call, Discard, Drop, NameTrump, Order, Pass, Play, Stay
+from .actions import (
+    Action,
+    Bid,
+    BuckStay,
+    Call,
+    Discard,
+    Draw,
+    Drop,
+    Fold,
+    NameTrump,
+    Order,
+    Pass,
+    Play,
+    Stay,
+)
 from .cards import Card
 from .games.base import Phase, ScoreEvent, TrickEvent
+from .games.buckem import BuckEmGame
 from .games.deerpark import DeerParkGame
 from .games.engine import TrickGame
 from .games.hucklebuck import HucklebuckGame
-from .players import DeerParkHeuristic, HucklebuckHeuristic, Player, RandomPlayer
+from .players import BuckEmHeuristic, DeerParkHeuristic, HucklebuckHeuristic, Player, RandomPlayer
 
 __all__ = ["main", "play_game"]
 
@@ -44,17 +59,26 @@ def _describe(action: Action, name: str) -> str:
         return f"{name} calls {action.suit.glyph}"
     if isinstance(action, Discard):
         return f"{name} discards {_cards(action.cards)}"
+    if isinstance(action, BuckStay):
+        return f"{name} stays" + (" and swaps the deuce for the upcard" if action.swap else "")
+    if isinstance(action, Fold):
+        return f"{name} folds"
+    if isinstance(action, Draw):
+        return f"{name} draws {len(action.cards)}" + (
+            f" (discards {_cards(action.cards)})" if action.cards else ""
+        )
     return f"{name} {action}"
 
 
 GAMES: dict[str, tuple[Callable[..., TrickGame[Any, Any]], Callable[[], Player[Any]]]] = {
     "hucklebuck": (HucklebuckGame, HucklebuckHeuristic),
     "deerpark": (DeerParkGame, DeerParkHeuristic),
+    "buckem": (BuckEmGame, BuckEmHeuristic),
 }
 
 
 def play_game(
-    game_name: str, players: int, seed: int, kinds: Sequence[str], out: list[str]
+    game_name: str, players: int, seed: int, kinds: Sequence[str], out: list[str], max_hands: int = 1000
 ) -> TrickGame[Any, Any]:
     """Play one game between computer players, writing an account of it to ``out``."""
     make_game, make_bot = GAMES[game_name]
@@ -72,14 +96,17 @@ def play_game(
             game.next_hand()
         hand_no = game.hand_number
         say("")
-        say(f"=== Hand {hand_no}: {names[game.dealer]} deals; scores {list(game.standings)}")
+        label = "bankrolls" if game_name == "buckem" else "scores"
+        say(f"=== Hand {hand_no}: {names[game.dealer]} deals; {label} {list(game.standings)}")
         for s in range(players):
             cards = game.hand(s)
             if cards:
                 say(f"  {names[s]}: {_cards(cards)}")
-        turned = getattr(game, "turned", None)
+        turned = getattr(game, "turned", None) or getattr(game, "upcard", None)
         if turned is not None:
             say(f"  turned up: {turned.display}")
+        if game_name == "buckem":
+            say(f"  pot {getattr(game, 'pot', 0)}, trump {game.trump.glyph if game.trump else '?'}")
         seen = len(game.events)
         while game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
             seat = game.to_act
@@ -100,16 +127,25 @@ def play_game(
                 elif isinstance(ev, ScoreEvent) and (ev.delta or ev.reason):
                     say(f"  {names[ev.seat]} {ev.delta:+d}: {ev.reason}")
             seen = len(game.events)
-        say(f"  scores after hand {hand_no}: {list(game.standings)}")
-        if game.is_over:
+        label = "bankrolls" if game_name == "buckem" else "scores"
+        extra = f"; pot {getattr(game, 'pot', 0)}" if game_name == "buckem" else ""
+        say(f"  {label} after hand {hand_no}: {list(game.standings)}{extra}")
+        if game.is_over or hand_no >= max_hands:
             break
     say("")
     scores = game.standings
-    say(
-        f"Game over after {game.hand_number} hands. Final scores: "
-        + ", ".join(f"{names[s]} {scores[s]}" for s in range(players))
-    )
-    say("Winner: " + " and ".join(names[s] for s in game.winners))
+    if game.is_over:
+        say(
+            f"Game over after {game.hand_number} hands. Final scores: "
+            + ", ".join(f"{names[s]} {scores[s]}" for s in range(players))
+        )
+        say("Winner: " + " and ".join(names[s] for s in game.winners))
+    else:  # a Buck 'Em session has no end (DEF #62): the host stops it
+        say(
+            f"Session stopped after {game.hand_number} rounds. Bankrolls: "
+            + ", ".join(f"{names[s]} {scores[s]}" for s in range(players))
+            + f"; pot {getattr(game, 'pot', 0)}"
+        )
     return game
 
 
@@ -121,6 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("game", choices=sorted(GAMES), help="which game")
     play.add_argument("--players", type=int, default=4, help="number of players (default 4)")
     play.add_argument("--seed", type=int, default=None, help="random seed (default: a random one)")
+    play.add_argument(
+        "--hands", type=int, default=None, help="stop after this many hands (Buck 'Em sessions default to 10)"
+    )
     play.add_argument(
         "--bots",
         default="heuristic",
@@ -134,7 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     lines: list[str] = []
     try:
-        play_game(args.game, args.players, seed, kinds, lines)
+        limit = args.hands if args.hands is not None else (10 if args.game == "buckem" else 1000)
+        play_game(args.game, args.players, seed, kinds, lines, limit)
     except ValueError as exc:
         parser.error(str(exc))
     sys.stdout.write("\n".join(lines) + "\n")

@@ -15,14 +15,30 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from ._core import get_core
-from .actions import Action, Bid, Call, Discard, Drop, NameTrump, Order, Pass, Play, Stay
+from .actions import (
+    Action,
+    Bid,
+    BuckStay,
+    Call,
+    Discard,
+    Draw,
+    Drop,
+    Fold,
+    NameTrump,
+    Order,
+    Pass,
+    Play,
+    Stay,
+)
 from .cards import Card, CardSet, Rank, Suit
 from .games.base import Phase
+from .games.buckem import BuckEmObservation
 from .games.deerpark import DeerParkObservation
 from .games.hucklebuck import HucklebuckObservation
 from .packs import GameKind
 
 __all__ = [
+    "BuckEmHeuristic",
     "DeerParkHeuristic",
     "HucklebuckHeuristic",
     "Player",
@@ -284,3 +300,46 @@ class DeerParkHeuristic:
         else:
             pick = min(winners, key=strength) if winners else min(cards, key=strength)
         return Play(obs.seat, pick)
+
+
+class BuckEmHeuristic:
+    """A sensible Buck 'Em player.
+
+    Stays with two or more trumps, or a high trump with an off-suit ace (S3's
+    advice), a little more boldly when few have stayed before it; swaps the
+    deuce when it can; draws up to three cards that are neither trumps nor
+    aces; wins tricks as cheaply as it can and throws its lowest card otherwise.
+    """
+
+    def choose(self, observation: BuckEmObservation) -> Action:
+        """Pick an action for the seat that observes."""
+        obs = observation
+        legal = obs.legal_actions
+        if not legal:
+            raise ValueError("this seat has no legal action now")
+        trump = obs.trump
+        if obs.phase is Phase.STAY_FOLD:
+            trumps = [c for c in obs.hand if c.suit is trump]
+            high = any(c.rank >= Rank.QUEEN for c in trumps)
+            aces = sum(1 for c in obs.hand if c.rank == Rank.ACE and c.suit is not trump)
+            stayers = sum(1 for _, d in obs.decisions if d.startswith("stay"))
+            good = len(trumps) >= 2 or (high and aces >= 1) or (len(trumps) == 1 and high and stayers <= 1)
+            swap = BuckStay(obs.seat, True)
+            if swap in legal and (good or BuckStay(obs.seat) in legal):
+                return swap if good or Fold(obs.seat) not in legal else Fold(obs.seat)
+            if good or Fold(obs.seat) not in legal:
+                return BuckStay(obs.seat)
+            return Fold(obs.seat)
+        if obs.phase is Phase.DRAW:
+            weak = sorted(
+                (c for c in obs.hand if c.suit is not trump and c.rank != Rank.ACE), key=lambda c: c.rank
+            )[:3]
+            return Draw(obs.seat, tuple(weak))
+        cards = [a.card for a in legal if isinstance(a, Play)]
+        if not obs.current_trick:
+            return Play(obs.seat, max(cards, key=lambda c: _value(c, trump)))
+        best = _winning_card(obs.current_trick, trump)
+        winners = [c for c in cards if _beats(c, best, trump)]
+        if winners:
+            return Play(obs.seat, min(winners, key=lambda c: _value(c, trump)))
+        return Play(obs.seat, min(cards, key=lambda c: _value(c, trump)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import Event, Phase, Trick
+from .buckem import BuckEmDeal, BuckEmGame, BuckEmHandResult, BuckEmObservation, BuckEmOptions
 from .deerpark import DeerParkDeal, DeerParkGame, DeerParkHandResult, DeerParkObservation, DeerParkOptions
 from .hucklebuck import (
     HandResult,
@@ -13,6 +14,11 @@ from .hucklebuck import (
 )
 
 __all__ = [
+    "BuckEmDeal",
+    "BuckEmGame",
+    "BuckEmHandResult",
+    "BuckEmObservation",
+    "BuckEmOptions",
     "DeerParkDeal",
     "DeerParkGame",
     "DeerParkHandResult",

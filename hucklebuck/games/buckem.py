@@ -1,0 +1,876 @@
+"""Buck 'Em: a session of rounds around one pot, with antes, burns and rakes.
+
+Rules from S3 with the defaults and variants of rules-decisions section 1.2
+(DEF #35-#64).  Buck 'Em has no end: a session goes on until the host stops
+it, so :attr:`BuckEmGame.is_over` stays False.  Chips are conserved:
+bankrolls plus the pot never change except by antes, payouts and burns.
+
+>>> game = BuckEmGame(5, seed=1)
+>>> game.pot, game.bankrolls
+(5, (-1, -1, -1, -1, -1))
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
+
+from ..actions import Action, BuckStay, Draw, Fold, Play
+from ..cards import Card, CardSet, Rank, Suit
+from ..errors import DealError, IllegalAction, OptionsError, RestoreError
+from ..packs import GameKind, pack
+from .base import (
+    HandOverEvent,
+    Phase,
+    RestockEvent,
+    ScoreEvent,
+    Trick,
+    check_exact_cards,
+    parse_deal_cards,
+    serve_from_stock,
+)
+from .engine import HAND_SIZE, TrickGame, coerce_deal_type
+from .options import OptionsBase
+
+__all__ = [
+    "BuckEmDeal",
+    "BuckEmGame",
+    "BuckEmHandResult",
+    "BuckEmObservation",
+    "BuckEmOptions",
+    "OddChip",
+    "RakeHand",
+    "RakeRounding",
+    "ShortHandedTrump",
+    "Split",
+]
+
+MAX_DRAW: Final = 3
+FULL_PACK: Final = CardSet.from_mask((1 << 52) - 1)
+
+
+class ShortHandedTrump(str, enum.Enum):
+    """How trump is set with the short-handed pack (DEF #58)."""
+
+    FLIP = "flip"
+    """Turn the top card of the deck (default)."""
+    REMOVED_CARD = "removed_card"
+    """Pick one of the removed low cards at random; no upcard comes from the deck."""
+
+
+class OddChip(str, enum.Enum):
+    """Where the odd chip of an equal split goes (DEF #37)."""
+
+    BUCKUP = "buckup"
+    """To the 3-trick winner in a 3-2 split; stays in the pot in a 2-2 split (default, R27)."""
+    CARRY = "carry"
+    """Always stays in the pot."""
+    FIRST_LEFT_OF_DEALER = "first_left_of_dealer"
+    """To the winner first clockwise from the dealer's left."""
+
+
+class Split(str, enum.Enum):
+    """How two winners share the pot (DEF #38)."""
+
+    EQUAL = "equal"
+    """Halves (S3; default)."""
+    PROPORTIONAL = "proportional"
+    """floor(pot x own tricks / winners' tricks) each; the rest stays in the pot."""
+
+
+class RakeHand(str, enum.Enum):
+    """Which hand the rake test looks at (DEF #42)."""
+
+    AS_DEALT = "as_dealt"
+    """The hand as dealt, before any deuce swap (default)."""
+    AFTER_SWAP = "after_swap"
+    """The hand after a deuce swap."""
+
+
+class RakeRounding(str, enum.Enum):
+    """Raking half of an odd pot (DEF #45)."""
+
+    FLOOR = "floor"
+    """The raker takes floor(pot / 2) (default)."""
+    CEIL = "ceil"
+    """The raker takes ceil(pot / 2)."""
+
+
+@dataclass(frozen=True)
+class BuckEmOptions(OptionsBase):
+    """Every Buck 'Em variant option (rules-decisions 1.2), validated when built.
+
+    >>> BuckEmOptions(ante=2, pot_limit=20).pot_limit
+    20
+    """
+
+    ante: int = field(default=1, metadata={"min": 1})
+    """Chips each player antes in a normal round (DEF #35)."""
+    short_handed: bool = False
+    """Five players use 44 cards (no 2s or 3s), six use 48 (no 2s) (S3, DEF #58)."""
+    short_handed_trump: ShortHandedTrump = ShortHandedTrump.FLIP
+    """DEF #58; ``removed_card`` needs the short pack."""
+    scare_cards: bool = False
+    """One card of each hand is dealt face up; a trump there forces a stay (S3, DEF #55)."""
+    scare_position: int = field(default=5, metadata={"choices": {1, 2, 3, 4, 5}})
+    """Which card dealt to each player is the scare card (DEF #55)."""
+    deuce_swap: bool = False
+    """A player dealt the 2 of trump may swap it for the upcard when staying (S3, DEF #54)."""
+    simultaneous_declare: bool = False
+    """Stay/fold decisions are hidden until everyone has declared (S3, DEF #59)."""
+    pot_limit: int | None = field(default=None, metadata={"min": 1})
+    """A burned player pays at most this much (DEF #57)."""
+    odd_chip: OddChip = OddChip.BUCKUP
+    """DEF #37."""
+    split: Split = Split.EQUAL
+    """DEF #38."""
+    rake_hand: RakeHand = RakeHand.AS_DEALT
+    """DEF #42."""
+    rake_rounding: RakeRounding = RakeRounding.FLOOR
+    """DEF #45."""
+    after_void_round_ante: bool = True
+    """After a round with no stayers or an unqualified lone stayer, everyone antes (DEF #47, #48)."""
+
+    def __post_init__(self) -> None:
+        self._validate_fields()
+        if self.short_handed_trump is ShortHandedTrump.REMOVED_CARD and not self.short_handed:
+            raise OptionsError(
+                "short_handed_trump='removed_card' needs short_handed=true: "
+                "without a short pack there is no removed card"
+            )
+
+
+@dataclass(frozen=True)
+class BuckEmDeal:
+    """An explicit deal: five cards per seat, the upcard, the stock top first,
+    the scare cards (one per seat, from its hand; only with ``scare_cards``) and
+    optionally the order of each re-formed stock."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    upcard: Card
+    stock: tuple[Card, ...]
+    scare: tuple[Card, ...] | None = None
+    restock: tuple[tuple[Card, ...], ...] | None = None
+
+    def public_stock(self) -> tuple[Card, ...]:
+        """The upcard then the stock."""
+        return (self.upcard, *self.stock)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BuckEmDeal:
+        """Read the protocol form (``hands``, ``upcard``, ``stock``, ``scare``, ``restock``)."""
+        if not isinstance(data, Mapping):
+            raise DealError(f"a deal must be an object, not {type(data).__name__}")
+        for key in ("hands", "upcard", "stock"):
+            if key not in data:
+                raise DealError(f"a Buck 'Em deal needs {key!r}")
+        hands = data["hands"]
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
+            raise DealError("deal 'hands' must be a list of card lists")
+        up = parse_deal_cards([data["upcard"]], "upcard")[0]
+        scare = data.get("scare")
+        restock = data.get("restock")
+        if restock is not None and (isinstance(restock, (str, bytes)) or not isinstance(restock, Sequence)):
+            raise DealError("deal 'restock' must be a list of card lists")
+        return cls(
+            tuple(tuple(parse_deal_cards(h, f"hand of seat {i}")) for i, h in enumerate(hands)),
+            up,
+            tuple(parse_deal_cards(data["stock"], "stock")),
+            None if scare is None else tuple(parse_deal_cards(scare, "scare")),
+            None
+            if restock is None
+            else tuple(tuple(parse_deal_cards(r, f"restock {i}")) for i, r in enumerate(restock)),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The protocol form of the deal."""
+        out: dict[str, Any] = {
+            "hands": [[c.code for c in h] for h in self.hands],
+            "upcard": self.upcard.code,
+            "stock": [c.code for c in self.stock],
+        }
+        if self.scare is not None:
+            out["scare"] = [c.code for c in self.scare]
+        if self.restock is not None:
+            out["restock"] = [[c.code for c in r] for r in self.restock]
+        return out
+
+
+@dataclass(frozen=True)
+class BuckEmHandResult:
+    """What one round came to."""
+
+    hand: int
+    dealer: int
+    trump: Suit
+    stayers: tuple[int, ...]
+    raked: int | None
+    winners: tuple[int, ...]
+    burned: tuple[int, ...]
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    payouts: tuple[int, ...]
+    delta: tuple[int, ...]
+    bankrolls: tuple[int, ...]
+    pot: int
+    pot_units: int
+    ante_due: bool
+    restock: tuple[tuple[Card, ...], ...]
+    reasons: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The protocol HAND fields of a complete round."""
+        return {
+            "complete": True,
+            "restock": [[c.code for c in r] for r in self.restock],
+            "dealer": self.dealer,
+            "trump": self.trump.symbol,
+            "tricks": [t.to_dict() for t in self.tricks],
+            "tricks_won": list(self.tricks_won),
+            "stayers": list(self.stayers),
+            "raked": self.raked,
+            "winners": list(self.winners),
+            "burned": list(self.burned),
+            "payouts": list(self.payouts),
+            "delta": list(self.delta),
+            "bankrolls": list(self.bankrolls),
+            "pot": self.pot,
+            "pot_units": self.pot_units,
+            "ante_due": self.ante_due,
+        }
+
+
+@dataclass(frozen=True)
+class BuckEmObservation:
+    """What one seat may know: its own cards, the upcard, the scare cards and
+    everything public.  Under ``simultaneous_declare`` other players'
+    decisions (and any deuce swap) stay hidden until everyone has declared."""
+
+    seat: int
+    phase: Phase
+    to_act: int | None
+    legal_actions: tuple[Action, ...]
+    hand: CardSet
+    hand_number: int
+    dealer: int
+    trump: Suit
+    upcard: Card
+    scare: tuple[Card | None, ...]
+    decisions: tuple[tuple[int, str], ...]
+    """(seat, "stay" / "stay swap" / "fold") in order, as far as this seat may see them."""
+    history: tuple[str, ...]
+    current_trick: tuple[Card, ...]
+    trick_leader: int | None
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    bankrolls: tuple[int, ...]
+    pot: int
+    pot_units: int
+    stock_size: int
+    options: BuckEmOptions
+
+
+def _rake_qualifies(hand: Sequence[Card], trump: Suit) -> bool:
+    """S3, DEF #43: the ace of trump, or two trumps at least one of them K, Q or J."""
+    trumps = [c for c in hand if c.suit is trump]
+    if any(c.rank is Rank.ACE for c in trumps):
+        return True
+    return len(trumps) >= 2 and any(c.rank in (Rank.KING, Rank.QUEEN, Rank.JACK) for c in trumps)
+
+
+class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
+    """A session of Buck 'Em for 5-8 players.
+
+    ``bankrolls`` (default all 0; they may go negative, DEF #62), ``pot``,
+    ``pot_units`` and ``ante_due`` set a known starting position.  Deal from
+    ``seed`` / ``rng`` or an explicit ``deal``.
+    """
+
+    kind: ClassVar[GameKind] = GameKind.BUCKEM
+    options_type: ClassVar[type[OptionsBase]] = BuckEmOptions
+    phase_actions: ClassVar[Mapping[Phase, tuple[type, ...]]] = {
+        Phase.STAY_FOLD: (BuckStay, Fold),
+        Phase.DRAW: (Draw,),
+        Phase.PLAY: (Play,),
+    }
+
+    def __init__(
+        self,
+        players: int,
+        *,
+        options: BuckEmOptions | Mapping[str, Any] | None = None,
+        dealer: int = 0,
+        bankrolls: Sequence[int] | None = None,
+        pot: int = 0,
+        pot_units: int = 0,
+        ante_due: bool = True,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        deal: BuckEmDeal | Mapping[str, Any] | None = None,
+    ) -> None:
+        opts = BuckEmOptions.from_dict(options) if isinstance(options, Mapping) else options
+        short = isinstance(opts, BuckEmOptions) and opts.short_handed
+        the_pack = pack(GameKind.BUCKEM, players, short_handed=short)
+        self._init_common(players, the_pack, opts, seed, rng)
+        if self._options.short_handed_trump is ShortHandedTrump.REMOVED_CARD and len(the_pack) == 52:
+            raise OptionsError(
+                f"short_handed_trump='removed_card' needs a short pack, "
+                f"and {players} players keep all 52 cards"
+            )
+        self._removed = FULL_PACK - the_pack
+        # With the 2s removed there is no 2 of trump, so no deuce swap (DEF #58).
+        self._swap_on = self._options.deuce_swap and all(c.rank is not Rank.TWO for c in self._removed)
+        if bankrolls is None:
+            bankrolls = [0] * players
+        if (
+            isinstance(bankrolls, (str, bytes))
+            or len(bankrolls) != players
+            or any(isinstance(b, bool) or not isinstance(b, int) for b in bankrolls)
+        ):
+            raise OptionsError(f"bankrolls must be {players} integers, not {bankrolls!r}")
+        for name, value in (("pot", pot), ("pot_units", pot_units)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise OptionsError(f"{name} must be a non-negative integer, not {value!r}")
+        if not isinstance(ante_due, bool):
+            raise OptionsError(f"ante_due must be true or false, not {ante_due!r}")
+        self._check_seat(dealer, "the dealer")
+        self._bankrolls = list(bankrolls)
+        self._pot = pot
+        self._units = pot_units
+        self._ante_due = ante_due
+        self._dealer = dealer
+        self._start: dict[str, Any] = {
+            "dealer": dealer,
+            "bankrolls": list(bankrolls),
+            "pot": pot,
+            "pot_units": pot_units,
+            "ante_due": ante_due,
+        }
+        self._results: tuple[BuckEmHandResult, ...] = ()
+        self._reset_hand_state()
+        self.next_hand(deal)
+
+    # ------------------------------------------------------------------ set-up
+    def _reset_hand_state(self) -> None:
+        self._stock: list[Card] = []
+        self._upcard: Card | None = None
+        self._trump: Suit | None = None
+        self._scare: list[Card | None] = [None] * self._n
+        self._dealt: list[int] = [0] * self._n
+        self._decisions: dict[int, bool] = {}
+        self._swapped: int | None = None
+        self._folded_pool: list[Card] = []
+        self._discards: list[Card] = []
+        self._restock_queue: list[tuple[Card, ...]] | None = None
+        self._order: tuple[int, ...] = ()
+        self._index = 0
+        self._delta: list[int] = [0] * self._n
+        self._ante_delta: list[int] = [0] * self._n
+
+    def _coerce_deal(self, deal: object) -> BuckEmDeal:
+        d: BuckEmDeal = coerce_deal_type(deal, BuckEmDeal, "Buck 'Em")
+        return d
+
+    @classmethod
+    def _deal_from_dict(cls, data: Mapping[str, Any]) -> BuckEmDeal:
+        return BuckEmDeal.from_dict(data)
+
+    @classmethod
+    def _deal_with_restock(cls, deal: BuckEmDeal, restock: tuple[tuple[Card, ...], ...]) -> BuckEmDeal:
+        return BuckEmDeal(deal.hands, deal.upcard, deal.stock, deal.scare, restock)
+
+    def _removed_mode(self) -> bool:
+        return self._options.short_handed_trump is ShortHandedTrump.REMOVED_CARD
+
+    def _validate_deal(self, deal: BuckEmDeal) -> None:
+        if len(deal.hands) != self._n:
+            raise DealError(f"the deal has {len(deal.hands)} hands for {self._n} seats")
+        for s, h in enumerate(deal.hands):
+            if len(h) != HAND_SIZE:
+                raise DealError(f"seat {s} must get {HAND_SIZE} cards, not {len(h)}")
+        what = f"deal (the {len(self._pack)}-card pack)"
+        if self._removed_mode():
+            if deal.upcard not in self._removed:
+                raise DealError(f"the upcard {deal.upcard.code} must be one of the removed cards")
+            parts = [(f"hand of seat {s}", h) for s, h in enumerate(deal.hands)] + [("stock", deal.stock)]
+        else:
+            parts = [(f"hand of seat {s}", h) for s, h in enumerate(deal.hands)]
+            parts += [("upcard", (deal.upcard,)), ("stock", deal.stock)]
+        check_exact_cards(parts, self._pack, what)
+        if self._options.scare_cards:
+            if deal.scare is None or len(deal.scare) != self._n:
+                raise DealError(f"with scare cards the deal needs one scare card per seat ({self._n})")
+            for s, c in enumerate(deal.scare):
+                if c not in deal.hands[s]:
+                    raise DealError(f"the scare card {c.code} of seat {s} is not in that seat's hand")
+        for i, r in enumerate(deal.restock or ()):
+            if len(set(r)) != len(r) or any(c not in self._pack for c in r):
+                raise DealError(f"restock {i} lists a card twice or a card not in the pack")
+
+    def _random_deal(self) -> BuckEmDeal:
+        cards = list(self._pack)
+        self._rng.shuffle(cards)
+        hands: list[list[Card]] = [[] for _ in range(self._n)]
+        it = iter(cards)
+        order = [(self._dealer + 1 + i) % self._n for i in range(self._n)]
+        for _ in range(HAND_SIZE):  # one at a time from eldest (DEF #1)
+            for s in order:
+                hands[s].append(next(it))
+        if self._removed_mode():
+            upcard = self._rng.choice(sorted(self._removed))
+        else:
+            upcard = next(it)
+        scare = None
+        if self._options.scare_cards:
+            k = self._options.scare_position - 1
+            scare = tuple(h[k] for h in hands)
+        return BuckEmDeal(tuple(tuple(h) for h in hands), upcard, tuple(it), scare)
+
+    def _begin_hand(self, deal: BuckEmDeal) -> None:
+        self._reset_hand_state()
+        # The ante (S3, DEF #35): every seat, in a normal round.
+        if self._ante_due:
+            a = self._options.ante
+            for s in range(self._n):
+                self._bankrolls[s] -= a
+                self._ante_delta[s] = -a
+            self._pot += a * self._n
+            self._units += 1
+            self._ante_due = False
+            for s in range(self._n):
+                self._events.append(ScoreEvent(self._hand_no, s, -a, f"ante {a} (S3, DEF #35)"))
+        self._delta = list(self._ante_delta)
+        self._stock = list(deal.stock)
+        self._upcard = deal.upcard
+        self._trump = deal.upcard.suit
+        self._dealt = [CardSet(h).mask for h in deal.hands]
+        if self._options.scare_cards and deal.scare is not None:
+            self._scare = list(deal.scare)
+        self._restock_queue = None if deal.restock is None else list(deal.restock)
+        eldest = (self._dealer + 1) % self._n
+        self._order = tuple((eldest + i) % self._n for i in range(self._n))
+        self._index = 0
+        self._phase = Phase.STAY_FOLD
+        self._turn = self._order[0]
+
+    @classmethod
+    def _from_start(
+        cls, players: int, options: Mapping[str, Any], start: Mapping[str, Any], deal: Any
+    ) -> BuckEmGame:
+        if not isinstance(start, Mapping):
+            raise RestoreError("'start' must be an object")
+        return cls(
+            players,
+            options=options,
+            dealer=start.get("dealer", 0),
+            bankrolls=start.get("bankrolls"),
+            pot=start.get("pot", 0),
+            pot_units=start.get("pot_units", 0),
+            ante_due=start.get("ante_due", True),
+            deal=deal,
+        )
+
+    def _start_state(self) -> dict[str, Any]:
+        return dict(self._start, bankrolls=list(self._start["bankrolls"]))
+
+    # --------------------------------------------------------------- queries
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current round."""
+        return self._dealer
+
+    @property
+    def trump(self) -> Suit | None:
+        """Trump: the suit of the upcard (or of the removed card)."""
+        return self._trump
+
+    @property
+    def upcard(self) -> Card:
+        """The face-up card (after a deuce swap, the 2 of trump)."""
+        assert self._upcard is not None
+        return self._upcard
+
+    @property
+    def bankrolls(self) -> tuple[int, ...]:
+        """Each player's chips (may be negative)."""
+        return tuple(self._bankrolls)
+
+    @property
+    def standings(self) -> tuple[int, ...]:
+        """The bankrolls."""
+        return tuple(self._bankrolls)
+
+    @property
+    def pot(self) -> int:
+        """Chips in the pot."""
+        return self._pot
+
+    @property
+    def pot_units(self) -> int:
+        """Antes and matches the pot was built from: 1 or less is a single pot (DEF #41)."""
+        return self._units
+
+    @property
+    def ante_due(self) -> bool:
+        """Whether the next round starts with an ante."""
+        return self._ante_due
+
+    @property
+    def stayers(self) -> tuple[int, ...]:
+        """Seats that stayed so far this round, sorted."""
+        return tuple(sorted(s for s, stay in self._decisions.items() if stay))
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+        return len(self._stock)
+
+    @property
+    def results(self) -> tuple[BuckEmHandResult, ...]:
+        """The results of every finished round."""
+        return self._results
+
+    def scare_card(self, seat: int) -> Card | None:
+        """The seat's face-up scare card (None without the variant)."""
+        self._check_seat(seat, "seat")
+        return self._scare[seat]
+
+    def card_zones(self) -> dict[str, CardSet]:
+        """Where every card of the pack is: ``hands``, ``upcard`` (empty when it is a
+        removed card), ``stock``, ``folded`` (unused folded hands), ``discards``
+        (unused) and ``played``."""
+        played: list[Card] = []
+        if self._play is not None:
+            for t in self._play.tricks:
+                played.extend(t.cards)
+            played.extend(self._play.current)
+        hands = 0
+        for h in self._hands:
+            hands |= h
+        up = CardSet([self._upcard]) if self._upcard is not None and self._upcard in self._pack else CardSet()
+        return {
+            "hands": CardSet.from_mask(hands),
+            "upcard": up,
+            "stock": CardSet(self._stock),
+            "folded": CardSet(self._folded_pool),
+            "discards": CardSet(self._discards),
+            "played": CardSet(played),
+        }
+
+    # ---------------------------------------------------------- legal actions
+    def _scared_in(self, seat: int) -> bool:
+        c = self._scare[seat]
+        return c is not None and c.suit is self._trump
+
+    def _can_swap(self, seat: int) -> bool:
+        if not self._swap_on or self._upcard is None or self._trump is None:
+            return False
+        deuce = Card(Rank.TWO, self._trump)
+        if self._upcard.rank is Rank.ACE:
+            return False  # the trump ace is locked in (S3, DEF #54)
+        return bool(self._dealt[seat] & deuce.mask) and bool(self._hands[seat] & deuce.mask)
+
+    def _legal_in_phase(self, seat: int) -> list[Action]:
+        if self._phase is Phase.STAY_FOLD:
+            acts: list[Action] = [BuckStay(seat)]
+            if self._can_swap(seat):
+                acts.append(BuckStay(seat, True))
+            if not self._scared_in(seat):
+                acts.append(Fold(seat))
+            return acts
+        hand = list(self.hand(seat))
+        out: list[Action] = []
+        from itertools import combinations
+
+        for k in range(MAX_DRAW + 1):
+            out.extend(Draw(seat, combo) for combo in combinations(hand, k))
+        return out
+
+    def _check_action(self, action: Action) -> None:
+        seat = action.seat
+        if isinstance(action, Fold):
+            if self._scared_in(seat):
+                c = self._scare[seat]
+                assert c is not None
+                raise IllegalAction(
+                    f"{action}: seat {seat}'s scare card {c.code} is a trump, so it must stay"
+                )
+        elif isinstance(action, BuckStay):
+            if action.swap and not self._can_swap(seat):
+                if not self._swap_on:
+                    raise IllegalAction(f"{action}: the deuce swap is not in play")
+                if self._upcard is not None and self._upcard.rank is Rank.ACE:
+                    raise IllegalAction(f"{action}: the upcard is the ace of trump and cannot be swapped")
+                raise IllegalAction(f"{action}: only a player dealt the 2 of trump may swap")
+        elif isinstance(action, Draw):
+            if len(action.cards) > MAX_DRAW:
+                raise IllegalAction(f"{action}: a player draws at most {MAX_DRAW} cards")
+            if len(set(action.cards)) != len(action.cards):
+                raise IllegalAction(f"{action}: a card is listed twice")
+            for c in action.cards:
+                if not self._hands[seat] & c.mask:
+                    raise IllegalAction(f"{action}: seat {seat} does not hold {c.code}")
+            self._plan_draw(action, None)
+
+    # ------------------------------------------------------------------ apply
+    def _do_action(self, action: Action) -> None:
+        seat = action.seat
+        if isinstance(action, BuckStay):
+            self._decisions[seat] = True
+            if action.swap:
+                assert self._trump is not None and self._upcard is not None
+                deuce = Card(Rank.TWO, self._trump)
+                self._hands[seat] = (self._hands[seat] & ~deuce.mask) | self._upcard.mask
+                self._upcard = deuce
+                self._swapped = seat
+            self._next_decision()
+        elif isinstance(action, Fold):
+            self._decisions[seat] = False
+            self._folded_pool.extend(self.hand(seat))
+            self._hands[seat] = 0
+            self._next_decision()
+        elif isinstance(action, Draw):
+            self._do_draw(action)
+
+    def _next_decision(self) -> None:
+        self._index += 1
+        if self._index < len(self._order):
+            self._turn = self._order[self._index]
+            return
+        stayers = self.stayers
+        if not stayers:
+            self._void_round("nobody stayed: the pot carries over (S3, DEF #48)")
+        elif len(stayers) == 1:
+            self._lone_stayer(stayers[0])
+        else:
+            self._order = tuple(s for s in self._order if self._decisions[s])
+            self._index = 0
+            self._phase = Phase.DRAW
+            self._turn = self._order[0]
+
+    def _plan_draw(
+        self, action: Draw, rng: random.Random | None
+    ) -> tuple[
+        list[Card], list[Card], list[tuple[Card, ...]], list[Card], list[Card], list[tuple[Card, ...]] | None
+    ]:
+        folded = list(self._folded_pool)
+        discards = list(self._discards)
+
+        def take_pool() -> list[Card]:
+            # DEF #50: the folded hands first (S3), then the unused discards of
+            # the stayers already served, never the current player's.
+            if folded:
+                pool = list(folded)
+                folded.clear()
+            else:
+                pool = list(discards)
+                discards.clear()
+            return pool
+
+        received, stock, formed, queue = serve_from_stock(
+            len(action.cards), self._stock, take_pool, self._restock_queue, rng, len(self._restocks)
+        )
+        discards.extend(action.cards)
+        return received, stock, formed, folded, discards, queue
+
+    def _do_draw(self, action: Draw) -> None:
+        received, stock, formed, folded, discards, queue = self._plan_draw(action, self._rng)
+        seat = action.seat
+        hand = self._hands[seat]
+        for c in action.cards:
+            hand &= ~c.mask
+        for c in received:
+            hand |= c.mask
+        self._hands[seat] = hand
+        self._stock, self._folded_pool, self._discards = stock, folded, discards
+        self._restock_queue = queue
+        for f in formed:
+            self._restocks.append(f)
+            self._events.append(RestockEvent(self._hand_no, f))
+        self._index += 1
+        if self._index < len(self._order):
+            self._turn = self._order[self._index]
+            return
+        assert self._trump is not None
+        # The first stayer left of the dealer leads (S3, DEF #60).
+        self._start_play(self._trump, self._order, self._order[0])
+
+    # ---------------------------------------------------------------- settling
+    def _void_round(self, reason: str) -> None:
+        """No play: the pot carries; the next round antes unless the option says not."""
+        self._ante_due = self._options.after_void_round_ante
+        self._close_round(raked=None, winners=(), burned=(), payouts=[0] * self._n, reason=reason)
+
+    def _lone_stayer(self, seat: int) -> None:
+        assert self._trump is not None
+        as_dealt = self._options.rake_hand is RakeHand.AS_DEALT
+        hand = list(CardSet.from_mask(self._dealt[seat] if as_dealt else self._hands[seat]))
+        if not _rake_qualifies(hand, self._trump):
+            self._void_round(
+                f"seat {seat} stayed alone without the rake cards: no play, the pot carries (S3, DEF #47)"
+            )
+            return
+        pot = self._pot
+        if self._units <= 1:
+            take = pot
+        elif self._options.rake_rounding is RakeRounding.CEIL:
+            take = (pot + 1) // 2
+        else:
+            take = pot // 2
+        payouts = [0] * self._n
+        payouts[seat] = take
+        self._bankrolls[seat] += take
+        self._delta[seat] += take
+        self._pot -= take
+        if self._pot > 0:
+            self._units = 1  # a rake leftover counts as single (DEF #46); no ante next (S3)
+            self._ante_due = False
+        else:
+            self._units = 0
+            self._ante_due = True
+        kind = "all of a single pot" if take == pot else "half of a double pot"
+        self._events.append(ScoreEvent(self._hand_no, seat, take, f"rakes {take}, {kind} (S3, DEF #41-#46)"))
+        self._close_round(raked=seat, winners=(seat,), burned=(), payouts=payouts, reason="")
+
+    def _hand_played(self) -> None:
+        assert self._play is not None
+        opts = self._options
+        won = self._play.won
+        stayers = self.stayers
+        pot = self._pot
+        winners = tuple(s for s in stayers if won[s] >= 2)
+        burned = tuple(s for s in stayers if won[s] <= 1)
+        payouts = [0] * self._n
+        if len(winners) == 1:
+            payouts[winners[0]] = pot
+        elif len(winners) == 2:
+            a, b = winners
+            if opts.split is Split.PROPORTIONAL:
+                total = won[a] + won[b]
+                payouts[a] = pot * won[a] // total
+                payouts[b] = pot * won[b] // total
+            else:
+                half = pot // 2
+                payouts[a] = payouts[b] = half
+                if pot % 2:
+                    odd_to: int | None = None
+                    if opts.odd_chip is OddChip.BUCKUP and won[a] != won[b]:
+                        odd_to = a if won[a] > won[b] else b
+                    elif opts.odd_chip is OddChip.FIRST_LEFT_OF_DEALER:
+                        odd_to = min(winners, key=lambda s: (s - self._dealer - 1) % self._n)
+                    if odd_to is not None:
+                        payouts[odd_to] += 1
+        paid = sum(payouts)
+        for s in winners:
+            self._bankrolls[s] += payouts[s]
+            self._delta[s] += payouts[s]
+            self._events.append(
+                ScoreEvent(self._hand_no, s, payouts[s], f"took {won[s]} tricks: wins {payouts[s]} (S3)")
+            )
+        carry = pot - paid
+        # Carried money keeps its units only if nobody won it (DEF #39, #41).
+        carry_units = self._units if not winners else 0
+        match = pot if opts.pot_limit is None else min(pot, opts.pot_limit)
+        for s in burned:
+            self._bankrolls[s] -= match
+            self._delta[s] -= match
+            self._events.append(
+                ScoreEvent(
+                    self._hand_no, s, -match, f"took {won[s]} trick(s): burned, pays {match} (S3, DEF #36)"
+                )
+            )
+        self._pot = carry + match * len(burned)
+        self._units = carry_units + len(burned)
+        self._ante_due = not burned  # a burn round has no ante (S3, DEF #64)
+        self._close_round(raked=None, winners=winners, burned=burned, payouts=payouts, reason="")
+
+    def _close_round(
+        self,
+        *,
+        raked: int | None,
+        winners: tuple[int, ...],
+        burned: tuple[int, ...],
+        payouts: list[int],
+        reason: str,
+    ) -> None:
+        assert self._trump is not None
+        if reason:
+            self._events.append(ScoreEvent(self._hand_no, self._dealer, 0, reason))
+        if self._pot == 0:
+            self._units = 0
+        self._events.append(HandOverEvent(self._hand_no, tuple(self._bankrolls), ()))
+        play = self._play
+        self._results = (
+            *self._results,
+            BuckEmHandResult(
+                hand=self._hand_no,
+                dealer=self._dealer,
+                trump=self._trump,
+                stayers=self.stayers,
+                raked=raked,
+                winners=winners,
+                burned=burned,
+                tricks=tuple(play.tricks) if play else (),
+                tricks_won=tuple(play.won) if play else (0,) * self._n,
+                payouts=tuple(payouts),
+                delta=tuple(self._delta),
+                bankrolls=tuple(self._bankrolls),
+                pot=self._pot,
+                pot_units=self._units,
+                ante_due=self._ante_due,
+                restock=tuple(self._restocks),
+                reasons=(reason,),
+            ),
+        )
+        self._turn = None
+        self._phase = Phase.HAND_OVER
+        self._dealer = (self._dealer + 1) % self._n  # the deal rotates clockwise (S3)
+
+    # ------------------------------------------------------------ observation
+    def observation(self, seat: int) -> BuckEmObservation:
+        """What ``seat`` may know now (see :class:`BuckEmObservation`)."""
+        self._check_seat(seat, "seat")
+        hidden = self._options.simultaneous_declare and self._phase is Phase.STAY_FOLD
+        decisions: list[tuple[int, str]] = []
+        history: list[str] = []
+        for a in self._actions:
+            if isinstance(a, (BuckStay, Fold)):
+                if hidden and a.seat != seat:
+                    history.append(f"{a.seat} declared")
+                    continue
+                decisions.append((a.seat, str(a).split(" ", 1)[1]))
+                history.append(str(a))
+            elif isinstance(a, Draw) and a.seat != seat:
+                history.append(f"{a.seat} draw {len(a.cards)} cards")
+            else:
+                history.append(str(a))
+        assert self._trump is not None and self._upcard is not None
+        upcard = self._upcard
+        if hidden and self._swapped is not None and self._swapped != seat:
+            upcard = self._deal.upcard if self._deal is not None else upcard
+        return BuckEmObservation(
+            seat=seat,
+            phase=self._phase,
+            to_act=self.to_act,
+            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
+            hand=self.hand(seat),
+            hand_number=self._hand_no,
+            dealer=self._dealer,
+            trump=self._trump,
+            upcard=upcard,
+            scare=tuple(self._scare),
+            decisions=tuple(decisions),
+            history=tuple(history),
+            current_trick=self.current_trick,
+            trick_leader=self.trick_leader,
+            tricks=self.tricks,
+            tricks_won=self.tricks_won,
+            bankrolls=self.bankrolls,
+            pot=self._pot,
+            pot_units=self._units,
+            stock_size=len(self._stock),
+            options=self._options,
+        )
