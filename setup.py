@@ -14,15 +14,37 @@ All metadata lives in pyproject.toml.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_py import build_py
+
+
+class BuildPyWithSuite(build_py):
+    """Also copy the conformance suite (conformance/) into hucklebuck/conformance/suite,
+    so ``python -m hucklebuck.conformance run`` works from any install."""
+
+    def run(self) -> None:
+        super().run()
+        src = Path(__file__).resolve().parent / "conformance"
+        dst = Path(self.build_lib) / "hucklebuck" / "conformance" / "suite"
+        if not (src / "cases").is_dir():
+            return
+        if dst.exists():
+            shutil.rmtree(dst)
+        for f in [src / "suite.json", *sorted((src / "cases").rglob("*.json"))]:
+            target = dst / f.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, target)
+
 
 MODE = os.environ.get("HUCKLEBUCK_BUILD_C", "auto").strip().lower()
 if MODE not in {"auto", "1", "0"}:
     sys.exit(f"error: HUCKLEBUCK_BUILD_C must be auto, 1 or 0, not {MODE!r}")
 
-kwargs: dict[str, object] = {}
+kwargs: dict[str, object] = {"cmdclass": {"build_py": BuildPyWithSuite}}
 if MODE != "0":
     try:
         import cffi  # noqa: F401

@@ -479,7 +479,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
     # --------------------------------------------------------------- queries
     @property
     def dealer(self) -> int:
-        """The dealer of the current round."""
+        """The dealer of the current round; once a round is over, who deals next."""
         return self._dealer
 
     @property

@@ -347,7 +347,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
     # --------------------------------------------------------------- queries
     @property
     def dealer(self) -> int:
-        """The dealer of the current hand."""
+        """The dealer of the current hand; once a hand is over, who deals next."""
         return self._dealer
 
     @property
@@ -536,11 +536,11 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         )
         winners, why = self._game_end()
         self._turn = None
+        self._dealer = (self._dealer + 1) % self._n  # who deals next (DEF #81)
         if winners:
             self._end_game(winners, why)
         else:
             self._phase = Phase.HAND_OVER
-            self._dealer = (self._dealer + 1) % self._n  # DEF #81
 
     def _game_end(self) -> tuple[tuple[int, ...], str]:
         """Winners after a hand (S4, DEF #73, #74)."""

@@ -435,7 +435,7 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
     # --------------------------------------------------------------- queries
     @property
     def dealer(self) -> int:
-        """The dealer of the current hand (after the game ends: of the last hand)."""
+        """The dealer of the current hand; once a hand is over, who deals next."""
         return self._dealer
 
     @property
@@ -817,11 +817,12 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         )
         winners, why = self._game_end(winner_by_moon)
         self._turn = None
+        if not all(self._out):
+            self._dealer = self._next_seated(self._dealer)  # who deals next (S2, DEF #31)
         if winners:
             self._end_game(winners, why)
         else:
             self._phase = Phase.HAND_OVER
-            self._dealer = self._next_seated(self._dealer)  # DEF #31
 
     def _game_end(self, moon: int | None) -> tuple[tuple[int, ...], str]:
         """Winners after a hand, in the order of rules-decisions 1.1.13."""
