@@ -58,9 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     target = args.adapter or f"in-process core {args.backend or 'active'}"
     if not args.quiet:
-        print(
-            f"conformance suite {info['suite']} (protocol {info['protocol']}): {len(cases)} cases against {target}"
-        )
+        head = f"conformance suite {info['suite']} (protocol {info['protocol']})"
+        print(f"{head}: {len(cases)} cases against {target}")
     try:
         report = run_cases(cases, adapter, protocol=info["protocol"], log=print)
     finally:

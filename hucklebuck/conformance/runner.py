@@ -303,7 +303,8 @@ def run_cases(
             else:
                 problem = match(expect["error"], err, "$.error") or ""
         elif expect_error:
-            problem = f"$: expected error {json.dumps(expect['error'])}, got result {json.dumps(answer.get('result'))}"
+            got = json.dumps(answer.get("result"))
+            problem = f"$: expected error {json.dumps(expect['error'])}, got result {got}"
         else:
             problem = match(expect, answer.get("result")) or ""
         if answer.get("id") != c.id:
