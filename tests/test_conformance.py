@@ -161,7 +161,8 @@ def test_adapter_survives_bad_input() -> None:
         '{"id": 7, "op": "deck", "game": "poker", "players": 4}',
         '{"id": 8, "op": "deck", "game": "hucklebuck", "players": "four"}',
         '{"id": 9, "op": "trick_winner", "game": "hucklebuck", "trump": "S", "plays": "AS KS"}',
-        '{"id": 10, "op": "play", "game": "hucklebuck", "players": 3, "hands": [{"deal": {"hands": [], "stock": []}}]}',
+        '{"id": 10, "op": "play", "game": "hucklebuck", "players": 3, '
+        '"hands": [{"deal": {"hands": [], "stock": []}}]}',
         '{"id": 11, "op": "hello"}',
     ])  # fmt: skip
     codes = [(a["id"], a["ok"], a.get("error", {}).get("code")) for a in answers]
