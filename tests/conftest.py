@@ -16,6 +16,9 @@ import hucklebuck
 
 BACKENDS = hucklebuck.available()
 
+# Adapter scripts run as subprocesses by the tests; they are not test modules.
+collect_ignore_glob = ["fixtures/*"]
+
 if os.environ.get("HUCKLEBUCK_TEST_REQUIRE_C") == "1" and "c" not in BACKENDS:
     raise pytest.UsageError(
         "HUCKLEBUCK_TEST_REQUIRE_C=1 but the C core cannot be loaded: " + hucklebuck.backend_info().reason
