@@ -33,7 +33,7 @@ def make_ffi() -> FFI:
     ffi.set_source(
         "hucklebuck._hbc",
         '#include "hb_core.h"',
-        sources=["csrc/hb_core.c"],
+        sources=["csrc/hb_core.c", "csrc/hb_eval.c"],
         include_dirs=["csrc"],
         depends=["csrc/hb_core.h"],
         extra_compile_args=["-std=c99", "-O2"],

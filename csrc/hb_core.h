@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HB_ABI_VERSION_VALUE 1
+#define HB_ABI_VERSION_VALUE 2
 
 /* CDEF-BEGIN */
 enum {
@@ -32,7 +32,10 @@ enum {
     HB_E_DUP = -5,        /* the same card twice in one trick */
     HB_E_NULL = -6,       /* a required pointer was NULL */
     HB_E_MASK = -7,       /* a hand mask with bits above 51 */
-    HB_E_LEAD = -8        /* the led card is also in the hand */
+    HB_E_LEAD = -8,       /* the led card is also in the hand */
+    HB_E_SEATS = -9,      /* seat count, leader or seat out of range or not in play */
+    HB_E_TT = -10,        /* transposition table size not a power of two */
+    HB_E_MODE = -11       /* unknown evaluation mode */
 };
 
 enum {
@@ -72,6 +75,47 @@ int hb_trick_winners(int game, size_t n, const char *trumps, const char *lens,
    Writes out[i]. On error returns HB_E_* and sets *bad to the position index. */
 int hb_legal_masks(int game, size_t n, const char *trumps, const char *leads,
                    const uint64_t *hands, uint64_t *out, size_t *bad);
+/* ---- hand evaluation (hb_eval.c) ---- */
+
+/* One transposition-table slot of the solver (16 bytes); the caller owns the table. */
+typedef struct {
+    uint64_t key;
+    uint32_t gen;
+    int8_t lb;
+    int8_t ub;
+    uint16_t pad;
+} hb_tt_entry;
+
+enum {
+    HB_SIM_ALL_PASS = 0,      /* hands where everyone passed */
+    HB_SIM_LONE_BIDDER = 1,   /* hands where everyone else dropped */
+    HB_SIM_PLAYED = 2,        /* hands played out */
+    HB_SIM_STAYERS = 3,       /* total players in played hands, bidder included */
+    HB_SIM_RESTOCKS = 4,      /* times the stock was re-formed */
+    HB_SIM_STAYER_ZERO = 5,   /* non-bidders who stayed and took no trick */
+    HB_SIM_BID_BASE = 6,      /* then (made, set) for bids 2, 3, 4, 5 */
+    HB_SIM_STATS = 14
+};
+
+/* The specified PRNG: splitmix64.  hb_rng_below draws the top bit_length(n)
+   bits until the value is below n; the shuffle is Fisher-Yates from the top. */
+uint64_t hb_rng_next(uint64_t *state);
+uint64_t hb_rng_below(uint64_t *state, uint64_t n);
+int hb_rng_fill(uint64_t seed, uint64_t *out, size_t n);
+int hb_rng_shuffle(uint64_t seed, uint8_t *cards, size_t n);
+
+/* Most tricks `seat` can be sure of (all cards open, everyone else against it). */
+int hb_solve(int game, int trump, const uint64_t *hands, int nseats, int leader, int seat,
+             hb_tt_entry *tt, size_t tt_size, uint32_t gen, int *result);
+
+/* Monte Carlo: deal `pool` at random to fill each seat to sizes[i] on top of
+   known[i], then count `seat`'s tricks by playout (mode 0) or solver (mode 1). */
+int hb_mc_eval(int game, int trump, int nseats, const uint64_t *known, const uint8_t *sizes,
+               uint64_t pool, int leader, int seat, uint64_t seed, uint32_t samples, int mode,
+               hb_tt_entry *tt, size_t tt_size, uint32_t gen, uint32_t *hist);
+
+/* Bulk simulation of Hucklebuck hands with the fixed policy; stats has HB_SIM_STATS slots. */
+int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *stats, size_t nstats);
 /* CDEF-END */
 
 #endif

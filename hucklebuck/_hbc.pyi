@@ -8,9 +8,10 @@ class _CData(Protocol):
 
 class _Buffer(Protocol):
     def __getitem__(self, index: slice) -> bytes: ...
+    def __setitem__(self, index: slice, value: bytes) -> None: ...
 
 class _FFI(Protocol):
-    def new(self, cdecl: str, init: int = ...) -> _CData: ...
+    def new(self, cdecl: str, init: int | list[int] = ...) -> _CData: ...
     def buffer(self, cdata: _CData, size: int = ...) -> _Buffer: ...
     def from_buffer(self, cdecl: str, python_buffer: object, require_writable: bool = ...) -> _CData: ...
 
@@ -42,6 +43,40 @@ class _Lib(Protocol):
         out: _CData,
         bad: _CData,
     ) -> int: ...
+    def hb_rng_fill(self, seed: int, out: _CData, n: int) -> int: ...
+    def hb_rng_shuffle(self, seed: int, cards: _CData, n: int) -> int: ...
+    def hb_solve(
+        self,
+        game: int,
+        trump: int,
+        hands: _CData,
+        nseats: int,
+        leader: int,
+        seat: int,
+        tt: _CData,
+        tt_size: int,
+        gen: int,
+        result: _CData,
+    ) -> int: ...
+    def hb_mc_eval(
+        self,
+        game: int,
+        trump: int,
+        nseats: int,
+        known: _CData,
+        sizes: bytes,
+        pool: int,
+        leader: int,
+        seat: int,
+        seed: int,
+        samples: int,
+        mode: int,
+        tt: _CData,
+        tt_size: int,
+        gen: int,
+        hist: _CData,
+    ) -> int: ...
+    def hb_sim_hucklebuck(self, players: int, seed: int, hands_n: int, stats: _CData, nstats: int) -> int: ...
 
 ffi: _FFI
 lib: _Lib

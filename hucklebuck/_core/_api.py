@@ -10,7 +10,7 @@ from ..errors import CoreInputError
 __all__ = ["ABI_VERSION", "MAX_TRICK", "NO_LEAD", "Core", "raise_for"]
 
 #: The C module's ``hb_abi_version()`` must return this, or it is refused.
-ABI_VERSION: Final = 1
+ABI_VERSION: Final = 2
 #: Largest number of cards in one trick (Buck 'Em seats eight).
 MAX_TRICK: Final = 8
 #: ``lead`` value meaning "this player leads" in legal-play queries.
@@ -25,6 +25,9 @@ _MESSAGES: Final[dict[int, str]] = {
     -6: "a required buffer is missing",
     -7: "hand mask has bits above 51",
     -8: "the led card is also in the hand",
+    -9: "seat count, leader or seat out of range or not in play",
+    -10: "transposition table size must be a power of two",
+    -11: "unknown evaluation mode (0 playout, 1 solver)",
 }
 
 

@@ -7,7 +7,10 @@ is stale (its ABI version differs from :data:`ABI_VERSION`).
 
 from __future__ import annotations
 
+import threading
 from array import array
+
+from typing import TYPE_CHECKING
 
 from .._hbc import ffi, lib
 from ..errors import BackendError
@@ -25,6 +28,31 @@ if _found != ABI_VERSION:
 _MASK_ERROR = 1 << 63
 _trick_winner = lib.hb_trick_winner
 _legal_mask = lib.hb_legal_mask
+
+
+if TYPE_CHECKING:
+    from .._hbc import _CData
+
+M64 = (1 << 64) - 1
+#: Solver transposition-table size per thread (entries of 16 bytes; 2**20 = 16 MiB).
+TT_ENTRIES = 1 << 20
+_local = threading.local()
+
+
+def _tt() -> tuple[_CData, int]:  # noqa: F821 (typing-only name)
+    """This thread's transposition table and a fresh generation number."""
+    table = getattr(_local, "tt", None)
+    if table is None:
+        table = _local.tt = ffi.new("hb_tt_entry[]", TT_ENTRIES)
+        _local.gen = 0
+    _local.gen = (_local.gen + 1) & 0xFFFFFFFF
+    return table, _local.gen
+
+
+def _u64(x: int) -> int:
+    if not 0 <= x <= M64:
+        raise_for(-7)
+    return x
 
 
 def _check_game(game: int) -> None:
@@ -109,3 +137,107 @@ class CCore:
             raise_for(rc, bad[0])
         del out[n:]
         return out
+
+    def rng_fill(self, seed: int, n: int) -> list[int]:
+        """See :meth:`hucklebuck._core._api.Core.rng_fill`."""
+        out = ffi.new("uint64_t[]", max(n, 1))
+        lib.hb_rng_fill(seed & M64, out, n)
+        return [out[i] for i in range(n)]
+
+    def rng_shuffle(self, seed: int, cards: bytes) -> bytes:
+        """See :meth:`hucklebuck._core._api.Core.rng_shuffle`."""
+        if len(cards) > 52:
+            raise_for(-4)
+        buf = ffi.new("uint8_t[]", max(len(cards), 1))
+        ffi.buffer(buf, len(cards))[:] = cards
+        lib.hb_rng_shuffle(seed & M64, buf, len(cards))
+        return ffi.buffer(buf, len(cards))[:]
+
+    def solve(self, game: int, trump: int, hands: list[int], leader: int, seat: int) -> int:
+        """See :meth:`hucklebuck._core._api.Core.solve`: one C call per solve."""
+        _check_game(game)
+        if not 0 <= trump <= 3:
+            raise_for(-2)
+        if not 2 <= len(hands) <= 8:
+            raise_for(-9)
+        for h in hands:
+            if not 0 <= h < 1 << 52:
+                raise_for(-7)
+        if not (-(2**31) < leader < 2**31 and -(2**31) < seat < 2**31):
+            raise_for(-9)
+        arr = ffi.new("uint64_t[]", hands)
+        result = ffi.new("int *")
+        table, gen = _tt()
+        rc = lib.hb_solve(game, trump, arr, len(hands), leader, seat, table, TT_ENTRIES, gen, result)
+        if rc != 0:
+            raise_for(rc)
+        return result[0]
+
+    def mc_eval(
+        self,
+        game: int,
+        trump: int,
+        known: list[int],
+        sizes: list[int],
+        pool: int,
+        leader: int,
+        seat: int,
+        seed: int,
+        samples: int,
+        mode: int,
+    ) -> list[int]:
+        """See :meth:`hucklebuck._core._api.Core.mc_eval`: one C call for all samples."""
+        _check_game(game)
+        if not 0 <= trump <= 3:
+            raise_for(-2)
+        n = len(known)
+        if not 2 <= n <= 8 or len(sizes) < n:
+            raise_for(-9)
+        if not 0 <= pool < 1 << 52:
+            raise_for(-7)
+        if mode not in (0, 1):
+            raise_for(-11)
+        if not (0 <= leader < n and 0 <= seat < n):
+            raise_for(-9)
+        for k in known:
+            if not 0 <= k < 1 << 52:
+                raise_for(-7)
+        if any(not 0 <= z <= 255 for z in sizes[:n]):
+            raise_for(-4)
+        if not 0 <= samples < 1 << 32:
+            raise_for(-4)
+        hist = ffi.new("uint32_t[]", 6)
+        table, gen = _tt()
+        rc = lib.hb_mc_eval(
+            game,
+            trump,
+            n,
+            ffi.new("uint64_t[]", known),
+            bytes(sizes[:n]),
+            pool,
+            leader,
+            seat,
+            seed & M64,
+            samples,
+            mode,
+            table,
+            TT_ENTRIES,
+            gen,
+            hist,
+        )
+        if rc != 0:
+            raise_for(rc)
+        _local.gen = (_local.gen + samples) & 0xFFFFFFFF
+        return [hist[i] for i in range(6)]
+
+    def sim_hucklebuck(self, players: int, seed: int, hands: int) -> list[int]:
+        """See :meth:`hucklebuck._core._api.Core.sim_hucklebuck`: one C call per batch."""
+        if not 3 <= players <= 7:
+            raise_for(-9)
+        if not 0 <= hands < 1 << 32:
+            raise_for(-4)
+        stats = ffi.new("uint64_t[]", 14)
+        rc = lib.hb_sim_hucklebuck(players, seed & M64, hands, stats, 14)
+        if rc != 0:
+            raise_for(rc)
+        return [stats[i] for i in range(14)]

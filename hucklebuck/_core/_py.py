@@ -82,6 +82,48 @@ def _legal(masks: tuple[int, ...], suit: bytes, lead: int, hand: int, index: int
 class PythonCore:
     """The pure-Python core (always available)."""
 
+    def rng_fill(self, seed: int, n: int) -> list[int]:
+        """See :meth:`hucklebuck._core._api.Core.rng_fill`."""
+        from . import _py_eval
+
+        return _py_eval.rng_fill(seed, n)
+
+    def rng_shuffle(self, seed: int, cards: bytes) -> bytes:
+        """See :meth:`hucklebuck._core._api.Core.rng_shuffle`."""
+        from . import _py_eval
+
+        return _py_eval.rng_shuffle(seed, cards)
+
+    def solve(self, game: int, trump: int, hands: list[int], leader: int, seat: int) -> int:
+        """See :meth:`hucklebuck._core._api.Core.solve`."""
+        from . import _py_eval
+
+        return _py_eval.solve(game, trump, hands, leader, seat)
+
+    def mc_eval(
+        self,
+        game: int,
+        trump: int,
+        known: list[int],
+        sizes: list[int],
+        pool: int,
+        leader: int,
+        seat: int,
+        seed: int,
+        samples: int,
+        mode: int,
+    ) -> list[int]:
+        """See :meth:`hucklebuck._core._api.Core.mc_eval`."""
+        from . import _py_eval
+
+        return _py_eval.mc_eval(game, trump, known, sizes, pool, leader, seat, seed, samples, mode)
+
+    def sim_hucklebuck(self, players: int, seed: int, hands: int) -> list[int]:
+        """See :meth:`hucklebuck._core._api.Core.sim_hucklebuck`."""
+        from . import _py_eval
+
+        return _py_eval.sim_hucklebuck(players, seed, hands)
+
     @property
     def name(self) -> str:
         """Always ``"python"``."""

@@ -1,0 +1,599 @@
+/* hb_eval.c -- hand evaluation in the C core: the specified PRNG, the playout
+ * policy, the perfect-information solver, Monte Carlo evaluation and bulk
+ * Hucklebuck simulation.  Every function here has a pure-Python twin in
+ * hucklebuck/_core/_py_eval.py that gives identical results for the same
+ * inputs and seed.  No global mutable state: the solver's transposition table
+ * is a buffer owned by the caller. */
+#include <string.h>
+#include "hb_core.h"
+
+#define FULL52 ((UINT64_C(1) << 52) - 1)
+
+/* ------------------------------------------------------------------ PRNG */
+/* splitmix64 (Steele, Lea, Flood 2014): state += golden gamma; mix. */
+uint64_t hb_rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int bit_length(uint64_t n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return n ? 64 - __builtin_clzll(n) : 0;
+#else
+    int k = 0;
+    while (n) { k++; n >>= 1; }
+    return k;
+#endif
+}
+
+/* Uniform integer in [0, n), n >= 1: draw bit_length(n) top bits until < n. */
+uint64_t hb_rng_below(uint64_t *state, uint64_t n)
+{
+    int k = bit_length(n);
+    uint64_t r;
+    if (n <= 1) return 0;
+    do {
+        r = hb_rng_next(state) >> (64 - k);
+    } while (r >= n);
+    return r;
+}
+
+/* Fisher-Yates from the top: for i = n-1 .. 1, swap a[i] with a[below(i+1)]. */
+static void shuffle_u8(uint64_t *state, uint8_t *a, int n)
+{
+    int i;
+    for (i = n - 1; i > 0; i--) {
+        int j = (int)hb_rng_below(state, (uint64_t)(i + 1));
+        uint8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+int hb_rng_fill(uint64_t seed, uint64_t *out, size_t n)
+{
+    size_t i;
+    if (out == NULL && n > 0) return HB_E_NULL;
+    for (i = 0; i < n; i++) out[i] = hb_rng_next(&seed);
+    return HB_OK;
+}
+
+int hb_rng_shuffle(uint64_t seed, uint8_t *cards, size_t n)
+{
+    if (cards == NULL && n > 0) return HB_E_NULL;
+    if (n > 52) return HB_E_LEN;
+    shuffle_u8(&seed, cards, (int)n);
+    return HB_OK;
+}
+
+/* ------------------------------------------------------------ helpers */
+#if defined(__GNUC__) || defined(__clang__)
+static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+static int lowest_bit(uint64_t x) { return __builtin_ctzll(x); }
+#else
+static int popcount64(uint64_t x)
+{
+    int c = 0;
+    while (x) { x &= x - 1; c++; }
+    return c;
+}
+
+static int lowest_bit(uint64_t x)
+{
+    int i = 0;
+    while (!(x & 1)) { x >>= 1; i++; }
+    return i;
+}
+#endif
+
+/* Strength for the playout's "cheapest/strongest": trumps above everything. */
+static int power(const hb_rules *r, int trump, int c)
+{
+    return ((r->suit[c] == trump) << 5) | r->rank[c];
+}
+
+static int trick_key(const hb_rules *r, int trump, int lead, int c)
+{
+    int s = r->suit[c];
+    return ((s == trump) << 5) | ((s == lead) << 4) | r->rank[c];
+}
+
+static uint64_t legal_of(const hb_rules *r, uint64_t hand, int lead_card)
+{
+    uint64_t f;
+    if (lead_card < 0) return hand;
+    f = hand & r->suit_mask[r->suit[lead_card]];
+    return f ? f : hand;
+}
+
+/* The playout policy (documented in hucklebuck/_core/_py_eval.py). */
+static int policy_card(const hb_rules *r, int trump, uint64_t hand, const uint8_t *trick, int tlen)
+{
+    uint64_t legal, m;
+    int best_card = -1, best_val = -1;
+    if (tlen == 0) {  /* lead the strongest card; ties to the higher card number */
+        for (m = hand; m; m &= m - 1) {
+            int c = lowest_bit(m);
+            int v = power(r, trump, c) * 64 + c;
+            if (v > best_val) { best_val = v; best_card = c; }
+        }
+        return best_card;
+    } else {
+        int lead = r->suit[trick[0]], top = -1, i, win_card = -1, win_val = 1 << 30, low_card = -1,
+            low_val = 1 << 30;
+        for (i = 0; i < tlen; i++) {
+            int k = trick_key(r, trump, lead, trick[i]);
+            if (k > top) top = k;
+        }
+        legal = legal_of(r, hand, trick[0]);
+        for (m = legal; m; m &= m - 1) {
+            int c = lowest_bit(m);
+            int k = trick_key(r, trump, lead, c);
+            int v = k * 64 + c;
+            int p = power(r, trump, c) * 64 + c;
+            if (k > top && v < win_val) { win_val = v; win_card = c; }
+            if (p < low_val) { low_val = p; low_card = c; }
+        }
+        return win_card >= 0 ? win_card : low_card;
+    }
+}
+
+static int trick_winner_idx(const hb_rules *r, int trump, const uint8_t *trick, int n)
+{
+    int lead = r->suit[trick[0]], best = 0, bk = -1, i;
+    for (i = 0; i < n; i++) {
+        int k = trick_key(r, trump, lead, trick[i]);
+        if (k > bk) { bk = k; best = i; }
+    }
+    return best;
+}
+
+/* Play out all remaining tricks with the policy; hands are consumed. */
+static void playout(const hb_rules *r, int trump, uint64_t *hands, const int *order, int nact, int leader_pos,
+                    int *won)
+{
+    uint8_t trick[8];
+    int seats[8];
+    while (hands[order[leader_pos]]) {
+        int i, w;
+        for (i = 0; i < nact; i++) {
+            int s = order[(leader_pos + i) % nact];
+            int c = policy_card(r, trump, hands[s], trick, i);
+            hands[s] &= ~(UINT64_C(1) << c);
+            trick[i] = (uint8_t)c;
+            seats[i] = s;
+        }
+        w = trick_winner_idx(r, trump, trick, nact);
+        won[seats[w]]++;
+        for (i = 0; i < nact; i++) if (order[i] == seats[w]) leader_pos = i;
+    }
+}
+
+/* ------------------------------------------------------------ solver */
+typedef struct {
+    const hb_rules *r;
+    int trump, seat, nact;
+    int order[8];
+    uint64_t hands[8];
+    hb_tt_entry *tt;
+    size_t tt_mask;
+    uint32_t gen;
+    uint8_t trick[8];
+    int tseat[8];
+    int leader_pos;
+    uint8_t by_suit[4][16];  /* cards of each effective suit, by increasing strength */
+    int n_by_suit[4];
+} solver;
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int play_from(solver *S, int pos, int k);
+
+static int boundary(solver *S, int k)
+{
+    int remaining = popcount64(S->hands[S->order[S->leader_pos]]);
+    uint64_t key = 0, all = 0;
+    hb_tt_entry *e = NULL;
+    int i, res;
+    if (k <= 0) return 1;
+    if (k > remaining) return 0;
+    for (i = 0; i < S->nact; i++) all |= S->hands[S->order[i]];
+    key = all | ((uint64_t)S->leader_pos << 56) | (UINT64_C(1) << 63);
+    if (S->tt != NULL) {
+        size_t idx = (size_t)mix64(key) & S->tt_mask, probe;
+        for (probe = 0; probe < 4; probe++) {
+            hb_tt_entry *cand = &S->tt[(idx + probe) & S->tt_mask];
+            if (cand->gen == S->gen && cand->key == key) { e = cand; break; }
+            if (cand->gen != S->gen && e == NULL) e = cand;
+        }
+        if (e == NULL) e = &S->tt[idx];
+        if (e->gen == S->gen && e->key == key) {
+            if (k <= e->lb) return 1;
+            if (k > e->ub) return 0;
+        } else {
+            e->gen = S->gen;
+            e->key = key;
+            e->lb = 0;
+            e->ub = (int8_t)remaining;
+        }
+    }
+    res = play_from(S, 0, k);
+    if (e != NULL && e->gen == S->gen && e->key == key) {
+        if (res) { if (k > e->lb) e->lb = (int8_t)k; }
+        else if (k - 1 < e->ub) e->ub = (int8_t)(k - 1);
+    }
+    return res;
+}
+
+/* Is there a live card (in a hand or on the table) strictly between two cards
+ * of the same effective suit?  If not, the two are equivalent plays. */
+static int touching(const solver *S, uint64_t live, int suit, int lo_card, int hi_card)
+{
+    int i, lo = S->r->rank[lo_card], hi = S->r->rank[hi_card];
+    for (i = 0; i < S->n_by_suit[suit]; i++) {
+        int c = S->by_suit[suit][i];
+        int rk = S->r->rank[c];
+        if (rk > lo && rk < hi && (live & (UINT64_C(1) << c))) return 0;
+    }
+    return 1;
+}
+
+static int play_from(solver *S, int pos, int k)
+{
+    const hb_rules *r = S->r;
+    int seat, maximizing, i, n_cands = 0;
+    uint64_t legal, live = 0;
+    int cands[16];
+    if (pos == S->nact) {
+        int w = trick_winner_idx(r, S->trump, S->trick, S->nact);
+        int wseat = S->tseat[w], saved = S->leader_pos, res, saved_seats[8];
+        uint8_t saved_trick[8];
+        /* the next trick reuses the trick arrays: keep this one for the caller */
+        memcpy(saved_trick, S->trick, sizeof saved_trick);
+        memcpy(saved_seats, S->tseat, sizeof saved_seats);
+        for (i = 0; i < S->nact; i++) if (S->order[i] == wseat) S->leader_pos = i;
+        res = boundary(S, k - (wseat == S->seat));
+        S->leader_pos = saved;
+        memcpy(S->trick, saved_trick, sizeof saved_trick);
+        memcpy(S->tseat, saved_seats, sizeof saved_seats);
+        return res;
+    }
+    seat = S->order[(S->leader_pos + pos) % S->nact];
+    maximizing = seat == S->seat;
+    legal = legal_of(r, S->hands[seat], pos ? S->trick[0] : -1);
+    for (i = 0; i < S->nact; i++) live |= S->hands[S->order[i]];
+    for (i = 0; i < pos; i++) live |= UINT64_C(1) << S->trick[i];
+    /* candidates by decreasing power; skip a card touching the previous kept one */
+    {
+        uint64_t m = legal;
+        int tmp[16], nt = 0, a, b;
+        for (; m; m &= m - 1) tmp[nt++] = lowest_bit(m);
+        for (a = 1; a < nt; a++) {  /* insertion sort by power desc, card desc */
+            int x = tmp[a], px = power(r, S->trump, x) * 64 + x;
+            for (b = a - 1; b >= 0 && power(r, S->trump, tmp[b]) * 64 + tmp[b] < px; b--) tmp[b + 1] = tmp[b];
+            tmp[b + 1] = x;
+        }
+        for (a = 0; a < nt; a++) {
+            int c = tmp[a];
+            if (n_cands > 0) {
+                int p = cands[n_cands - 1];
+                if (r->suit[p] == r->suit[c] && touching(S, live, r->suit[c], c, p)) continue;
+            }
+            cands[n_cands++] = c;
+        }
+    }
+    for (i = 0; i < n_cands; i++) {
+        int c = cands[i], res;
+        S->hands[seat] &= ~(UINT64_C(1) << c);
+        S->trick[pos] = (uint8_t)c;
+        S->tseat[pos] = seat;
+        res = play_from(S, pos + 1, k);
+        S->hands[seat] |= UINT64_C(1) << c;
+        if (maximizing && res) return 1;
+        if (!maximizing && !res) return 0;
+    }
+    return maximizing ? 0 : 1;
+}
+
+static void solver_tables(solver *S)
+{
+    int s, c, i, j;
+    for (s = 0; s < 4; s++) S->n_by_suit[s] = 0;
+    for (c = 0; c < 52; c++) {
+        s = S->r->suit[c];
+        S->by_suit[s][S->n_by_suit[s]++] = (uint8_t)c;
+    }
+    for (s = 0; s < 4; s++)  /* sort by strength ascending */
+        for (i = 1; i < S->n_by_suit[s]; i++) {
+            uint8_t x = S->by_suit[s][i];
+            for (j = i - 1; j >= 0 && S->r->rank[S->by_suit[s][j]] > S->r->rank[x]; j--)
+                S->by_suit[s][j + 1] = S->by_suit[s][j];
+            S->by_suit[s][j + 1] = x;
+        }
+}
+
+static int check_position(int game, int trump, const uint64_t *hands, int nseats, int leader, int seat,
+                          int *size_out)
+{
+    uint64_t seen = 0;
+    int i, size = -1;
+    if (game < 0 || game > 2) return HB_E_GAME;
+    if (trump < 0 || trump > 3) return HB_E_TRUMP;
+    if (hands == NULL) return HB_E_NULL;
+    if (nseats < 2 || nseats > 8) return HB_E_SEATS;
+    for (i = 0; i < nseats; i++) {
+        int n;
+        if (hands[i] & ~FULL52) return HB_E_MASK;
+        if (hands[i] & seen) return HB_E_DUP;
+        seen |= hands[i];
+        n = popcount64(hands[i]);
+        if (n == 0) continue;
+        if (n > 5) return HB_E_LEN;
+        if (size >= 0 && n != size) return HB_E_LEN;
+        size = n;
+    }
+    if (size < 0) return HB_E_LEN;
+    if (leader < 0 || leader >= nseats || hands[leader] == 0) return HB_E_SEATS;
+    if (seat < 0 || seat >= nseats || hands[seat] == 0) return HB_E_SEATS;
+    *size_out = size;
+    return HB_OK;
+}
+
+static int solve_value(solver *S)
+{
+    int k = 0, size = popcount64(S->hands[S->seat]);
+    while (k < size && boundary(S, k + 1)) k++;
+    return k;
+}
+
+static void solver_init(solver *S, const hb_rules *r, int trump, const uint64_t *hands, int nseats, int leader,
+                        int seat, hb_tt_entry *tt, size_t tt_size, uint32_t gen)
+{
+    int i;
+    memset(S, 0, sizeof *S);
+    S->r = r;
+    S->trump = trump;
+    S->seat = seat;
+    S->tt = (tt_size > 0) ? tt : NULL;
+    S->tt_mask = tt_size ? tt_size - 1 : 0;
+    S->gen = gen;
+    for (i = 0; i < nseats; i++) {
+        S->hands[i] = hands[i];
+        if (hands[i]) {
+            if (i == leader) S->leader_pos = S->nact;
+            S->order[S->nact++] = i;
+        }
+    }
+    solver_tables(S);
+}
+
+static int tt_ok(const hb_tt_entry *tt, size_t tt_size)
+{
+    if (tt_size == 0) return 1;
+    if (tt == NULL) return 0;
+    return (tt_size & (tt_size - 1)) == 0;
+}
+
+int hb_solve(int game, int trump, const uint64_t *hands, int nseats, int leader, int seat, hb_tt_entry *tt,
+             size_t tt_size, uint32_t gen, int *result)
+{
+    hb_rules rules;
+    solver S;
+    int size, rc;
+    if (result == NULL) return HB_E_NULL;
+    rc = check_position(game, trump, hands, nseats, leader, seat, &size);
+    if (rc != HB_OK) return rc;
+    if (!tt_ok(tt, tt_size)) return HB_E_TT;
+    hb_rules_init(game, trump, &rules);
+    solver_init(&S, &rules, trump, hands, nseats, leader, seat, tt, tt_size, gen);
+    *result = solve_value(&S);
+    return HB_OK;
+}
+
+/* ------------------------------------------------------------ Monte Carlo */
+int hb_mc_eval(int game, int trump, int nseats, const uint64_t *known, const uint8_t *sizes, uint64_t pool,
+               int leader, int seat, uint64_t seed, uint32_t samples, int mode, hb_tt_entry *tt, size_t tt_size,
+               uint32_t gen, uint32_t *hist)
+{
+    hb_rules rules;
+    uint8_t cards[52];
+    int npool = 0, c, i, need_total = 0, need[8];
+    uint64_t known_all = 0, st = seed;
+    uint32_t smp;
+    if (known == NULL || sizes == NULL || hist == NULL) return HB_E_NULL;
+    if (game < 0 || game > 2) return HB_E_GAME;
+    if (trump < 0 || trump > 3) return HB_E_TRUMP;
+    if (nseats < 2 || nseats > 8) return HB_E_SEATS;
+    if (pool & ~FULL52) return HB_E_MASK;
+    if (mode != 0 && mode != 1) return HB_E_MODE;
+    if (mode == 1 && !tt_ok(tt, tt_size)) return HB_E_TT;
+    if (leader < 0 || leader >= nseats || sizes[leader] == 0) return HB_E_SEATS;
+    if (seat < 0 || seat >= nseats || sizes[seat] == 0) return HB_E_SEATS;
+    {
+        int hand_size = -1;
+        for (i = 0; i < nseats; i++) {
+            if (known[i] & ~FULL52) return HB_E_MASK;
+            if (known[i] & (known_all | pool)) return HB_E_DUP;
+            known_all |= known[i];
+            if (sizes[i] > 5 || popcount64(known[i]) > sizes[i]) return HB_E_LEN;
+            if (sizes[i]) {
+                if (hand_size >= 0 && sizes[i] != hand_size) return HB_E_LEN;
+                hand_size = sizes[i];
+            }
+            need[i] = sizes[i] - popcount64(known[i]);
+            need_total += need[i];
+        }
+    }
+    for (c = 0; c < 52; c++) if (pool & (UINT64_C(1) << c)) cards[npool++] = (uint8_t)c;
+    if (need_total > npool) return HB_E_LEN;
+    for (i = 0; i < 6; i++) hist[i] = 0;
+    hb_rules_init(game, trump, &rules);
+    for (smp = 0; smp < samples; smp++) {
+        uint64_t hands[8];
+        int pos = 0, won[8] = {0}, t;
+        shuffle_u8(&st, cards, npool);
+        for (i = 0; i < nseats; i++) {
+            int j;
+            hands[i] = known[i];
+            for (j = 0; j < need[i]; j++) hands[i] |= UINT64_C(1) << cards[pos++];
+        }
+        if (mode == 0) {
+            int order[8], nact = 0, lp = 0;
+            for (i = 0; i < nseats; i++) if (sizes[i]) { if (i == leader) lp = nact; order[nact++] = i; }
+            playout(&rules, trump, hands, order, nact, lp, won);
+            t = won[seat];
+        } else {
+            solver S;
+            solver_init(&S, &rules, trump, hands, nseats, leader, seat, tt, tt_size, gen + smp);
+            t = solve_value(&S);
+        }
+        hist[t]++;
+    }
+    return HB_OK;
+}
+
+/* ------------------------------------------------------- bulk simulation */
+/* Integer trick estimate (tenths of a trick) of a hand for a trump suit. */
+static int estimate(uint64_t hand, int trump)
+{
+    int est = 0, ntr = 0, idx = 0, s, r;
+    uint64_t tr = hand & (UINT64_C(0x1FFF) << (13 * trump));
+    ntr = popcount64(tr);
+    for (r = 12; r >= 0; r--) {
+        if (!(tr & (UINT64_C(1) << (13 * trump + r)))) continue;
+        if (r == 12) est += 10;
+        else if (r == 11) est += ntr >= 2 ? 8 : 4;
+        else if (r == 10) est += ntr >= 3 ? 6 : 3;
+        else est += idx >= 2 ? 4 : 1;
+        idx++;
+    }
+    for (s = 0; s < 4; s++) {
+        uint64_t m;
+        if (s == trump) continue;
+        m = hand & (UINT64_C(0x1FFF) << (13 * s));
+        if (m & (UINT64_C(1) << (13 * s + 12))) est += 7;
+        if ((m & (UINT64_C(1) << (13 * s + 11))) && popcount64(m) >= 2) est += 3;
+    }
+    return est;
+}
+
+static int best_suit(uint64_t hand, int *est_out)
+{
+    int s, best = 0, be = -1;
+    for (s = 0; s < 4; s++) {
+        int e = estimate(hand, s);
+        if (e >= be) { be = e; best = s; }
+    }
+    *est_out = be;
+    return best;
+}
+
+static uint64_t weak_cards(uint64_t hand, int trump)
+{
+    uint64_t m, w = 0;
+    for (m = hand; m; m &= m - 1) {
+        int c = lowest_bit(m);
+        if (c / 13 != trump && c % 13 < 10) w |= UINT64_C(1) << c;
+    }
+    return w;
+}
+
+int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *stats, size_t nstats)
+{
+    hb_rules rules[4];
+    uint8_t deck[52];
+    uint32_t h;
+    uint64_t st = seed;
+    int t;
+    if (stats == NULL) return HB_E_NULL;
+    if (players < 3 || players > 7) return HB_E_SEATS;
+    if (nstats < HB_SIM_STATS) return HB_E_LEN;
+    memset(stats, 0, sizeof(uint64_t) * HB_SIM_STATS);
+    for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_HUCKLEBUCK, t, &rules[t]);
+    for (h = 0; h < hands_n; h++) {
+        uint64_t hands[8] = {0}, aside = 0;
+        int dealer = (int)(h % (uint32_t)players), i, j, pos = 0, nstock, high = 0, bidder = -1;
+        int want[8], trump, order[8], nact = 0, lp = 0, won[8] = {0}, stayed[8] = {0}, nstay_others = 0;
+        uint8_t stock[52];
+        for (i = 0; i < 52; i++) deck[i] = (uint8_t)i;
+        shuffle_u8(&st, deck, 52);
+        for (j = 0; j < 5; j++)
+            for (i = 1; i <= players; i++) hands[(dealer + i) % players] |= UINT64_C(1) << deck[pos++];
+        nstock = 52 - pos;
+        memcpy(stock, deck + pos, (size_t)nstock);
+        pos = 0;
+        /* auction: pass is final; raise by one while the estimate allows */
+        for (i = 0; i < players; i++) {
+            int e;
+            best_suit(hands[i], &e);
+            want[i] = (e + 3) / 10;
+            if (e >= 47) want[i] = 5;
+            if (want[i] > 5) want[i] = 5;
+        }
+        {
+            int passed[8] = {0}, live = players, cur = (dealer + 1) % players;
+            while (live > 0 && !(bidder >= 0 && live == 1) && high < 5) {
+                int need = high ? high + 1 : 2;
+                if (!passed[cur] && cur != bidder) {
+                    if (want[cur] >= need) { high = need; bidder = cur; }
+                    else { passed[cur] = 1; live--; }
+                }
+                cur = (cur + 1) % players;
+            }
+        }
+        if (bidder < 0) { stats[HB_SIM_ALL_PASS]++; continue; }
+        {
+            int e;
+            trump = best_suit(hands[bidder], &e);
+        }
+        /* stay or drop, from the bidder's left, bidder last */
+        for (i = 1; i < players; i++) {
+            int s = (bidder + i) % players;
+            if (estimate(hands[s], trump) >= 8) { stayed[s] = 1; nstay_others++; }
+            else { aside |= hands[s]; hands[s] = 0; }
+        }
+        stayed[bidder] = 1;
+        if (nstay_others == 0) { stats[HB_SIM_LONE_BIDDER]++; continue; }
+        /* exchange: weak cards, from the bidder's left, bidder last */
+        for (i = 1; i <= players; i++) {
+            int s = (bidder + i) % players, k;
+            uint64_t disc;
+            if (!stayed[s]) continue;
+            disc = weak_cards(hands[s], trump);
+            k = popcount64(disc);
+            if (k == 0) continue;
+            hands[s] &= ~disc;
+            while (k > 0) {
+                if (pos >= nstock) {  /* re-form from the set-aside cards (DEF #18) */
+                    uint64_t m;
+                    nstock = 0;
+                    pos = 0;
+                    for (m = aside; m; m &= m - 1) stock[nstock++] = (uint8_t)lowest_bit(m);
+                    aside = 0;
+                    shuffle_u8(&st, stock, nstock);
+                    stats[HB_SIM_RESTOCKS]++;
+                }
+                hands[s] |= UINT64_C(1) << stock[pos++];
+                k--;
+            }
+            aside |= disc;
+        }
+        for (i = 0; i < players; i++) if (stayed[i]) { if (i == bidder) lp = nact; order[nact++] = i; }
+        playout(&rules[trump], trump, hands, order, nact, lp, won);
+        stats[HB_SIM_PLAYED]++;
+        stats[HB_SIM_STAYERS] += (uint64_t)nact;
+        stats[HB_SIM_BID_BASE + 2 * (high - 2) + (won[bidder] >= high ? 0 : 1)]++;
+        for (i = 0; i < nact; i++)
+            if (order[i] != bidder && won[order[i]] == 0) stats[HB_SIM_STAYER_ZERO]++;
+    }
+    return HB_OK;
+}

@@ -1,0 +1,537 @@
+"""Hand evaluation in pure Python: the twin of ``csrc/hb_eval.c``.
+
+Everything here gives exactly the C core's results for the same inputs and
+seed, so a C simulation can be replayed and debugged in Python.
+
+The specified random source is **splitmix64**: ``state += 0x9E3779B97F4A7C15``,
+then the output mix ``z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27;
+z *= 0x94D049BB133111EB; z ^= z >> 31`` (all mod 2**64).  ``below(n)`` takes
+the top ``n.bit_length()`` bits of successive outputs until one is below
+``n``; ``shuffle`` is Fisher-Yates from the top (for i = len-1 down to 1, swap
+item i with item ``below(i + 1)``).
+
+The **playout policy** used by Monte Carlo evaluation and simulation: the
+leader plays its strongest card (trumps first, then by rank; ties to the
+higher card number); a follower plays, among its legal cards, the cheapest one
+that would take the lead (ordered by trick key, then card number), else its
+cheapest card (trumps last, then by rank, then card number).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import MutableSequence
+from typing import Any, Final, TypeVar
+
+from ._api import raise_for
+from ._py import _TABLES
+
+__all__ = [
+    "SIM_STATS",
+    "SplitMix64",
+    "mc_eval",
+    "sim_hucklebuck",
+    "solve",
+]
+
+M64: Final = (1 << 64) - 1
+FULL52: Final = (1 << 52) - 1
+GAMMA: Final = 0x9E3779B97F4A7C15
+SIM_STATS: Final = 14
+T = TypeVar("T")
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+class SplitMix64(random.Random):
+    """The project's specified PRNG with :class:`random.Random`'s API.
+
+    ``below`` and ``shuffle`` follow the specification above (identical in C);
+    the other methods (``random``, ``randrange``, ``choice`` ...) come from
+    :class:`random.Random` on top of this generator.
+    """
+
+    _state: int
+
+    def __init__(self, seed: int = 0) -> None:
+        """Start from the 64-bit ``seed``."""
+        super().__init__(seed)
+
+    def seed(self, a: Any = 0, version: int = 2) -> None:
+        """Set the 64-bit state (an integer seed only)."""
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise TypeError("SplitMix64 needs an integer seed")
+        self._state = a & M64
+        self.gauss_next = None
+
+    def next_u64(self) -> int:
+        """The next 64-bit output."""
+        self._state = (self._state + GAMMA) & M64
+        return _mix(self._state)
+
+    def getrandbits(self, k: int) -> int:
+        """``k`` random bits (top bits of successive outputs)."""
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        out, have = 0, 0
+        while have < k:
+            take = min(64, k - have)
+            out = (out << take) | (self.next_u64() >> (64 - take))
+            have += take
+        return out
+
+    def random(self) -> float:
+        """A float in [0, 1) from the top 53 bits of one output."""
+        return (self.next_u64() >> 11) * (1.0 / (1 << 53))
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n) (see the module docstring)."""
+        if n <= 1:
+            return 0
+        k = n.bit_length()
+        while True:
+            r = self.next_u64() >> (64 - k)
+            if r < n:
+                return r
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+        """Fisher-Yates from the top, with :meth:`below`."""
+        for i in range(len(x) - 1, 0, -1):
+            j = self.below(i + 1)
+            x[i], x[j] = x[j], x[i]
+
+    def getstate(self) -> tuple[str, int]:  # type: ignore[override]
+        """The 64-bit state."""
+        return ("splitmix64", self._state)
+
+    def setstate(self, state: tuple[str, int]) -> None:  # type: ignore[override]
+        """Restore :meth:`getstate` output."""
+        if not (isinstance(state, tuple) and len(state) == 2 and state[0] == "splitmix64"):
+            raise ValueError("not a SplitMix64 state")
+        self._state = int(state[1]) & M64
+
+
+def rng_fill(seed: int, n: int) -> list[int]:
+    """The first ``n`` outputs from ``seed``."""
+    r = SplitMix64(seed)
+    return [r.next_u64() for _ in range(n)]
+
+
+def rng_shuffle(seed: int, cards: bytes) -> bytes:
+    """``cards`` shuffled from ``seed``."""
+    if len(cards) > 52:
+        raise_for(-4)
+    a = bytearray(cards)
+    SplitMix64(seed).shuffle(a)
+    return bytes(a)
+
+
+# --------------------------------------------------------------- play policy
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class _Rules:
+    __slots__ = ("masks", "rank", "suit", "trump")
+
+    def __init__(self, game: int, trump: int) -> None:
+        self.suit, self.rank, self.masks = _TABLES[(game, trump)]
+        self.trump = trump
+
+    def power(self, c: int) -> int:
+        return ((self.suit[c] == self.trump) << 5) | self.rank[c]
+
+    def key(self, lead: int, c: int) -> int:
+        s = self.suit[c]
+        return ((s == self.trump) << 5) | ((s == lead) << 4) | self.rank[c]
+
+    def legal(self, hand: int, lead_card: int) -> int:
+        if lead_card < 0:
+            return hand
+        f = hand & self.masks[self.suit[lead_card]]
+        return f or hand
+
+    def winner(self, trick: list[int]) -> int:
+        lead = self.suit[trick[0]]
+        best, bk = 0, -1
+        for i, c in enumerate(trick):
+            k = self.key(lead, c)
+            if k > bk:
+                bk, best = k, i
+        return best
+
+    def policy(self, hand: int, trick: list[int]) -> int:
+        if not trick:
+            return max(_bits(hand), key=lambda c: self.power(c) * 64 + c)
+        lead = self.suit[trick[0]]
+        top = max(self.key(lead, c) for c in trick)
+        cards = _bits(self.legal(hand, trick[0]))
+        winners = [c for c in cards if self.key(lead, c) > top]
+        if winners:
+            return min(winners, key=lambda c: self.key(lead, c) * 64 + c)
+        return min(cards, key=lambda c: self.power(c) * 64 + c)
+
+
+def _playout(r: _Rules, hands: list[int], order: list[int], leader_pos: int, won: list[int]) -> None:
+    nact = len(order)
+    while hands[order[leader_pos]]:
+        trick: list[int] = []
+        seats: list[int] = []
+        for i in range(nact):
+            s = order[(leader_pos + i) % nact]
+            c = r.policy(hands[s], trick)
+            hands[s] &= ~(1 << c)
+            trick.append(c)
+            seats.append(s)
+        w = seats[r.winner(trick)]
+        won[w] += 1
+        leader_pos = order.index(w)
+
+
+# --------------------------------------------------------------------- solver
+class _Solver:
+    def __init__(
+        self, r: _Rules, hands: list[int], nseats: int, leader: int, seat: int, tt_limit: int
+    ) -> None:
+        self.r = r
+        self.seat = seat
+        self.hands = list(hands[:nseats])
+        self.order = [i for i in range(nseats) if hands[i]]
+        self.leader_pos = self.order.index(leader)
+        self.tt: dict[int, list[int]] = {}
+        self.tt_limit = tt_limit
+        self.trick: list[int] = []
+        self.tseat: list[int] = []
+        self.by_suit: list[list[int]] = [
+            sorted((c for c in range(52) if r.suit[c] == s), key=lambda c: r.rank[c]) for s in range(4)
+        ]
+
+    def value(self) -> int:
+        k = 0
+        size = self.hands[self.seat].bit_count()
+        while k < size and self.boundary(k + 1):
+            k += 1
+        return k
+
+    def boundary(self, k: int) -> bool:
+        remaining = self.hands[self.order[self.leader_pos]].bit_count()
+        if k <= 0:
+            return True
+        if k > remaining:
+            return False
+        allc = 0
+        for s in self.order:
+            allc |= self.hands[s]
+        key = allc | (self.leader_pos << 56)
+        e = self.tt.get(key)
+        if e is not None:
+            if k <= e[0]:
+                return True
+            if k > e[1]:
+                return False
+        else:
+            if len(self.tt) >= self.tt_limit:
+                self.tt.clear()  # bounded memory: start over when full
+            e = self.tt[key] = [0, remaining]
+        res = self.play_from(0, k)
+        e = self.tt.get(key)
+        if e is not None:
+            if res:
+                e[0] = max(e[0], k)
+            else:
+                e[1] = min(e[1], k - 1)
+        return res
+
+    def touching(self, live: int, suit: int, lo_card: int, hi_card: int) -> bool:
+        rank = self.r.rank
+        lo, hi = rank[lo_card], rank[hi_card]
+        return not any(lo < rank[c] < hi and live >> c & 1 for c in self.by_suit[suit])
+
+    def play_from(self, pos: int, k: int) -> bool:
+        r = self.r
+        nact = len(self.order)
+        if pos == nact:
+            wseat = self.tseat[r.winner(self.trick)]
+            saved = (self.leader_pos, self.trick, self.tseat)
+            self.leader_pos = self.order.index(wseat)
+            self.trick, self.tseat = [], []
+            res = self.boundary(k - (wseat == self.seat))
+            self.leader_pos, self.trick, self.tseat = saved
+            return res
+        seat = self.order[(self.leader_pos + pos) % nact]
+        maximizing = seat == self.seat
+        legal = r.legal(self.hands[seat], self.trick[0] if pos else -1)
+        live = 0
+        for s in self.order:
+            live |= self.hands[s]
+        for c in self.trick:
+            live |= 1 << c
+        ordered = sorted(_bits(legal), key=lambda c: r.power(c) * 64 + c, reverse=True)
+        cands: list[int] = []
+        for c in ordered:
+            if cands:
+                p = cands[-1]
+                if r.suit[p] == r.suit[c] and self.touching(live, r.suit[c], c, p):
+                    continue
+            cands.append(c)
+        for c in cands:
+            self.hands[seat] &= ~(1 << c)
+            self.trick.append(c)
+            self.tseat.append(seat)
+            res = self.play_from(pos + 1, k)
+            self.trick.pop()
+            self.tseat.pop()
+            self.hands[seat] |= 1 << c
+            if maximizing and res:
+                return True
+            if not maximizing and not res:
+                return False
+        return not maximizing
+
+
+def _check_position(game: int, trump: int, hands: list[int], nseats: int, leader: int, seat: int) -> int:
+    if not 0 <= game <= 2:
+        raise_for(-1)
+    if not 0 <= trump <= 3:
+        raise_for(-2)
+    if not 2 <= nseats <= 8 or len(hands) < nseats:
+        raise_for(-9)
+    seen = 0
+    size = -1
+    for h in hands[:nseats]:
+        if h < 0 or h & ~FULL52:
+            raise_for(-7)
+        if h & seen:
+            raise_for(-5)
+        seen |= h
+        n = h.bit_count()
+        if n == 0:
+            continue
+        if n > 5 or (size >= 0 and n != size):
+            raise_for(-4)
+        size = n
+    if size < 0:
+        raise_for(-4)
+    if not 0 <= leader < nseats or not hands[leader]:
+        raise_for(-9)
+    if not 0 <= seat < nseats or not hands[seat]:
+        raise_for(-9)
+    return size
+
+
+def solve(game: int, trump: int, hands: list[int], leader: int, seat: int, tt_limit: int = 1 << 20) -> int:
+    """Most tricks ``seat`` can be sure of with every card open (see :func:`hucklebuck.solve`)."""
+    nseats = len(hands)
+    _check_position(game, trump, hands, nseats, leader, seat)
+    return _Solver(_Rules(game, trump), list(hands), nseats, leader, seat, tt_limit).value()
+
+
+def mc_eval(
+    game: int,
+    trump: int,
+    known: list[int],
+    sizes: list[int],
+    pool: int,
+    leader: int,
+    seat: int,
+    seed: int,
+    samples: int,
+    mode: int,
+    tt_limit: int = 1 << 20,
+) -> list[int]:
+    """Histogram of ``seat``'s tricks over ``samples`` random deals of ``pool``."""
+    nseats = len(known)
+    if not 0 <= game <= 2:
+        raise_for(-1)
+    if not 0 <= trump <= 3:
+        raise_for(-2)
+    if not 2 <= nseats <= 8 or len(sizes) < nseats:
+        raise_for(-9)
+    if pool < 0 or pool & ~FULL52:
+        raise_for(-7)
+    if mode not in (0, 1):
+        raise_for(-11)
+    if not 0 <= leader < nseats or sizes[leader] == 0:
+        raise_for(-9)
+    if not 0 <= seat < nseats or sizes[seat] == 0:
+        raise_for(-9)
+    known_all = 0
+    hand_size = -1
+    need = []
+    for i in range(nseats):
+        k = known[i]
+        if k < 0 or k & ~FULL52:
+            raise_for(-7)
+        if k & (known_all | pool):
+            raise_for(-5)
+        known_all |= k
+        if sizes[i] > 5 or k.bit_count() > sizes[i]:
+            raise_for(-4)
+        if sizes[i]:
+            if hand_size >= 0 and sizes[i] != hand_size:
+                raise_for(-4)
+            hand_size = sizes[i]
+        need.append(sizes[i] - k.bit_count())
+    cards = bytearray(_bits(pool))
+    if sum(need) > len(cards):
+        raise_for(-4)
+    r = _Rules(game, trump)
+    rng = SplitMix64(seed)
+    hist = [0] * 6
+    order = [i for i in range(nseats) if sizes[i]]
+    for _ in range(samples):
+        rng.shuffle(cards)
+        hands = []
+        pos = 0
+        for i in range(nseats):
+            h = known[i]
+            for c in cards[pos : pos + need[i]]:
+                h |= 1 << c
+            pos += need[i]
+            hands.append(h)
+        if mode == 0:
+            won = [0] * nseats
+            _playout(r, hands, order, order.index(leader), won)
+            t = won[seat]
+        else:
+            t = _Solver(r, hands, nseats, leader, seat, tt_limit).value()
+        hist[t] += 1
+    return hist
+
+
+# ----------------------------------------------------------- bulk simulation
+def _estimate(hand: int, trump: int) -> int:
+    """Integer trick estimate in tenths (identical to the C core's)."""
+    est = 0
+    tr = hand & (0x1FFF << (13 * trump))
+    ntr = tr.bit_count()
+    idx = 0
+    for rk in range(12, -1, -1):
+        if not tr >> (13 * trump + rk) & 1:
+            continue
+        if rk == 12:
+            est += 10
+        elif rk == 11:
+            est += 8 if ntr >= 2 else 4
+        elif rk == 10:
+            est += 6 if ntr >= 3 else 3
+        else:
+            est += 4 if idx >= 2 else 1
+        idx += 1
+    for s in range(4):
+        if s == trump:
+            continue
+        m = hand & (0x1FFF << (13 * s))
+        if m >> (13 * s + 12) & 1:
+            est += 7
+        if m >> (13 * s + 11) & 1 and m.bit_count() >= 2:
+            est += 3
+    return est
+
+
+def _best_suit(hand: int) -> tuple[int, int]:
+    best, be = 0, -1
+    for s in range(4):
+        e = _estimate(hand, s)
+        if e >= be:
+            be, best = e, s
+    return best, be
+
+
+def _weak(hand: int, trump: int) -> int:
+    return sum(1 << c for c in _bits(hand) if c // 13 != trump and c % 13 < 10)
+
+
+def sim_hucklebuck(players: int, seed: int, hands_n: int) -> list[int]:
+    """Play ``hands_n`` Hucklebuck hands with the fixed policy; return the statistics."""
+    if not 3 <= players <= 7:
+        raise_for(-9)
+    stats = [0] * SIM_STATS
+    rules = [_Rules(0, t) for t in range(4)]
+    rng = SplitMix64(seed)
+    for h in range(hands_n):
+        hands = [0] * players
+        dealer = h % players
+        deck = bytearray(range(52))
+        rng.shuffle(deck)
+        pos = 0
+        for _ in range(5):
+            for i in range(1, players + 1):
+                hands[(dealer + i) % players] |= 1 << deck[pos]
+                pos += 1
+        stock = bytearray(deck[pos:])
+        pos = 0
+        want = []
+        for i in range(players):
+            _, e = _best_suit(hands[i])
+            w = 5 if e >= 47 else min(5, (e + 3) // 10)
+            want.append(w)
+        high, bidder = 0, -1
+        passed = [False] * players
+        live = players
+        cur = (dealer + 1) % players
+        while live > 0 and not (bidder >= 0 and live == 1) and high < 5:
+            need = high + 1 if high else 2
+            if not passed[cur] and cur != bidder:
+                if want[cur] >= need:
+                    high, bidder = need, cur
+                else:
+                    passed[cur] = True
+                    live -= 1
+            cur = (cur + 1) % players
+        if bidder < 0:
+            stats[0] += 1
+            continue
+        trump, _ = _best_suit(hands[bidder])
+        aside = 0
+        stayed = [False] * players
+        others = 0
+        for i in range(1, players):
+            s = (bidder + i) % players
+            if _estimate(hands[s], trump) >= 8:
+                stayed[s] = True
+                others += 1
+            else:
+                aside |= hands[s]
+                hands[s] = 0
+        stayed[bidder] = True
+        if others == 0:
+            stats[1] += 1
+            continue
+        for i in range(1, players + 1):
+            s = (bidder + i) % players
+            if not stayed[s]:
+                continue
+            disc = _weak(hands[s], trump)
+            k = disc.bit_count()
+            if k == 0:
+                continue
+            hands[s] &= ~disc
+            while k > 0:
+                if pos >= len(stock):
+                    stock = bytearray(_bits(aside))
+                    aside = 0
+                    pos = 0
+                    rng.shuffle(stock)
+                    stats[4] += 1
+                hands[s] |= 1 << stock[pos]
+                pos += 1
+                k -= 1
+            aside |= disc
+        order = [i for i in range(players) if stayed[i]]
+        won = [0] * players
+        _playout(rules[trump], hands, order, order.index(bidder), won)
+        stats[2] += 1
+        stats[3] += len(order)
+        stats[6 + 2 * (high - 2) + (0 if won[bidder] >= high else 1)] += 1
+        stats[5] += sum(1 for s in order if s != bidder and won[s] == 0)
+    return stats
