@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from array import array
-
 from typing import TYPE_CHECKING
 
 from .._hbc import ffi, lib
@@ -39,7 +38,7 @@ TT_ENTRIES = 1 << 20
 _local = threading.local()
 
 
-def _tt() -> tuple[_CData, int]:  # noqa: F821 (typing-only name)
+def _tt() -> tuple[_CData, int]:
     """This thread's transposition table and a fresh generation number."""
     table = getattr(_local, "tt", None)
     if table is None:
