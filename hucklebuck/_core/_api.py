@@ -68,3 +68,35 @@ class Core(Protocol):
     def legal_masks(self, game: int, trumps: bytes, leads: bytes, hands: array[int]) -> array[int]:
         """Legal-play masks of a batch of positions (``hands`` is an ``array('Q')``)."""
         ...
+
+    def rng_fill(self, seed: int, n: int) -> list[int]:
+        """The first ``n`` outputs of the specified PRNG (splitmix64) from ``seed``."""
+        ...
+
+    def rng_shuffle(self, seed: int, cards: bytes) -> bytes:
+        """``cards`` shuffled by the specified algorithm from ``seed``."""
+        ...
+
+    def solve(self, game: int, trump: int, hands: list[int], leader: int, seat: int) -> int:
+        """Most tricks ``seat`` can be sure of with all ``hands`` (masks per seat; 0 = not in play) open."""
+        ...
+
+    def mc_eval(
+        self,
+        game: int,
+        trump: int,
+        known: list[int],
+        sizes: list[int],
+        pool: int,
+        leader: int,
+        seat: int,
+        seed: int,
+        samples: int,
+        mode: int,
+    ) -> list[int]:
+        """Histogram (0..5 tricks) of ``seat`` over random deals of ``pool`` (mode 0 playout, 1 solver)."""
+        ...
+
+    def sim_hucklebuck(self, players: int, seed: int, hands: int) -> list[int]:
+        """Statistics of ``hands`` simulated Hucklebuck hands (``HB_SIM_*`` in ``hb_core.h``)."""
+        ...

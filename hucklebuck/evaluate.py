@@ -1,0 +1,404 @@
+"""Hand evaluation: a perfect-information solver, Monte Carlo trick
+distributions, per-game advice, and bulk simulation.
+
+Each function makes one call into the active core per batch of work (a whole
+solve, all the samples of an evaluation, all the hands of a simulation), so the
+C core runs it with the GIL released; ``workers=N`` splits a batch over N
+threads.  Results are reproducible: the same inputs, ``seed`` and ``workers``
+give the same answer on either core (the random source is specified in
+:mod:`hucklebuck._core._py_eval`).
+
+>>> from hucklebuck import Suit, parse_cards
+>>> solve("hucklebuck", Suit.SPADES, [parse_cards("AS KS"), parse_cards("AH KH")], leader=1, seat=0)
+2
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import Literal, TypeVar
+
+from ._core import get_core, using
+from ._core._py_eval import SplitMix64
+from .cards import Card, CardSet, Rank, Suit
+from .errors import CardError, OptionsError
+from .packs import GameKind, pack
+
+__all__ = [
+    "BuckEmAdvice",
+    "DeerParkAdvice",
+    "HucklebuckAdvice",
+    "HucklebuckSimStats",
+    "SplitMix64",
+    "TrickDistribution",
+    "buckem_advice",
+    "deerpark_advice",
+    "evaluate_hand",
+    "hucklebuck_advice",
+    "rake_qualifies",
+    "simulate_hucklebuck",
+    "solve",
+]
+
+Method = Literal["playout", "solver"]
+T = TypeVar("T")
+
+
+def _cards(hand: Iterable[Card] | CardSet, what: str) -> CardSet:
+    try:
+        return hand if isinstance(hand, CardSet) else CardSet(hand)
+    except CardError as exc:
+        raise CardError(f"{what}: {exc}") from None
+
+
+def solve(
+    game: GameKind | str,
+    trump: Suit | int,
+    hands: Sequence[Iterable[Card] | CardSet],
+    *,
+    leader: int,
+    seat: int,
+) -> int:
+    """The most remaining tricks ``seat`` can be sure of when every card is open
+    and all other players play against it.
+
+    ``hands`` has one entry per seat (2-8 seats; an empty hand marks a seat not
+    in play); the seats in play hold the same number of cards (1-5).
+    """
+    kind = GameKind.coerce(game)
+    masks = [_cards(h, f"hand of seat {i}").mask for i, h in enumerate(hands)]
+    return get_core().solve(kind.core_id, int(trump), masks, leader, seat)
+
+
+@dataclass(frozen=True)
+class TrickDistribution:
+    """How many tricks a seat took over the samples of an evaluation."""
+
+    counts: tuple[int, ...]
+    """counts[t] = samples in which the seat took t tricks (t = 0..5)."""
+    samples: int
+
+    @property
+    def probabilities(self) -> tuple[float, ...]:
+        """P(0) ... P(5)."""
+        return tuple(c / self.samples for c in self.counts) if self.samples else (0.0,) * 6
+
+    @property
+    def mean(self) -> float:
+        """Expected tricks."""
+        return sum(t * c for t, c in enumerate(self.counts)) / self.samples if self.samples else 0.0
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of :attr:`mean`."""
+        if self.samples < 2:
+            return 0.0
+        m = self.mean
+        var = sum(c * (t - m) ** 2 for t, c in enumerate(self.counts)) / (self.samples - 1)
+        return math.sqrt(var / self.samples)
+
+    def at_least(self, k: int) -> float:
+        """P(tricks >= k)."""
+        return sum(self.counts[k:]) / self.samples if self.samples else 0.0
+
+    def stderr_of(self, p: float) -> float:
+        """Standard error of a probability ``p`` estimated from these samples."""
+        return math.sqrt(p * (1 - p) / self.samples) if self.samples else 0.0
+
+
+def _split(total: int, workers: int) -> list[int]:
+    base, extra = divmod(total, workers)
+    return [base + (1 if i < extra else 0) for i in range(workers)]
+
+
+def _seeds(seed: int, workers: int) -> list[int]:
+    if workers == 1:
+        return [seed]
+    rng = SplitMix64(seed)
+    return [rng.next_u64() for _ in range(workers)]
+
+
+def _parallel(jobs: list[Callable[[], T]], workers: int) -> list[T]:
+    if workers == 1:
+        return [jobs[0]()]
+    core_name = get_core().name
+
+    def run(job: Callable[[], T]) -> T:
+        with using(core_name):
+            return job()
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(run, jobs))
+
+
+def _check_workers(workers: int) -> None:
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise OptionsError(f"workers must be a positive integer, not {workers!r}")
+
+
+def evaluate_hand(
+    game: GameKind | str,
+    trump: Suit | int,
+    hand: Iterable[Card] | CardSet,
+    *,
+    players: int,
+    seat: int = 0,
+    leader: int = 0,
+    seen: Iterable[Card] = (),
+    in_play: Sequence[int] | None = None,
+    samples: int = 10_000,
+    seed: int = 0,
+    method: Method = "playout",
+    workers: int = 1,
+    short_handed: bool = False,
+) -> TrickDistribution:
+    """The distribution of tricks ``hand`` takes for ``seat``.
+
+    The cards ``seat`` cannot see (the game's pack less ``hand`` and ``seen``)
+    are dealt at random to the other seats in play (``in_play``, default all),
+    and the hand is played out ``samples`` times, either by the fast playout
+    policy or by the solver (every seat then plays perfectly against ``seat``).
+    """
+    _check_workers(workers)
+    kind = GameKind.coerce(game)
+    own = _cards(hand, "hand")
+    seen_set = _cards(seen, "seen")
+    if own & seen_set:
+        raise CardError("a card is both in the hand and among the seen cards")
+    full = pack(kind, players, short_handed=short_handed) if kind is GameKind.BUCKEM else pack(kind, players)
+    if not own <= full:
+        raise CardError(f"the hand holds cards outside the {kind.title} pack for {players} players")
+    seats = list(in_play) if in_play is not None else list(range(players))
+    sizes = [len(own) if s in seats else 0 for s in range(players)]
+    known = [own.mask if s == seat else 0 for s in range(players)]
+    pool = (full - own - seen_set).mask
+    mode = {"playout": 0, "solver": 1}.get(method)
+    if mode is None:
+        raise OptionsError(f"method must be 'playout' or 'solver', not {method!r}")
+    core = get_core()
+    parts = _split(samples, workers)
+    jobs: list[Callable[[], list[int]]] = [
+        partial(core.mc_eval, kind.core_id, int(trump), known, sizes, pool, leader, seat, sd, n, mode)
+        for n, sd in zip(parts, _seeds(seed, workers), strict=True)
+    ]
+    hists = _parallel(jobs, workers)
+    counts = tuple(sum(h[t] for h in hists) for t in range(6))
+    return TrickDistribution(counts, samples)
+
+
+# -------------------------------------------------------------------- advice
+@dataclass(frozen=True)
+class HucklebuckAdvice:
+    """Advice for a Hucklebuck hand (5 cards, every seat assumed to stay)."""
+
+    expected_by_trump: dict[Suit, float]
+    """Expected tricks as the bidder (leading) for each trump suit."""
+    best_trump: Suit
+    bid: int | None
+    """The highest bid made at least half the time with the best trump (None: pass)."""
+    stay: bool
+    """As a non-bidder with ``trump``: whether staying beats dropping on average."""
+    stay_value: float
+    """Expected score of staying (+t, or -5 for no trick)."""
+    exchange: int
+    """Suggested exchange count: the cards that are neither trumps nor A, K, Q."""
+
+
+def hucklebuck_advice(
+    hand: Iterable[Card] | CardSet,
+    *,
+    players: int,
+    trump: Suit | None = None,
+    samples: int = 4000,
+    seed: int = 0,
+    workers: int = 1,
+) -> HucklebuckAdvice:
+    """Trump choice, bid, and stay/drop advice from Monte Carlo playouts.
+
+    ``trump`` is the named trump for the stay/drop question (default: the best
+    suit for this hand).
+    """
+    own = _cards(hand, "hand")
+    dists = {
+        s: evaluate_hand(
+            "hucklebuck",
+            s,
+            own,
+            players=players,
+            seat=0,
+            leader=0,
+            samples=samples,
+            seed=seed,
+            workers=workers,
+        )
+        for s in Suit
+    }
+    expected = {s: d.mean for s, d in dists.items()}
+    best = max(Suit, key=lambda s: (expected[s], s))
+    bid = next((b for b in (5, 4, 3, 2) if dists[best].at_least(b) >= 0.5), None)
+    named = best if trump is None else trump
+    as_other = evaluate_hand(
+        "hucklebuck",
+        named,
+        own,
+        players=players,
+        seat=0,
+        leader=1,
+        samples=samples,
+        seed=seed + 1,
+        workers=workers,
+    )
+    value = as_other.mean - 5 * as_other.probabilities[0]
+    exchange = sum(1 for c in own if c.suit is not named and c.rank < Rank.QUEEN)
+    return HucklebuckAdvice(expected, best, bid, value > 0, value, exchange)
+
+
+def rake_qualifies(hand: Iterable[Card] | CardSet, trump: Suit) -> bool:
+    """Buck 'Em's rake test (S3, DEF #43): the trump ace, or two trumps with a trump K, Q or J."""
+    trumps = [c for c in _cards(hand, "hand") if c.suit is trump]
+    if any(c.rank is Rank.ACE for c in trumps):
+        return True
+    return len(trumps) >= 2 and any(c.rank in (Rank.KING, Rank.QUEEN, Rank.JACK) for c in trumps)
+
+
+@dataclass(frozen=True)
+class BuckEmAdvice:
+    """Advice for a Buck 'Em hand."""
+
+    p_two_or_more: float
+    """P(taking 2+ tricks): a share of the pot."""
+    p_burned: float
+    """P(taking 0 or 1 trick): matching the pot."""
+    stay: bool
+    rakes_alone: bool
+    """Whether this hand would rake the pot as the only stayer."""
+
+
+def buckem_advice(
+    hand: Iterable[Card] | CardSet,
+    upcard: Card,
+    *,
+    players: int,
+    seat: int = 1,
+    dealer: int = 0,
+    stayers: Sequence[int] | None = None,
+    samples: int = 4000,
+    seed: int = 0,
+    workers: int = 1,
+    short_handed: bool = False,
+) -> BuckEmAdvice:
+    """Stay/fold advice: the chances of 2+ tricks and of being burned if
+    ``stayers`` (default: everyone) play, and the rake test."""
+    own = _cards(hand, "hand")
+    seats = sorted(set(stayers) | {seat}) if stayers is not None else list(range(players))
+    leader = next(s for s in ((dealer + 1 + i) % players for i in range(players)) if s in seats)
+    d = evaluate_hand(
+        "buckem",
+        upcard.suit,
+        own,
+        players=players,
+        seat=seat,
+        leader=leader,
+        seen=[upcard],
+        in_play=seats,
+        samples=samples,
+        seed=seed,
+        workers=workers,
+        short_handed=short_handed,
+    )
+    p2 = d.at_least(2)
+    return BuckEmAdvice(p2, 1 - p2, p2 >= 0.5, rake_qualifies(own, upcard.suit))
+
+
+@dataclass(frozen=True)
+class DeerParkAdvice:
+    """Advice for calling trump in Deer Park Euchre."""
+
+    p_make_three: dict[Suit, float]
+    """Per suit, P(taking 3+ tricks): a voluntary call succeeds."""
+    p_make_two: dict[Suit, float]
+    """Per suit, P(taking 2+ tricks): the stuck dealer's requirement."""
+    best_call: Suit
+    call: bool
+    """Whether calling the best suit succeeds at least half the time."""
+
+
+def deerpark_advice(
+    hand: Iterable[Card] | CardSet,
+    *,
+    players: int,
+    seat: int = 1,
+    dealer: int = 0,
+    seen: Iterable[Card] = (),
+    samples: int = 4000,
+    seed: int = 0,
+    workers: int = 1,
+) -> DeerParkAdvice:
+    """P(meeting 3) for each suit one could call and P(meeting 2) for a stuck dealer."""
+    own = _cards(hand, "hand")
+    leader = (dealer + 1) % players
+    dists = {
+        s: evaluate_hand(
+            "deerpark",
+            s,
+            own,
+            players=players,
+            seat=seat,
+            leader=leader,
+            seen=seen,
+            samples=samples,
+            seed=seed,
+            workers=workers,
+        )
+        for s in Suit
+    }
+    three = {s: d.at_least(3) for s, d in dists.items()}
+    two = {s: d.at_least(2) for s, d in dists.items()}
+    best = max(Suit, key=lambda s: (three[s], s))
+    return DeerParkAdvice(three, two, best, three[best] >= 0.5)
+
+
+# --------------------------------------------------------------- simulation
+@dataclass(frozen=True)
+class HucklebuckSimStats:
+    """Totals over simulated Hucklebuck hands (policy in :mod:`hucklebuck._core._py_eval`)."""
+
+    hands: int
+    all_pass: int
+    lone_bidder: int
+    played: int
+    stayers: int
+    """Players in played hands, bidders included (divide by ``played`` for the average)."""
+    restocks: int
+    """Times the stock ran out and was re-formed (DEF #18)."""
+    stayer_zero: int
+    """Non-bidders who stayed and took no trick (-5 each)."""
+    made: dict[int, int]
+    """Per bid (2..5), hands where the bidder made it."""
+    set: dict[int, int]
+    """Per bid (2..5), hands where the bidder was set."""
+
+    def make_rate(self, bid: int) -> float:
+        """How often a bid of ``bid`` was made."""
+        n = self.made[bid] + self.set[bid]
+        return self.made[bid] / n if n else 0.0
+
+
+def simulate_hucklebuck(players: int, hands: int, *, seed: int = 0, workers: int = 1) -> HucklebuckSimStats:
+    """Simulate ``hands`` Hucklebuck hands with the fixed policy: one core call per worker."""
+    _check_workers(workers)
+    core = get_core()
+    parts = _split(hands, workers)
+    jobs: list[Callable[[], list[int]]] = [
+        partial(core.sim_hucklebuck, players, sd, n)
+        for n, sd in zip(parts, _seeds(seed, workers), strict=True)
+    ]
+    results = _parallel(jobs, workers)
+    s = [sum(r[i] for r in results) for i in range(14)]
+    made = {b: s[6 + 2 * (b - 2)] for b in range(2, 6)}
+    sets = {b: s[7 + 2 * (b - 2)] for b in range(2, 6)}
+    return HucklebuckSimStats(hands, s[0], s[1], s[2], s[3], s[4], s[5], made, sets)
