@@ -8,6 +8,7 @@
 #include "hb_core.h"
 
 #define FULL52 ((UINT64_C(1) << 52) - 1)
+#define HB_SIM_STAY_AT 3 /* a non-bidder stays with an estimate of 0.3 tricks (tenths) */
 
 /* ------------------------------------------------------------------ PRNG */
 /* splitmix64 (Steele, Lea, Flood 2014): state += golden gamma; mix. */
@@ -558,7 +559,7 @@ int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *st
         /* stay or drop, from the bidder's left, bidder last */
         for (i = 1; i < players; i++) {
             int s = (bidder + i) % players;
-            if (estimate(hands[s], trump) >= 8) { stayed[s] = 1; nstay_others++; }
+            if (estimate(hands[s], trump) >= HB_SIM_STAY_AT) { stayed[s] = 1; nstay_others++; }
             else { aside |= hands[s]; hands[s] = 0; }
         }
         stayed[bidder] = 1;

@@ -38,6 +38,8 @@ M64: Final = (1 << 64) - 1
 FULL52: Final = (1 << 52) - 1
 GAMMA: Final = 0x9E3779B97F4A7C15
 SIM_STATS: Final = 14
+#: Simulation policy: a non-bidder stays with an estimate of this many tenths of a trick.
+STAY_AT: Final = 3
 T = TypeVar("T")
 
 
@@ -497,7 +499,7 @@ def sim_hucklebuck(players: int, seed: int, hands_n: int) -> list[int]:
         others = 0
         for i in range(1, players):
             s = (bidder + i) % players
-            if _estimate(hands[s], trump) >= 8:
+            if _estimate(hands[s], trump) >= STAY_AT:
                 stayed[s] = True
                 others += 1
             else:
