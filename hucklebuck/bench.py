@@ -10,6 +10,7 @@ import argparse
 import os
 import platform
 import random
+import statistics
 import time
 from array import array
 from collections.abc import Callable
@@ -90,11 +91,109 @@ def _scalar(core: Core, tricks: tuple[bytes, bytes, bytes], n: int, repeat: int)
     return _best_of(repeat, run) / n * 1e9
 
 
+def _deals(rng: random.Random, players: int, n: int) -> list[list[int]]:
+    out = []
+    for _ in range(n):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        out.append([sum(1 << c for c in deck[5 * i : 5 * i + 5]) for i in range(players)])
+    return out
+
+
+def _solve_times(core: Core, deals: list[list[int]]) -> list[float]:
+    times = []
+    for i, hands in enumerate(deals):
+        t0 = time.perf_counter()
+        core.solve(0, i % 4, hands, 0, 1)
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def _pct(xs: list[float], q: float) -> float:
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, int(q * len(ys)))]
+
+
+def bench_evaluation(scale: float) -> list[tuple[str, str, str, str]]:
+    """Simulation, threads, solver and Monte Carlo figures: rows of (what, C, Python, ratio)."""
+    from ._core._py import PythonCore
+    from .evaluate import simulate_hucklebuck
+
+    rows: list[tuple[str, str, str, str]] = []
+    py = PythonCore()
+    have_c = "c" in available()
+    n_c, n_py = int(400_000 * scale), int(4_000 * scale)
+    t_py = _best_of(1, lambda: py.sim_hucklebuck(5, 1, n_py)) / n_py
+    if have_c:
+        with using("c") as c:
+            t_c = _best_of(3, lambda: c.sim_hucklebuck(5, 1, n_c)) / n_c
+            t_c2 = _best_of(3, lambda: simulate_hucklebuck(5, 2 * n_c, seed=1, workers=2)) / (2 * n_c)
+        rows.append(
+            (
+                "simulate 5-player Hucklebuck, hands/s (1 thread)",
+                f"{1 / t_c:,.0f}",
+                f"{1 / t_py:,.0f}",
+                f"{t_py / t_c:.0f}x",
+            )
+        )
+        rows.append(
+            (
+                "  same, 2 threads (workers=2), hands/s",
+                f"{1 / t_c2:,.0f}",
+                "",
+                f"{t_c / t_c2:.2f}x vs 1 thread",
+            )
+        )
+    else:
+        rows.append(("simulate 5-player Hucklebuck, hands/s", "-", f"{1 / t_py:,.0f}", ""))
+    rng = random.Random(7)
+    for players, n_deals, n_py_deals in (
+        (4, int(300 * scale) or 20, int(40 * scale) or 5),
+        (7, int(200 * scale) or 20, int(6 * scale) or 3),
+    ):
+        deals = _deals(rng, players, n_deals)
+        tp = _solve_times(py, deals[:n_py_deals])
+        if have_c:
+            with using("c") as c:
+                tc = _solve_times(c, deals)
+            same = tc[:n_py_deals]
+            rows.append(
+                (
+                    f"solve {players} players x 5 cards: median / p99 ms ({n_deals} deals)",
+                    f"{statistics.median(tc) * 1e3:.3f} / {_pct(tc, 0.99) * 1e3:.1f}",
+                    f"{statistics.median(tp) * 1e3:.1f} ({n_py_deals} deals)",
+                    f"{statistics.median(tp) / statistics.median(same):.0f}x (same deals)",
+                )
+            )
+        else:
+            rows.append(
+                (f"solve {players} players: median ms", "-", f"{statistics.median(tp) * 1e3:.1f}", "")
+            )
+    known = [0b11111 << 26, 0, 0, 0, 0]
+    pool = ((1 << 52) - 1) & ~known[0]
+    sizes = [5] * 5
+    n_py_mc = int(2000 * scale) or 200
+    t_mpy = _best_of(1, lambda: py.mc_eval(0, 3, known, sizes, pool, 0, 0, 1, n_py_mc, 0)) / n_py_mc
+    if have_c:
+        with using("c") as c:
+            t_mc = _best_of(3, lambda: c.mc_eval(0, 3, known, sizes, pool, 0, 0, 1, 10_000, 0))
+        rows.append(
+            (
+                "Monte Carlo, 10,000 playout samples (5 players), ms",
+                f"{t_mc * 1e3:.1f}",
+                f"{t_mpy * 1e4 * 1e3:,.0f}",
+                f"{t_mpy * 1e4 / t_mc:.0f}x",
+            )
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the benchmark table."""
     parser = argparse.ArgumentParser(prog="python -m hucklebuck.bench", description=__doc__)
     parser.add_argument("--items", type=int, default=200_000, help="items per batch")
     parser.add_argument("--repeat", type=int, default=5, help="best of this many runs")
+    parser.add_argument("--scale", type=float, default=1.0, help="scale the evaluation workloads (CI: 0.2)")
     args = parser.parse_args(argv)
     print(
         f"machine: {platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()} "
@@ -118,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
     if "c" not in results:
         print("the C core is not available here: only the Python core was measured")
+    print()
+    print(f"{'evaluation':<58}{'C':>20}{'Python':>22}  ratio")
+    for what, c_val, p_val, speedup in bench_evaluation(args.scale):
+        print(f"{what:<58}{c_val:>20}{p_val:>22}  {speedup}")
     return 0
 
 

@@ -14,6 +14,8 @@ static int failures = 0;
 /* card number from rank (2..14) and suit (0..3) */
 static char card(int rank, int suit) { return (char)(suit * 13 + rank - 2); }
 
+#define FULL_MINUS(m) (((UINT64_C(1) << 52) - 1) & ~(m))
+
 static uint64_t rng_next(uint64_t *s) { /* splitmix64 */
     uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
@@ -103,11 +105,65 @@ static void fuzz(void)
     }
 }
 
+static void evaluation(void)
+{
+    uint64_t st = 0, hands[4], out[3];
+    hb_tt_entry tt[1024];
+    uint32_t hist[6];
+    uint8_t sizes[4] = {5, 5, 5, 5};
+    uint64_t known[4] = {0}, stats[HB_SIM_STATS], seed = 99;
+    int r = -1, i, round;
+    CHECK(hb_rng_fill(0, out, 3) == HB_OK);
+    CHECK(out[0] == UINT64_C(0xE220A8397B1DCDAF) && out[1] == UINT64_C(0x6E789E6AA1B965F4));
+    CHECK(hb_rng_next(&st) == UINT64_C(0xE220A8397B1DCDAF));
+    /* AS KS against AH KH, spades trump: seat 0 takes both */
+    hands[0] = (UINT64_C(1) << card(14, 3)) | (UINT64_C(1) << card(13, 3));
+    hands[1] = (UINT64_C(1) << card(14, 2)) | (UINT64_C(1) << card(13, 2));
+    CHECK(hb_solve(0, 3, hands, 2, 1, 0, tt, 1024, 1, &r) == HB_OK && r == 2);
+    CHECK(hb_solve(0, 3, hands, 2, 1, 0, NULL, 0, 1, &r) == HB_OK && r == 2);
+    CHECK(hb_solve(0, 3, hands, 2, 1, 0, tt, 1000, 1, &r) == HB_E_TT);
+    CHECK(hb_solve(0, 3, hands, 9, 1, 0, tt, 1024, 1, &r) == HB_E_SEATS);
+    CHECK(hb_solve(0, 3, hands, 2, 5, 0, tt, 1024, 1, &r) == HB_E_SEATS);
+    CHECK(hb_solve(0, 3, NULL, 2, 1, 0, tt, 1024, 1, &r) == HB_E_NULL);
+    hands[1] |= UINT64_C(1) << 60;
+    CHECK(hb_solve(0, 3, hands, 2, 1, 0, tt, 1024, 1, &r) == HB_E_MASK);
+    known[0] = hands[0];
+    CHECK(hb_mc_eval(0, 3, 4, known, sizes, FULL_MINUS(hands[0]), 0, 0, 7, 200, 0, NULL, 0, 1, hist) == HB_OK);
+    CHECK(hist[0] + hist[1] + hist[2] + hist[3] + hist[4] + hist[5] == 200 && hist[0] == 0 && hist[1] == 0);
+    CHECK(hb_mc_eval(0, 3, 4, known, sizes, hands[0], 0, 0, 7, 200, 0, NULL, 0, 1, hist) == HB_E_DUP);
+    sizes[0] = sizes[1] = sizes[2] = sizes[3] = 2;
+    CHECK(hb_mc_eval(0, 3, 4, known, sizes, FULL_MINUS(hands[0]), 0, 0, 7, 200, 0, NULL, 0, 1, hist) == HB_OK);
+    CHECK(hist[2] == 200);
+    CHECK(hb_mc_eval(0, 3, 4, known, sizes, FULL_MINUS(hands[0]), 0, 0, 7, 20, 1, tt, 1024, 1, hist) == HB_OK);
+    CHECK(hist[2] == 20);
+    CHECK(hb_mc_eval(0, 3, 4, known, sizes, FULL_MINUS(hands[0]), 0, 0, 7, 20, 2, tt, 1024, 1, hist) == HB_E_MODE);
+    CHECK(hb_sim_hucklebuck(7, 5, 2000, stats, HB_SIM_STATS) == HB_OK);
+    CHECK(stats[HB_SIM_ALL_PASS] + stats[HB_SIM_LONE_BIDDER] + stats[HB_SIM_PLAYED] == 2000);
+    CHECK(hb_sim_hucklebuck(8, 5, 10, stats, HB_SIM_STATS) == HB_E_SEATS);
+    CHECK(hb_sim_hucklebuck(5, 5, 10, stats, 3) == HB_E_LEN);
+    /* fuzz the solver with random, sometimes malformed positions */
+    for (round = 0; round < 3000; round++) {
+        uint8_t deck[52];
+        uint64_t h[8] = {0};
+        int n = 2 + (int)(hb_rng_next(&seed) % 7), k = 1 + (int)(hb_rng_next(&seed) % 3), pos = 0, j;
+        for (i = 0; i < 52; i++) deck[i] = (uint8_t)i;
+        CHECK(hb_rng_shuffle(hb_rng_next(&seed), deck, 52) == HB_OK);
+        for (i = 0; i < n && pos + k <= 52; i++)
+            for (j = 0; j < k; j++) h[i] |= UINT64_C(1) << deck[pos++];
+        if (round % 13 == 0) h[n - 1] |= h[0];
+        r = -1;
+        i = hb_solve((int)(hb_rng_next(&seed) % 4), (int)(hb_rng_next(&seed) % 5), h, n,
+                     (int)(hb_rng_next(&seed) % 9), (int)(hb_rng_next(&seed) % 9), tt, 1024, (uint32_t)round, &r);
+        CHECK(i < 0 || (r >= 0 && r <= k));
+    }
+}
+
 int main(void)
 {
     known_tricks();
     boundary();
     fuzz();
+    evaluation();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;

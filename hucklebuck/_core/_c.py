@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from .._hbc import _CData
 
 M64 = (1 << 64) - 1
-#: Solver transposition-table size per thread (entries of 16 bytes; 2**20 = 16 MiB).
-TT_ENTRIES = 1 << 20
+#: Solver transposition-table size per thread (entries of 16 bytes; 2**18 = 4 MiB, within the 64 MiB bound).
+TT_ENTRIES = 1 << 18
 _local = threading.local()
 
 
@@ -43,6 +43,8 @@ def _tt() -> tuple[_CData, int]:
     table = getattr(_local, "tt", None)
     if table is None:
         table = _local.tt = ffi.new("hb_tt_entry[]", TT_ENTRIES)
+        # Touch every page now, once, instead of page-faulting inside solves.
+        ffi.buffer(table)[:] = bytes(16 * TT_ENTRIES)
         _local.gen = 0
     _local.gen = (_local.gen + 1) & 0xFFFFFFFF
     return table, _local.gen
