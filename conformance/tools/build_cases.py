@@ -28,6 +28,7 @@ from reference import (
     deerpark_pack,
     full_pack,
     legal,
+    solve,
     sort_cards,
     winner,
 )
@@ -200,6 +201,48 @@ def bad_card_cases(game: str) -> None:
     )
 
 
+def solve_cases(game: str, n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    deck = deerpark_pack(5) if game == "deerpark" else full_pack()
+    src = [
+        "S0: the highest trump wins"
+        if game == "hucklebuck"
+        else "S3: highest trump, else highest of the suit led"
+        if game == "buckem"
+        else "S4: normal rules for Euchre play apply (bowers)"
+    ]
+    for i in range(n):
+        players = rng.randint(2, 4)
+        k = rng.randint(1, 3)
+        cards = rng.sample(deck, players * k)
+        hands = [sort_cards(cards[j * k : (j + 1) * k]) for j in range(players)]
+        if players > 2 and i % 4 == 0:
+            hands[rng.randrange(players)] = []
+        active = [j for j, h in enumerate(hands) if h]
+        trump = "CDHS"[i % 4]
+        leader, seat = rng.choice(active), rng.choice(active)
+        add(
+            game,
+            "solve",
+            f"position-{i:02d}",
+            f"{len(active)} seats x {k} cards: the most tricks seat {seat} can be sure of",
+            src,
+            [],
+            {"op": "solve", "game": game, "trump": trump, "hands": hands, "leader": leader, "seat": seat},
+            solve(game, trump, hands, leader, seat),
+        )
+    add(
+        game,
+        "solve",
+        "unequal-hands",
+        "seats in play must hold as many cards each: bad_request",
+        ["protocol: solve"],
+        [],
+        {"op": "solve", "game": game, "trump": "S", "hands": [["AS", "KS"], ["AH"]], "leader": 0, "seat": 0},
+        err("bad_request"),
+    )
+
+
 def play_legal(game: str, trump: str, seat: int, hand: list[str], trick: list[str]) -> list[str]:
     return sorted(f"{seat} play {c}" for c in legal(game, trump, hand, trick))
 
@@ -363,6 +406,7 @@ def build_hucklebuck() -> None:
         )
     lsrc = ["S2: follow suit if you can; if you can't, play anything", "S0: players must follow suit"]
     legal_cases(HB, 35, 202, lsrc, [25])
+    solve_cases(HB, 12, 707)
     bad_card_cases(HB)
 
     a_src = ["S2: bidding starts on the dealer's left", "S0: the minimum bid is two"]
@@ -1572,6 +1616,7 @@ def build_deerpark() -> None:
         )
     trick_cases(DP, 40, 303, tsrc, [])
     legal_cases(DP, 30, 404, ["S4: normal rules for Euchre play apply"], [])
+    solve_cases(DP, 12, 808)
     bad_card_cases(DP)
 
     c_src = ["S4: a turned club makes clubs trump and the dealer must take two tricks"]
@@ -2277,6 +2322,7 @@ def build_buckem() -> None:
     tsrc = ["S3: highest trump wins, otherwise the highest card of the suit led"]
     trick_cases(BK, 45, 505, tsrc, [61])
     legal_cases(BK, 35, 606, ["S3: players must follow suit if able, otherwise any card"], [61])
+    solve_cases(BK, 12, 909)
     bad_card_cases(BK)
 
     a_src = ["S3: all players ante equally at the start of a normal round"]

@@ -67,3 +67,25 @@ def deerpark_pack(players: int) -> list[str]:
 def buckem_pack(players: int, short: bool) -> list[str]:
     drop = {5: "23", 6: "2"}.get(players, "") if short else ""
     return [c for c in full_pack() if c[0] not in drop]
+
+
+def solve(game: str, trump: str, hands: list[list[str]], leader: int, seat: int) -> int:
+    """Plain minimax over every play (no pruning): the definition of ``solve``."""
+    order = [i for i, h in enumerate(hands) if h]
+
+    def rec(hs: list[list[str]], lead_seat: int, trick: list[str], seats: list[int]) -> int:
+        n = len(order)
+        if len(trick) == n:
+            w = seats[winner(game, trump, trick)]
+            return (w == seat) + rec(hs, w, [], [])
+        p = order[(order.index(lead_seat) + len(trick)) % n]
+        if not hs[p]:
+            return 0
+        vals = []
+        for c in legal(game, trump, hs[p], trick):
+            nh = [list(h) for h in hs]
+            nh[p].remove(c)
+            vals.append(rec(nh, lead_seat, trick + [c], seats + [p]))
+        return max(vals) if p == seat else min(vals)
+
+    return rec([list(h) for h in hands], leader, [], [])

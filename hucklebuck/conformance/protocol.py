@@ -37,7 +37,7 @@ from ..packs import GameKind, pack
 __all__ = ["OPS", "PROTOCOL", "ProtocolError", "handle"]
 
 PROTOCOL: Final = 1
-OPS: Final = ("hello", "deck", "trick_winner", "legal_plays", "play")
+OPS: Final = ("hello", "deck", "trick_winner", "legal_plays", "play", "solve")
 
 
 class ProtocolError(Exception):
@@ -390,12 +390,38 @@ def op_play(req: Mapping[str, Any]) -> Any:
         raise _bad(str(exc)) from None
 
 
+def op_solve(req: Mapping[str, Any]) -> Any:
+    """The most tricks ``seat`` can be sure of with every card open."""
+    kind = _game(req)
+    trump = _trump(req)
+    raw = _field(req, "hands", list, "a list of card lists")
+    if not 2 <= len(raw) <= 8:
+        raise _bad("'hands' lists 2 to 8 seats")
+    hands = [_cards(h, f"hands[{i}]") for i, h in enumerate(raw)]
+    seen: set[Card] = set()
+    for h in hands:
+        if seen & set(h):
+            raise _bad("a card is in two hands")
+        seen |= set(h)
+    sizes = {len(h) for h in hands if h}
+    if len(sizes) != 1 or not 1 <= next(iter(sizes)) <= 5:
+        raise _bad("every seat in play must hold the same number of cards, 1 to 5")
+    n = len(hands)
+    leader = _seat(req.get("leader"), n, "'leader'")
+    seat = _seat(req.get("seat"), n, "'seat'")
+    if not hands[leader] or not hands[seat]:
+        raise _bad("'leader' and 'seat' must be seats in play")
+    masks = [CardSet(h).mask for h in hands]
+    return get_core().solve(kind.core_id, int(trump), masks, leader, seat)
+
+
 HANDLERS: Final = {
     "hello": op_hello,
     "deck": op_deck,
     "trick_winner": op_trick_winner,
     "legal_plays": op_legal_plays,
     "play": op_play,
+    "solve": op_solve,
 }
 
 
