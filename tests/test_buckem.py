@@ -463,3 +463,27 @@ def test_upcard_is_never_drawn() -> None:  # DEF #51
         g.apply(Draw(g.to_act, tuple(sorted(g.hand(g.to_act))[:3])))  # type: ignore[arg-type]
     assert all(up not in g.hand(s) for s in range(8))
     assert isinstance(up, Card) and up in CardSet(pack("buckem", 8))
+
+
+def test_thousands_of_sessions_conserve_chips() -> None:
+    """1,500 short sessions with random options; chips checked after every action."""
+    rng = random.Random(2026)
+    for i in range(1500):
+        n = rng.randint(5, 8)
+        opts: dict[str, Any] = {
+            "ante": rng.randint(1, 3),
+            "scare_cards": rng.random() < 0.4,
+            "deuce_swap": rng.random() < 0.4,
+            "pot_limit": rng.choice([None, 2, 9]),
+            "split": rng.choice(["equal", "proportional"]),
+            "odd_chip": rng.choice(["buckup", "carry", "first_left_of_dealer"]),
+            "after_void_round_ante": rng.random() < 0.5,
+        }
+        g = BuckEmGame(n, seed=i, options=opts)
+        total = sum(g.bankrolls) + g.pot
+        for _ in range(3):
+            while g.phase is not Phase.HAND_OVER:
+                g.apply(rng.choice(g.legal_actions()))
+                assert sum(g.bankrolls) + g.pot == total
+            g.next_hand()
+            assert sum(g.bankrolls) + g.pot == total
