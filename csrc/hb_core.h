@@ -35,7 +35,8 @@ enum {
     HB_E_LEAD = -8,       /* the led card is also in the hand */
     HB_E_SEATS = -9,      /* seat count, leader or seat out of range or not in play */
     HB_E_TT = -10,        /* transposition table size not a power of two */
-    HB_E_MODE = -11       /* unknown evaluation mode */
+    HB_E_MODE = -11,      /* unknown evaluation mode */
+    HB_E_OVERFLOW = -12   /* a simulated pot grew past 2**58 chips */
 };
 
 enum {
@@ -97,6 +98,19 @@ enum {
     HB_SIM_STATS = 14
 };
 
+enum {
+    HB_DP_HANDS = 0, HB_DP_CLUB = 1, HB_DP_ORDERED = 2, HB_DP_CALLED = 3, HB_DP_STUCK = 4,
+    HB_DP_VOL_MADE = 5, HB_DP_VOL_SET = 6, HB_DP_FORCED_MADE = 7, HB_DP_FORCED_SET = 8,
+    HB_DP_DEFENDER_ZERO = 9, HB_DP_STATS = 10
+};
+
+enum {
+    HB_BK_HANDS = 0, HB_BK_NO_STAYERS = 1, HB_BK_RAKED = 2, HB_BK_LONE_NO_RAKE = 3, HB_BK_PLAYED = 4,
+    HB_BK_ONE_WINNER = 5, HB_BK_TWO_WINNERS = 6, HB_BK_NO_WINNER = 7, HB_BK_BURNED = 8,
+    HB_BK_STAYERS = 9, HB_BK_RESTOCKS = 10, HB_BK_CHIPS_WON = 11, HB_BK_CHIPS_BURNED = 12,
+    HB_BK_FINAL_POT = 13, HB_BK_STATS = 14
+};
+
 /* The specified PRNG: splitmix64.  hb_rng_below draws the top bit_length(n)
    bits until the value is below n; the shuffle is Fisher-Yates from the top. */
 uint64_t hb_rng_next(uint64_t *state);
@@ -116,6 +130,14 @@ int hb_mc_eval(int game, int trump, int nseats, const uint64_t *known, const uin
 
 /* Bulk simulation of Hucklebuck hands with the fixed policy; stats has HB_SIM_STATS slots. */
 int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *stats, size_t nstats);
+
+/* Bulk simulation of Deer Park Euchre hands; stats has HB_DP_STATS slots. */
+int hb_sim_deerpark(int players, uint64_t seed, uint32_t hands_n, uint64_t *stats, size_t nstats);
+
+/* Bulk simulation of a Buck 'Em session (pot carried across hands); HB_BK_STATS slots.
+   pot_limit caps each burn payment (0: no cap); without one the pot can grow geometrically. */
+int hb_sim_buckem(int players, uint64_t seed, uint32_t hands_n, int ante, uint64_t pot_limit,
+                  uint64_t *stats, size_t nstats);
 /* CDEF-END */
 
 #endif

@@ -188,6 +188,8 @@ typedef struct {
     int leader_pos;
     uint8_t by_suit[4][16];  /* cards of each effective suit, by increasing strength */
     int n_by_suit[4];
+    uint64_t all;            /* union of the cards still in hands */
+    uint16_t order_key[52];  /* power * 64 + card: the move-ordering key */
 } solver;
 
 static uint64_t mix64(uint64_t z)
@@ -202,13 +204,12 @@ static int play_from(solver *S, int pos, int k);
 static int boundary(solver *S, int k)
 {
     int remaining = popcount64(S->hands[S->order[S->leader_pos]]);
-    uint64_t key = 0, all = 0;
+    uint64_t key;
     hb_tt_entry *e = NULL;
-    int i, res;
+    int res;
     if (k <= 0) return 1;
     if (k > remaining) return 0;
-    for (i = 0; i < S->nact; i++) all |= S->hands[S->order[i]];
-    key = all | ((uint64_t)S->leader_pos << 56) | (UINT64_C(1) << 63);
+    key = S->all | ((uint64_t)S->leader_pos << 56) | (UINT64_C(1) << 63);
     if (S->tt != NULL) {
         size_t idx = (size_t)mix64(key) & S->tt_mask, probe;
         for (probe = 0; probe < 4; probe++) {
@@ -271,7 +272,7 @@ static int play_from(solver *S, int pos, int k)
     seat = S->order[(S->leader_pos + pos) % S->nact];
     maximizing = seat == S->seat;
     legal = legal_of(r, S->hands[seat], pos ? S->trick[0] : -1);
-    for (i = 0; i < S->nact; i++) live |= S->hands[S->order[i]];
+    live = S->all;
     for (i = 0; i < pos; i++) live |= UINT64_C(1) << S->trick[i];
     /* candidates by decreasing power; skip a card touching the previous kept one */
     {
@@ -279,8 +280,8 @@ static int play_from(solver *S, int pos, int k)
         int tmp[16], nt = 0, a, b;
         for (; m; m &= m - 1) tmp[nt++] = lowest_bit(m);
         for (a = 1; a < nt; a++) {  /* insertion sort by power desc, card desc */
-            int x = tmp[a], px = power(r, S->trump, x) * 64 + x;
-            for (b = a - 1; b >= 0 && power(r, S->trump, tmp[b]) * 64 + tmp[b] < px; b--) tmp[b + 1] = tmp[b];
+            int x = tmp[a], px = S->order_key[x];
+            for (b = a - 1; b >= 0 && S->order_key[tmp[b]] < px; b--) tmp[b + 1] = tmp[b];
             tmp[b + 1] = x;
         }
         for (a = 0; a < nt; a++) {
@@ -295,10 +296,12 @@ static int play_from(solver *S, int pos, int k)
     for (i = 0; i < n_cands; i++) {
         int c = cands[i], res;
         S->hands[seat] &= ~(UINT64_C(1) << c);
+        S->all &= ~(UINT64_C(1) << c);
         S->trick[pos] = (uint8_t)c;
         S->tseat[pos] = seat;
         res = play_from(S, pos + 1, k);
         S->hands[seat] |= UINT64_C(1) << c;
+        S->all |= UINT64_C(1) << c;
         if (maximizing && res) return 1;
         if (!maximizing && !res) return 0;
     }
@@ -369,11 +372,13 @@ static void solver_init(solver *S, const hb_rules *r, int trump, const uint64_t 
     S->gen = gen;
     for (i = 0; i < nseats; i++) {
         S->hands[i] = hands[i];
+        S->all |= hands[i];
         if (hands[i]) {
             if (i == leader) S->leader_pos = S->nact;
             S->order[S->nact++] = i;
         }
     }
+    for (i = 0; i < 52; i++) S->order_key[i] = (uint16_t)(power(r, trump, i) * 64 + i);
     solver_tables(S);
 }
 
@@ -596,5 +601,226 @@ int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *st
         for (i = 0; i < nact; i++)
             if (order[i] != bidder && won[order[i]] == 0) stats[HB_SIM_STAYER_ZERO]++;
     }
+    return HB_OK;
+}
+
+/* ----------------------------------------------- Deer Park simulation */
+/* Calling strength in tenths of a trick, bowers included. */
+static int dp_strength(const hb_rules *r, int trump, uint64_t hand)
+{
+    uint64_t m;
+    int est = 0;
+    for (m = hand; m; m &= m - 1) {
+        int c = lowest_bit(m);
+        if (r->suit[c] == trump) {
+            int k = r->rank[c];
+            est += k == 14 ? 10 : k == 13 ? 9 : k == 12 ? 8 : k == 11 ? 6 : k == 10 ? 5 : 4;
+        } else if (r->rank[c] == 12) {
+            est += 5;
+        }
+    }
+    return est;
+}
+
+static int dp_best_suit(const hb_rules *rules, uint64_t hand, int *est_out)
+{
+    int s, best = 0, be = -1;
+    for (s = 0; s < 4; s++) {
+        int e = dp_strength(&rules[s], s, hand);
+        if (e >= be) { be = e; best = s; }
+    }
+    *est_out = be;
+    return best;
+}
+
+int hb_sim_deerpark(int players, uint64_t seed, uint32_t hands_n, uint64_t *stats, size_t nstats)
+{
+    hb_rules rules[4];
+    uint8_t deck[36];
+    uint32_t h;
+    uint64_t st = seed;
+    int t, ndeck = 0, low, s, r;
+    if (stats == NULL) return HB_E_NULL;
+    if (players < 3 || players > 7) return HB_E_SEATS;
+    if (nstats < HB_DP_STATS) return HB_E_LEN;
+    memset(stats, 0, sizeof(uint64_t) * HB_DP_STATS);
+    for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_DEERPARK, t, &rules[t]);
+    low = 11 - players;
+    for (h = 0; h < hands_n; h++) {
+        uint64_t hands[8] = {0};
+        int dealer = (int)(h % (uint32_t)players), i, j, pos = 0, maker = -1, req = 0, trump = 0, turned;
+        int order[8], won[8] = {0}, e;
+        ndeck = 0;
+        for (s = 0; s < 4; s++)
+            for (r = low; r <= 12; r++) deck[ndeck++] = (uint8_t)(s * 13 + r);
+        shuffle_u8(&st, deck, ndeck);
+        for (j = 0; j < 5; j++)
+            for (i = 1; i <= players; i++) hands[(dealer + i) % players] |= UINT64_C(1) << deck[pos++];
+        turned = deck[pos];
+        stats[HB_DP_HANDS]++;
+        if (turned / 13 == 0) {  /* a turned club: clubs, the dealer needs 2 */
+            maker = dealer; req = 2; trump = 0;
+            stats[HB_DP_CLUB]++;
+        } else {
+            int ts = turned / 13;
+            for (i = 1; i <= players && maker < 0; i++) {
+                int p = (dealer + i) % players;
+                if (dp_strength(&rules[ts], ts, hands[p]) >= 26) { maker = p; req = 3; trump = ts; }
+            }
+            if (maker >= 0) {  /* the dealer picks up and discards the cheapest card */
+                uint64_t m;
+                int worst = -1, wv = 1 << 30;
+                stats[HB_DP_ORDERED]++;
+                hands[dealer] |= UINT64_C(1) << turned;
+                for (m = hands[dealer]; m; m &= m - 1) {
+                    int c = lowest_bit(m), v = power(&rules[trump], trump, c) * 64 + c;
+                    if (v < wv) { wv = v; worst = c; }
+                }
+                hands[dealer] &= ~(UINT64_C(1) << worst);
+            } else {
+                for (i = 1; i < players && maker < 0; i++) {
+                    int p = (dealer + i) % players, bs = dp_best_suit(rules, hands[p], &e);
+                    if (e >= 28) { maker = p; req = 3; trump = bs; }
+                }
+                if (maker >= 0) {
+                    stats[HB_DP_CALLED]++;
+                } else {
+                    maker = dealer; req = 2; trump = dp_best_suit(rules, hands[dealer], &e);
+                    stats[HB_DP_STUCK]++;
+                }
+            }
+        }
+        for (i = 0; i < players; i++) order[i] = i;
+        playout(&rules[trump], trump, hands, order, players, (dealer + 1) % players, won);
+        if (req == 3) stats[won[maker] >= 3 ? HB_DP_VOL_MADE : HB_DP_VOL_SET]++;
+        else stats[won[maker] >= 2 ? HB_DP_FORCED_MADE : HB_DP_FORCED_SET]++;
+        for (i = 0; i < players; i++) if (i != maker && won[i] == 0) stats[HB_DP_DEFENDER_ZERO]++;
+    }
+    return HB_OK;
+}
+
+/* ------------------------------------------------- Buck 'Em simulation */
+static int bk_stays(uint64_t hand, int trump)
+{
+    uint64_t tr = hand & (UINT64_C(0x1FFF) << (13 * trump));
+    int s, aces = 0;
+    if (popcount64(tr) >= 2) return 1;
+    for (s = 0; s < 4; s++)
+        if (s != trump && (hand & (UINT64_C(1) << (13 * s + 12)))) aces++;
+    return (tr >> (13 * trump + 10)) != 0 && aces > 0;
+}
+
+static int bk_rakes(uint64_t hand, int trump)
+{
+    uint64_t tr = hand & (UINT64_C(0x1FFF) << (13 * trump));
+    if (tr & (UINT64_C(1) << (13 * trump + 12))) return 1;
+    return popcount64(tr) >= 2 && (tr & (UINT64_C(7) << (13 * trump + 9))) != 0;
+}
+
+static int refill(uint64_t *st, uint8_t *stock, uint64_t *pool)
+{
+    uint64_t m;
+    int n = 0;
+    for (m = *pool; m; m &= m - 1) stock[n++] = (uint8_t)lowest_bit(m);
+    *pool = 0;
+    shuffle_u8(st, stock, n);
+    return n;
+}
+
+int hb_sim_buckem(int players, uint64_t seed, uint32_t hands_n, int ante, uint64_t pot_limit, uint64_t *stats,
+                  size_t nstats)
+{
+    hb_rules rules[4];
+    uint8_t deck[52], stock[52];
+    uint32_t h;
+    uint64_t st = seed, pot = 0, units = 0;
+    int t, ante_due = 1;
+    if (stats == NULL) return HB_E_NULL;
+    if (players < 5 || players > 8) return HB_E_SEATS;
+    if (ante < 1) return HB_E_LEN;
+    if (nstats < HB_BK_STATS) return HB_E_LEN;
+    memset(stats, 0, sizeof(uint64_t) * HB_BK_STATS);
+    for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_BUCKEM, t, &rules[t]);
+    for (h = 0; h < hands_n; h++) {
+        uint64_t hands[8] = {0}, folded = 0, discards = 0;
+        int dealer = (int)(h % (uint32_t)players), i, j, pos = 0, nstock, trump, nst = 0;
+        int stayers[8], won[8] = {0}, winners = 0, w1 = -1, w2 = -1, nburn = 0;
+        stats[HB_BK_HANDS]++;
+        if (ante_due) { pot += (uint64_t)ante * (uint64_t)players; units++; ante_due = 0; }
+        for (i = 0; i < 52; i++) deck[i] = (uint8_t)i;
+        shuffle_u8(&st, deck, 52);
+        for (j = 0; j < 5; j++)
+            for (i = 1; i <= players; i++) hands[(dealer + i) % players] |= UINT64_C(1) << deck[pos++];
+        trump = deck[pos++] / 13;  /* the upcard: never drawn */
+        nstock = 52 - pos;
+        memcpy(stock, deck + pos, (size_t)nstock);
+        pos = 0;
+        for (i = 1; i <= players; i++) {
+            int p = (dealer + i) % players;
+            if (bk_stays(hands[p], trump)) stayers[nst++] = p;
+            else { folded |= hands[p]; hands[p] = 0; }
+        }
+        if (nst == 0) { stats[HB_BK_NO_STAYERS]++; ante_due = 1; continue; }
+        if (nst == 1) {
+            if (bk_rakes(hands[stayers[0]], trump)) {
+                uint64_t take = units <= 1 ? pot : pot / 2;
+                pot -= take;
+                stats[HB_BK_RAKED]++;
+                stats[HB_BK_CHIPS_WON] += take;
+                if (pot > 0) { units = 1; ante_due = 0; } else { units = 0; ante_due = 1; }
+            } else {
+                stats[HB_BK_LONE_NO_RAKE]++;
+                ante_due = 1;
+            }
+            continue;
+        }
+        for (i = 0; i < nst; i++) {  /* draw up to 3 weak cards, weakest first */
+            int p = stayers[i], k = 0, c, rk;
+            uint64_t disc = 0;
+            for (rk = 0; rk < 12 && k < 3; rk++)
+                for (c = rk; c < 52 && k < 3; c += 13)
+                    if ((hands[p] & (UINT64_C(1) << c)) && c / 13 != trump) { disc |= UINT64_C(1) << c; k++; }
+            hands[p] &= ~disc;
+            while (k > 0) {
+                if (pos >= nstock) {
+                    nstock = refill(&st, stock, folded ? &folded : &discards);
+                    pos = 0;
+                    stats[HB_BK_RESTOCKS]++;
+                }
+                hands[p] |= UINT64_C(1) << stock[pos++];
+                k--;
+            }
+            discards |= disc;
+        }
+        playout(&rules[trump], trump, hands, stayers, nst, 0, won);
+        stats[HB_BK_PLAYED]++;
+        stats[HB_BK_STAYERS] += (uint64_t)nst;
+        for (i = 0; i < nst; i++) {
+            int p = stayers[i];
+            if (won[p] >= 2) { if (winners++ == 0) w1 = p; else w2 = p; }
+            else nburn++;
+        }
+        {
+            uint64_t paid = 0, carry_units = winners ? 0 : units;
+            uint64_t match = (pot_limit && pot > pot_limit) ? pot_limit : pot;
+            if (winners == 1) paid = pot;
+            if (winners == 2) {
+                paid = (pot / 2) * 2;
+                if ((pot & 1) && won[w1] != won[w2]) paid++;
+            }
+            stats[winners == 0 ? HB_BK_NO_WINNER : winners == 1 ? HB_BK_ONE_WINNER : HB_BK_TWO_WINNERS]++;
+            stats[HB_BK_CHIPS_WON] += paid;
+            stats[HB_BK_BURNED] += (uint64_t)nburn;
+            if (match > (UINT64_C(1) << 58)) return HB_E_OVERFLOW;  /* the pot outgrew 64 bits */
+            stats[HB_BK_CHIPS_BURNED] += match * (uint64_t)nburn;
+            pot = pot - paid + match * (uint64_t)nburn;
+            if (stats[HB_BK_CHIPS_WON] > (UINT64_C(1) << 62) || stats[HB_BK_CHIPS_BURNED] > (UINT64_C(1) << 62))
+                return HB_E_OVERFLOW;
+            units = carry_units + (uint64_t)nburn;
+            ante_due = nburn == 0;
+            if (pot == 0) units = 0;
+        }
+    }
+    stats[HB_BK_FINAL_POT] = pot;
     return HB_OK;
 }

@@ -30,7 +30,9 @@ from .packs import GameKind, pack
 
 __all__ = [
     "BuckEmAdvice",
+    "BuckEmSimStats",
     "DeerParkAdvice",
+    "DeerParkSimStats",
     "HucklebuckAdvice",
     "HucklebuckSimStats",
     "SplitMix64",
@@ -40,6 +42,8 @@ __all__ = [
     "evaluate_hand",
     "hucklebuck_advice",
     "rake_qualifies",
+    "simulate_buckem",
+    "simulate_deerpark",
     "simulate_hucklebuck",
     "solve",
 ]
@@ -402,3 +406,87 @@ def simulate_hucklebuck(players: int, hands: int, *, seed: int = 0, workers: int
     made = {b: s[6 + 2 * (b - 2)] for b in range(2, 6)}
     sets = {b: s[7 + 2 * (b - 2)] for b in range(2, 6)}
     return HucklebuckSimStats(hands, s[0], s[1], s[2], s[3], s[4], s[5], made, sets)
+
+
+@dataclass(frozen=True)
+class DeerParkSimStats:
+    """Totals over simulated Deer Park Euchre hands (policy in :mod:`hucklebuck._core._py_eval`)."""
+
+    hands: int
+    club_turnups: int
+    ordered: int
+    """Round-one order-ups."""
+    called: int
+    """Round-two calls by a player other than the dealer."""
+    stuck: int
+    """Stuck dealers."""
+    voluntary_made: int
+    voluntary_set: int
+    forced_made: int
+    """Makers needing 2 (turned club or stuck dealer) who took 2+."""
+    forced_set: int
+    defenders_without_trick: int
+
+    @property
+    def voluntary_set_rate(self) -> float:
+        """How often a voluntary maker was set."""
+        n = self.voluntary_made + self.voluntary_set
+        return self.voluntary_set / n if n else 0.0
+
+    @property
+    def forced_set_rate(self) -> float:
+        """How often a maker needing 2 was set."""
+        n = self.forced_made + self.forced_set
+        return self.forced_set / n if n else 0.0
+
+
+def simulate_deerpark(players: int, hands: int, *, seed: int = 0, workers: int = 1) -> DeerParkSimStats:
+    """Simulate ``hands`` Deer Park Euchre hands with the fixed policy: one core call per worker."""
+    _check_workers(workers)
+    core = get_core()
+    jobs: list[Callable[[], list[int]]] = [
+        partial(core.sim_deerpark, players, sd, n)
+        for n, sd in zip(_split(hands, workers), _seeds(seed, workers), strict=True)
+    ]
+    results = _parallel(jobs, workers)
+    return DeerParkSimStats(*(sum(r[i] for r in results) for i in range(10)))
+
+
+@dataclass(frozen=True)
+class BuckEmSimStats:
+    """Totals over a simulated Buck 'Em session (policy in :mod:`hucklebuck._core._py_eval`)."""
+
+    hands: int
+    no_stayers: int
+    raked: int
+    lone_without_rake: int
+    played: int
+    one_winner: int
+    two_winners: int
+    no_winner: int
+    burned: int
+    """Players burned, summed over hands."""
+    stayers: int
+    restocks: int
+    chips_won: int
+    chips_burned: int
+    final_pot: int
+
+    @property
+    def carried(self) -> int:
+        """Rounds whose pot carried untaken (no stayers, an unqualified lone stayer, no winner)."""
+        return self.no_stayers + self.lone_without_rake + self.no_winner
+
+
+def simulate_buckem(
+    players: int, hands: int, *, seed: int = 0, ante: int = 1, pot_limit: int | None = None, workers: int = 1
+) -> BuckEmSimStats:
+    """Simulate Buck 'Em sessions of ``hands`` rounds in all (one per worker; the pot carries within each)."""
+    _check_workers(workers)
+    core = get_core()
+    jobs: list[Callable[[], list[int]]] = [
+        partial(core.sim_buckem, players, sd, n, ante, pot_limit or 0)
+        for n, sd in zip(_split(hands, workers), _seeds(seed, workers), strict=True)
+    ]
+    results = _parallel(jobs, workers)
+    return BuckEmSimStats(*(sum(r[i] for r in results) for i in range(14)))

@@ -326,3 +326,37 @@ def test_advice() -> None:
     assert b.rakes_alone and b.stay and abs(b.p_two_or_more + b.p_burned - 1) < 1e-9
     d = deerpark_advice(parse_cards("JS JC AS KH QD"), players=3, samples=800)
     assert d.best_call is Suit.SPADES and d.call and d.p_make_two[Suit.SPADES] >= d.p_make_three[Suit.SPADES]
+
+
+def test_deerpark_and_buckem_simulations_are_consistent() -> None:
+    from hucklebuck.evaluate import simulate_buckem, simulate_deerpark
+
+    d = simulate_deerpark(4, 2000, seed=3)
+    assert d.club_turnups + d.ordered + d.called + d.stuck == d.hands == 2000
+    assert d.voluntary_made + d.voluntary_set == d.ordered + d.called
+    assert d.forced_made + d.forced_set == d.club_turnups + d.stuck
+    b = simulate_buckem(8, 2000, seed=3, pot_limit=25)
+    assert b.no_stayers + b.raked + b.lone_without_rake + b.played == b.hands == 2000
+    assert b.one_winner + b.two_winners + b.no_winner == b.played
+    assert b.restocks > 0  # eight players: the depleted-deck rule is exercised (DEF #49, #50)
+    # chips are conserved: antes in = chips won + the pot left over - burn payments
+    assert b.chips_won + b.final_pot - b.chips_burned > 0
+    with pytest.raises(CoreInputError, match="pot grew"):
+        simulate_buckem(8, 10_000, seed=16)  # no pot limit: the pot outgrows 64-bit integers
+
+
+@pytest.mark.single_core
+@both_cores
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 7), st.integers(5, 8), st.integers(0, 2**64 - 1), st.integers(0, 30))
+def test_deerpark_and_buckem_simulations_agree_between_cores(
+    dp_players: int, bk_players: int, seed: int, limit: int
+) -> None:
+    from hucklebuck._core._c import CCore
+    from hucklebuck._core._py import PythonCore
+
+    c, p = CCore(), PythonCore()
+    assert c.sim_deerpark(dp_players, seed, 150) == p.sim_deerpark(dp_players, seed, 150)
+    assert c.sim_buckem(bk_players, seed, 150, 1 + limit % 3, limit) == p.sim_buckem(
+        bk_players, seed, 150, 1 + limit % 3, limit
+    )

@@ -140,6 +140,12 @@ static void evaluation(void)
     CHECK(hb_sim_hucklebuck(7, 5, 2000, stats, HB_SIM_STATS) == HB_OK);
     CHECK(stats[HB_SIM_ALL_PASS] + stats[HB_SIM_LONE_BIDDER] + stats[HB_SIM_PLAYED] == 2000);
     CHECK(hb_sim_hucklebuck(8, 5, 10, stats, HB_SIM_STATS) == HB_E_SEATS);
+    CHECK(hb_sim_deerpark(5, 5, 2000, stats, HB_DP_STATS) == HB_OK && stats[HB_DP_HANDS] == 2000);
+    CHECK(hb_sim_deerpark(8, 5, 10, stats, HB_DP_STATS) == HB_E_SEATS);
+    CHECK(hb_sim_buckem(8, 5, 2000, 1, 25, stats, HB_BK_STATS) == HB_OK && stats[HB_BK_HANDS] == 2000);
+    CHECK(hb_sim_buckem(8, 16, 20000, 1, 0, stats, HB_BK_STATS) == HB_E_OVERFLOW);
+    CHECK(hb_sim_buckem(4, 5, 10, 1, 0, stats, HB_BK_STATS) == HB_E_SEATS);
+    CHECK(hb_sim_buckem(6, 5, 10, 0, 0, stats, HB_BK_STATS) == HB_E_LEN);
     CHECK(hb_sim_hucklebuck(5, 5, 10, stats, 3) == HB_E_LEN);
     /* fuzz the solver with random, sometimes malformed positions */
     for (round = 0; round < 3000; round++) {

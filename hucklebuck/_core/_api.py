@@ -28,6 +28,7 @@ _MESSAGES: Final[dict[int, str]] = {
     -9: "seat count, leader or seat out of range or not in play",
     -10: "transposition table size must be a power of two",
     -11: "unknown evaluation mode (0 playout, 1 solver)",
+    -12: "the simulated pot grew past 2**58 chips (set a pot limit)",
 }
 
 
@@ -99,4 +100,12 @@ class Core(Protocol):
 
     def sim_hucklebuck(self, players: int, seed: int, hands: int) -> list[int]:
         """Statistics of ``hands`` simulated Hucklebuck hands (``HB_SIM_*`` in ``hb_core.h``)."""
+        ...
+
+    def sim_deerpark(self, players: int, seed: int, hands: int) -> list[int]:
+        """Statistics of ``hands`` simulated Deer Park Euchre hands (``HB_DP_*``)."""
+        ...
+
+    def sim_buckem(self, players: int, seed: int, hands: int, ante: int, pot_limit: int) -> list[int]:
+        """Statistics of a simulated Buck 'Em session of ``hands`` rounds (``HB_BK_*``)."""
         ...

@@ -242,3 +242,27 @@ class CCore:
         if rc != 0:
             raise_for(rc)
         return [stats[i] for i in range(14)]
+
+    def sim_deerpark(self, players: int, seed: int, hands: int) -> list[int]:
+        """See :meth:`hucklebuck._core._api.Core.sim_deerpark`: one C call per batch."""
+        if not 3 <= players <= 7:
+            raise_for(-9)
+        if not 0 <= hands < 1 << 32:
+            raise_for(-4)
+        stats = ffi.new("uint64_t[]", 10)
+        rc = lib.hb_sim_deerpark(players, seed & M64, hands, stats, 10)
+        if rc != 0:
+            raise_for(rc)
+        return [stats[i] for i in range(10)]
+
+    def sim_buckem(self, players: int, seed: int, hands: int, ante: int, pot_limit: int) -> list[int]:
+        """See :meth:`hucklebuck._core._api.Core.sim_buckem`: one C call per batch."""
+        if not 5 <= players <= 8:
+            raise_for(-9)
+        if not 0 <= hands < 1 << 32 or not 1 <= ante < 1 << 31 or not 0 <= pot_limit < 1 << 64:
+            raise_for(-4)
+        stats = ffi.new("uint64_t[]", 14)
+        rc = lib.hb_sim_buckem(players, seed & M64, hands, ante, pot_limit, stats, 14)
+        if rc != 0:
+            raise_for(rc)
+        return [stats[i] for i in range(14)]

@@ -177,3 +177,15 @@ class PythonCore:
             suit, _, masks = _TABLES[(game, trump)]
             out[i] = _legal(masks, suit, leads[i], hands[i], i)
         return out
+
+    def sim_deerpark(self, players: int, seed: int, hands: int) -> list[int]:
+        """See :meth:`hucklebuck._core._api.Core.sim_deerpark`."""
+        from . import _py_eval
+
+        return _py_eval.sim_deerpark(players, seed, hands)
+
+    def sim_buckem(self, players: int, seed: int, hands: int, ante: int, pot_limit: int) -> list[int]:
+        """See :meth:`hucklebuck._core._api.Core.sim_buckem`."""
+        from . import _py_eval
+
+        return _py_eval.sim_buckem(players, seed, hands, ante, pot_limit)
