@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -335,3 +335,19 @@ def serve_from_stock(
         received.extend(stock[:take])
         del stock[:take]
     return received, stock, formed, left
+
+
+def parse_card_lists(value: object, what: str) -> tuple[tuple[Card, ...], ...]:
+    """Read a list of card lists (hands, restocks) in a deal, naming each part on error."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise DealError(f"deal {what!r} must be a list of card lists")
+    return tuple(tuple(parse_deal_cards(part, f"{what} {i}")) for i, part in enumerate(value))
+
+
+def require_keys(data: object, keys: Sequence[str], game: str) -> None:
+    """Check that a deal is an object holding ``keys``."""
+    if not isinstance(data, Mapping):
+        raise DealError(f"a deal must be an object, not {type(data).__name__}")
+    for key in keys:
+        if key not in data:
+            raise DealError(f"a {game} deal needs {key!r}")

@@ -29,10 +29,12 @@ from .base import (
     ScoreEvent,
     Trick,
     check_exact_cards,
+    parse_card_lists,
     parse_deal_cards,
+    require_keys,
     serve_from_stock,
 )
-from .engine import HAND_SIZE, TrickGame, coerce_deal_type
+from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type
 from .options import OptionsBase
 
 __all__ = [
@@ -162,27 +164,15 @@ class BuckEmDeal:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BuckEmDeal:
         """Read the protocol form (``hands``, ``upcard``, ``stock``, ``scare``, ``restock``)."""
-        if not isinstance(data, Mapping):
-            raise DealError(f"a deal must be an object, not {type(data).__name__}")
-        for key in ("hands", "upcard", "stock"):
-            if key not in data:
-                raise DealError(f"a Buck 'Em deal needs {key!r}")
-        hands = data["hands"]
-        if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
-            raise DealError("deal 'hands' must be a list of card lists")
-        up = parse_deal_cards([data["upcard"]], "upcard")[0]
+        require_keys(data, ("hands", "upcard", "stock"), "Buck 'Em")
         scare = data.get("scare")
         restock = data.get("restock")
-        if restock is not None and (isinstance(restock, (str, bytes)) or not isinstance(restock, Sequence)):
-            raise DealError("deal 'restock' must be a list of card lists")
         return cls(
-            tuple(tuple(parse_deal_cards(h, f"hand of seat {i}")) for i, h in enumerate(hands)),
-            up,
+            parse_card_lists(data["hands"], "hands"),
+            parse_deal_cards([data["upcard"]], "upcard")[0],
             tuple(parse_deal_cards(data["stock"], "stock")),
             None if scare is None else tuple(parse_deal_cards(scare, "scare")),
-            None
-            if restock is None
-            else tuple(tuple(parse_deal_cards(r, f"restock {i}")) for i, r in enumerate(restock)),
+            None if restock is None else parse_card_lists(restock, "restock"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -323,14 +313,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         self._removed = FULL_PACK - the_pack
         # With the 2s removed there is no 2 of trump, so no deuce swap (DEF #58).
         self._swap_on = self._options.deuce_swap and all(c.rank is not Rank.TWO for c in self._removed)
-        if bankrolls is None:
-            bankrolls = [0] * players
-        if (
-            isinstance(bankrolls, (str, bytes))
-            or len(bankrolls) != players
-            or any(isinstance(b, bool) or not isinstance(b, int) for b in bankrolls)
-        ):
-            raise OptionsError(f"bankrolls must be {players} integers, not {bankrolls!r}")
+        bankrolls = [0] * players if bankrolls is None else check_int_list(bankrolls, players, "bankrolls")
         for name, value in (("pot", pot), ("pot_units", pot_units)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise OptionsError(f"{name} must be a non-negative integer, not {value!r}")
@@ -542,22 +525,12 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         """Where every card of the pack is: ``hands``, ``upcard`` (empty when it is a
         removed card), ``stock``, ``folded`` (unused folded hands), ``discards``
         (unused) and ``played``."""
-        played: list[Card] = []
-        if self._play is not None:
-            for t in self._play.tricks:
-                played.extend(t.cards)
-            played.extend(self._play.current)
-        hands = 0
-        for h in self._hands:
-            hands |= h
         up = CardSet([self._upcard]) if self._upcard is not None and self._upcard in self._pack else CardSet()
-        return {
-            "hands": CardSet.from_mask(hands),
+        return self._common_zones() | {
             "upcard": up,
             "stock": CardSet(self._stock),
             "folded": CardSet(self._folded_pool),
             "discards": CardSet(self._discards),
-            "played": CardSet(played),
         }
 
     # ---------------------------------------------------------- legal actions

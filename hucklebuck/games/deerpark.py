@@ -20,10 +20,19 @@ from typing import Any, ClassVar, Final
 
 from ..actions import Action, Call, Discard, Order, Pass, Play
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, IllegalAction, OptionsError, PlayerCountError, RestoreError
+from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
 from ..packs import GameKind, pack
-from .base import HandOverEvent, Phase, ScoreEvent, Trick, check_exact_cards, parse_deal_cards
-from .engine import HAND_SIZE, TrickGame, coerce_deal_type
+from .base import (
+    HandOverEvent,
+    Phase,
+    ScoreEvent,
+    Trick,
+    check_exact_cards,
+    parse_card_lists,
+    parse_deal_cards,
+    require_keys,
+)
+from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type
 from .options import OptionsBase
 
 __all__ = [
@@ -118,17 +127,8 @@ class DeerParkDeal:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DeerParkDeal:
         """Read ``{"hands": [[...], ...], "kitty": [...]}`` (protocol codes)."""
-        if not isinstance(data, Mapping):
-            raise DealError(f"a deal must be an object, not {type(data).__name__}")
-        if "hands" not in data or "kitty" not in data:
-            raise DealError("a Deer Park Euchre deal needs 'hands' and 'kitty'")
-        hands = data["hands"]
-        if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
-            raise DealError("deal 'hands' must be a list of card lists")
-        return cls(
-            tuple(tuple(parse_deal_cards(h, f"hand of seat {i}")) for i, h in enumerate(hands)),
-            tuple(parse_deal_cards(data["kitty"], "kitty")),
-        )
+        require_keys(data, ("hands", "kitty"), "Deer Park Euchre")
+        return cls(parse_card_lists(data["hands"], "hands"), tuple(parse_deal_cards(data["kitty"], "kitty")))
 
     def to_dict(self) -> dict[str, Any]:
         """The protocol form of the deal."""
@@ -235,14 +235,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
                 "(eight need the option eight_player_turnup=dealer_last_card)"
             )
         self._init_common(players, pack(GameKind.DEERPARK, players, eight_players=eight), opts, seed, rng)
-        if scores is None:
-            scores = [START_SCORE] * players
-        if (
-            isinstance(scores, (str, bytes))
-            or len(scores) != players
-            or any(isinstance(s, bool) or not isinstance(s, int) for s in scores)
-        ):
-            raise OptionsError(f"scores must be {players} integers, not {scores!r}")
+        scores = [START_SCORE] * players if scores is None else check_int_list(scores, players, "scores")
         self._scores = list(scores)
         self._check_seat(dealer, "the dealer")
         self._dealer = dealer
@@ -396,19 +389,9 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
 
     def card_zones(self) -> dict[str, CardSet]:
         """Where every card is: ``hands``, ``kitty``, ``discarded`` (dead) and ``played``."""
-        played: list[Card] = []
-        if self._play is not None:
-            for t in self._play.tricks:
-                played.extend(t.cards)
-            played.extend(self._play.current)
-        hands = 0
-        for h in self._hands:
-            hands |= h
-        return {
-            "hands": CardSet.from_mask(hands),
+        return self._common_zones() | {
             "kitty": CardSet(self._kitty),
             "discarded": CardSet(self._discarded),
-            "played": CardSet(played),
         }
 
     # ---------------------------------------------------------- legal actions

@@ -285,6 +285,18 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     def observation(self, seat: int) -> Any:
         """What ``seat`` may know now (the game's observation type)."""
 
+    def _common_zones(self) -> dict[str, CardSet]:
+        """``hands`` (all seats together) and ``played`` (this hand's tricks, the current one included)."""
+        played: list[Card] = []
+        if self._play is not None:
+            for t in self._play.tricks:
+                played.extend(t.cards)
+            played.extend(self._play.current)
+        hands = 0
+        for h in self._hands:
+            hands |= h
+        return {"hands": CardSet.from_mask(hands), "played": CardSet(played)}
+
     def hand(self, seat: int) -> CardSet:
         """The cards ``seat`` holds now."""
         self._check_seat(seat, "seat")
@@ -508,6 +520,18 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} players={self._n} hand={self._hand_no} phase={self._phase.value}>"
+
+
+def check_int_list(values: object, n: int, what: str) -> list[int]:
+    """``values`` as a list of ``n`` integers, or an OptionsError naming ``what``."""
+    if (
+        isinstance(values, (str, bytes))
+        or not isinstance(values, Sequence)
+        or len(values) != n
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in values)
+    ):
+        raise OptionsError(f"{what} must be {n} integers, not {values!r}")
+    return list(values)
 
 
 def coerce_deal_type(deal: object, deal_type: type[Any], game: str) -> Any:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final
 
 from ..actions import Action, Bid, Discard, Drop, NameTrump, Pass, Play, Stay
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, IllegalAction, OptionsError, PlayerCountError, RestoreError
+from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
 from ..packs import GameKind, pack
 from .base import (
     HandOverEvent,
@@ -30,10 +30,12 @@ from .base import (
     ScoreEvent,
     Trick,
     check_exact_cards,
+    parse_card_lists,
     parse_deal_cards,
+    require_keys,
     serve_from_stock,
 )
-from .engine import HAND_SIZE, TrickGame, coerce_deal_type
+from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type
 from .options import OptionsBase
 
 __all__ = [
@@ -158,22 +160,12 @@ class HucklebuckDeal:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> HucklebuckDeal:
         """Read ``{"hands": [[...], ...], "stock": [...], "restock": [[...]]}`` (protocol codes)."""
-        if not isinstance(data, Mapping):
-            raise DealError(f"a deal must be an object, not {type(data).__name__}")
-        if "hands" not in data or "stock" not in data:
-            raise DealError("a Hucklebuck deal needs 'hands' and 'stock'")
-        hands = data["hands"]
-        if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
-            raise DealError("deal 'hands' must be a list of card lists")
+        require_keys(data, ("hands", "stock"), "Hucklebuck")
         restock = data.get("restock")
-        if restock is not None and (isinstance(restock, (str, bytes)) or not isinstance(restock, Sequence)):
-            raise DealError("deal 'restock' must be a list of card lists")
         return cls(
-            tuple(tuple(parse_deal_cards(h, f"hand of seat {i}")) for i, h in enumerate(hands)),
+            parse_card_lists(data["hands"], "hands"),
             tuple(parse_deal_cards(data["stock"], "stock")),
-            None
-            if restock is None
-            else tuple(tuple(parse_deal_cards(r, f"restock {i}")) for i, r in enumerate(restock)),
+            None if restock is None else parse_card_lists(restock, "restock"),
         )
 
     def public_stock(self) -> tuple[Card, ...]:
@@ -301,7 +293,7 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         deal: HucklebuckDeal | Mapping[str, Any] | None = None,
     ) -> None:
         self._init_common(players, pack(GameKind.HUCKLEBUCK, players), options, seed, rng)
-        self._scores = self._check_scores(scores)
+        self._scores = [0] * players if scores is None else check_int_list(scores, players, "scores")
         out_flags = [False] * players
         for s in out:
             self._check_seat(s, "an out seat")
@@ -323,17 +315,6 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         self.next_hand(deal)
 
     # ------------------------------------------------------------------ set-up
-    def _check_scores(self, scores: Sequence[int] | None) -> list[int]:
-        if scores is None:
-            return [0] * self._n
-        if (
-            isinstance(scores, (str, bytes))
-            or len(scores) != self._n
-            or any(isinstance(s, bool) or not isinstance(s, int) for s in scores)
-        ):
-            raise OptionsError(f"scores must be {self._n} integers, not {scores!r}")
-        return list(scores)
-
     def _reset_hand_state(self) -> None:
         self._stock: list[Card] = []
         self._set_aside: list[Card] = []
@@ -485,19 +466,9 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         and discards not yet re-formed into a stock) and ``played`` (this hand's
         tricks, the one in progress included).  Together they are the pack.
         """
-        played: list[Card] = []
-        if self._play is not None:
-            for t in self._play.tricks:
-                played.extend(t.cards)
-            played.extend(self._play.current)
-        hands = 0
-        for h in self._hands:
-            hands |= h
-        return {
-            "hands": CardSet.from_mask(hands),
+        return self._common_zones() | {
             "stock": CardSet(self._stock),
             "set_aside": CardSet(self._set_aside),
-            "played": CardSet(played),
         }
 
     def declarations(self) -> tuple[tuple[int, int | None], ...]:
