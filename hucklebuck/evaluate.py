@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Literal, TypeVar
 
-from ._core import get_core, using
+from ._core import get_core
 from ._core._py_eval import SplitMix64
 from .cards import Card, CardSet, Rank, Suit
 from .errors import CardError, OptionsError
@@ -127,16 +127,11 @@ def _seeds(seed: int, workers: int) -> list[int]:
 
 
 def _parallel(jobs: list[Callable[[], T]], workers: int) -> list[T]:
+    """Run the jobs (bound to one core object already) on ``workers`` threads."""
     if workers == 1:
         return [jobs[0]()]
-    core_name = get_core().name
-
-    def run(job: Callable[[], T]) -> T:
-        with using(core_name):
-            return job()
-
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(run, jobs))
+        return list(pool.map(lambda job: job(), jobs))
 
 
 def _check_workers(workers: int) -> None:
