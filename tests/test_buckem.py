@@ -226,6 +226,16 @@ class TestStayFold:
         run(g, "3 fold", "4 fold", "0 stay")
         assert g.observation(3).decisions == ((1, "stay"), (2, "fold"), (3, "fold"), (4, "fold"), (0, "stay"))
 
+    def test_simultaneous_declare_hides_a_swap_until_all_have_declared(self) -> None:  # DEF #59
+        hands = ["2D 3D 4D 5D 6D", "2S KS QS 2C 3C", "AC KC QH JH TH", "7D 8D 9D TD JD", "2H 3H 4H 5H 6H"]
+        g = game(hands, "9S", options={"simultaneous_declare": True, "deuce_swap": True})
+        run(g, "1 stay swap")
+        assert g.upcard == parse_cards("2S")[0]
+        assert g.observation(2).upcard == parse_cards("9S")[0]  # not revealed yet
+        assert g.observation(1).upcard == parse_cards("2S")[0]  # the swapper knows
+        run(g, "2 fold", "3 fold", "4 fold", "0 stay")
+        assert g.observation(2).upcard == parse_cards("2S")[0]
+
 
 class TestLoneStayerAndVoidRounds:
     def test_nobody_stays_pot_carries_and_ante_next(self) -> None:  # S3; DEF #48, #41

@@ -112,7 +112,11 @@ def set_backend(name: str) -> None:
 
 @contextmanager
 def using(name: str) -> Iterator[Core]:
-    """Use one core inside a ``with`` block, then restore the previous one."""
+    """Use one core inside a ``with`` block, then restore the previous one.
+
+    The active core is process-wide: switch it from one thread at a time (tests
+    and scripts); library code that runs on threads holds its core object.
+    """
     global _active, _reason
     saved = (_active, _reason)
     set_backend(name)
