@@ -468,6 +468,15 @@ int hb_mc_eval(int game, int trump, int nseats, const uint64_t *known, const uin
 }
 
 /* ------------------------------------------------------- bulk simulation */
+/* Deal five cards each, one at a time from the dealer's left (DEF #1); return the cards used. */
+static int deal_five(const uint8_t *deck, int dealer, int players, uint64_t *hands)
+{
+    int i, j, pos = 0;
+    for (j = 0; j < 5; j++)
+        for (i = 1; i <= players; i++) hands[(dealer + i) % players] |= UINT64_C(1) << deck[pos++];
+    return pos;
+}
+
 /* Integer trick estimate (tenths of a trick) of a hand for a trump suit. */
 static int estimate(uint64_t hand, int trump)
 {
@@ -527,13 +536,12 @@ int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *st
     for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_HUCKLEBUCK, t, &rules[t]);
     for (h = 0; h < hands_n; h++) {
         uint64_t hands[8] = {0}, aside = 0;
-        int dealer = (int)(h % (uint32_t)players), i, j, pos = 0, nstock, high = 0, bidder = -1;
+        int dealer = (int)(h % (uint32_t)players), i, pos, nstock, high = 0, bidder = -1;
         int want[8], trump, order[8], nact = 0, lp = 0, won[8] = {0}, stayed[8] = {0}, nstay_others = 0;
         uint8_t stock[52];
         for (i = 0; i < 52; i++) deck[i] = (uint8_t)i;
         shuffle_u8(&st, deck, 52);
-        for (j = 0; j < 5; j++)
-            for (i = 1; i <= players; i++) hands[(dealer + i) % players] |= UINT64_C(1) << deck[pos++];
+        pos = deal_five(deck, dealer, players, hands);
         nstock = 52 - pos;
         memcpy(stock, deck + pos, (size_t)nstock);
         pos = 0;
@@ -648,14 +656,13 @@ int hb_sim_deerpark(int players, uint64_t seed, uint32_t hands_n, uint64_t *stat
     low = 11 - players;
     for (h = 0; h < hands_n; h++) {
         uint64_t hands[8] = {0};
-        int dealer = (int)(h % (uint32_t)players), i, j, pos = 0, maker = -1, req = 0, trump = 0, turned;
+        int dealer = (int)(h % (uint32_t)players), i, pos, maker = -1, req = 0, trump = 0, turned;
         int order[8], won[8] = {0}, e;
         ndeck = 0;
         for (s = 0; s < 4; s++)
             for (r = low; r <= 12; r++) deck[ndeck++] = (uint8_t)(s * 13 + r);
         shuffle_u8(&st, deck, ndeck);
-        for (j = 0; j < 5; j++)
-            for (i = 1; i <= players; i++) hands[(dealer + i) % players] |= UINT64_C(1) << deck[pos++];
+        pos = deal_five(deck, dealer, players, hands);
         turned = deck[pos];
         stats[HB_DP_HANDS]++;
         if (turned / 13 == 0) {  /* a turned club: clubs, the dealer needs 2 */
@@ -743,14 +750,13 @@ int hb_sim_buckem(int players, uint64_t seed, uint32_t hands_n, int ante, uint64
     for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_BUCKEM, t, &rules[t]);
     for (h = 0; h < hands_n; h++) {
         uint64_t hands[8] = {0}, folded = 0, discards = 0;
-        int dealer = (int)(h % (uint32_t)players), i, j, pos = 0, nstock, trump, nst = 0;
+        int dealer = (int)(h % (uint32_t)players), i, pos, nstock, trump, nst = 0;
         int stayers[8], won[8] = {0}, winners = 0, w1 = -1, w2 = -1, nburn = 0;
         stats[HB_BK_HANDS]++;
         if (ante_due) { pot += (uint64_t)ante * (uint64_t)players; units++; ante_due = 0; }
         for (i = 0; i < 52; i++) deck[i] = (uint8_t)i;
         shuffle_u8(&st, deck, 52);
-        for (j = 0; j < 5; j++)
-            for (i = 1; i <= players; i++) hands[(dealer + i) % players] |= UINT64_C(1) << deck[pos++];
+        pos = deal_five(deck, dealer, players, hands);
         trump = deck[pos++] / 13;  /* the upcard: never drawn */
         nstock = 52 - pos;
         memcpy(stock, deck + pos, (size_t)nstock);

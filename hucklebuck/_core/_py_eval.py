@@ -453,6 +453,17 @@ def _weak(hand: int, trump: int) -> int:
     return sum(1 << c for c in _bits(hand) if c // 13 != trump and c % 13 < 10)
 
 
+def _deal_five(deck: bytearray, dealer: int, hands: list[int]) -> int:
+    """Deal five cards each, one at a time from the dealer's left (DEF #1); return the cards used."""
+    players = len(hands)
+    pos = 0
+    for _ in range(5):
+        for i in range(1, players + 1):
+            hands[(dealer + i) % players] |= 1 << deck[pos]
+            pos += 1
+    return pos
+
+
 def sim_hucklebuck(players: int, seed: int, hands_n: int) -> list[int]:
     """Play ``hands_n`` Hucklebuck hands with the fixed policy; return the statistics."""
     if not 3 <= players <= 7:
@@ -466,10 +477,7 @@ def sim_hucklebuck(players: int, seed: int, hands_n: int) -> list[int]:
         deck = bytearray(range(52))
         rng.shuffle(deck)
         pos = 0
-        for _ in range(5):
-            for i in range(1, players + 1):
-                hands[(dealer + i) % players] |= 1 << deck[pos]
-                pos += 1
+        pos = _deal_five(deck, dealer, hands)
         stock = bytearray(deck[pos:])
         pos = 0
         want = []
@@ -577,10 +585,7 @@ def sim_deerpark(players: int, seed: int, hands_n: int) -> list[int]:
         rng.shuffle(deck)
         hands = [0] * players
         pos = 0
-        for _ in range(5):
-            for i in range(1, players + 1):
-                hands[(dealer + i) % players] |= 1 << deck[pos]
-                pos += 1
+        pos = _deal_five(deck, dealer, hands)
         turned = deck[pos]
         stats[0] += 1
         maker, req, trump = -1, 0, 0
@@ -660,10 +665,7 @@ def sim_buckem(players: int, seed: int, hands_n: int, ante: int = 1, pot_limit: 
         rng.shuffle(deck)
         hands = [0] * players
         pos = 0
-        for _ in range(5):
-            for i in range(1, players + 1):
-                hands[(dealer + i) % players] |= 1 << deck[pos]
-                pos += 1
+        pos = _deal_five(deck, dealer, hands)
         trump = deck[pos] // 13
         pos += 1
         stock = bytearray(deck[pos:])
