@@ -1,14 +1,9 @@
-"""Benchmarks: both cores measured in one run, with C/Python ratios.
-
-Run ``python -m hucklebuck.bench``.  Figures are per item and depend on the
-machine, which is printed first.
-"""
+"""Benchmark section ``core``: trick resolution, legal plays and evaluation, both cores
+measured in one run, with C/Python ratios."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import time
@@ -16,10 +11,10 @@ from array import array
 from collections.abc import Callable
 from functools import partial
 
-from ._core import Core, available, using
-from ._core._api import MAX_TRICK, NO_LEAD
+from .._core import Core, available, using
+from .._core._api import MAX_TRICK, NO_LEAD
 
-__all__ = ["main"]
+__all__ = ["run"]
 
 
 def _best_of(repeat: int, fn: Callable[[], object]) -> float:
@@ -117,8 +112,8 @@ def _pct(xs: list[float], q: float) -> float:
 
 def bench_evaluation(scale: float) -> list[tuple[str, str, str, str]]:
     """Simulation, threads, solver and Monte Carlo figures: rows of (what, C, Python, ratio)."""
-    from ._core._py import PythonCore
-    from .evaluate import simulate_hucklebuck
+    from .._core._py import PythonCore
+    from ..evaluate import simulate_hucklebuck
 
     rows: list[tuple[str, str, str, str]] = []
     py = PythonCore()
@@ -204,17 +199,8 @@ def bench_evaluation(scale: float) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Print the benchmark table."""
-    parser = argparse.ArgumentParser(prog="python -m hucklebuck.bench", description=__doc__)
-    parser.add_argument("--items", type=int, default=200_000, help="items per batch")
-    parser.add_argument("--repeat", type=int, default=5, help="best of this many runs")
-    parser.add_argument("--scale", type=float, default=1.0, help="scale the evaluation workloads (CI: 0.2)")
-    args = parser.parse_args(argv)
-    print(
-        f"machine: {platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()} "
-        f"python={platform.python_version()} ({platform.python_implementation()})"
-    )
+def run(args: argparse.Namespace) -> None:
+    """Print the core table: per-item trick and legal-play costs, then evaluation."""
     print(f"items per batch: {args.items}, best of {args.repeat}; g0 = Hucklebuck, g2 = Deer Park")
     results = bench_tricks(args.items, args.repeat)
     keys = list(next(iter(results.values())))
@@ -237,8 +223,3 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'evaluation':<58}{'C':>20}{'Python':>22}  ratio")
     for what, c_val, p_val, speedup in bench_evaluation(args.scale):
         print(f"{what:<58}{c_val:>20}{p_val:>22}  {speedup}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

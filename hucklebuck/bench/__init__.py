@@ -1,0 +1,46 @@
+"""Benchmarks: both cores (and, where it applies, other libraries) measured in one run.
+
+``python -m hucklebuck.bench`` runs every section; ``python -m hucklebuck.bench
+SECTION ...`` runs only those.  Figures depend on the machine, which is printed
+first.  Each section lives in its own module of this package and exposes
+``run(args)``; :data:`SECTIONS` maps the section names to those modules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import platform
+
+__all__ = ["SECTIONS", "main"]
+
+SECTIONS: dict[str, str] = {
+    "core": "hucklebuck.bench.core",
+}
+"""Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run the chosen sections (all by default)."""
+    parser = argparse.ArgumentParser(prog="python -m hucklebuck.bench", description=__doc__)
+    parser.add_argument(
+        "sections", nargs="*", metavar="SECTION", help=f"sections: {', '.join(SECTIONS)} (default: all)"
+    )
+    parser.add_argument("--items", type=int, default=200_000, help="items per batch")
+    parser.add_argument("--repeat", type=int, default=5, help="best of this many runs")
+    parser.add_argument("--scale", type=float, default=1.0, help="scale every workload (CI: 0.5)")
+    args = parser.parse_args(argv)
+    unknown = [s for s in args.sections if s not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section {unknown[0]!r} (choose from {', '.join(SECTIONS)})")
+    if args.items < 1 or args.repeat < 1 or args.scale <= 0:
+        parser.error("--items and --repeat must be at least 1 and --scale above 0")
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()} "
+        f"python={platform.python_version()} ({platform.python_implementation()})"
+    )
+    for name in args.sections or list(SECTIONS):
+        print(f"\n===== {name} =====")
+        importlib.import_module(SECTIONS[name]).run(args)
+    return 0
