@@ -225,9 +225,17 @@ Action: TypeAlias = (
 """Any action of any game."""
 
 
+_MAX_DIGITS: Final = 18
+
+
 def _int(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise ActionParseError(f"{what} must be a number, not {text!r}")
+    # Only ASCII digits are numbers in action text (str.isdigit() also accepts
+    # "²" and "١"); a number too long for any seat or count is refused before
+    # int() is asked to convert thousands of digits.
+    if not text or text.strip("0123456789") or not text.isascii():
+        raise ActionParseError(f"{what} must be a number (ASCII digits), not {text[:40]!r}")
+    if len(text) > _MAX_DIGITS:
+        raise ActionParseError(f"{what} has {len(text)} digits; at most {_MAX_DIGITS} are read")
     return int(text)
 
 
