@@ -1,5 +1,4 @@
-"""Computer players.  Each chooses an action from an observation only, so it
-never sees another player's cards.
+"""The cheap rule-of-thumb players, one per game (no sampling).
 
 >>> from hucklebuck.games import HucklebuckGame
 >>> game = HucklebuckGame(4, seed=1)
@@ -10,12 +9,10 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
 
-from ._core import get_core
-from .actions import (
+from .._core import get_core
+from ..actions import (
     Action,
     Bid,
     BuckStay,
@@ -30,53 +27,20 @@ from .actions import (
     Play,
     Stay,
 )
-from .cards import Card, CardSet, Rank, Suit
-from .games.base import Phase
-from .games.buckem import BuckEmObservation
-from .games.deerpark import DeerParkObservation
-from .games.hucklebuck import HucklebuckObservation
-from .packs import GameKind
+from ..cards import Card, CardSet, Rank, Suit
+from ..games.base import Phase
+from ..games.buckem import BuckEmObservation
+from ..games.deerpark import DeerParkObservation
+from ..games.hucklebuck import HucklebuckObservation
+from ..packs import GameKind
 
 __all__ = [
     "BuckEmHeuristic",
     "DeerParkHeuristic",
     "HucklebuckHeuristic",
-    "Player",
-    "RandomPlayer",
     "estimate_tricks",
     "euchre_strength",
 ]
-
-
-class _Observation(Protocol):
-    @property
-    def legal_actions(self) -> tuple[Action, ...]: ...
-
-
-ObsT = TypeVar("ObsT", contravariant=True)
-
-
-class Player(Protocol[ObsT]):
-    """Anything that picks a legal action from an observation of type ``ObsT``."""
-
-    def choose(self, observation: ObsT) -> Action:
-        """Return one of ``observation.legal_actions``."""
-        ...
-
-
-class RandomPlayer:
-    """Chooses uniformly among the legal actions, from its own random source."""
-
-    def __init__(self, rng: random.Random | None = None, *, seed: int | None = None) -> None:
-        """Use ``rng``, or a new :class:`random.Random` seeded with ``seed``."""
-        self.rng = rng if rng is not None else random.Random(seed)
-
-    def choose(self, observation: _Observation) -> Action:
-        """A uniformly random legal action."""
-        legal = observation.legal_actions
-        if not legal:
-            raise ValueError("this seat has no legal action now")
-        return self.rng.choice(legal)
 
 
 def estimate_tricks(hand: CardSet, trump: Suit) -> float:

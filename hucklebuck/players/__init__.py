@@ -1,0 +1,70 @@
+"""Computer players.  Each chooses an action from an observation only, so it
+never sees another player's cards.
+
+Every player has a ``choose(observation) -> Action`` method (the
+:class:`Player` protocol).  :func:`make_player` builds one by kind name for a
+game; :data:`PLAYER_KINDS` lists the kinds, :data:`DEFAULT_PLAYER_KIND` is the
+strongest.
+
+>>> from hucklebuck.games import HucklebuckGame
+>>> game = HucklebuckGame(4, seed=1)
+>>> bot = make_player("heuristic", "hucklebuck")
+>>> game.is_legal(bot.choose(game.observation(game.to_act)))
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import OptionsError
+from ..packs import GameKind
+from .base import Player, RandomPlayer
+from .heuristics import (
+    BuckEmHeuristic,
+    DeerParkHeuristic,
+    HucklebuckHeuristic,
+    estimate_tricks,
+    euchre_strength,
+)
+
+__all__ = [
+    "DEFAULT_PLAYER_KIND",
+    "PLAYER_KINDS",
+    "BuckEmHeuristic",
+    "DeerParkHeuristic",
+    "HucklebuckHeuristic",
+    "Player",
+    "RandomPlayer",
+    "estimate_tricks",
+    "euchre_strength",
+    "make_player",
+]
+
+PLAYER_KINDS: tuple[str, ...] = ("heuristic", "random")
+"""The player kinds :func:`make_player` knows, strongest first."""
+
+DEFAULT_PLAYER_KIND: str = PLAYER_KINDS[0]
+"""The strongest player kind: what an empty seat gets unless told otherwise."""
+
+_HEURISTICS: dict[GameKind, type[Any]] = {
+    GameKind.HUCKLEBUCK: HucklebuckHeuristic,
+    GameKind.DEERPARK: DeerParkHeuristic,
+    GameKind.BUCKEM: BuckEmHeuristic,
+}
+
+
+def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> Player[Any]:
+    """A new computer player of ``kind`` (one of :data:`PLAYER_KINDS`) for ``game``.
+
+    ``seed`` seeds the player's own random source (players that use none
+    ignore it).  An unknown kind or game raises
+    :class:`~hucklebuck.errors.OptionsError` naming the valid ones.
+    """
+    g = GameKind.coerce(game)
+    if kind == "random":
+        return RandomPlayer(seed=seed)
+    if kind == "heuristic":
+        made: Player[Any] = _HEURISTICS[g]()
+        return made
+    raise OptionsError(f"unknown player kind {kind!r} (use one of: {', '.join(PLAYER_KINDS)})")
