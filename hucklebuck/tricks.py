@@ -21,6 +21,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Sequence
 
+from . import _validate as v
 from ._core import get_core
 from ._core._api import MAX_TRICK, NO_LEAD
 from .cards import Card, CardSet, Suit
@@ -36,87 +37,103 @@ __all__ = [
     "trick_winners",
 ]
 
-
-def _trump(trump: Suit | int) -> int:
-    if isinstance(trump, bool) or not isinstance(trump, int) or not 0 <= trump <= 3:
-        raise CardError(f"{trump!r} is not a trump suit (expected a Suit)")
-    return int(trump)
+SuitArg = Suit | str
+"""A suit argument: a :class:`~hucklebuck.cards.Suit` or its protocol letter (``"S"``)."""
 
 
-def _trick_bytes(cards: Sequence[Card]) -> bytes:
-    if not 1 <= len(cards) <= MAX_TRICK:
-        raise CardError(f"a trick holds 1 to {MAX_TRICK} cards, not {len(cards)}")
+def _trick_bytes(cards: object, name: str = "cards", lo: int = 1) -> bytes:
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise CardError(f"{name} must be a sequence of Cards, not {v.shown(cards)}")
+    row = list(cards)
+    if not lo <= len(row) <= MAX_TRICK:
+        raise CardError(f"{name}: a trick holds {lo} to {MAX_TRICK} cards, not {len(row)}")
     seen = 0
-    for c in cards:
-        if not isinstance(c, Card):
-            raise CardError(f"{c!r} is not a Card")
+    for i, c in enumerate(row):
+        c = v.card(c, f"{name} item {i}")
         if seen & c.mask:
-            raise CardError(f"card {c.code} appears twice in the trick")
+            raise CardError(f"{name}: card {c.code} appears twice in the trick")
         seen |= c.mask
-    return bytes(c.index for c in cards)
+    return bytes(c.index for c in row)
 
 
-def effective_suit(game: GameKind | str, trump: Suit | int, card: Card) -> Suit:
+def effective_suit(game: GameKind | str, trump: SuitArg, card: Card) -> Suit:
     """The suit a card counts as: its printed suit, except Deer Park's left bower."""
-    suits, _ = get_core().rules(GameKind.coerce(game).core_id, _trump(trump))
-    return Suit(suits[card.index])
+    kind, t, c = v.game(game), v.suit(trump), v.card(card, "card")
+    suits, _ = get_core().rules(kind.core_id, int(t))
+    return Suit(suits[c.index])
 
 
-def trick_winner(game: GameKind | str, trump: Suit | int, cards: Sequence[Card]) -> int:
+def trick_winner(game: GameKind | str, trump: SuitArg, cards: Sequence[Card]) -> int:
     """The 0-based index of the winning card; ``cards`` are in play order, leader first."""
-    return get_core().trick_winner(GameKind.coerce(game).core_id, _trump(trump), _trick_bytes(cards))
+    kind, t = v.game(game), v.suit(trump)
+    return get_core().trick_winner(kind.core_id, int(t), _trick_bytes(cards))
 
 
 def legal_plays(
     game: GameKind | str,
-    trump: Suit | int,
+    trump: SuitArg,
     hand: Iterable[Card] | CardSet,
     trick: Sequence[Card] = (),
 ) -> CardSet:
     """The cards of ``hand`` that may be played to ``trick`` (cards already played)."""
-    hand_set = hand if isinstance(hand, CardSet) else CardSet(hand)
-    if trick:
-        _trick_bytes(trick)
-        both = [c.code for c in trick if c in hand_set]
+    kind, t = v.game(game), v.suit(trump)
+    hand_set = v.hand(hand, "hand")
+    row = _trick_bytes(trick, "trick", lo=0)
+    if row:
+        both = [Card.from_index(i).code for i in row if hand_set.mask >> i & 1]
         if both:
             raise CardError(f"card {both[0]} is both in the hand and on the table")
-    lead = trick[0].index if trick else NO_LEAD
-    mask = get_core().legal_mask(GameKind.coerce(game).core_id, _trump(trump), lead, hand_set.mask)
+    lead = row[0] if row else NO_LEAD
+    mask = get_core().legal_mask(kind.core_id, int(t), lead, hand_set.mask)
     return CardSet.from_mask(mask)
 
 
-def pack_tricks(tricks: Iterable[tuple[Suit | int, Sequence[Card]]]) -> tuple[bytes, bytes, bytes]:
+def _pairs(items: object, name: str, width: int) -> Iterable[tuple[object, ...]]:
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise CardError(f"{name} must be an iterable of tuples, not {v.shown(items)}")
+    for i, item in enumerate(items):
+        if isinstance(item, (str, bytes)) or not isinstance(item, Sequence) or len(item) != width:
+            raise CardError(f"{name} item {i} must be a tuple of {width}, not {v.shown(item)}")
+        yield tuple(item)
+
+
+def pack_tricks(tricks: Iterable[tuple[SuitArg, Sequence[Card]]]) -> tuple[bytes, bytes, bytes]:
     """Pack ``(trump, cards)`` pairs into the cores' batch layout (trumps, lens, cards)."""
     trumps = bytearray()
     lens = bytearray()
     cards = bytearray()
-    for trump, trick in tricks:
-        row = _trick_bytes(trick)
-        trumps.append(_trump(trump))
+    for i, (trump, trick) in enumerate(_pairs(tricks, "tricks", 2)):
+        row = _trick_bytes(trick, f"tricks item {i} cards")
+        trumps.append(v.suit(trump, f"tricks item {i} trump"))
         lens.append(len(row))
         cards += row + bytes(MAX_TRICK - len(row))
     return bytes(trumps), bytes(lens), bytes(cards)
 
 
-def trick_winners(game: GameKind | str, tricks: Iterable[tuple[Suit | int, Sequence[Card]]]) -> list[int]:
+def trick_winners(game: GameKind | str, tricks: Iterable[tuple[SuitArg, Sequence[Card]]]) -> list[int]:
     """Winner indices of many tricks, resolved in one core call."""
+    kind = v.game(game)
     trumps, lens, cards = pack_tricks(tricks)
-    return list(get_core().trick_winners(GameKind.coerce(game).core_id, trumps, lens, cards))
+    return list(get_core().trick_winners(kind.core_id, trumps, lens, cards))
 
 
 def legal_plays_batch(
     game: GameKind | str,
-    positions: Iterable[tuple[Suit | int, CardSet, Card | None]],
+    positions: Iterable[tuple[SuitArg, Iterable[Card] | CardSet, Card | None]],
 ) -> list[CardSet]:
     """Legal plays of many ``(trump, hand, led card or None)`` positions in one core call."""
+    kind = v.game(game)
     trumps = bytearray()
     leads = bytearray()
     hands = array("Q")
-    for trump, hand, led in positions:
-        trumps.append(_trump(trump))
-        if led is not None and led in hand:
-            raise CardError(f"card {led.code} is both in the hand and on the table")
+    for i, (trump, hand, led) in enumerate(_pairs(positions, "positions", 3)):
+        trumps.append(v.suit(trump, f"positions item {i} trump"))
+        hand_set = v.hand(hand, f"positions item {i} hand")
+        if led is not None:
+            led = v.card(led, f"positions item {i} led card")
+            if led in hand_set:
+                raise CardError(f"positions item {i}: card {led.code} is both in the hand and on the table")
         leads.append(NO_LEAD if led is None else led.index)
-        hands.append(hand.mask)
-    out = get_core().legal_masks(GameKind.coerce(game).core_id, bytes(trumps), bytes(leads), hands)
+        hands.append(hand_set.mask)
+    out = get_core().legal_masks(kind.core_id, bytes(trumps), bytes(leads), hands)
     return [CardSet.from_mask(m) for m in out]

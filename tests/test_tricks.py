@@ -103,7 +103,7 @@ def test_bad_trick_input_is_a_clear_error() -> None:
         trick_winner("hucklebuck", Suit.SPADES, [])
     with pytest.raises(CardError, match="both in the hand and on the table"):
         legal_plays("hucklebuck", Suit.SPADES, parse_cards("AS KS"), parse_cards("AS"))
-    with pytest.raises(CardError, match="not a trump suit"):
+    with pytest.raises(CardError, match="trump: 7 is not a suit"):
         trick_winner("hucklebuck", 7, parse_cards("AS"))
     with pytest.raises(ValueError, match="not a game"):
         trick_winner("bridge", Suit.SPADES, parse_cards("AS"))
