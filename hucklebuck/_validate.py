@@ -26,12 +26,14 @@ The rules these checkers enforce:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final
+import functools
+import inspect
+from collections.abc import Callable, Iterable
+from typing import Any, Final, ParamSpec, TypeVar
 
 from .cards import Card, CardSet, Suit
 from .errors import CardError, HucklebuckError, OptionsError, PlayerCountError
-from .packs import GameKind
+from .packs import GameKind, pack, player_range
 
 __all__ = [
     "MAX_SEED",
@@ -40,8 +42,10 @@ __all__ = [
     "game",
     "hand",
     "integer",
+    "players",
     "seat",
     "seat_list",
+    "seed",
     "shown",
     "suit",
 ]
@@ -145,3 +149,163 @@ def hand(value: object, name: str) -> CardSet:
             raise CardError(f"{name}: card {c.code} appears twice")
         mask |= c.mask
     return CardSet.from_mask(mask)
+
+
+def players(kind: GameKind, value: object, name: str = "players") -> int:
+    """A player count the game supports, else :class:`PlayerCountError` naming ``name``."""
+    lo, hi = player_range(kind)
+    return integer(value, name, lo, hi, PlayerCountError)
+
+
+def seed(value: object, name: str = "seed") -> int:
+    """A 64-bit seed ``0..2**64-1``."""
+    return integer(value, name, 0, MAX_SEED)
+
+
+# ------------------------------------------------------- declarative checks
+Check = Callable[[object, str, dict[str, Any]], object]
+"""A checker: ``(value, argument name, the other arguments so far) -> normalised value``."""
+Whole = Callable[[dict[str, Any]], None]
+"""A check across arguments, run after every single-argument check."""
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def checked(*whole: Whole, **checks: Check) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Decorate a public function so each named argument is checked (and normalised) first.
+
+    Checks run in the order given, each seeing the arguments already
+    normalised (so ``seat`` can be checked against ``players``); then the
+    ``whole`` checks run on all of them.  Wrong signatures still raise
+    Python's own :class:`TypeError` from the call itself.
+    """
+
+    def wrap(fn: Callable[P, R]) -> Callable[P, R]:
+        sig = inspect.signature(fn)
+        for name in checks:
+            if name not in sig.parameters:  # pragma: no cover - a typo in a decorator
+                raise AssertionError(f"{fn.__name__} has no argument {name!r}")
+
+        @functools.wraps(fn)
+        def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            bound = sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            values = bound.arguments
+            for name, check in checks.items():
+                values[name] = check(values[name], name, values)
+            for w in whole:
+                w(values)
+            return fn(*bound.args, **bound.kwargs)
+
+        return run
+
+    return wrap
+
+
+def optional(check: Check) -> Check:
+    """``None`` passes unchanged; anything else goes to ``check``."""
+    return lambda value, name, args: None if value is None else check(value, name, args)
+
+
+def int_in(lo: int, hi: int, error: type[HucklebuckError] = OptionsError) -> Check:
+    """An integer ``lo..hi``."""
+    return lambda value, name, args: integer(value, name, lo, hi, error)
+
+
+def one_of(*choices: str) -> Check:
+    """One of the given strings."""
+
+    def check(value: object, name: str, args: dict[str, Any]) -> object:
+        if not isinstance(value, str) or value not in choices:
+            raise OptionsError(f"{name} must be one of {', '.join(map(repr, choices))}, not {shown(value)}")
+        return value
+
+    return check
+
+
+def players_of(kind: GameKind | None = None, game_arg: str = "game") -> Check:
+    """A player count of ``kind`` (or of the game named by argument ``game_arg``)."""
+    return lambda value, name, args: players(kind or args[game_arg], value, name)
+
+
+def seat_of(players_arg: str = "players") -> Check:
+    """A seat of the player count in argument ``players_arg``."""
+    return lambda value, name, args: seat(value, name, args[players_arg])
+
+
+def seats_of(players_arg: str = "players") -> Check:
+    """A list of distinct seats of the player count in argument ``players_arg``."""
+    return lambda value, name, args: seat_list(value, name, args[players_arg])
+
+
+def _plain(fn: Callable[[Any, str], object]) -> Check:
+    return lambda value, name, args: fn(value, name)
+
+
+GAME: Final[Check] = _plain(game)
+SUIT: Final[Check] = _plain(suit)
+CARD: Final[Check] = _plain(card)
+HAND: Final[Check] = _plain(hand)
+BOOL: Final[Check] = _plain(boolean)
+SEED: Final[Check] = _plain(seed)
+#: A count of samples or hands for one call (the cores count in 32 bits).
+COUNT: Final[Check] = int_in(0, (1 << 32) - 1)
+SAMPLES: Final[Check] = int_in(1, (1 << 32) - 1)
+WORKERS: Final[Check] = int_in(1, 1024)
+#: Chips are counted in 64 bits; the cores stop a pot at 2**58.
+ANTE: Final[Check] = int_in(1, (1 << 31) - 1)
+POT_LIMIT: Final[Check] = optional(int_in(1, 1 << 58))
+
+
+def seat_hands(value: object, name: str, args: dict[str, Any]) -> list[CardSet]:
+    """One hand per seat (2-8 seats), no card in two hands."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise CardError(f"{name} must be a list of hands, one per seat, not {shown(value)}")
+    hands = [hand(h, f"{name}[{i}]") for i, h in enumerate(value)]
+    if not 2 <= len(hands) <= 8:
+        raise PlayerCountError(f"{name} must list 2 to 8 seats, not {len(hands)}")
+    seen = 0
+    for i, h in enumerate(hands):
+        if seen & h.mask:
+            raise CardError(f"{name}[{i}] holds a card that is also in another hand")
+        seen |= h.mask
+    sizes = {len(h) for h in hands if h}
+    if len(sizes) != 1 or not 1 <= min(sizes) <= 5:
+        raise CardError(f"{name}: the seats in play must hold the same number of cards, 1 to 5")
+    return hands
+
+
+def solve_seats(args: dict[str, Any]) -> None:
+    """``leader`` and ``seat`` of a solve are seats in play."""
+    hands: list[CardSet] = args["hands"]
+    for name in ("leader", "seat"):
+        s = seat(args[name], name, len(hands))
+        if not hands[s]:
+            raise PlayerCountError(f"{name} {s} is not in play (its hand is empty)")
+
+
+def evaluation_fits(args: dict[str, Any]) -> None:
+    """The hand, seats in play and seen cards of an evaluation make a possible deal."""
+    own: CardSet = args["hand"]
+    if not 1 <= len(own) <= 5:
+        raise CardError(f"hand must hold 1 to 5 cards, not {len(own)}")
+    n: int = args["players"]
+    seats: list[int] = args["in_play"] if args["in_play"] is not None else list(range(n))
+    for name in ("seat", "leader"):
+        if args[name] not in seats:
+            raise PlayerCountError(f"{name} {args[name]} is not among the seats in play {seats}")
+    if len(seats) < 2:
+        raise PlayerCountError(f"in_play must hold at least 2 seats, not {seats}")
+    seen: CardSet = args["seen"]
+    if own & seen:
+        raise CardError("seen: a card is both in the hand and among the seen cards")
+    kind: GameKind = args["game"]
+    full = pack(kind, n, short_handed=args["short_handed"]) if kind is GameKind.BUCKEM else pack(kind, n)
+    if not own <= full or not seen <= full:
+        raise CardError(f"hand and seen must be cards of the {kind.title} pack for {n} players")
+    unseen = len(full - own - seen)
+    if unseen < (len(seats) - 1) * len(own):
+        raise CardError(
+            f"seen: only {unseen} unseen cards are left, too few to deal {len(own)} to each of "
+            f"{len(seats) - 1} other seats"
+        )

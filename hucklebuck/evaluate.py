@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Literal, TypeVar
 
+from . import _validate as v
 from ._core import get_core
 from ._core._py_eval import SplitMix64
 from .cards import Card, CardSet, Rank, Suit
@@ -59,6 +60,7 @@ def _cards(hand: Iterable[Card] | CardSet, what: str) -> CardSet:
         raise CardError(f"{what}: {exc}") from None
 
 
+@v.checked(v.solve_seats, game=v.GAME, trump=v.SUIT, hands=v.seat_hands)
 def solve(
     game: GameKind | str,
     trump: Suit | int,
@@ -107,7 +109,8 @@ class TrickDistribution:
 
     def at_least(self, k: int) -> float:
         """P(tricks >= k)."""
-        return sum(self.counts[k:]) / self.samples if self.samples else 0.0
+        k = v.integer(k, "k", -(1 << 63), 1 << 63)
+        return sum(self.counts[max(k, 0) :]) / self.samples if self.samples else 0.0
 
     def stderr_of(self, p: float) -> float:
         """Standard error of a probability ``p`` estimated from these samples."""
@@ -139,6 +142,22 @@ def _check_workers(workers: int) -> None:
         raise OptionsError(f"workers must be a positive integer, not {workers!r}")
 
 
+@v.checked(
+    v.evaluation_fits,
+    game=v.GAME,
+    trump=v.SUIT,
+    hand=v.HAND,
+    players=v.players_of(),
+    seat=v.seat_of(),
+    leader=v.seat_of(),
+    seen=v.HAND,
+    in_play=v.optional(v.seats_of()),
+    samples=v.SAMPLES,
+    seed=v.SEED,
+    method=v.one_of("playout", "solver"),
+    workers=v.WORKERS,
+    short_handed=v.BOOL,
+)
 def evaluate_hand(
     game: GameKind | str,
     trump: Suit | int,
@@ -207,6 +226,14 @@ class HucklebuckAdvice:
     """Suggested exchange count: the cards that are neither trumps nor A, K, Q."""
 
 
+@v.checked(
+    hand=v.HAND,
+    players=v.players_of(GameKind.HUCKLEBUCK),
+    trump=v.optional(v.SUIT),
+    samples=v.SAMPLES,
+    seed=v.SEED,
+    workers=v.WORKERS,
+)
 def hucklebuck_advice(
     hand: Iterable[Card] | CardSet,
     *,
@@ -248,7 +275,7 @@ def hucklebuck_advice(
         seat=0,
         leader=1,
         samples=samples,
-        seed=seed + 1,
+        seed=(seed + 1) & v.MAX_SEED,
         workers=workers,
     )
     value = as_other.mean - 5 * as_other.probabilities[0]
@@ -256,6 +283,7 @@ def hucklebuck_advice(
     return HucklebuckAdvice(expected, best, bid, value > 0, value, exchange)
 
 
+@v.checked(hand=v.HAND, trump=v.SUIT)
 def rake_qualifies(hand: Iterable[Card] | CardSet, trump: Suit) -> bool:
     """Buck 'Em's rake test (S3, DEF #43): the trump ace, or two trumps with a trump K, Q or J."""
     trumps = [c for c in _cards(hand, "hand") if c.suit is trump]
@@ -277,6 +305,18 @@ class BuckEmAdvice:
     """Whether this hand would rake the pot as the only stayer."""
 
 
+@v.checked(
+    hand=v.HAND,
+    upcard=v.CARD,
+    players=v.players_of(GameKind.BUCKEM),
+    seat=v.seat_of(),
+    dealer=v.seat_of(),
+    stayers=v.optional(v.seats_of()),
+    samples=v.SAMPLES,
+    seed=v.SEED,
+    workers=v.WORKERS,
+    short_handed=v.BOOL,
+)
 def buckem_advice(
     hand: Iterable[Card] | CardSet,
     upcard: Card,
@@ -326,6 +366,16 @@ class DeerParkAdvice:
     """Whether calling the best suit succeeds at least half the time."""
 
 
+@v.checked(
+    hand=v.HAND,
+    players=v.players_of(GameKind.DEERPARK),
+    seat=v.seat_of(),
+    dealer=v.seat_of(),
+    seen=v.HAND,
+    samples=v.SAMPLES,
+    seed=v.SEED,
+    workers=v.WORKERS,
+)
 def deerpark_advice(
     hand: Iterable[Card] | CardSet,
     *,
@@ -387,6 +437,7 @@ class HucklebuckSimStats:
         return self.made[bid] / n if n else 0.0
 
 
+@v.checked(players=v.players_of(GameKind.HUCKLEBUCK), hands=v.COUNT, seed=v.SEED, workers=v.WORKERS)
 def simulate_hucklebuck(players: int, hands: int, *, seed: int = 0, workers: int = 1) -> HucklebuckSimStats:
     """Simulate ``hands`` Hucklebuck hands with the fixed policy: one core call per worker."""
     _check_workers(workers)
@@ -435,6 +486,7 @@ class DeerParkSimStats:
         return self.forced_set / n if n else 0.0
 
 
+@v.checked(players=v.players_of(GameKind.DEERPARK), hands=v.COUNT, seed=v.SEED, workers=v.WORKERS)
 def simulate_deerpark(players: int, hands: int, *, seed: int = 0, workers: int = 1) -> DeerParkSimStats:
     """Simulate ``hands`` Deer Park Euchre hands with the fixed policy: one core call per worker."""
     _check_workers(workers)
@@ -473,6 +525,14 @@ class BuckEmSimStats:
         return self.no_stayers + self.lone_without_rake + self.no_winner
 
 
+@v.checked(
+    players=v.players_of(GameKind.BUCKEM),
+    hands=v.COUNT,
+    seed=v.SEED,
+    ante=v.ANTE,
+    pot_limit=v.POT_LIMIT,
+    workers=v.WORKERS,
+)
 def simulate_buckem(
     players: int, hands: int, *, seed: int = 0, ante: int = 1, pot_limit: int | None = None, workers: int = 1
 ) -> BuckEmSimStats:
