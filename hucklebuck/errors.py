@@ -11,6 +11,7 @@ __all__ = [
     "ActionParseError",
     "BackendError",
     "CardError",
+    "ChunkError",
     "CoreInputError",
     "DealError",
     "HucklebuckError",
@@ -74,3 +75,17 @@ class CoreInputError(HucklebuckError, ValueError):
 
 class BackendError(HucklebuckError, ImportError):
     """The requested core cannot be used (for example the C core is not built)."""
+
+
+class ChunkError(HucklebuckError, RuntimeError):
+    """A chunk of parallel work (see :mod:`hucklebuck.parallel`) failed or could not be scheduled.
+
+    ``index``, ``size`` and ``seed`` name the chunk; the original exception is the
+    ``__cause__``.  No partial result is returned when this is raised.
+    """
+
+    def __init__(self, message: str, index: int, size: int, seed: int) -> None:
+        super().__init__(message)
+        self.index = index
+        self.size = size
+        self.seed = seed

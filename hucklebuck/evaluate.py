@@ -3,10 +3,14 @@ distributions, per-game advice, and bulk simulation.
 
 Each function makes one call into the active core per batch of work (a whole
 solve, all the samples of an evaluation, all the hands of a simulation), so the
-C core runs it with the GIL released; ``workers=N`` splits a batch over N
-threads.  Results are reproducible: the same inputs, ``seed`` and ``workers``
-give the same answer on either core (the random source is specified in
-:mod:`hucklebuck._core._py_eval`).
+C core runs it with the GIL released.  The bulk functions split their work
+into seeded chunks (:mod:`hucklebuck.parallel`): ``workers=N`` alone makes N
+near-equal chunks run on N threads, ``chunk_size=C`` makes chunks of C, and
+``executor=`` runs the chunks on any :class:`concurrent.futures.Executor`
+(a process pool, a Dask cluster's ``client.get_executor()``); ``progress``
+is called after each chunk.  Results are reproducible: the same inputs,
+``seed`` and chunking give the same answer on either core and on any executor
+(the random source is specified in :mod:`hucklebuck._core._py_eval`).
 
 >>> from hucklebuck import Suit, parse_cards
 >>> solve("hucklebuck", Suit.SPADES, [parse_cards("AS KS"), parse_cards("AH KH")], leader=1, seat=0)
@@ -16,11 +20,11 @@ give the same answer on either core (the random source is specified in
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
-from typing import Literal, TypeVar
+from typing import Literal
 
 from . import _validate as v
 from ._core import get_core
@@ -28,6 +32,7 @@ from ._core._py_eval import SplitMix64
 from .cards import Card, CardSet, Rank, Suit
 from .errors import CardError, OptionsError
 from .packs import GameKind, pack
+from .parallel import Chunk, Progress, core_named, merge_counts, plan, run_chunks
 
 __all__ = [
     "BuckEmAdvice",
@@ -50,7 +55,6 @@ __all__ = [
 ]
 
 Method = Literal["playout", "solver"]
-T = TypeVar("T")
 
 
 def _cards(hand: Iterable[Card] | CardSet, what: str) -> CardSet:
@@ -117,24 +121,34 @@ class TrickDistribution:
         return math.sqrt(p * (1 - p) / self.samples) if self.samples else 0.0
 
 
-def _split(total: int, workers: int) -> list[int]:
-    base, extra = divmod(total, workers)
-    return [base + (1 if i < extra else 0) for i in range(workers)]
+# Chunk tasks: module-level (picklable for process pools and clusters); each
+# resolves its core by name in the process it runs in.
+def _mc_chunk(
+    core_name: str,
+    game: int,
+    trump: int,
+    known: list[int],
+    sizes: list[int],
+    pool: int,
+    leader: int,
+    seat: int,
+    mode: int,
+    chunk: Chunk,
+) -> list[int]:
+    core = core_named(core_name)
+    return core.mc_eval(game, trump, known, sizes, pool, leader, seat, chunk.seed, chunk.size, mode)
 
 
-def _seeds(seed: int, workers: int) -> list[int]:
-    if workers == 1:
-        return [seed]
-    rng = SplitMix64(seed)
-    return [rng.next_u64() for _ in range(workers)]
+def _hucklebuck_chunk(core_name: str, players: int, chunk: Chunk) -> list[int]:
+    return core_named(core_name).sim_hucklebuck(players, chunk.seed, chunk.size)
 
 
-def _parallel(jobs: list[Callable[[], T]], workers: int) -> list[T]:
-    """Run the jobs (bound to one core object already) on ``workers`` threads."""
-    if workers == 1:
-        return [jobs[0]()]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lambda job: job(), jobs))
+def _deerpark_chunk(core_name: str, players: int, chunk: Chunk) -> list[int]:
+    return core_named(core_name).sim_deerpark(players, chunk.seed, chunk.size)
+
+
+def _buckem_chunk(core_name: str, players: int, ante: int, pot_limit: int, chunk: Chunk) -> list[int]:
+    return core_named(core_name).sim_buckem(players, chunk.seed, chunk.size, ante, pot_limit)
 
 
 def _check_workers(workers: int) -> None:
@@ -173,6 +187,9 @@ def evaluate_hand(
     method: Method = "playout",
     workers: int = 1,
     short_handed: bool = False,
+    executor: Executor | None = None,
+    chunk_size: int | None = None,
+    progress: Progress | None = None,
 ) -> TrickDistribution:
     """The distribution of tricks ``hand`` takes for ``seat``.
 
@@ -180,6 +197,8 @@ def evaluate_hand(
     are dealt at random to the other seats in play (``in_play``, default all),
     and the hand is played out ``samples`` times, either by the fast playout
     policy or by the solver (every seat then plays perfectly against ``seat``).
+    ``workers``, ``chunk_size``, ``executor`` and ``progress`` split the
+    samples into seeded chunks (see :mod:`hucklebuck.parallel`).
     """
     _check_workers(workers)
     kind = GameKind.coerce(game)
@@ -197,15 +216,11 @@ def evaluate_hand(
     mode = {"playout": 0, "solver": 1}.get(method)
     if mode is None:
         raise OptionsError(f"method must be 'playout' or 'solver', not {method!r}")
-    core = get_core()
-    parts = _split(samples, workers)
-    jobs: list[Callable[[], list[int]]] = [
-        partial(core.mc_eval, kind.core_id, int(trump), known, sizes, pool, leader, seat, sd, n, mode)
-        for n, sd in zip(parts, _seeds(seed, workers), strict=True)
-    ]
-    hists = _parallel(jobs, workers)
-    counts = tuple(sum(h[t] for h in hists) for t in range(6))
-    return TrickDistribution(counts, samples)
+    chunks = plan(samples, seed=seed, chunk_size=chunk_size, workers=workers)
+    core = get_core().name
+    task = partial(_mc_chunk, core, kind.core_id, int(trump), known, sizes, pool, leader, seat, mode)
+    hists = run_chunks(task, chunks, executor=executor, workers=workers, progress=progress)
+    return TrickDistribution(tuple(merge_counts(hists)), samples)
 
 
 # -------------------------------------------------------------------- advice
@@ -438,17 +453,22 @@ class HucklebuckSimStats:
 
 
 @v.checked(players=v.players_of(GameKind.HUCKLEBUCK), hands=v.COUNT, seed=v.SEED, workers=v.WORKERS)
-def simulate_hucklebuck(players: int, hands: int, *, seed: int = 0, workers: int = 1) -> HucklebuckSimStats:
-    """Simulate ``hands`` Hucklebuck hands with the fixed policy: one core call per worker."""
+def simulate_hucklebuck(
+    players: int,
+    hands: int,
+    *,
+    seed: int = 0,
+    workers: int = 1,
+    executor: Executor | None = None,
+    chunk_size: int | None = None,
+    progress: Progress | None = None,
+) -> HucklebuckSimStats:
+    """Simulate ``hands`` Hucklebuck hands with the fixed policy: one core call per chunk
+    (chunking and ``executor``: :mod:`hucklebuck.parallel`)."""
     _check_workers(workers)
-    core = get_core()
-    parts = _split(hands, workers)
-    jobs: list[Callable[[], list[int]]] = [
-        partial(core.sim_hucklebuck, players, sd, n)
-        for n, sd in zip(parts, _seeds(seed, workers), strict=True)
-    ]
-    results = _parallel(jobs, workers)
-    s = [sum(r[i] for r in results) for i in range(14)]
+    chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
+    task = partial(_hucklebuck_chunk, get_core().name, players)
+    s = merge_counts(run_chunks(task, chunks, executor=executor, workers=workers, progress=progress))
     made = {b: s[6 + 2 * (b - 2)] for b in range(2, 6)}
     sets = {b: s[7 + 2 * (b - 2)] for b in range(2, 6)}
     return HucklebuckSimStats(hands, s[0], s[1], s[2], s[3], s[4], s[5], made, sets)
@@ -487,16 +507,24 @@ class DeerParkSimStats:
 
 
 @v.checked(players=v.players_of(GameKind.DEERPARK), hands=v.COUNT, seed=v.SEED, workers=v.WORKERS)
-def simulate_deerpark(players: int, hands: int, *, seed: int = 0, workers: int = 1) -> DeerParkSimStats:
-    """Simulate ``hands`` Deer Park Euchre hands with the fixed policy: one core call per worker."""
+def simulate_deerpark(
+    players: int,
+    hands: int,
+    *,
+    seed: int = 0,
+    workers: int = 1,
+    executor: Executor | None = None,
+    chunk_size: int | None = None,
+    progress: Progress | None = None,
+) -> DeerParkSimStats:
+    """Simulate ``hands`` Deer Park Euchre hands with the fixed policy: one core call per chunk
+    (chunking and ``executor``: :mod:`hucklebuck.parallel`)."""
     _check_workers(workers)
-    core = get_core()
-    jobs: list[Callable[[], list[int]]] = [
-        partial(core.sim_deerpark, players, sd, n)
-        for n, sd in zip(_split(hands, workers), _seeds(seed, workers), strict=True)
-    ]
-    results = _parallel(jobs, workers)
-    return DeerParkSimStats(*(sum(r[i] for r in results) for i in range(10)))
+    chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
+    task = partial(_deerpark_chunk, get_core().name, players)
+    return DeerParkSimStats(
+        *merge_counts(run_chunks(task, chunks, executor=executor, workers=workers, progress=progress))
+    )
 
 
 @dataclass(frozen=True)
@@ -534,14 +562,23 @@ class BuckEmSimStats:
     workers=v.WORKERS,
 )
 def simulate_buckem(
-    players: int, hands: int, *, seed: int = 0, ante: int = 1, pot_limit: int | None = None, workers: int = 1
+    players: int,
+    hands: int,
+    *,
+    seed: int = 0,
+    ante: int = 1,
+    pot_limit: int | None = None,
+    workers: int = 1,
+    executor: Executor | None = None,
+    chunk_size: int | None = None,
+    progress: Progress | None = None,
 ) -> BuckEmSimStats:
-    """Simulate Buck 'Em sessions of ``hands`` rounds in all (one per worker; the pot carries within each)."""
+    """Simulate Buck 'Em sessions of ``hands`` rounds in all: one session per chunk (the pot
+    carries within a chunk; ``final_pot`` sums the chunks' final pots; chunking and
+    ``executor``: :mod:`hucklebuck.parallel`)."""
     _check_workers(workers)
-    core = get_core()
-    jobs: list[Callable[[], list[int]]] = [
-        partial(core.sim_buckem, players, sd, n, ante, pot_limit or 0)
-        for n, sd in zip(_split(hands, workers), _seeds(seed, workers), strict=True)
-    ]
-    results = _parallel(jobs, workers)
-    return BuckEmSimStats(*(sum(r[i] for r in results) for i in range(14)))
+    chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
+    task = partial(_buckem_chunk, get_core().name, players, ante, pot_limit or 0)
+    return BuckEmSimStats(
+        *merge_counts(run_chunks(task, chunks, executor=executor, workers=workers, progress=progress))
+    )
