@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
@@ -77,22 +78,31 @@ def _select(mode: str) -> tuple[Core, str]:
     return _PYTHON, f"pure-Python core: {_c_error}"
 
 
-_active, _reason = _select(os.environ.get("HUCKLEBUCK_BACKEND", "auto"))
+# The process default, and the core of the innermost ``using`` block of this
+# thread or task (a context variable: each thread starts with none, so a block
+# in one thread never changes the core another thread sees).
+_default: tuple[Core, str] = _select(os.environ.get("HUCKLEBUCK_BACKEND", "auto"))
+_override: ContextVar[tuple[Core, str] | None] = ContextVar("hucklebuck_core", default=None)
+
+
+def _current() -> tuple[Core, str]:
+    return _override.get() or _default
 
 
 def get_core() -> Core:
-    """The active core object."""
-    return _active
+    """The active core object (of the innermost :func:`using` block of this thread, else the default)."""
+    chosen = _override.get()
+    return chosen[0] if chosen is not None else _default[0]
 
 
 def backend() -> BackendName:
     """The name of the active core: ``"c"`` or ``"python"``."""
-    return "c" if _active is not _PYTHON else "python"
+    return "c" if get_core() is not _PYTHON else "python"
 
 
 def backend_info() -> BackendInfo:
     """The active core, the reason it was chosen, and whether C could be loaded."""
-    return BackendInfo(backend(), _reason, _c_core is not None)
+    return BackendInfo(backend(), _current()[1], _c_core is not None)
 
 
 def available() -> tuple[BackendName, ...]:
@@ -101,26 +111,40 @@ def available() -> tuple[BackendName, ...]:
 
 
 def set_backend(name: str) -> None:
-    """Switch the active core in-process (``"c"``, ``"python"`` or ``"auto"``).
+    """Switch the active core (``"c"``, ``"python"`` or ``"auto"``).
+
+    Outside any :func:`using` block this sets the process default, which every
+    thread without a block of its own sees.  Inside a block it switches that
+    block only (the block's exit restores what was active before it).
 
     Raises :class:`~hucklebuck.errors.BackendError` if ``"c"`` is asked for and
     cannot be loaded; the active core is then unchanged.
     """
-    global _active, _reason
-    _active, _reason = _select(name)
+    global _default
+    if not isinstance(name, str):
+        raise BackendError(f"a core name must be a string, not {type(name).__name__}")
+    chosen = _select(name)
+    if _override.get() is not None:
+        _override.set(chosen)
+    else:
+        _default = chosen
 
 
 @contextmanager
 def using(name: str) -> Iterator[Core]:
     """Use one core inside a ``with`` block, then restore the previous one.
 
-    The active core is process-wide: switch it from one thread at a time (tests
-    and scripts); library code that runs on threads holds its core object.
+    The choice belongs to the current thread (or asyncio task): blocks in
+    several threads at once never see or undo each other's choice, and the
+    process default (:func:`set_backend` outside any block) is left as it was.
+    A new thread starts on the process default, not on its creator's block;
+    library code that runs work on threads hands them its core object.
     """
-    global _active, _reason
-    saved = (_active, _reason)
-    set_backend(name)
+    if not isinstance(name, str):
+        raise BackendError(f"a core name must be a string, not {type(name).__name__}")
+    chosen = _select(name)
+    token = _override.set(chosen)
     try:
-        yield _active
+        yield chosen[0]
     finally:
-        _active, _reason = saved
+        _override.reset(token)
