@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import enum
+import inspect
+import itertools
+import textwrap
 import typing
-from collections.abc import Mapping
-from typing import Any, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import Any, Final, TypeVar
 
 from ..errors import OptionsError, UnsupportedOption
 
-__all__ = ["OptionsBase"]
+__all__ = ["OptionInfo", "OptionsBase"]
 
 T = TypeVar("T", bound="OptionsBase")
 
@@ -56,6 +60,46 @@ class OptionsBase:
             )
         return cls(**data)
 
+    @classmethod
+    def from_assignments(cls: type[T], items: Iterable[str]) -> T:
+        """Build options from ``NAME=VALUE`` strings, as typed on a command line.
+
+        Values are read by the option's type: ``true``/``false`` (also ``yes``/``no``,
+        ``on``/``off``, ``1``/``0``), an integer, ``none`` where an option may be
+        unset, or an enum value (any case, ``-`` for ``_``).  An unknown name or
+        value raises :class:`~hucklebuck.errors.UnsupportedOption` (a badly formed
+        item :class:`~hucklebuck.errors.OptionsError`) listing the valid ones.
+
+        >>> from hucklebuck.games import HucklebuckOptions
+        >>> HucklebuckOptions.from_assignments(["target=11", "auction_reentry=yes"]).target
+        11
+        """
+        infos = {info.name: info for info in cls.describe()}
+        label = _label(cls)
+        data: dict[str, Any] = {}
+        for item in items:
+            if not isinstance(item, str) or "=" not in item:
+                raise OptionsError(f"{item!r} is not an option assignment: write NAME=VALUE, e.g. target=11")
+            name, _, text = item.partition("=")
+            name, text = name.strip().replace("-", "_"), text.strip()
+            info = infos.get(name)
+            if info is None:
+                known = ", ".join(infos)
+                raise UnsupportedOption(f"{label} has no option {name!r}; its options are: {known}")
+            if name in data:
+                raise OptionsError(f"option {name} is given twice")
+            data[name] = info.parse(text, label)
+        return cls.from_dict(data)
+
+    @classmethod
+    def describe(cls) -> tuple[OptionInfo, ...]:
+        """Every option of this class: name, default, accepted values and documentation.
+
+        The documentation is the field's docstring, which names its source
+        (S0, S2, S3, S4) or its decision number (``DEF #n``).
+        """
+        return _describe(cls)
+
 
 def _check(owner: str, name: str, kind: Any, value: object, meta: Mapping[str, Any]) -> object:
     where = f"{owner}.{name}"
@@ -87,3 +131,139 @@ def _check(owner: str, name: str, kind: Any, value: object, meta: Mapping[str, A
             offered = ", ".join(repr(m.value) for m in kind)
             raise UnsupportedOption(f"{where} = {value!r} is not offered (use one of {offered})") from None
     raise TypeError(f"unsupported option type for {where}: {kind!r}")  # pragma: no cover
+
+
+@dataclasses.dataclass(frozen=True)
+class OptionInfo:
+    """One variant option as a person sees it: see :meth:`OptionsBase.describe`."""
+
+    name: str
+    """The field name, used in ``NAME=VALUE``."""
+    default: str
+    """The default, written as it would be typed (``true``, ``15``, ``none``, ``dealer_scores_5``)."""
+    values: str
+    """The accepted values in words, e.g. ``11 | 15`` or ``an integer >= 1, or none``."""
+    choices: tuple[str, ...]
+    """The accepted values one by one when they are finitely many, else empty."""
+    doc: str
+    """The option's documentation, naming its source or ``DEF #n``."""
+    value_docs: tuple[tuple[str, str], ...]
+    """For an enum option, each value with its documentation."""
+    kind: Any = dataclasses.field(repr=False, compare=False, default=None)
+    """The field's type (``bool``, ``int``, ``int | None`` or an enum class)."""
+
+    def parse(self, text: str, owner: str = "options") -> object:
+        """The value ``text`` means for this option (not yet range-checked).
+
+        Raises :class:`~hucklebuck.errors.UnsupportedOption` naming the valid values.
+        """
+        key = text.strip().lower()
+        kind = self.kind
+        bad = UnsupportedOption(f"{owner} option {self.name} cannot be {text!r}; valid values: {self.values}")
+        if kind is bool:
+            if key in _TRUE:
+                return True
+            if key in _FALSE:
+                return False
+            raise bad
+        if kind is int or kind == (int | None):
+            if kind is not int and key in ("none", "null", ""):
+                return None
+            try:
+                number = int(key, 10)
+            except ValueError:
+                raise bad from None
+            if self.choices and str(number) not in self.choices:
+                raise bad
+            return number
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            wanted = key.replace("-", "_")
+            for member in kind:
+                if str(member.value).lower() == wanted:
+                    return member
+            raise bad
+        raise bad  # pragma: no cover - every option type is handled above
+
+
+_TRUE: Final = frozenset({"true", "yes", "on", "1"})
+_FALSE: Final = frozenset({"false", "no", "off", "0"})
+
+
+def _label(cls: type) -> str:
+    return cls.__name__.removesuffix("Options") or cls.__name__
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    return str(value)
+
+
+def _attribute_docs(cls: type) -> dict[str, str]:
+    """Docstrings written under class attributes (read from the source; empty if unavailable)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    except (OSError, TypeError, SyntaxError):
+        return {}
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    docs: dict[str, str] = {}
+    for stmt, after in itertools.pairwise(body):
+        target = None
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            target = stmt.target.id
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+            target = stmt.targets[0].id
+        if (
+            target is not None
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            docs[target] = " ".join(inspect.cleandoc(after.value.value).split())
+    return docs
+
+
+_DESCRIBED: dict[type, tuple[OptionInfo, ...]] = {}
+
+
+def _describe(cls: type) -> tuple[OptionInfo, ...]:
+    cached = _DESCRIBED.get(cls)
+    if cached is not None:
+        return cached
+    hints = typing.get_type_hints(cls)
+    docs = _attribute_docs(cls)
+    out: list[OptionInfo] = []
+    for f in dataclasses.fields(cls):
+        kind = hints[f.name]
+        default = f.default if f.default is not dataclasses.MISSING else None
+        choices: tuple[str, ...] = ()
+        value_docs: tuple[tuple[str, str], ...] = ()
+        if kind is bool:
+            choices = ("true", "false")
+            values = "true | false"
+        elif kind is int or kind == (int | None):
+            offered = f.metadata.get("choices")
+            lo = f.metadata.get("min")
+            if offered is not None:
+                choices = tuple(str(c) for c in sorted(offered))
+                values = " | ".join(choices)
+            else:
+                values = "an integer" + (f" >= {lo}" if lo is not None else "")
+            if kind is not int:
+                values += ", or none"
+                if choices:
+                    choices += ("none",)
+        elif isinstance(kind, type) and issubclass(kind, enum.Enum):
+            member_docs = _attribute_docs(kind)
+            choices = tuple(str(m.value) for m in kind)
+            values = " | ".join(choices)
+            value_docs = tuple((str(m.value), member_docs.get(m.name, "")) for m in kind)
+        else:  # pragma: no cover - every option type is handled above
+            values = repr(kind)
+        doc = docs.get(f.name, "")
+        out.append(OptionInfo(f.name, _show(default), values, choices, doc, value_docs, kind))
+    return _DESCRIBED.setdefault(cls, tuple(out))

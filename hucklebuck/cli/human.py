@@ -1,0 +1,364 @@
+"""A person at the table: the screen shown on their turn, reading their answer
+(a move's number, the move in words, or a command) and refusing bad answers in
+the game's own words without changing anything."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..actions import (
+    Action,
+    Bid,
+    BuckStay,
+    Call,
+    Discard,
+    Draw,
+    Drop,
+    Fold,
+    NameTrump,
+    Order,
+    Pass,
+    Play,
+    Stay,
+)
+from ..cards import Card, Suit, parse_cards, parse_suit
+from ..errors import CardError, HucklebuckError, IllegalAction
+from ..games.base import ActionEvent, Phase
+from ..packs import GameKind
+from .table import SUIT_NAMES, Table, cards_text, sort_hand
+
+__all__ = ["Human", "Quit", "move_text", "parse_answer"]
+
+
+class Quit(Exception):
+    """The person asked to leave the game (``quit`` or end of input)."""
+
+
+class Unreadable(ValueError):
+    """An answer that is not a move, a number or a command."""
+
+
+def move_text(action: Action, game: Any) -> str:
+    """A legal move as the menu shows it (no seat: it is the reader's own)."""
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, Bid):
+        return f"bid {action.amount}" + (" (shoot the moon)" if action.amount == 5 else "")
+    if isinstance(action, NameTrump):
+        return f"trump {action.suit.glyph} {SUIT_NAMES[action.suit]}"
+    if isinstance(action, Stay):
+        return f"stay, exchange {action.exchange}"
+    if isinstance(action, Drop):
+        return "drop"
+    if isinstance(action, Order):
+        turned = getattr(game, "turned", None)
+        return f"order up {turned.display}" if turned is not None else "order up"
+    if isinstance(action, Call):
+        return f"call {action.suit.glyph} {SUIT_NAMES[action.suit]}"
+    if isinstance(action, Discard):
+        return f"discard {cards_text(action.cards)}"
+    if isinstance(action, BuckStay):
+        return "stay, swap the deuce for the upcard" if action.swap else "stay"
+    if isinstance(action, Fold):
+        return "fold"
+    if isinstance(action, Draw):
+        return f"draw {len(action.cards)} for {cards_text(action.cards)}" if action.cards else "stand pat"
+    if isinstance(action, Play):
+        return action.card.display
+    return str(action)  # pragma: no cover - every action type is handled above
+
+
+_SUIT_WORDS = {name: suit for suit, name in SUIT_NAMES.items()} | {
+    name[:-1]: suit for suit, name in SUIT_NAMES.items()
+}
+
+
+def _suit(word: str) -> Suit:
+    suit = _SUIT_WORDS.get(word)
+    return suit if suit is not None else parse_suit(word)
+
+
+def _cards(words: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(sorted(parse_cards(" ".join(words))))
+
+
+def _int(word: str, what: str) -> int:
+    if not word.isascii() or not word.isdigit() or len(word) > 3:
+        raise Unreadable(f"{what} must be a number, not {word!r}")
+    return int(word)
+
+
+def parse_answer(kind: GameKind, phase: Phase, seat: int, text: str) -> Action:
+    """Read a move typed by a person, leniently: ``bid 3``, ``pass``, ``10h``,
+    ``trump hearts``, ``stay 2``, ``discard 3c 4d``, ``draw 2h 3h``, ``stand``...
+
+    Raises :class:`Unreadable` or :class:`~hucklebuck.errors.CardError` saying why.
+    """
+    words = text.lower().replace(",", " ").split()
+    if not words:
+        raise Unreadable("empty answer")
+    verb, rest = words[0], words[1:]
+    try:
+        if verb == "pass":
+            return Pass(seat)
+        if verb == "drop":
+            return Drop(seat)
+        if verb == "fold":
+            return Fold(seat)
+        if verb == "order":
+            return Order(seat)
+        if verb == "bid":
+            if len(rest) != 1:
+                raise Unreadable("say how many tricks you bid, e.g. 'bid 3'")
+            return Bid(seat, _int(rest[0], "a bid"))
+        if verb in ("trump", "name", "call"):
+            if len(rest) != 1:
+                raise Unreadable(f"say which suit, e.g. '{verb} hearts' or '{verb} h'")
+            suit = _suit(rest[0])
+            return Call(seat, suit) if kind is GameKind.DEERPARK else NameTrump(seat, suit)
+        if verb == "stay":
+            if kind is GameKind.BUCKEM:
+                if rest and rest != ["swap"]:
+                    raise Unreadable("write 'stay' or 'stay swap'")
+                return BuckStay(seat, bool(rest))
+            if len(rest) != 1:
+                raise Unreadable("say how many cards you will exchange, e.g. 'stay 2'")
+            return Stay(seat, _int(rest[0], "the number of cards to exchange"))
+        if verb == "swap":
+            return BuckStay(seat, True)
+        if verb in ("stand", "pat", "keep"):
+            return Draw(seat, ())
+        if verb == "draw":
+            if rest in ([], ["0"], ["none"], ["nothing"]):
+                return Draw(seat, ())
+            return Draw(seat, _cards(rest))
+        if verb == "discard":
+            if not rest:
+                raise Unreadable("say which cards, e.g. 'discard 3c 4d'")
+            return Discard(seat, _cards(rest))
+        if verb == "play":
+            if len(rest) != 1:
+                raise Unreadable("say which card, e.g. 'play 10h'")
+            return Play(seat, _cards(rest)[0])
+        if len(words) == 1 and phase in (Phase.TRUMP, Phase.CALL):
+            suit = _suit(verb)
+            return Call(seat, suit) if phase is Phase.CALL else NameTrump(seat, suit)
+        cards = _cards(words)
+    except CardError as exc:
+        raise Unreadable(str(exc)) from None
+    if phase is Phase.PLAY:
+        if len(cards) != 1:
+            raise Unreadable("play one card at a time")
+        return Play(seat, cards[0])
+    if phase in (Phase.EXCHANGE, Phase.DEALER_DISCARD):
+        return Discard(seat, cards)
+    if phase is Phase.DRAW:
+        return Draw(seat, cards)
+    raise Unreadable("cards are not an answer now")
+
+
+HELP: dict[GameKind, dict[Phase, str]] = {
+    GameKind.HUCKLEBUCK: {
+        Phase.AUCTION: "Bid how many tricks (2 to 5) you expect to take, higher than the last bid, "
+        "or pass. The high bidder names trump and must take that many. A bid of 5 shoots the moon: "
+        "all five tricks win the game from a positive score, missing costs 15.",
+        Phase.TRUMP: "You won the auction: name any suit as trump (e.g. 'trump hearts' or 'h').",
+        Phase.DECLARE: "Stay or drop. A player who drops sits the hand out with no score. Staying, "
+        "say how many cards (0-5) you will exchange with the stock, e.g. 'stay 2'. A stayer scores "
+        "a point a trick, or -5 for none. The bidder may not drop.",
+        Phase.EXCHANGE: "Discard the number of cards you said (e.g. 'discard 3c 4d' or just '3c 4d'); "
+        "you get as many from the stock.",
+        Phase.PLAY: "Play a card (e.g. '10h'). Follow the suit led if you can; otherwise play anything. "
+        "The highest trump wins, else the highest card of the suit led.",
+    },
+    GameKind.DEERPARK: {
+        Phase.ORDER: "Round 1: order up the turned card's suit as trump (you become the maker and need "
+        "three tricks; the dealer takes the card and discards one), or pass.",
+        Phase.CALL: "Round 2: name any suit as trump (e.g. 'call hearts' or 'h'), or pass. The maker "
+        "needs three tricks; a stuck dealer must name a suit and needs two. On 45 or more you may not "
+        "call, unless stuck.",
+        Phase.DEALER_DISCARD: "You took the turned card: discard one card (e.g. 'discard 9c' or '9c').",
+        Phase.PLAY: "Play a card (e.g. '10h'). Follow suit if you can. The jack of trump is highest, "
+        "then the other jack of the same colour (it counts as trump), then A K Q 10 9 ... of trump. "
+        "Meet your requirement (maker 3, others 1) to count down a point a trick; miss it and add 5.",
+    },
+    GameKind.BUCKEM: {
+        Phase.STAY_FOLD: "Stay or fold. A stayer with two or more tricks wins the pot (two winners "
+        "split it); a stayer with fewer is burned and pays the pot into the next one. A lone stayer "
+        "rakes the pot with the ace of trump or two trumps one of them K, Q or J. 'stay swap' trades "
+        "the 2 of trump for the upcard where that option is on.",
+        Phase.DRAW: "Discard up to three cards and draw as many (e.g. 'draw 3c 4d' or '3c 4d'), or "
+        "'stand' to keep your hand.",
+        Phase.PLAY: "Play a card (e.g. '10h'). Follow suit if you can; the highest trump wins, else "
+        "the highest card of the suit led.",
+    },
+}
+
+COMMANDS_HELP = (
+    "Answer with a move's number, or write the move (any case: '10h', 'AS', 'bid 3', 'pass').\n"
+    "Commands: ? or help (this), hint (what the evaluation says of each move),\n"
+    "          show (the table again), save FILE (continue later with --resume FILE), quit."
+)
+
+
+class Human:
+    """One or more people at the table, sharing the terminal (hot seat)."""
+
+    def __init__(
+        self,
+        table: Table,
+        say: Callable[[str], None],
+        read: Callable[[str], str | None],
+        *,
+        save: Callable[[str], str],
+        hint: Callable[[int], list[tuple[Action, float, str]]] | None = None,
+    ) -> None:
+        """``read(prompt)`` returns the next line or ``None`` at end of input;
+        ``save(path)`` writes the game and returns a message; ``hint(seat)``
+        rates each legal move."""
+        self.table = table
+        self.say = say
+        self.read = read
+        self.save = save
+        self.hint = hint
+
+    @property
+    def game(self) -> Any:
+        """The game being played."""
+        return self.table.game
+
+    def screen(self, seat: int) -> list[Action]:
+        """Show the table as ``seat`` sees it; returns the numbered legal moves."""
+        game, t, say = self.game, self.table, self.say
+        names = t.names
+        kind = game.kind
+        say("")
+        say(f"--- {names[seat]} to play: hand {game.hand_number}, {t.phase_name()} ---")
+        up = t.upcard()
+        trump = game.trump
+        if kind is GameKind.DEERPARK and up is not None and game.phase in (Phase.ORDER, Phase.CALL):
+            say(f"Turned up: {up.display}" + ("  (turned down)" if game.phase is Phase.CALL else ""))
+        if kind is GameKind.BUCKEM and up is not None:
+            say(f"Upcard: {up.display}")
+        say(f"Trump: {trump.glyph} {SUIT_NAMES[trump]}" if trump is not None else "Trump: not chosen yet")
+        if kind is GameKind.HUCKLEBUCK and game.bid is not None and game.bidder is not None:
+            say(f"High bid: {game.bid} by {names[game.bidder]}")
+        if kind is GameKind.DEERPARK and game.maker is not None:
+            say(f"Maker: {names[game.maker]}, needs {game.requirement} tricks; everyone else needs 1")
+        if game.phase is Phase.PLAY:
+            trick = game.current_trick
+            if trick:
+                plays = ", ".join(f"{names[a.seat]} {a.card.display}" for a in current_plays(game))
+                say(f"This trick: {plays}")
+            else:
+                say("This trick: you lead")
+            won = ", ".join(f"{names[s]} {w}" for s, w in enumerate(game.tricks_won))
+            say(f"Tricks won: {won}")
+        say(t.standings_text())
+        say(f"Your hand: {cards_text(sort_hand(game.hand(seat), trump, kind))}")
+        legal: list[Action] = game.legal_actions()
+        say("Your moves:")
+        items = [f"{i:>2}) {move_text(a, game)}" for i, a in enumerate(legal, 1)]
+        width = max(len(x) for x in items) + 3
+        per_row = max(1, 76 // width)
+        for r in range(0, len(items), per_row):
+            say("  " + "".join(x.ljust(width) for x in items[r : r + per_row]).rstrip())
+        return legal
+
+    def ask(self, seat: int) -> Action:
+        """Ask ``seat`` for a move until a legal one is given; raises :class:`Quit`."""
+        legal = self.screen(seat)
+        who = self.table.names[seat]
+        prompt = f"{who}, your move (1-{len(legal)}, or ? for help)"
+        while True:
+            line = self.read(prompt)
+            if line is None:
+                raise Quit("end of input")
+            text = line.strip()
+            low = text.lower()
+            if not text:
+                self.say(f"Type a number from 1 to {len(legal)}, or ? for help.")
+                continue
+            if low in ("?", "help"):
+                self.say(HELP[self.game.kind].get(self.game.phase, ""))
+                self.say(COMMANDS_HELP)
+                continue
+            if low in ("quit", "exit"):
+                raise Quit("quit")
+            if low in ("show", "table", "look"):
+                legal = self.screen(seat)
+                continue
+            if low == "hint":
+                self._hint(seat)
+                continue
+            if low == "save" or low.startswith("save "):
+                path = text[4:].strip()
+                self.say(self.save(path) if path else "Say where: save FILE")
+                continue
+            if text.isdigit():
+                n = int(text) if len(text) < 6 else 0
+                if 1 <= n <= len(legal):
+                    return legal[n - 1]
+                self.say(f"There is no move {text}: choose 1 to {len(legal)}.")
+                continue
+            try:
+                action = parse_answer(self.game.kind, self.game.phase, seat, text)
+            except Unreadable as exc:
+                self.say(f"I can't read {text!r}: {exc}. Type a move's number, or ? for help.")
+                continue
+            except HucklebuckError as exc:
+                self.say(f"I can't read {text!r}: {exc}")
+                continue
+            if action in legal:
+                return action
+            self.say(f"Not allowed: {self._why_illegal(action)}")
+
+    def _why_illegal(self, action: Action) -> str:
+        trial = self.game.copy()
+        try:
+            trial.apply(action)
+        except IllegalAction as exc:
+            return str(exc)
+        except HucklebuckError as exc:
+            return str(exc)
+        return "that is not one of your moves now"  # pragma: no cover - legal list and apply agree
+
+    def _hint(self, seat: int) -> None:
+        if self.hint is None:
+            self.say("No hint is available for this game.")
+            return
+        self.say("Thinking...")
+        try:
+            rated = self.hint(seat)
+        except HucklebuckError as exc:
+            self.say(f"No hint: {exc}")
+            return
+        game = self.game
+        for action, value, unit in sorted(rated, key=lambda r: -r[1]):
+            self.say(f"  {move_text(action, game):<32} {value:+.2f} {unit}")
+
+
+def current_plays(game: Any) -> list[Play]:
+    """The plays of the trick in progress, in order (from the event log)."""
+    count = len(game.current_trick)
+    plays: list[Play] = []
+    for ev in reversed(game.events):
+        if len(plays) == count:
+            break
+        if isinstance(ev, ActionEvent) and isinstance(ev.action, Play):
+            plays.append(ev.action)
+    return plays[::-1]
+
+
+def save_game(game: Any, path: str, meta: dict[str, Any]) -> str:
+    """Write the game's JSON form (plus the table's seats) to ``path``; returns a message."""
+    data = game.to_dict()
+    data["table"] = meta
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+    except OSError as exc:
+        return f"Could not save to {path}: {exc.strerror or exc}"
+    return f"Saved to {path}. Continue later with: play --resume {path}"

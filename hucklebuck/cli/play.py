@@ -1,0 +1,285 @@
+"""``hucklebuck play``: sit at the table yourself (``--you SEAT``) or watch
+computer players, hand by hand and trick by trick."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from .. import backend_info
+from ..actions import Action
+from ..errors import HucklebuckError
+from ..games.base import Phase
+from ..games.engine import TrickGame
+from ..packs import GameKind
+from ..players import DEFAULT_PLAYER_KIND, PLAYER_KINDS, Player, make_player
+from .common import (
+    CliError,
+    GameSpec,
+    Output,
+    add_ascii_argument,
+    add_option_argument,
+    game_spec,
+    make_output,
+    parse_options,
+    positive_int,
+    seat_int,
+)
+from .human import Human, Quit, save_game
+from .table import Table
+
+__all__ = ["register", "run"]
+
+DEFAULT_PLAYERS = {"hucklebuck": 4, "deerpark": 4, "buckem": 5}
+BUCKEM_DEFAULT_HANDS = 10
+
+DESCRIPTION = """\
+Play a whole game in the terminal. With --you SEAT you sit at that seat and the
+other seats are computer players; give --you more than once for several people
+sharing the keyboard (hot seat). Without --you you watch computer players.
+
+On your turn the table is shown with your legal moves numbered: answer with the
+number, or write the move ('10h', 'AS', 'bid 3', 'pass', 'stay 2', ...).
+Commands: ? or help, hint, show, save FILE, quit.
+
+examples:
+  hucklebuck play hucklebuck --players 4 --you 0
+  hucklebuck play deerpark --players 3 --you 0 --you 1 --bots random
+  hucklebuck play buckem --players 5 --hands 3 --seed 1
+  hucklebuck play --resume saved.json
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``play`` subcommand."""
+    p = subparsers.add_parser(
+        "play",
+        help="play a game yourself (--you SEAT) or watch computer players",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("game", metavar="GAME", nargs="?", help="hucklebuck, buckem or deerpark")
+    p.add_argument(
+        "--players", "-n", type=int, default=None, help="number of players (default 4; Buck 'Em 5)"
+    )
+    p.add_argument(
+        "--you",
+        type=seat_int,
+        action="append",
+        default=[],
+        metavar="SEAT",
+        help="your seat, 0 to players-1 (repeat for hot-seat play)",
+    )
+    p.add_argument(
+        "--bots",
+        default=None,
+        metavar="KIND[,KIND...]",
+        help=f"computer player kinds, cycled over the computer seats: {', '.join(PLAYER_KINDS)} "
+        f"(default {DEFAULT_PLAYER_KIND}, the strongest)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: a random one)")
+    p.add_argument(
+        "--hands",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=f"stop after N hands (default: play to the end; Buck 'Em sessions stop after "
+        f"{BUCKEM_DEFAULT_HANDS})",
+    )
+    p.add_argument("--resume", metavar="FILE", default=None, help="continue a game saved with 'save FILE'")
+    add_option_argument(p)
+    add_ascii_argument(p)
+    p.set_defaults(run=run)
+
+
+def _load(path: str) -> tuple[GameSpec, TrickGame[Any, Any], dict[str, Any]]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise CliError(f"{path} is not a saved game (it is not JSON)") from None
+    if not isinstance(data, dict) or data.get("format") != "hucklebuck-game":
+        raise CliError(f"{path} is not a saved game (no 'hucklebuck-game' format marker)")
+    spec = game_spec(str(data.get("game", "")))
+    try:
+        game = spec.game_type.from_dict(data)
+    except HucklebuckError as exc:
+        raise CliError(f"{path} is not a valid saved game: {exc}") from None
+    meta = data.get("table")
+    return spec, game, meta if isinstance(meta, dict) else {}
+
+
+def _kinds(text: str | None) -> list[str]:
+    if text is None:
+        return [DEFAULT_PLAYER_KIND]
+    kinds = [k.strip().lower() for k in text.split(",") if k.strip()]
+    if not kinds:
+        raise CliError(f"--bots needs at least one kind: {', '.join(PLAYER_KINDS)}")
+    for k in kinds:
+        if k not in PLAYER_KINDS:
+            raise CliError(f"unknown player kind {k!r} for --bots (use {', '.join(PLAYER_KINDS)})")
+    return kinds
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play or watch one game."""
+    say = make_output(args)
+    meta: dict[str, Any] = {}
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    if args.resume is not None:
+        if args.options:
+            raise CliError("--option cannot change a resumed game (its options are in the file)")
+        spec, game, meta = _load(args.resume)
+        if args.game is not None and game_spec(args.game) is not spec:
+            raise CliError(f"{args.resume} holds a game of {spec.name}, not {args.game}")
+        if args.players is not None and args.players != game.players:
+            raise CliError(f"{args.resume} is a {game.players}-player game, not {args.players}")
+        players = game.players
+    else:
+        if args.game is None:
+            raise CliError("say which game: hucklebuck, buckem or deerpark (or --resume FILE)")
+        spec = game_spec(args.game)
+        options = parse_options(spec, args.options)
+        players = args.players if args.players is not None else DEFAULT_PLAYERS[spec.name]
+        game = spec.game_type(players, options=options, rng=random.Random(seed))
+    humans: list[int] = list(args.you) if args.you else [int(s) for s in meta.get("you", [])]
+    seen: set[int] = set()
+    for s in humans:
+        if not 0 <= s < players:
+            raise CliError(f"--you {s}: no such seat; seats are 0 to {players - 1}")
+        if s in seen:
+            raise CliError(f"--you {s} is given twice; each person needs a seat of their own")
+        seen.add(s)
+    bots_text = args.bots if args.bots is not None else meta.get("bots")
+    kinds = _kinds(bots_text if isinstance(bots_text, str) or bots_text is None else None)
+    rng = random.Random(seed ^ 0x5EED)
+    bots: dict[int, Player[Any]] = {}
+    bot_kind: dict[int, str] = {}
+    for i, s in enumerate(s for s in range(players) if s not in humans):
+        bot_kind[s] = kinds[i % len(kinds)]
+        bots[s] = make_player(bot_kind[s], spec.kind, seed=rng.getrandbits(32))
+    names = _names(players, humans)
+    limit = (
+        args.hands
+        if args.hands is not None
+        else (BUCKEM_DEFAULT_HANDS if spec.kind is GameKind.BUCKEM else None)
+    )
+    table = Table(game, names, say, show_all=not humans, private=humans if len(humans) == 1 else ())
+    header = (
+        f"{spec.title}, {players} players"
+        + (f", resumed from {args.resume}" if args.resume else f", seed {seed}")
+        + f" (core: {backend_info().name})"
+    )
+    table.intro(header, _labels(names, humans, bot_kind, players))
+    if args.ascii or say.ascii:
+        pass
+    save_meta = {"you": humans, "bots": ",".join(kinds)}
+    person = Human(
+        table,
+        say,
+        _reader(say),
+        save=lambda path: save_game(game, path, save_meta),
+        hint=_hinter(game, spec) if humans else None,
+    )
+    try:
+        _loop(game, table, bots, person, limit)
+    except Quit as q:
+        say("")
+        say("Leaving the game." + (" (end of input)" if str(q) == "end of input" else ""))
+        return 0
+    return 0
+
+
+def _names(players: int, humans: list[int]) -> list[str]:
+    if len(humans) == 1:
+        return ["You" if s in humans else f"P{s}" for s in range(players)]
+    return [f"P{s}" for s in range(players)]
+
+
+def _labels(names: list[str], humans: list[int], kinds: dict[int, str], players: int) -> str:
+    parts = []
+    for s in range(players):
+        if s in humans:
+            who = f"{names[s]} (seat {s}, a person)" if len(humans) == 1 else f"{names[s]} (a person)"
+        else:
+            who = f"{names[s]} ({kinds[s]} computer player)"
+        parts.append(who)
+    return (
+        "Players: " + ", ".join(parts) + f". Seats are numbered 0 to {players - 1} going left; "
+        "the deal and the turn pass to the next number."
+    )
+
+
+def _reader(say: Output) -> Callable[[str], str | None]:
+    def read(prompt: str) -> str | None:
+        if say.tty:
+            say.write(prompt + ": ")
+        else:
+            say(prompt + ":")
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        if not say.tty:
+            say("> " + line.rstrip("\n"))
+        return line
+
+    return read
+
+
+def _hinter(
+    game: TrickGame[Any, Any], spec: GameSpec
+) -> Callable[[int], list[tuple[Action, float, str]]] | None:
+    try:
+        from ..players import MonteCarloPlayer  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+
+    def hint(seat: int) -> list[tuple[Action, float, str]]:
+        player = MonteCarloPlayer(spec.kind, seed=0)
+        return [(a, float(v), "") for a, v in player.analyse(game.observation(seat))]
+
+    return hint
+
+
+def _loop(
+    game: TrickGame[Any, Any],
+    table: Table,
+    bots: dict[int, Player[Any]],
+    person: Human,
+    limit: int | None,
+) -> None:
+    table.hand_start()
+    in_play = game.phase is Phase.PLAY
+    if in_play:
+        table.announce_trump()
+    while True:
+        phase = game.phase
+        if phase is Phase.GAME_OVER:
+            break
+        if phase is Phase.HAND_OVER:
+            if limit is not None and game.hand_number >= limit:
+                break
+            game.next_hand()
+            table.hand_start()
+            in_play = game.phase is Phase.PLAY
+            continue
+        seat = game.to_act
+        assert seat is not None
+        action = person.ask(seat) if seat not in bots else bots[seat].choose(game.observation(seat))
+        before = game.hand(seat)
+        game.apply(action)
+        table.action(seat, action, before)
+        if game.phase is Phase.PLAY and not in_play:
+            in_play = True
+            table.announce_trump()
+        if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            table.hand_end()
+    table.game_end()

@@ -1,0 +1,323 @@
+"""The card table as text: who sits where, what each player did, the tricks,
+each hand's scoring with its reasons, and who won and why.
+
+Used both for watching computer players and for a person at the table: with
+``show_all`` every hand and every drawn card is shown (watching bots); without
+it only the hands of the seats in ``private`` are (a person sees only their own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ..actions import (
+    Action,
+    Bid,
+    BuckStay,
+    Call,
+    Discard,
+    Draw,
+    Drop,
+    Fold,
+    NameTrump,
+    Order,
+    Pass,
+    Play,
+    Stay,
+)
+from ..cards import Card, CardSet, Rank, Suit
+from ..games.base import DealEvent, GameOverEvent, Phase, ScoreEvent, TrickEvent
+from ..games.engine import TrickGame
+from ..packs import GameKind
+
+__all__ = ["SUIT_NAMES", "Table", "cards_text", "describe_action", "game_rules_line", "sort_hand"]
+
+SUIT_NAMES = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
+"""Each suit's name in words."""
+
+
+def is_trump(card: Card, trump: Suit | None, kind: GameKind) -> bool:
+    """Whether ``card`` counts as trump (Deer Park Euchre's left bower included)."""
+    if trump is None:
+        return False
+    if card.suit is trump:
+        return True
+    return kind is GameKind.DEERPARK and card.rank is Rank.JACK and card.suit is trump.partner
+
+
+def sort_hand(cards: Iterable[Card], trump: Suit | None, kind: GameKind) -> list[Card]:
+    """Cards sorted for display: trump first once known, then by suit, high to low."""
+
+    def key(c: Card) -> tuple[int, int, int]:
+        if is_trump(c, trump, kind):
+            bower = kind is GameKind.DEERPARK and c.rank is Rank.JACK
+            return (0, 0, -(100 if bower and c.suit is trump else 99 if bower else int(c.rank)))
+        return (1, -int(c.suit), -int(c.rank))
+
+    return sorted(cards, key=key)
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards as people write them (``10♥ A♠``)."""
+    return " ".join(c.display for c in cards) or "(none)"
+
+
+def describe_action(action: Action, name: str, *, show_cards: bool = True) -> str:
+    """One line saying what a player did (``P2 bids 3``)."""
+    if isinstance(action, Bid):
+        return f"{name} bids {action.amount}" + (" (shoots the moon)" if action.amount == 5 else "")
+    if isinstance(action, Pass):
+        return f"{name} passes"
+    if isinstance(action, NameTrump):
+        return f"{name} names trump: {action.suit.glyph} {SUIT_NAMES[action.suit]}"
+    if isinstance(action, Stay):
+        return f"{name} stays, exchanging {action.exchange} card" + ("" if action.exchange == 1 else "s")
+    if isinstance(action, Drop):
+        return f"{name} drops"
+    if isinstance(action, Order):
+        return f"{name} orders it up"
+    if isinstance(action, Call):
+        return f"{name} calls {action.suit.glyph} {SUIT_NAMES[action.suit]}"
+    if isinstance(action, Discard):
+        n = len(action.cards)
+        shown = f": {cards_text(action.cards)}" if show_cards else ""
+        return f"{name} discards {n} card" + ("" if n == 1 else "s") + shown
+    if isinstance(action, BuckStay):
+        return f"{name} stays" + (" and swaps the deuce for the upcard" if action.swap else "")
+    if isinstance(action, Fold):
+        return f"{name} folds"
+    if isinstance(action, Draw):
+        n = len(action.cards)
+        if not n:
+            return f"{name} stands pat (draws none)"
+        shown = f" {cards_text(action.cards)}" if show_cards else f" {n}"
+        return f"{name} discards{shown} and draws {n}"
+    if isinstance(action, Play):
+        return f"{name} plays {action.card.display}"
+    return f"{name}: {action}"  # pragma: no cover - every action type is handled above
+
+
+def game_rules_line(game: TrickGame[Any, Any]) -> str:
+    """How the game is won, in one sentence."""
+    kind = game.kind
+    if kind is GameKind.HUCKLEBUCK:
+        target = game.options.target
+        return (
+            f"First to {target} points wins; a successful moon (bid 5, take all five) wins at once "
+            "from a positive score; a player at -25 or below is out (S0, S2)."
+        )
+    if kind is GameKind.DEERPARK:
+        return (
+            "Everyone starts at 20 and counts down for tricks taken; the first to reach 0 "
+            "(or to be pushed up to 50) wins (S4)."
+        )
+    return (
+        "Each round everyone antes into the pot; tricks win a share of it and a player who stays "
+        "and takes none is burned and pays. A session has no natural end: it stops after --hands "
+        "hands and the biggest bankroll leads (S3)."
+    )
+
+
+class Table:
+    """Narrates a game: see the module docstring."""
+
+    def __init__(
+        self,
+        game: TrickGame[Any, Any],
+        names: Sequence[str],
+        say: Callable[[str], None],
+        *,
+        show_all: bool,
+        private: Iterable[int] = (),
+    ) -> None:
+        """Narrate ``game`` through ``say`` with seat ``names``."""
+        self.game = game
+        self.names = list(names)
+        self.say = say
+        self.show_all = show_all
+        self.private = set(private)
+        deals = [i for i, ev in enumerate(game.events) if isinstance(ev, DealEvent)]
+        self._seen = deals[-1] if deals else len(game.events)
+        self._scores: list[ScoreEvent] = []
+        self._out_before: tuple[int, ...] = tuple(getattr(game, "out", ()))
+
+    @property
+    def kind(self) -> GameKind:
+        """The game being narrated."""
+        return self.game.kind
+
+    def sees(self, seat: int) -> bool:
+        """Whether the viewer may see ``seat``'s cards."""
+        return self.show_all or seat in self.private
+
+    def standings_text(self) -> str:
+        """Every seat's score (or bankroll) with the pot in Buck 'Em."""
+        label = "Bankrolls" if self.kind is GameKind.BUCKEM else "Scores"
+        parts = [f"{self.names[s]} {v}" for s, v in enumerate(self.game.standings)]
+        text = f"{label}: " + ", ".join(parts)
+        if self.kind is GameKind.BUCKEM:
+            text += f"; pot {getattr(self.game, 'pot', 0)}"
+        return text
+
+    def upcard(self) -> Card | None:
+        """The turned card (Deer Park Euchre) or upcard (Buck 'Em), if any."""
+        if self.kind is GameKind.DEERPARK:
+            card: Card = getattr(self.game, "turned")  # noqa: B009 - only Deer Park has it
+            return card
+        if self.kind is GameKind.BUCKEM:
+            up: Card = getattr(self.game, "upcard")  # noqa: B009 - only Buck 'Em has it
+            return up
+        return None
+
+    def intro(self, header: str, labels: str) -> None:
+        """The opening lines: the game, how it is won, the players."""
+        say = self.say
+        say(header)
+        say(game_rules_line(self.game))
+        say(labels)
+
+    def hand_start(self) -> None:
+        """Announce a new hand: dealer, standings, the visible cards."""
+        game, say, names = self.game, self.say, self.names
+        say("")
+        say(f"=== Hand {game.hand_number}: {names[game.dealer]} deals. {self.standings_text()}")
+        for s in range(game.players):
+            cards = game.hand(s)
+            if cards and self.sees(s):
+                say(f"  {names[s]}: {cards_text(sort_hand(cards, game.trump, self.kind))}")
+        up = self.upcard()
+        if self.kind is GameKind.DEERPARK and up is not None:
+            say(f"  Turned up: {up.display}")
+        trump = game.trump
+        if self.kind is GameKind.BUCKEM and up is not None and trump is not None:
+            say(f"  Upcard: {up.display}, so trump is {trump.glyph} {SUIT_NAMES[trump]}")
+            for s in range(game.players):
+                scare = game.scare_card(s)  # type: ignore[attr-defined]
+                if scare is not None:
+                    say(f"  {names[s]}'s scare card (face up): {scare.display}")
+        self._scores = []
+        self.events()
+
+    def action(self, seat: int, action: Action, before: CardSet) -> None:
+        """Narrate ``action`` by ``seat`` (``before``: the seat's cards before it)."""
+        if not isinstance(action, Play):
+            self.say("  " + describe_action(action, self.names[seat], show_cards=self.sees(seat)))
+        after = self.game.hand(seat)
+        drawn = after - before
+        if drawn and not isinstance(action, Play):
+            if self.sees(seat):
+                got = cards_text(sort_hand(drawn, self.game.trump, self.kind))
+                self.say(f"  {self.names[seat]} gets {got}")
+        self.events()
+
+    def events(self) -> None:
+        """Narrate new tricks; collect score lines for the hand's table."""
+        game = self.game
+        for ev in game.events[self._seen :]:
+            if isinstance(ev, TrickEvent):
+                t = ev.trick
+                plays = ", ".join(
+                    f"{self.names[s]} {c.display}" for s, c in zip(t.seats, t.cards, strict=True)
+                )
+                self.say(f"  Trick {ev.number}: {plays}  -> {self.names[t.winner]} wins it")
+            elif isinstance(ev, ScoreEvent):
+                self._scores.append(ev)
+        self._seen = len(game.events)
+
+    def announce_trump(self) -> None:
+        """Say what trump is once play starts."""
+        trump = self.game.trump
+        if trump is not None:
+            self.say(f"  Trump: {trump.glyph} {SUIT_NAMES[trump]}")
+
+    def hand_end(self) -> None:
+        """The hand's scoring table, with the reason (and rule) for each line."""
+        game, say, names = self.game, self.say, self.names
+        self.events()
+        say(f"--- Scoring of hand {game.hand_number} ---")
+        width = max(len(n) for n in names)
+        lines = [ev for ev in self._scores if ev.delta or ev.reason]
+        if not lines:
+            say("  no score changes")
+        for ev in lines:
+            say(f"  {names[ev.seat]:<{width}}  {ev.delta:+4d}  {ev.reason}")
+        say("  " + self.standings_text())
+        out_now = tuple(getattr(game, "out", ()))
+        for s in out_now:
+            if s not in self._out_before:
+                say(f"  {names[s]} is out of the game (score {game.standings[s]}, at or below -25; S2)")
+        self._out_before = out_now
+        self._scores = []
+
+    def game_end(self, stopped_after: int | None = None) -> None:
+        """Who won and why (or where a session stopped)."""
+        game, say, names = self.game, self.say, self.names
+        say("")
+        if not game.is_over:
+            standings = game.standings
+            top = max(standings)
+            leaders = " and ".join(names[s] for s in range(game.players) if standings[s] == top)
+            what = "bankroll" if self.kind is GameKind.BUCKEM else "score"
+            say(f"Stopped after {game.hand_number} hands. {self.standings_text()}")
+            say(f"Leading: {leaders} with the biggest {what} ({top}).")
+            return
+        winners = game.winners
+        reason = next((ev.reason for ev in reversed(game.events) if isinstance(ev, GameOverEvent)), "")
+        who = " and ".join(names[s] for s in winners)
+        say(f"Game over after {game.hand_number} hands. {self.standings_text()}")
+        say(f"Winner: {who}. {self.why(winners, reason)}")
+
+    def why(self, winners: Sequence[int], reason: str) -> str:
+        """A sentence explaining the game's end reason."""
+        game, names = self.game, self.names
+        scores = game.standings
+        first = winners[0] if winners else 0
+        who = " and ".join(names[s] for s in winners)
+        score = scores[first]
+        if self.kind is GameKind.HUCKLEBUCK:
+            target = game.options.target
+            if reason == "moon":
+                return f"{who} shot the moon (bid 5 and took all five tricks), which wins the game (S2)."
+            if reason.startswith("target"):
+                extra = ""
+                if "bidder" in reason:
+                    extra = "; several players reached it and the tie goes to the bidder (DEF #17)"
+                elif "shared" in reason:
+                    extra = "; the players tied at the top share the win (DEF #17)"
+                return f"{who} reached {score}, at or past the target of {target}{extra}."
+            if reason == "last player not out":
+                return f"{who} is the last player not out; everyone else fell to -25 or below (S2)."
+            if reason.startswith("everyone out"):
+                return "Everyone fell to -25 or below; the highest score wins (DEF #16)."
+        if self.kind is GameKind.DEERPARK:
+            goal = "0 or below" if score <= 0 else "50 or more"
+            if reason == "goal reached":
+                return f"{who} reached {score}: a score of {goal} ends the game (S4)."
+            if "farthest" in reason:
+                return f"Several players reached a goal; {who} went farthest past it, to {score} (DEF #74)."
+            if "maker" in reason:
+                return "Several players are equally far past a goal; the tie goes to the maker (DEF #74)."
+            if "shared" in reason:
+                return "Several players are equally far past a goal and share the win (DEF #74)."
+        return f"({reason})" if reason else ""
+
+    def phase_name(self) -> str:
+        """The current phase in words."""
+        return _PHASE_WORDS.get(self.game.phase, self.game.phase.value)
+
+
+_PHASE_WORDS = {
+    Phase.AUCTION: "the auction",
+    Phase.TRUMP: "naming trump",
+    Phase.DECLARE: "stay or drop",
+    Phase.EXCHANGE: "the exchange",
+    Phase.ORDER: "order up or pass (round 1)",
+    Phase.CALL: "call a suit or pass (round 2)",
+    Phase.DEALER_DISCARD: "the dealer's discard",
+    Phase.STAY_FOLD: "stay or fold",
+    Phase.DRAW: "the draw",
+    Phase.PLAY: "the play",
+    Phase.HAND_OVER: "the hand is over",
+    Phase.GAME_OVER: "the game is over",
+}
