@@ -287,8 +287,8 @@ def rng_from_json(data: object) -> random.Random:
             raise TypeError("expected an object")
         state = (data["version"], tuple(data["state"]), data["gauss"])
         rng.setstate(state)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RestoreError(f"the saved random state is not valid ({exc!r})") from None
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:  # Overflow: a word past 32 bits
+        raise RestoreError(f"the saved random state is not valid ({str(exc)[:200]!r})") from None
     return rng
 
 

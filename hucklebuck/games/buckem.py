@@ -35,6 +35,7 @@ from .base import (
     serve_from_stock,
 )
 from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type
+from .history import History
 from .options import OptionsBase
 
 __all__ = [
@@ -332,7 +333,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
             "pot_units": pot_units,
             "ante_due": ante_due,
         }
-        self._results: tuple[BuckEmHandResult, ...] = ()
+        self._results: History[BuckEmHandResult] = History()
         self._reset_hand_state()
         self.next_hand(deal)
 
@@ -512,7 +513,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         return len(self._stock)
 
     @property
-    def results(self) -> tuple[BuckEmHandResult, ...]:
+    def results(self) -> History[BuckEmHandResult]:
         """The results of every finished round."""
         return self._results
 
@@ -776,8 +777,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
             self._units = 0
         self._events.append(HandOverEvent(self._hand_no, tuple(self._bankrolls), ()))
         play = self._play
-        self._results = (
-            *self._results,
+        self._results = self._results.plus(
             BuckEmHandResult(
                 hand=self._hand_no,
                 dealer=self._dealer,

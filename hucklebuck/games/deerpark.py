@@ -33,6 +33,7 @@ from .base import (
     require_keys,
 )
 from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type
+from .history import History
 from .options import OptionsBase
 
 __all__ = [
@@ -241,7 +242,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         self._dealer = dealer
         self._start: dict[str, Any] = {"dealer": dealer, "scores": list(scores)}
         self._ever_locked = [s >= self._options.lock_at for s in self._scores]
-        self._results: tuple[DeerParkHandResult, ...] = ()
+        self._results: History[DeerParkHandResult] = History()
         self._reset_hand_state()
         self.next_hand(deal)
 
@@ -376,7 +377,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         return self._requirement
 
     @property
-    def results(self) -> tuple[DeerParkHandResult, ...]:
+    def results(self) -> History[DeerParkHandResult]:
         """The results of every finished hand."""
         return self._results
 
@@ -501,8 +502,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
                 self._ever_locked[s] = True
             self._events.append(ScoreEvent(self._hand_no, s, delta[s], reasons[s]))
         self._events.append(HandOverEvent(self._hand_no, tuple(self._scores), ()))
-        self._results = (
-            *self._results,
+        self._results = self._results.plus(
             DeerParkHandResult(
                 hand=self._hand_no,
                 dealer=self._dealer,

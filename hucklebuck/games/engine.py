@@ -32,6 +32,7 @@ from .base import (
     rng_from_json,
     rng_to_json,
 )
+from .history import History
 from .options import OptionsBase
 
 __all__ = ["DealLike", "TrickGame"]
@@ -106,8 +107,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         self._rng = rng if rng is not None else random.Random(seed if seed is not None else 0)
         self._hand_no = 0
         self._winners: tuple[int, ...] = ()
-        self._past_logs: tuple[tuple[D, tuple[tuple[Card, ...], ...], tuple[Action, ...]], ...] = ()
-        self._past_events: tuple[Event, ...] = ()
+        self._past_logs: History[tuple[D, tuple[tuple[Card, ...], ...], tuple[Action, ...]]] = History()
+        self._past_events: History[Event] = History()
         self._phase = Phase.HAND_OVER
         self._deal: D | None = None
         self._reset_common()
@@ -191,8 +192,9 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         d = self._random_deal() if deal is None else self._coerce_deal(deal)
         self._validate_deal(d)
         if self._hand_no > 0 and self._deal is not None:
-            self._past_logs = (*self._past_logs, (self._deal, tuple(self._restocks), tuple(self._actions)))
-            self._past_events = self._past_events + tuple(self._events)
+            # O(1) per hand however long the session (a History shares its list with copies)
+            self._past_logs = self._past_logs.plus((self._deal, tuple(self._restocks), tuple(self._actions)))
+            self._past_events = self._past_events.plus(*self._events)
         self._reset_common()
         self._hand_no += 1
         self._deal = d
@@ -249,7 +251,7 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     @property
     def events(self) -> tuple[Event, ...]:
         """The full event log of the game so far."""
-        return self._past_events + tuple(self._events)
+        return (*self._past_events, *self._events)
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
@@ -492,6 +494,12 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
                     raise RestoreError(f"hand {i + 1}: 'actions' must be a list")
                 for a in actions:
                     game.apply(a)
+                if tuple(game._restocks) != formed:
+                    raise RestoreError(
+                        f"hand {i + 1}: the saved 'restock' {[' '.join(c.code for c in r) for r in formed]} "
+                        f"is not what replaying its actions forms "
+                        f"{[' '.join(c.code for c in r) for r in game._restocks]}"
+                    )
                 if i < len(hands) - 1 and game.phase is not Phase.HAND_OVER:
                     raise RestoreError(f"hand {i + 1} is unfinished but more hands follow")
             assert game is not None
@@ -499,8 +507,9 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             return game
         except RestoreError:
             raise
-        except (HucklebuckError, KeyError, TypeError, AttributeError) as exc:
-            raise RestoreError(f"the saved game is not valid: {type(exc).__name__}: {exc}") from None
+        except (HucklebuckError, LookupError, TypeError, AttributeError, ArithmeticError, ValueError) as exc:
+            why = str(exc)[:200]
+            raise RestoreError(f"the saved game is not valid: {type(exc).__name__}: {why}") from None
 
     @classmethod
     def from_json(cls: type[G], text: str) -> G:

@@ -36,6 +36,7 @@ from .base import (
     serve_from_stock,
 )
 from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type
+from .history import History
 from .options import OptionsBase
 
 __all__ = [
@@ -310,7 +311,7 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
             "out": sorted(set(out)),
         }
         self._dealer = dealer
-        self._results: tuple[HandResult, ...] = ()
+        self._results: History[HandResult] = History()
         self._reset_hand_state()
         self.next_hand(deal)
 
@@ -455,7 +456,7 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         return len(self._stock)
 
     @property
-    def results(self) -> tuple[HandResult, ...]:
+    def results(self) -> History[HandResult]:
         """The results of every finished hand."""
         return self._results
 
@@ -768,8 +769,7 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         out = self.out
         self._events.append(HandOverEvent(self._hand_no, tuple(self._scores), out))
         play = self._play
-        self._results = (
-            *self._results,
+        self._results = self._results.plus(
             HandResult(
                 hand=self._hand_no,
                 dealer=self._dealer,
