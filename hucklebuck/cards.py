@@ -25,12 +25,25 @@ __all__ = ["Card", "CardSet", "Rank", "Suit", "parse_card", "parse_cards", "pars
 
 
 class Suit(enum.IntEnum):
-    """The four suits, in canonical order."""
+    """The four suits, in canonical order.
+
+    Every suit is true, clubs included: ``bool(Suit.CLUBS)`` is ``True`` even
+    though its number is 0, so ``if game.trump:`` means "trump is known" for
+    every suit.  (Write ``if game.trump is not None:`` to be explicit; use
+    ``int(suit)`` or ``suit.value`` for the number.)
+
+    >>> bool(Suit.CLUBS), int(Suit.CLUBS)
+    (True, 0)
+    """
 
     CLUBS = 0
     DIAMONDS = 1
     HEARTS = 2
     SPADES = 3
+
+    def __bool__(self) -> bool:
+        """Always ``True``: a suit is a suit, whatever its number (clubs is 0)."""
+        return True
 
     @property
     def symbol(self) -> str:

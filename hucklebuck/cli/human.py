@@ -145,6 +145,8 @@ def parse_answer(kind: GameKind, phase: Phase, seat: int, text: str) -> Action:
         if len(words) == 1 and phase in (Phase.TRUMP, Phase.CALL):
             suit = _suit(verb)
             return Call(seat, suit) if phase is Phase.CALL else NameTrump(seat, suit)
+        if phase not in _CARD_PHASES:
+            raise Unreadable("that is not a move")
         cards = _cards(words)
     except CardError as exc:
         raise Unreadable(str(exc)) from None
@@ -158,6 +160,8 @@ def parse_answer(kind: GameKind, phase: Phase, seat: int, text: str) -> Action:
         return Draw(seat, cards)
     raise Unreadable("cards are not an answer now")
 
+
+_CARD_PHASES = frozenset({Phase.PLAY, Phase.EXCHANGE, Phase.DEALER_DISCARD, Phase.DRAW})
 
 HELP: dict[GameKind, dict[Phase, str]] = {
     GameKind.HUCKLEBUCK: {
@@ -235,7 +239,8 @@ class Human:
         names = t.names
         kind = game.kind
         say("")
-        say(f"--- {names[seat]} to play: hand {game.hand_number}, {t.phase_name()} ---")
+        whose = "Your turn" if names[seat] == "You" else f"{names[seat]}'s turn"
+        say(f"--- {whose}: hand {game.hand_number}, {t.phase_name()} ---")
         up = t.upcard()
         trump = game.trump
         if kind is GameKind.DEERPARK and up is not None and game.phase in (Phase.ORDER, Phase.CALL):
@@ -259,6 +264,9 @@ class Human:
         say(t.standings_text())
         say(f"Your hand: {cards_text(sort_hand(game.hand(seat), trump, kind))}")
         legal: list[Action] = game.legal_actions()
+        if game.phase is Phase.PLAY:
+            shown = sort_hand(game.hand(seat), trump, kind)
+            legal.sort(key=lambda a: shown.index(a.card) if isinstance(a, Play) else 0)
         say("Your moves:")
         items = [f"{i:>2}) {move_text(a, game)}" for i, a in enumerate(legal, 1)]
         width = max(len(x) for x in items) + 3
@@ -271,7 +279,7 @@ class Human:
         """Ask ``seat`` for a move until a legal one is given; raises :class:`Quit`."""
         legal = self.screen(seat)
         who = self.table.names[seat]
-        prompt = f"{who}, your move (1-{len(legal)}, or ? for help)"
+        prompt = f"{'Your' if who == 'You' else who + ', your'} move (1-{len(legal)}, or ? for help)"
         while True:
             line = self.read(prompt)
             if line is None:

@@ -8,6 +8,8 @@ it only the hands of the seats in ``private`` are (a person sees only their own)
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -31,7 +33,15 @@ from ..games.base import DealEvent, GameOverEvent, Phase, ScoreEvent, TrickEvent
 from ..games.engine import TrickGame
 from ..packs import GameKind
 
-__all__ = ["SUIT_NAMES", "Table", "cards_text", "describe_action", "game_rules_line", "sort_hand"]
+__all__ = [
+    "SUIT_NAMES",
+    "Table",
+    "cards_text",
+    "describe_action",
+    "game_rules_line",
+    "second_person",
+    "sort_hand",
+]
 
 SUIT_NAMES = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
 """Each suit's name in words."""
@@ -98,6 +108,23 @@ def describe_action(action: Action, name: str, *, show_cards: bool = True) -> st
     return f"{name}: {action}"  # pragma: no cover - every action type is handled above
 
 
+_SECOND_PERSON = {
+    "bids": "bid", "passes": "pass", "names": "name", "stays": "stay", "drops": "drop",
+    "orders": "order", "calls": "call", "discards": "discard", "folds": "fold", "stands": "stand",
+    "plays": "play", "deals": "deal", "gets": "get", "wins": "win", "is": "are", "shoots": "shoot",
+    "swaps": "swap", "draws": "draw", "goes": "go", "has": "have", "leads": "lead",
+}  # fmt: skip
+_YOU_VERB = re.compile(r"\b(You|and) (" + "|".join(_SECOND_PERSON) + r")\b")
+
+
+def second_person(line: str) -> str:
+    """``You bids 3`` becomes ``You bid 3`` (the narration is written for named seats)."""
+    if "You" not in line:
+        return line
+    line = line.replace("You's ", "Your ")
+    return _YOU_VERB.sub(lambda m: f"{m.group(1)} {_SECOND_PERSON[m.group(2)]}", line)
+
+
 def game_rules_line(game: TrickGame[Any, Any]) -> str:
     """How the game is won, in one sentence."""
     kind = game.kind
@@ -134,13 +161,17 @@ class Table:
         """Narrate ``game`` through ``say`` with seat ``names``."""
         self.game = game
         self.names = list(names)
-        self.say = say
+        self._out = say
         self.show_all = show_all
         self.private = set(private)
         deals = [i for i, ev in enumerate(game.events) if isinstance(ev, DealEvent)]
         self._seen = deals[-1] if deals else len(game.events)
         self._scores: list[ScoreEvent] = []
         self._out_before: tuple[int, ...] = tuple(getattr(game, "out", ()))
+
+    def say(self, line: str) -> None:
+        """Print one line of narration (in the second person for ``You``)."""
+        self._out(second_person(line))
 
     @property
     def kind(self) -> GameKind:
@@ -174,8 +205,9 @@ class Table:
         """The opening lines: the game, how it is won, the players."""
         say = self.say
         say(header)
-        say(game_rules_line(self.game))
-        say(labels)
+        for text in (game_rules_line(self.game), labels):
+            for line in textwrap.wrap(text, 78):
+                say(line)
 
     def hand_start(self) -> None:
         """Announce a new hand: dealer, standings, the visible cards."""
@@ -226,10 +258,11 @@ class Table:
         self._seen = len(game.events)
 
     def announce_trump(self) -> None:
-        """Say what trump is once play starts."""
-        trump = self.game.trump
+        """Say that play starts, what trump is and who leads."""
+        trump, leader = self.game.trump, self.game.trick_leader
         if trump is not None:
-            self.say(f"  Trump: {trump.glyph} {SUIT_NAMES[trump]}")
+            lead = f"; {self.names[leader]} leads" if leader is not None else ""
+            self.say(f"  Play begins. Trump: {trump.glyph} {SUIT_NAMES[trump]}{lead}")
 
     def hand_end(self) -> None:
         """The hand's scoring table, with the reason (and rule) for each line."""
