@@ -802,6 +802,12 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         self._phase = Phase.HAND_OVER
         self._dealer = (self._dealer + 1) % self._n  # the deal rotates clockwise (S3)
 
+    def returns(self) -> tuple[float, ...]:
+        """Per seat, the chips won or lost since the session began: bankroll now minus
+        the starting bankroll.  A session never ends, so this is the running total
+        (after a round it includes that round; mid-round it includes the ante)."""
+        return tuple(float(a - b) for a, b in zip(self._bankrolls, self._game_start, strict=True))
+
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> BuckEmObservation:
         """What ``seat`` may know now (see :class:`BuckEmObservation`)."""

@@ -20,6 +20,8 @@ from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
 from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError, RestoreError
 from ..packs import GameKind
+from . import ids as _ids
+from . import tensors as _tensors
 from .base import (
     ActionEvent,
     DealEvent,
@@ -111,6 +113,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         self._past_events: History[Event] = History()
         self._phase = Phase.HAND_OVER
         self._deal: D | None = None
+        self._game_start: tuple[int, ...] = ()
+        self._hand_start: tuple[int, ...] = ()
         self._reset_common()
 
     def _reset_common(self) -> None:
@@ -196,6 +200,10 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             self._past_logs = self._past_logs.plus((self._deal, tuple(self._restocks), tuple(self._actions)))
             self._past_events = self._past_events.plus(*self._events)
         self._reset_common()
+        start = self.standings
+        if self._hand_no == 0:
+            self._game_start = start
+        self._hand_start = start
         self._hand_no += 1
         self._deal = d
         self._hands = [CardSet(h).mask for h in d.hands]
@@ -369,8 +377,7 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         """
         if isinstance(action, str):
             action = parse_action(self.kind, action)
-        accepted = tuple({c for classes in self.phase_actions.values() for c in classes})
-        if not isinstance(action, accepted):
+        if not isinstance(action, self._accepted()):
             raise IllegalAction(f"{action!r} is not a {self.kind.title} action")
         self._check(action)
         self._actions.append(action)
@@ -379,6 +386,134 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             self._do_play(action)
         else:
             self._do_action(action)
+
+    @classmethod
+    def _accepted(cls) -> tuple[type, ...]:
+        """Every action class of this game (computed once per class)."""
+        accepted: tuple[type, ...] | None = cls.__dict__.get("_accepted_cache")
+        if accepted is None:
+            accepted = tuple({c for classes in cls.phase_actions.values() for c in classes})
+            cls._accepted_cache = accepted  # type: ignore[attr-defined]
+        return accepted
+
+    # -------------------------------------------------------- integer actions
+    def num_distinct_actions(self) -> int:
+        """The size of this game's action-id space (see :mod:`hucklebuck.games.ids`).
+
+        Fixed per game: the same for every player count and option.
+        """
+        return _ids.NUM_ACTIONS[self.kind]
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions`, sorted ascending (empty when nobody acts)."""
+        seat = self.to_act
+        if seat is None:
+            return []
+        if self._phase is Phase.PLAY:
+            assert self._play is not None
+            mask = self._play.legal_mask(self._hands[seat])
+            out = []
+            while mask:
+                low = mask & -mask
+                out.append(low.bit_length() - 1)
+                mask ^= low
+            return out
+        hand = self._hands[seat]
+        return sorted(_ids.action_id(self.kind, a, hand) for a in self._legal_in_phase(seat))
+
+    def action_id(self, action: Action | str) -> int:
+        """The id of ``action`` (typed or protocol text) for the seat it names, in this state.
+
+        Discard and draw ids depend on that seat's hand now.  Raises
+        :class:`~hucklebuck.errors.IllegalAction` for an action this game does
+        not have or cards the seat does not hold; legality is not checked
+        otherwise (see :meth:`is_legal`).
+        """
+        if isinstance(action, str):
+            action = parse_action(self.kind, action)
+        if not isinstance(action, self._accepted()):
+            raise IllegalAction(f"{action!r} is not a {self.kind.title} action")
+        hand = self._hands[action.seat] if action.seat < self._n else 0
+        return _ids.action_id(self.kind, action, hand)
+
+    def _nobody_acts(self, i: int) -> IllegalAction:
+        if self._phase is Phase.GAME_OVER:
+            return IllegalAction(f"action id {i}: the game is over")
+        return IllegalAction(f"action id {i}: the hand is over; deal the next hand first")
+
+    def action_from_id(self, i: int) -> Action:
+        """The typed action of id ``i`` for the seat to act now.
+
+        Raises :class:`~hucklebuck.errors.ActionParseError` for an id outside
+        ``0 .. num_distinct_actions() - 1`` and
+        :class:`~hucklebuck.errors.IllegalAction` when nobody acts.  The action
+        need not be legal (:meth:`apply_id` checks).
+        """
+        i = _ids.check_id(self.kind, i)
+        seat = self.to_act
+        if seat is None:
+            raise self._nobody_acts(i)
+        return _ids.action_from_id(self.kind, i, seat, self._hands[seat])
+
+    def apply_id(self, i: int) -> None:
+        """Apply the action of id ``i`` for the seat to act.
+
+        An id the rules forbid raises the same :class:`~hucklebuck.errors.IllegalAction`
+        (same message) as the typed action would; an id out of range raises
+        :class:`~hucklebuck.errors.ActionParseError`.  State is unchanged on error.
+        """
+        i = _ids.check_id(self.kind, i)
+        seat = self.to_act
+        if seat is None:
+            raise self._nobody_acts(i)
+        held = self._hands[seat]
+        if i < _ids.PLAY_IDS and self._phase is Phase.PLAY:
+            play = self._play
+            assert play is not None
+            bit = 1 << i
+            action = _ids.play_action(seat, i)
+            if held & bit and play.legal_mask(held) & bit:
+                self._actions.append(action)
+                self._events.append(ActionEvent(self._hand_no, action))
+                self._do_play(action)
+                return
+            self.apply(action)  # raises the typed action's error
+            raise AssertionError("unreachable")  # pragma: no cover
+        self.apply(_ids.action_from_id(self.kind, i, seat, held))
+
+    # ---------------------------------------------------- tensors and returns
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`observation_tensor`: ``(length,)``, fixed per game and
+        player count (see :mod:`hucklebuck.games.tensors` for the layout)."""
+        return (_tensors.layout(self.kind, self._n).size,)
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """What ``seat`` may know now as a flat list of floats (layout in
+        :mod:`hucklebuck.games.tensors`); never shows a card the seat may not see."""
+        self._check_seat(seat, "seat")
+        return _tensors.observation_tensor(self, seat)
+
+    def hand_returns(self) -> tuple[float, ...]:
+        """Per seat, how :attr:`standings` changed in the current hand: the standings
+        now minus those just before it was dealt (Buck 'Em's ante included).
+
+        Mid-hand this is 0 (Buck 'Em: minus the ante); once the hand is scored
+        (``HAND_OVER`` or ``GAME_OVER``) it is the hand's score change.  In Deer Park
+        Euchre a player wins at 0 or at 50, so a score change there is not a
+        reward in itself.
+        """
+        return tuple(float(a - b) for a, b in zip(self.standings, self._hand_start, strict=True))
+
+    def returns(self) -> tuple[float, ...]:
+        """Per seat, the reward of the whole game: 0.0 for everyone until the game is
+        over, then 1.0 for each winner and 0.0 for the others.
+
+        Buck 'Em overrides this (a session has no end; see its :meth:`returns`).
+        """
+        if self._phase is not Phase.GAME_OVER:
+            return (0.0,) * self._n
+        won = set(self._winners)
+        return tuple(1.0 if s in won else 0.0 for s in range(self._n))
 
     def _start_play(self, trump: Suit, order: Sequence[int], leader: int) -> None:
         self._play = TrickPlay(self.kind.core_id, int(trump), order, leader, self._n)

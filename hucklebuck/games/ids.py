@@ -1,0 +1,228 @@
+"""Integer action ids: a fixed, documented id space per game.
+
+Learning libraries (OpenSpiel, PettingZoo, ...) number actions ``0 ..
+num_distinct_actions() - 1``.  Each game has one id layout, the same for every
+player count and option; an id never names the seat, which is always the seat
+to act.  Every game starts with the 52 card plays:
+
+=============  ==================================================================
+ids            Hucklebuck (100 ids)
+=============  ==================================================================
+0-51           play the card with that number (``suit * 13 + rank - 2``)
+52             pass
+53-56          bid 2, 3, 4, 5 (5 shoots the moon)
+57-60          name trump: clubs, diamonds, hearts, spades
+61             drop
+62-67          stay and exchange 0, 1, 2, 3, 4, 5
+68-99          discard: ``68 + m`` where bit ``j`` of ``m`` (0-31) discards the
+               ``j``-th card of the seat's hand in canonical order (lowest first)
+=============  ==================================================================
+
+=============  ==================================================================
+ids            Buck 'Em (87 ids)
+=============  ==================================================================
+0-51           play that card
+52             stay
+53             stay and swap the 2 of trump for the upcard
+54             fold
+55-86          draw: ``55 + m``, bit ``j`` of ``m`` discards the ``j``-th card of
+               the hand in canonical order (``55`` stands pat; at most 3 bits)
+=============  ==================================================================
+
+=============  ==================================================================
+ids            Deer Park Euchre (110 ids)
+=============  ==================================================================
+0-51           play that card
+52-103         the dealer discards card ``id - 52``
+104            pass
+105            order up
+106-109        call clubs, diamonds, hearts, spades
+=============  ==================================================================
+
+Discard and draw ids of Hucklebuck and Buck 'Em are relative to the hand of
+the seat to act (a hand is five cards when it discards), so 32 ids cover every
+choice; :meth:`~hucklebuck.games.engine.TrickGame.action_from_id` turns one
+into the typed action with the actual cards.  Actions made from ids are shared
+(interned) immutable values.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..actions import (
+    Action,
+    Bid,
+    BuckStay,
+    Call,
+    Discard,
+    Draw,
+    Drop,
+    Fold,
+    NameTrump,
+    Order,
+    Pass,
+    Play,
+    Stay,
+)
+from ..cards import Card, Suit
+from ..errors import ActionParseError, IllegalAction
+from ..packs import GameKind
+
+__all__ = ["NUM_ACTIONS", "PLAY_IDS", "action_from_id", "action_id", "check_id", "play_action"]
+
+PLAY_IDS: Final = 52
+"""Ids 0-51 play the card with that number, in every game."""
+
+NUM_ACTIONS: Final[dict[GameKind, int]] = {
+    GameKind.HUCKLEBUCK: 100,
+    GameKind.BUCKEM: 87,
+    GameKind.DEERPARK: 110,
+}
+"""The size of each game's id space."""
+
+_MAX_SEATS: Final = 8
+_CARDS: Final = tuple(Card.from_index(i) for i in range(52))
+_SUITS: Final = tuple(Suit)
+_PLAYS: Final = tuple(tuple(Play(s, c) for c in _CARDS) for s in range(_MAX_SEATS))
+
+# Hucklebuck
+_HB_PASS, _HB_BID, _HB_TRUMP, _HB_DROP, _HB_STAY, _HB_DISCARD = 52, 53, 57, 61, 62, 68
+# Buck 'Em
+_BE_STAY, _BE_SWAP, _BE_FOLD, _BE_DRAW = 52, 53, 54, 55
+# Deer Park Euchre
+_DP_DISCARD, _DP_PASS, _DP_ORDER, _DP_CALL = 52, 104, 105, 106
+
+
+def play_action(seat: int, index: int) -> Play:
+    """The shared :class:`~hucklebuck.actions.Play` of card ``index`` by ``seat``."""
+    if seat < _MAX_SEATS:
+        return _PLAYS[seat][index]
+    return Play(seat, _CARDS[index])  # pragma: no cover - no game seats more than eight
+
+
+def check_id(kind: GameKind, i: object) -> int:
+    """``i`` as an id of ``kind``, or :class:`~hucklebuck.errors.ActionParseError`."""
+    size = NUM_ACTIONS[kind]
+    if isinstance(i, bool) or not isinstance(i, int):
+        raise ActionParseError(f"an action id must be an integer, not {i!r}")
+    if not 0 <= i < size:
+        raise ActionParseError(f"{i} is not an action id of {kind.title} (0..{size - 1})")
+    return i
+
+
+def _hand_cards(hand: int) -> list[Card]:
+    out = []
+    while hand:
+        low = hand & -hand
+        out.append(_CARDS[low.bit_length() - 1])
+        hand ^= low
+    return out
+
+
+def _subset(i: int, m: int, seat: int, hand: int) -> tuple[Card, ...]:
+    cards = _hand_cards(hand)
+    picked = []
+    j = 0
+    while m:
+        if m & 1:
+            if j >= len(cards):
+                raise IllegalAction(
+                    f"action id {i}: it names card {j + 1} of seat {seat}'s hand, "
+                    f"which holds {len(cards)} card(s)"
+                )
+            picked.append(cards[j])
+        m >>= 1
+        j += 1
+    return tuple(picked)
+
+
+def _subset_bits(action: Discard | Draw, hand: int) -> int:
+    cards = _hand_cards(hand)
+    m = 0
+    for c in action.cards:
+        if not hand & c.mask:
+            raise IllegalAction(f"{action}: seat {action.seat} does not hold {c.code}")
+        m |= 1 << cards.index(c)
+    if m >= 32:
+        raise IllegalAction(f"{action}: only the first five cards of a hand have discard ids")
+    return m
+
+
+def action_from_id(kind: GameKind, i: int, seat: int, hand: int) -> Action:
+    """The typed action of id ``i`` (already range-checked) for ``seat`` holding ``hand`` (a mask)."""
+    if i < PLAY_IDS:
+        return play_action(seat, i)
+    if kind is GameKind.DEERPARK:
+        if i < _DP_PASS:
+            return Discard(seat, (_CARDS[i - _DP_DISCARD],))
+        if i == _DP_PASS:
+            return Pass(seat)
+        if i == _DP_ORDER:
+            return Order(seat)
+        return Call(seat, _SUITS[i - _DP_CALL])
+    if kind is GameKind.HUCKLEBUCK:
+        if i == _HB_PASS:
+            return Pass(seat)
+        if i < _HB_TRUMP:
+            return Bid(seat, i - _HB_BID + 2)
+        if i < _HB_DROP:
+            return NameTrump(seat, _SUITS[i - _HB_TRUMP])
+        if i == _HB_DROP:
+            return Drop(seat)
+        if i < _HB_DISCARD:
+            return Stay(seat, i - _HB_STAY)
+        return Discard(seat, _subset(i, i - _HB_DISCARD, seat, hand))
+    if i == _BE_STAY:
+        return BuckStay(seat)
+    if i == _BE_SWAP:
+        return BuckStay(seat, True)
+    if i == _BE_FOLD:
+        return Fold(seat)
+    return Draw(seat, _subset(i, i - _BE_DRAW, seat, hand))
+
+
+def action_id(kind: GameKind, action: Action, hand: int) -> int:
+    """The id of ``action`` in ``kind``'s space; ``hand`` is the acting seat's hand (a mask).
+
+    Raises :class:`~hucklebuck.errors.IllegalAction` for an action the game does
+    not have, or a discard or draw of cards the seat does not hold.
+    """
+    if isinstance(action, Play):
+        return action.card.index
+    if kind is GameKind.DEERPARK:
+        if isinstance(action, Discard) and len(action.cards) == 1:
+            return _DP_DISCARD + action.cards[0].index
+        if isinstance(action, Pass):
+            return _DP_PASS
+        if isinstance(action, Order):
+            return _DP_ORDER
+        if isinstance(action, Call):
+            return _DP_CALL + int(action.suit)
+        if isinstance(action, Discard):
+            raise IllegalAction(f"{action}: the dealer discards exactly one card")
+    elif kind is GameKind.HUCKLEBUCK:
+        if isinstance(action, Pass):
+            return _HB_PASS
+        if isinstance(action, Bid):
+            if not 2 <= action.amount <= 5:
+                raise IllegalAction(f"{action}: bids are 2 to 5")
+            return _HB_BID + action.amount - 2
+        if isinstance(action, NameTrump):
+            return _HB_TRUMP + int(action.suit)
+        if isinstance(action, Drop):
+            return _HB_DROP
+        if isinstance(action, Stay):
+            if not 0 <= action.exchange <= 5:
+                raise IllegalAction(f"{action}: a player exchanges 0 to 5 cards")
+            return _HB_STAY + action.exchange
+        if isinstance(action, Discard):
+            return _HB_DISCARD + _subset_bits(action, hand)
+    else:
+        if isinstance(action, BuckStay):
+            return _BE_SWAP if action.swap else _BE_STAY
+        if isinstance(action, Fold):
+            return _BE_FOLD
+        if isinstance(action, Draw):
+            return _BE_DRAW + _subset_bits(action, hand)
+    raise IllegalAction(f"{action!r} is not a {kind.title} action")

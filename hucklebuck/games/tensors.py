@@ -1,0 +1,284 @@
+"""Observation tensors: what one seat may know, as a flat ``list[float]`` of fixed length.
+
+The length depends on the game and the player count ``n`` only (not on the
+options or the phase); :meth:`~hucklebuck.games.engine.TrickGame.observation_tensor_shape`
+gives it as a one-element tuple.  Seats are *relative* to the observing seat:
+position ``p`` of an ``n``-long block is seat ``(seat + p) % n``, so position
+0 is always the observer.  Cards are 52-long blocks indexed by card number
+(``suit * 13 + rank - 2``, whatever the game's pack).  Flags are 1.0 or 0.0;
+counts and scores are raw numbers.  The tensor holds the same facts as
+:meth:`observation` and never a card the seat may not see: other hands, the
+stock, the kitty below the turned card, others' discards.
+
+Blocks, in order (common to all games):
+
+==================  ========  ==============================================
+block               length    meaning
+==================  ========  ==============================================
+hand                52        the observer's cards
+played              n x 52    cards played this hand, completed tricks and
+                              the trick in progress, by the seat that played
+trick               n x 52    the trick in progress, by seat
+leader              n         who leads the trick in progress (play phase)
+to_act              n         whose turn it is (all zero when nobody acts)
+dealer              n         the dealer (once a hand is over: the next one)
+trump               4         clubs, diamonds, hearts, spades, once known
+phase               12        one flag per :class:`~hucklebuck.games.Phase`,
+                              in declaration order
+tricks_won          n         tricks each seat has taken this hand
+standings           n         scores (bankrolls in Buck 'Em)
+==================  ========  ==============================================
+
+Then Hucklebuck: ``bidder`` (n), ``bid`` (4: bid 2, 3, 4, 5), ``passed`` (n:
+passed in this auction), ``out`` (n), ``declared`` (n x 7 per seat: dropped,
+stayed to exchange 0..5), ``own_discard`` (52: the cards this seat discarded
+in the exchange), ``stock_size`` (1).
+
+Buck 'Em: ``upcard`` (52, as this seat sees it), ``scare`` (n x 52, the face-up
+scare cards), ``decisions`` (n x 3: stayed, stayed and swapped, folded, as far as
+this seat may see them under ``simultaneous_declare``), ``drew`` (n: has drawn),
+``draw_count`` (n: cards each seat drew), ``own_discard`` (52), ``pot`` (1),
+``pot_units`` (1), ``stock_size`` (1).
+
+Deer Park Euchre: ``turned`` (52: the turned card, public), ``maker`` (n),
+``requirement`` (2: the maker needs 2, needs 3), ``locked`` (n: may not call
+trump, the lock rule), ``passed_order`` (n: passed in round 1), ``passed_call``
+(n: passed in round 2), ``own_discard`` (52: the dealer's own discard, seen by
+the dealer only).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from ..actions import BuckStay, Discard, Draw, Fold, Pass, Play
+from ..packs import GameKind
+from .base import Phase
+
+if TYPE_CHECKING:
+    from .buckem import BuckEmGame
+    from .deerpark import DeerParkGame
+    from .engine import TrickGame
+    from .hucklebuck import HucklebuckGame
+
+__all__ = ["Layout", "layout", "observation_tensor"]
+
+_PHASES: Final = {p: i for i, p in enumerate(Phase)}
+
+
+class Layout:
+    """The blocks of one game's tensor for ``n`` players: name -> (offset, length)."""
+
+    __slots__ = ("blocks", "n", "size")
+
+    def __init__(self, kind: GameKind, n: int) -> None:
+        self.n = n
+        spec: list[tuple[str, int]] = [
+            ("hand", 52),
+            ("played", n * 52),
+            ("trick", n * 52),
+            ("leader", n),
+            ("to_act", n),
+            ("dealer", n),
+            ("trump", 4),
+            ("phase", len(_PHASES)),
+            ("tricks_won", n),
+            ("standings", n),
+        ]
+        if kind is GameKind.HUCKLEBUCK:
+            spec += [
+                ("bidder", n),
+                ("bid", 4),
+                ("passed", n),
+                ("out", n),
+                ("declared", n * 7),
+                ("own_discard", 52),
+                ("stock_size", 1),
+            ]
+        elif kind is GameKind.BUCKEM:
+            spec += [
+                ("upcard", 52),
+                ("scare", n * 52),
+                ("decisions", n * 3),
+                ("drew", n),
+                ("draw_count", n),
+                ("own_discard", 52),
+                ("pot", 1),
+                ("pot_units", 1),
+                ("stock_size", 1),
+            ]
+        else:
+            spec += [
+                ("turned", 52),
+                ("maker", n),
+                ("requirement", 2),
+                ("locked", n),
+                ("passed_order", n),
+                ("passed_call", n),
+                ("own_discard", 52),
+            ]
+        self.blocks: dict[str, tuple[int, int]] = {}
+        off = 0
+        for name, size in spec:
+            self.blocks[name] = (off, size)
+            off += size
+        self.size = off
+
+    def offset(self, name: str) -> int:
+        """Where block ``name`` starts."""
+        return self.blocks[name][0]
+
+
+_LAYOUTS: dict[tuple[GameKind, int], Layout] = {}
+
+
+def layout(kind: GameKind, n: int) -> Layout:
+    """The (shared) layout of ``kind`` with ``n`` players."""
+    key = (kind, n)
+    lay = _LAYOUTS.get(key)
+    if lay is None:
+        lay = _LAYOUTS[key] = Layout(kind, n)
+    return lay
+
+
+def _set_mask(t: list[float], off: int, mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        t[off + low.bit_length() - 1] = 1.0
+        mask ^= low
+
+
+def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
+    """The tensor of ``seat`` (already checked) in ``game``; see the module docstring."""
+    lay = layout(game.kind, game._n)
+    n = lay.n
+    b = lay.blocks
+    t = [0.0] * lay.size
+    _set_mask(t, 0, game._hands[seat])
+    play = game._play
+    if play is not None:
+        off_played = b["played"][0]
+        for trick in play.tricks:
+            for s, c in zip(trick.seats, trick.cards, strict=True):
+                t[off_played + ((s - seat) % n) * 52 + c._index] = 1.0
+        if play.current:
+            off_trick = b["trick"][0]
+            for s, c in zip(play.seats_in_trick(), play.current, strict=False):
+                r = ((s - seat) % n) * 52 + c._index
+                t[off_played + r] = 1.0
+                t[off_trick + r] = 1.0
+        if game._phase is Phase.PLAY:
+            t[b["leader"][0] + (play.leader - seat) % n] = 1.0
+        off = b["tricks_won"][0]
+        for s, w in enumerate(play.won):
+            t[off + (s - seat) % n] = float(w)
+    to_act = game.to_act
+    if to_act is not None:
+        t[b["to_act"][0] + (to_act - seat) % n] = 1.0
+    t[b["dealer"][0] + (game.dealer - seat) % n] = 1.0
+    trump = game.trump
+    if trump is not None:
+        t[b["trump"][0] + int(trump)] = 1.0
+    t[b["phase"][0] + _PHASES[game._phase]] = 1.0
+    off = b["standings"][0]
+    for s, v in enumerate(game.standings):
+        t[off + (s - seat) % n] = float(v)
+    kind = game.kind
+    if kind is GameKind.DEERPARK:
+        _deerpark(game, seat, t, lay)  # type: ignore[arg-type]
+    elif kind is GameKind.HUCKLEBUCK:
+        _hucklebuck(game, seat, t, lay)  # type: ignore[arg-type]
+    else:
+        _buckem(game, seat, t, lay)  # type: ignore[arg-type]
+    return t
+
+
+def _deerpark(game: DeerParkGame, seat: int, t: list[float], lay: Layout) -> None:
+    n = lay.n
+    b = lay.blocks
+    if game._turned is not None:
+        t[b["turned"][0] + game._turned._index] = 1.0
+    if game._maker is not None:
+        t[b["maker"][0] + (game._maker - seat) % n] = 1.0
+    if game._requirement is not None:
+        t[b["requirement"][0] + (0 if game._requirement == 2 else 1)] = 1.0
+    off = b["locked"][0]
+    for s in range(n):
+        if game.locked(s):
+            t[off + (s - seat) % n] = 1.0
+    passes = 0
+    off_order, off_call, off_own = b["passed_order"][0], b["passed_call"][0], b["own_discard"][0]
+    for a in game._actions:
+        if isinstance(a, Play):
+            break
+        if isinstance(a, Pass):
+            t[(off_order if passes < n else off_call) + (a.seat - seat) % n] = 1.0
+            passes += 1
+        elif isinstance(a, Discard) and a.seat == seat:  # only the dealer discards, and sees it
+            t[off_own + a.cards[0]._index] = 1.0
+
+
+def _hucklebuck(game: HucklebuckGame, seat: int, t: list[float], lay: Layout) -> None:
+    n = lay.n
+    b = lay.blocks
+    if game._bidder is not None:
+        t[b["bidder"][0] + (game._bidder - seat) % n] = 1.0
+    if game._high is not None:
+        t[b["bid"][0] + game._high - 2] = 1.0
+    off_p, off_o = b["passed"][0], b["out"][0]
+    for s in range(n):
+        r = (s - seat) % n
+        if game._passed[s]:
+            t[off_p + r] = 1.0
+        if game._out[s]:
+            t[off_o + r] = 1.0
+    off = b["declared"][0]
+    for s, k in game._declared.items():
+        t[off + ((s - seat) % n) * 7 + (0 if k is None else 1 + k)] = 1.0
+    off = b["own_discard"][0]
+    for a in game._actions:
+        if isinstance(a, Play):
+            break
+        if isinstance(a, Discard) and a.seat == seat:
+            for c in a.cards:
+                t[off + c._index] = 1.0
+    t[b["stock_size"][0]] = float(len(game._stock))
+
+
+def _buckem(game: BuckEmGame, seat: int, t: list[float], lay: Layout) -> None:
+    n = lay.n
+    b = lay.blocks
+    hidden = game._options.simultaneous_declare and game._phase is Phase.STAY_FOLD
+    upcard = game._upcard
+    if hidden and game._swapped is not None and game._swapped != seat and game._deal is not None:
+        upcard = game._deal.upcard
+    if upcard is not None:
+        t[b["upcard"][0] + upcard._index] = 1.0
+    off = b["scare"][0]
+    for s, c in enumerate(game._scare):
+        if c is not None:
+            t[off + ((s - seat) % n) * 52 + c._index] = 1.0
+    off_d, off_drew, off_cnt, off_own = (
+        b["decisions"][0],
+        b["drew"][0],
+        b["draw_count"][0],
+        b["own_discard"][0],
+    )
+    for a in game._actions:
+        if isinstance(a, Play):
+            break
+        r = (a.seat - seat) % n
+        if isinstance(a, (BuckStay, Fold)):
+            if hidden and a.seat != seat:
+                continue
+            col = 2 if isinstance(a, Fold) else (1 if a.swap else 0)
+            t[off_d + r * 3 + col] = 1.0
+        elif isinstance(a, Draw):
+            t[off_drew + r] = 1.0
+            t[off_cnt + r] = float(len(a.cards))
+            if a.seat == seat:
+                for c in a.cards:
+                    t[off_own + c._index] = 1.0
+    t[b["pot"][0]] = float(game._pot)
+    t[b["pot_units"][0]] = float(game._units)
+    t[b["stock_size"][0]] = float(len(game._stock))
