@@ -17,6 +17,8 @@ __all__ = ["SECTIONS", "main"]
 
 SECTIONS: dict[str, str] = {
     "core": "hucklebuck.bench.core",
+    "cluster": "hucklebuck.bench.cluster",
+    "games": "hucklebuck.bench.games",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
 
