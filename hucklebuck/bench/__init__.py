@@ -18,6 +18,7 @@ __all__ = ["SECTIONS", "main"]
 SECTIONS: dict[str, str] = {
     "core": "hucklebuck.bench.core",
     "cluster": "hucklebuck.bench.cluster",
+    "sessions": "hucklebuck.bench.sessions",
     "games": "hucklebuck.bench.games",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
