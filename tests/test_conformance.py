@@ -15,7 +15,7 @@ import pytest
 
 from hucklebuck.conformance import InProcessAdapter, SubprocessAdapter, load_cases, match, run_cases
 from hucklebuck.conformance.lint import lint
-from hucklebuck.conformance.runner import bundled_suite_dir, suite_info
+from hucklebuck.conformance.runner import RunnerError, bundled_suite_dir, suite_info
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -68,7 +68,8 @@ def test_lint_finds_problems(tmp_path: Path) -> None:
     problems = "\n".join(lint([tmp_path]))
     assert "cites neither" in problems and "duplicate id hucklebuck/x/one" in problems
     assert "'decisions' must be a list like" in problems and "must look like" in problems
-    assert "no case sets these options" in problems and "fewer than 150" in problems
+    assert "no case sets these option values" in problems and "fewer than 150" in problems
+    assert "no case cites these observable decisions: DEF #2," in problems
 
 
 @pytest.mark.single_core
@@ -119,8 +120,8 @@ def test_protocol_mismatch_is_refused() -> None:
         def close(self) -> None:
             pass
 
-    report = run_cases(load_cases()[:2], Old())
-    assert len(report.failed) == 2 and "protocol mismatch" in report.failed[0][1]
+    with pytest.raises(RunnerError, match=r"protocol mismatch: the suite is protocol 1, the adapter answered 0"):
+        run_cases(load_cases()[:2], Old())
 
 
 @pytest.mark.single_core

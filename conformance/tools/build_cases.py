@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import coverage_cases
 from reference import (
     buckem_pack,
     deerpark_pack,
@@ -2997,6 +2998,7 @@ def main() -> None:
     build_hucklebuck()
     build_deerpark()
     build_buckem()
+    coverage_cases.build(add, err, hb, bk, dp)
     for game, areas in CASES.items():
         folder = OUT / game
         folder.mkdir(parents=True, exist_ok=True)

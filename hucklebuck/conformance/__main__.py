@@ -1,19 +1,41 @@
-"""Command line of the conformance suite (see the package docstring)."""
+"""Command line of the conformance suite (see the package docstring).
+
+Exit status of ``run``: 0 when every selected case passed or was skipped, 1 when
+any case failed, 2 when the run cannot be trusted (a bad command line, a
+selection that matches no case, an unknown game, an unreadable case file, an
+adapter that cannot be started or that does not answer ``hello`` with protocol
+version 1).  Status 2 comes with one line on stderr, never a traceback.
+``lint`` exits 0 when clean, 1 with problems, 2 when it cannot read its input.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 from .adapter import serve
-from .lint import lint
-from .runner import InProcessAdapter, SubprocessAdapter, load_cases, run_cases, suite_info
+from .lint import coverage_lines, lint
+from .runner import (
+    InProcessAdapter,
+    RunnerError,
+    SubprocessAdapter,
+    load_cases,
+    run_cases,
+    suite_info,
+)
+from .schemas import schema_paths
+from .spec import GAMES
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m hucklebuck.conformance``."""
-    parser = argparse.ArgumentParser(prog="python -m hucklebuck.conformance")
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m hucklebuck.conformance",
+        description="The conformance suite: run it, serve it, lint it, find its JSON Schemas.",
+        epilog="run exits 0 (all passed or skipped), 1 (a case failed) or 2 (the run could not be trusted).",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     ad = sub.add_parser("adapter", help="serve the protocol on stdin/stdout")
     ad.add_argument("--backend", choices=["c", "python"], help="core to use (default: the active one)")
@@ -28,44 +50,94 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     rn.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each answer")
     rn.add_argument("--quiet", action="store_true", help="print only failures and the summary")
-    li = sub.add_parser("lint", help="check the case files")
+    rn.add_argument("--junit-xml", metavar="FILE", help="also write a JUnit XML report")
+    rn.add_argument("--json", metavar="FILE", help="also write a JSON report ('-': to stdout)")
+    li = sub.add_parser("lint", help="check the case files and show what they cover")
     li.add_argument("paths", nargs="*")
-    args = parser.parse_args(argv)
+    li.add_argument("--quiet", action="store_true", help="print only problems")
+    sc = sub.add_parser("schemas", help="print the paths of the bundled JSON Schemas")
+    sc.add_argument("name", nargs="?", help="print only this schema's path (request, answer, case-file)")
+    return parser
 
-    if args.command == "adapter":
-        if args.backend:
-            from .._core import set_backend
 
-            set_backend(args.backend)
-        return serve()
-    if args.command == "lint":
-        problems = lint(args.paths)
-        for p in problems:
-            print(p)
-        print(f"{len(problems)} problem(s)")
-        return 1 if problems else 0
-
+def _run(args: argparse.Namespace, out: TextIO) -> int:
+    unknown = sorted(set(args.game or ()) - set(GAMES))
+    if unknown:
+        raise RunnerError(f"unknown game {unknown[0]!r} (the games are {', '.join(GAMES)})")
+    if args.timeout <= 0:
+        raise RunnerError(f"--timeout must be positive, not {args.timeout:g}")
     cases = load_cases(args.paths)
     if args.game:
-        cases = [c for c in cases if c.game in args.game or c.id.split("/")[0] in args.game]
+        cases = [c for c in cases if c.id.split("/")[0] in args.game]
     if args.id_prefix:
         cases = [c for c in cases if any(c.id.startswith(p) for p in args.id_prefix)]
     skip = set(args.skip_option)
     cases = [c for c in cases if not (c.option_names & skip)]
+    if not cases:
+        chosen = [f"--game {g}" for g in args.game or ()] + [f"--id-prefix {p}" for p in args.id_prefix or ()]
+        chosen += [f"--skip-option {s}" for s in args.skip_option]
+        raise RunnerError(f"no case matches the selection ({' '.join(chosen) or 'no filters'})")
     info = suite_info()
+    target = args.adapter or f"in-process core {args.backend or 'active'}"
     adapter = (
         SubprocessAdapter(args.adapter, args.timeout) if args.adapter else InProcessAdapter(args.backend)
     )
-    target = args.adapter or f"in-process core {args.backend or 'active'}"
     if not args.quiet:
         head = f"conformance suite {info['suite']} (protocol {info['protocol']})"
-        print(f"{head}: {len(cases)} cases against {target}")
+        print(f"{head}: {len(cases)} cases against {target}", file=out)
     try:
-        report = run_cases(cases, adapter, protocol=info["protocol"], log=print)
+        report = run_cases(cases, adapter, protocol=info["protocol"], log=lambda s: print(s, file=out))
     finally:
         adapter.close()
-    print(report.summary())
+    report.suite = str(info["suite"])
+    report.target = target
+    print(report.summary(), file=out)
+    if args.junit_xml:
+        report.write_junit(args.junit_xml)
+    if args.json == "-":
+        json.dump(report.to_dict(), sys.stdout, indent=1, allow_nan=False)
+        sys.stdout.write("\n")
+    elif args.json:
+        report.write_json(args.json)
     return 1 if report.failed else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m hucklebuck.conformance``."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "adapter":
+            if args.backend:
+                from .._core import set_backend
+
+                set_backend(args.backend)
+            return serve()
+        if args.command == "schemas":
+            paths = schema_paths()
+            if args.name:
+                if args.name not in paths:
+                    raise RunnerError(f"no schema {args.name!r} (the schemas are {', '.join(paths)})")
+                print(paths[args.name])
+            else:
+                for name, path in paths.items():
+                    print(f"{name}\t{path}")
+            return 0
+        if args.command == "lint":
+            problems = lint(args.paths)
+            for p in problems:
+                print(p)
+            if not args.quiet:
+                for line in coverage_lines(args.paths):
+                    print(line)
+            print(f"{len(problems)} problem(s)")
+            return 1 if problems else 0
+        return _run(args, sys.stderr if args.json == "-" else sys.stdout)
+    except RunnerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a report file that cannot be written, say
+        print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,4 +1,9 @@
-"""Lint of the conformance cases: schema, unique ids, citations, option coverage."""
+"""Lint of the conformance cases: shape, unique ids, citations, and coverage.
+
+Coverage means two things: every rule decision (``DEF #n``) that a request can
+observe is cited by at least one case, and every value of every protocol option
+is set by at least one case.  :func:`coverage_lines` says what is covered.
+"""
 
 from __future__ import annotations
 
@@ -6,115 +11,190 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from .runner import bundled_suite_dir
+from .runner import CaseFileError, _case_files
+from .spec import DEFS, NOT_OBSERVABLE, OPTION_VALUES, PROTOCOL_OPTIONS
 
-__all__ = ["PROTOCOL_OPTIONS", "lint"]
+__all__ = ["PROTOCOL_OPTIONS", "Coverage", "coverage", "coverage_lines", "lint"]
 
-#: Every option of protocol section 2 with its default; each must be set to a
-#: non-default value by at least one case.
-PROTOCOL_OPTIONS: Final[dict[str, dict[str, Any]]] = {
-    "hucklebuck": {
-        "target": 15, "all_pass": "dealer_scores_5", "moon_at_zero": "reset_to_zero",
-        "lone_moon_bidder": "scores_5", "bidder_zero_trick_penalty_stacks": False,
-        "tie_break": "highest_then_bidder", "exchange_order": "bidder_left_bidder_last",
-        "auction_reentry": False,
-    },
-    "buckem": {
-        "ante": 1, "short_handed": False, "short_handed_trump": "flip", "scare_cards": False,
-        "deuce_swap": False, "simultaneous_declare": False, "pot_limit": None, "odd_chip": "buckup",
-        "split": "equal", "rake_hand": "as_dealt", "after_void_round_ante": True,
-    },
-    "deerpark": {
-        "club_turnup_pickup": False, "round2_excludes_turned_suit": False,
-        "failed_contract_tricks_count": False, "first_lead": "eldest", "lock_at": 45,
-        "tie_break": "distance_then_maker",
-    },
-}  # fmt: skip
 MIN_CASES: Final = 150
 ID_RE: Final = re.compile(r"^(hucklebuck|buckem|deerpark)/[a-z0-9-]+/[a-z0-9-]+$")
 DEF_RE: Final = re.compile(r"^DEF #\d+$")
 SOURCE_RE: Final = re.compile(r"^(S0|S2|S3|S4|R\d+|protocol)[ :,]")
 
 
-def lint(paths: Sequence[Path | str] = ()) -> list[str]:
-    """Return the problems found (an empty list when the suite is clean)."""
-    roots = [Path(p) for p in paths] or [bundled_suite_dir() / "cases"]
+CASE_KEYS: Final = {"id", "title", "source", "decisions", "request", "expect", "extensions"}
+
+
+@dataclass
+class Coverage:
+    """What a set of cases covers."""
+
+    #: DEF number -> ids of the cases citing it.
+    decisions: dict[int, list[str]] = field(default_factory=dict)
+    #: ``(game, option, value)`` -> number of cases setting it (``"int"``: a
+    #: non-default integer).
+    option_values: Counter[tuple[str, str, Any]] = field(default_factory=Counter)
+
+    def uncited(self) -> list[int]:
+        """Observable decisions no case cites."""
+        return [d for d in DEFS if d not in self.decisions and d not in NOT_OBSERVABLE]
+
+    def unexercised(self) -> list[tuple[str, str, Any]]:
+        """Non-default protocol option values no case sets."""
+        out = []
+        for game, options in OPTION_VALUES.items():
+            for name, values in options.items():
+                for v in values[1:]:
+                    if not self.option_values[(game, name, v)]:
+                        out.append((game, name, v))
+        return out
+
+    def note(self, case_id: str, game: str, case: dict[str, Any]) -> None:
+        """Count what one (well-formed) case covers."""
+        for d in case.get("decisions", []):
+            if isinstance(d, str) and DEF_RE.match(d):
+                self.decisions.setdefault(int(d.split("#")[1]), []).append(case_id)
+        req = case.get("request")
+        opts = req.get("options") if isinstance(req, dict) else None
+        if not isinstance(opts, dict):
+            return
+        for name, value in opts.items():
+            values = OPTION_VALUES.get(game, {}).get(name)
+            if values is None:
+                continue
+            default = values[0]
+            if value in values[1:] and type(value) is type(default if default is not None else value):
+                self.option_values[(game, name, value)] += 1
+            elif "int" in values and type(value) is int and value != default:
+                self.option_values[(game, name, "int")] += 1
+
+
+def _show(value: Any) -> str:
+    return "<an integer>" if value == "int" else json.dumps(value)
+
+
+def _check_case(f: Path, case: dict[str, Any], where: str, problems: list[str]) -> str | None:
+    """Check one case; its game when it is well-formed enough to count."""
+    extra = set(case) - CASE_KEYS
+    if extra:
+        problems.append(f"{where}: unknown keys {sorted(extra)}")
+    cid = case.get("id")
+    if not isinstance(cid, str) or not ID_RE.match(cid):
+        problems.append(f"{where}: id {cid!r} must look like '<game>/<area>/<slug>'")
+        return None
+    where = f"{f}: {cid}"
+    game = cid.split("/")[0]
+    if f.parent.name != game:
+        problems.append(f"{where}: lives under {f.parent.name}/, not {game}/")
+    if not isinstance(case.get("title"), str) or not case["title"]:
+        problems.append(f"{where}: needs a title")
+    source = case.get("source", [])
+    decisions = case.get("decisions", [])
+    if not isinstance(source, list) or not all(isinstance(s, str) and SOURCE_RE.match(s) for s in source):
+        problems.append(f"{where}: 'source' must be a list of citations starting with S0/S2/S3/S4")
+    if not isinstance(decisions, list) or not all(isinstance(d, str) and DEF_RE.match(d) for d in decisions):
+        problems.append(f"{where}: 'decisions' must be a list like ['DEF #18']")
+    elif any(int(d.split("#")[1]) not in DEFS for d in decisions):
+        problems.append(f"{where}: 'decisions' cites a DEF number outside 1..{DEFS[-1]}")
+    if not source and not decisions:
+        problems.append(f"{where}: cites neither a source nor a decision")
+    exts = case.get("extensions", [])
+    if not isinstance(exts, list) or not all(isinstance(e, str) for e in exts):
+        problems.append(f"{where}: 'extensions' must be a list of names like 'deerpark.eight_player_turnup'")
+    req = case.get("request")
+    if not isinstance(req, dict) or not isinstance(req.get("op"), str):
+        problems.append(f"{where}: 'request' must be an object with an 'op'")
+        return None
+    if "id" in req:
+        problems.append(f"{where}: the runner sets the request id; do not write one")
+    if "expect" not in case:
+        problems.append(f"{where}: needs 'expect'")
+    if req.get("game") not in (None, game):
+        problems.append(f"{where}: request game {req.get('game')!r} differs from the id's")
+    return game
+
+
+def _scan(paths: Sequence[Path | str]) -> tuple[list[str], Coverage, Counter[str]]:
+    files = _case_files(paths)
     problems: list[str] = []
     ids: Counter[str] = Counter()
     per_game: Counter[str] = Counter()
-    exercised: dict[str, set[str]] = {g: set() for g in PROTOCOL_OPTIONS}
-    files = [f for r in roots for f in (sorted(r.rglob("*.json")) if r.is_dir() else [r])]
-    if not files:
-        return [f"no case files under {', '.join(map(str, roots))}"]
+    cov = Coverage()
     for f in files:
         try:
-            data = json.loads(f.read_text(encoding="utf-8"))
-        except ValueError as exc:
+            data = json.loads(f.read_bytes().decode("utf-8"))
+        except OSError as exc:
+            raise CaseFileError(f"cannot read case file {f}: {exc.strerror or exc}") from None
+        except (ValueError, RecursionError) as exc:
             problems.append(f"{f}: not JSON ({exc})")
             continue
         if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
             problems.append(f"{f}: must be an object with a 'cases' list")
             continue
         for i, case in enumerate(data["cases"]):
-            where = f"{f}#{i}"
             if not isinstance(case, dict):
-                problems.append(f"{where}: a case must be an object")
+                problems.append(f"{f}#{i}: a case must be an object")
                 continue
-            extra = set(case) - {"id", "title", "source", "decisions", "request", "expect"}
-            if extra:
-                problems.append(f"{where}: unknown keys {sorted(extra)}")
-            cid = case.get("id")
-            if not isinstance(cid, str) or not ID_RE.match(cid):
-                problems.append(f"{where}: id {cid!r} must look like '<game>/<area>/<slug>'")
+            game = _check_case(f, case, f"{f}#{i}", problems)
+            if game is None:
                 continue
-            where = f"{f}: {cid}"
-            ids[cid] += 1
-            game = cid.split("/")[0]
-            if f.parent.name != game:
-                problems.append(f"{where}: lives under {f.parent.name}/, not {game}/")
-            if not isinstance(case.get("title"), str) or not case["title"]:
-                problems.append(f"{where}: needs a title")
-            source = case.get("source", [])
-            decisions = case.get("decisions", [])
-            if not isinstance(source, list) or not all(
-                isinstance(s, str) and SOURCE_RE.match(s) for s in source
-            ):
-                problems.append(f"{where}: 'source' must be a list of citations starting with S0/S2/S3/S4")
-            if not isinstance(decisions, list) or not all(
-                isinstance(d, str) and DEF_RE.match(d) for d in decisions
-            ):
-                problems.append(f"{where}: 'decisions' must be a list like ['DEF #18']")
-            if not source and not decisions:
-                problems.append(f"{where}: cites neither a source nor a decision")
-            req = case.get("request")
-            if not isinstance(req, dict) or not isinstance(req.get("op"), str):
-                problems.append(f"{where}: 'request' must be an object with an 'op'")
-                continue
-            if "id" in req:
-                problems.append(f"{where}: the runner sets the request id; do not write one")
-            if "expect" not in case:
-                problems.append(f"{where}: needs 'expect'")
-            if req.get("game") not in (None, game):
-                problems.append(f"{where}: request game {req.get('game')!r} differs from the id's")
+            ids[case["id"]] += 1
             per_game[game] += 1
-            opts = req.get("options")
-            if isinstance(opts, dict):
-                for name, value in opts.items():
-                    default = PROTOCOL_OPTIONS.get(game, {}).get(name, object())
-                    if name in PROTOCOL_OPTIONS.get(game, {}) and value != default:
-                        exercised[game].add(name)
+            cov.note(case["id"], game, case)
     for cid, count in ids.items():
         if count > 1:
             problems.append(f"duplicate id {cid} ({count} times)")
-    for game, names in PROTOCOL_OPTIONS.items():
-        missing = sorted(set(names) - exercised[game])
+    return problems, cov, per_game
+
+
+def lint(paths: Sequence[Path | str] = ()) -> list[str]:
+    """Return the problems found (an empty list when the suite is clean).
+
+    Raises :class:`~hucklebuck.conformance.runner.CaseFileError` when a path
+    does not exist or holds no case file.
+    """
+    problems, cov, per_game = _scan(paths)
+    for game in PROTOCOL_OPTIONS:
+        missing = [f"{name}={_show(v)}" for g, name, v in cov.unexercised() if g == game]
         if missing:
-            problems.append(
-                f"{game}: no case sets these options to a non-default value: {', '.join(missing)}"
-            )
+            problems.append(f"{game}: no case sets these option values: {', '.join(missing)}")
         if per_game[game] < MIN_CASES:
             problems.append(f"{game}: {per_game[game]} cases, fewer than {MIN_CASES}")
+    uncited = cov.uncited()
+    if uncited:
+        problems.append(
+            "no case cites these observable decisions: " + ", ".join(f"DEF #{d}" for d in uncited)
+        )
     return problems
+
+
+def coverage(paths: Sequence[Path | str] = ()) -> Coverage:
+    """What the cases under ``paths`` (default: the bundled suite) cover."""
+    return _scan(paths)[1]
+
+
+def coverage_lines(paths: Sequence[Path | str] = ()) -> list[str]:
+    """A human summary of :func:`coverage`, as ``lint`` prints it."""
+    _, cov, per_game = _scan(paths)
+    observable = [d for d in DEFS if d not in NOT_OBSERVABLE]
+    cited = [d for d in observable if d in cov.decisions]
+    values = [(g, n, v) for g, opts in OPTION_VALUES.items() for n, vs in opts.items() for v in vs[1:]]
+    unex = cov.unexercised()
+    lines = [
+        f"cases: {sum(per_game.values())} ("
+        + ", ".join(f"{g} {per_game[g]}" for g in PROTOCOL_OPTIONS)
+        + ")",
+        f"decisions cited: {len(cited)} of {len(observable)} observable ({len(DEFS)} in all)",
+    ]
+    for d, why in NOT_OBSERVABLE.items():
+        lines.append(f"  DEF #{d} is not observable: {why}")
+    if len(cited) < len(observable):
+        lines.append("  not cited: " + ", ".join(f"DEF #{d}" for d in cov.uncited()))
+    lines.append(f"non-default option values set: {len(values) - len(unex)} of {len(values)}")
+    if unex:
+        lines.append("  not set: " + ", ".join(f"{g}.{n}={_show(v)}" for g, n, v in unex))
+    return lines

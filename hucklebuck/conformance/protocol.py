@@ -33,6 +33,7 @@ from ..games.deerpark import DeerParkGame, DeerParkOptions
 from ..games.engine import TrickGame
 from ..games.hucklebuck import HucklebuckGame, HucklebuckOptions
 from ..packs import GameKind, pack
+from .spec import extensions
 
 __all__ = ["OPS", "PROTOCOL", "ProtocolError", "handle"]
 
@@ -129,13 +130,14 @@ def _players(req: Mapping[str, Any]) -> int:
 
 # ----------------------------------------------------------------- simple ops
 def op_hello(req: Mapping[str, Any]) -> Any:
-    """Name, version, protocol, games and ops."""
+    """Name, version, protocol, games, ops and the extensions we support."""
     return {
         "name": "hucklebuck",
         "version": __version__,
         "protocol": PROTOCOL,
         "games": [g.value for g in GameKind],
         "ops": list(OPS),
+        "extensions": extensions(),
         "core": get_core().name,
     }
 

@@ -1,0 +1,71 @@
+"""The JSON Schemas (draft 2020-12) of the conformance protocol, shipped with the package.
+
+* ``request`` (``request.schema.json``): any request; each op's fields under
+  ``#/$defs/<op>``;
+* ``answer`` (``answer.schema.json``): the answer envelope; ``#/$defs/answer_<op>``
+  also checks that op's result;
+* ``case-file`` (``case-file.schema.json``): a file of cases; its requests
+  refer to ``request.schema.json``.
+
+The schemas' ``$id`` values are names (under the reserved ``.invalid`` domain),
+not addresses: load the three files together.  ``python -m
+hucklebuck.conformance schemas`` prints where they are.  :func:`validator`
+builds a validator with the third-party ``jsonschema`` package, which is a
+development dependency only (``pip install 'hucklebuck[dev]'``).
+
+>>> sorted(schema_paths())
+['answer', 'case-file', 'request']
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any, Final
+
+__all__ = ["SCHEMA_DIR", "load_schema", "schema_paths", "validator"]
+
+#: The folder holding the bundled schema files.
+SCHEMA_DIR: Final = Path(__file__).resolve().parent / "schemas"
+_NAMES: Final = ("request", "answer", "case-file")
+
+
+def schema_paths() -> dict[str, Path]:
+    """Name -> path of each bundled schema file."""
+    return {name: SCHEMA_DIR / f"{name}.schema.json" for name in _NAMES}
+
+
+def load_schema(name: str) -> dict[str, Any]:
+    """The schema called ``name`` (``request``, ``answer`` or ``case-file``), decoded."""
+    paths = schema_paths()
+    if name not in paths:
+        raise KeyError(f"no schema {name!r} (the schemas are {', '.join(paths)})")
+    data: dict[str, Any] = json.loads(paths[name].read_text(encoding="utf-8"))
+    return data
+
+
+def validator(name: str, definition: str | None = None) -> Any:
+    """A ``jsonschema`` validator for schema ``name``, or for one of its
+    ``$defs`` (``validator("answer", "answer_play")``), with the other schema
+    files registered so references between them resolve.
+
+    Needs the ``jsonschema`` package (a development dependency).
+    """
+    try:
+        jsonschema = importlib.import_module("jsonschema")
+        from referencing import Registry, Resource
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "validating against the schemas needs the jsonschema package: pip install 'hucklebuck[dev]'"
+        ) from None
+    schemas = {n: load_schema(n) for n in _NAMES}
+    registry: Registry[Any] = Registry().with_resources(
+        (s["$id"], Resource.from_contents(s)) for s in schemas.values()
+    )
+    schema = schemas[name]
+    if definition is not None:
+        if definition not in schema.get("$defs", {}):
+            raise KeyError(f"schema {name!r} has no definition {definition!r}")
+        schema = {"$ref": f"{schema['$id']}#/$defs/{definition}"}
+    return jsonschema.Draft202012Validator(schema, registry=registry)

@@ -1,0 +1,123 @@
+"""Facts of protocol version 1 that the runner, the lint and the adapter share.
+
+* :data:`PROTOCOL_OPTIONS`: the options protocol version 1 names, per game,
+  with their defaults and every value the protocol lists;
+* :func:`extensions`: the options our games offer beyond those (each one an
+  *extension*, announced in ``hello`` as ``"<game>.<option>"``);
+* :data:`DEFS` and :data:`NOT_OBSERVABLE`: the numbered rule decisions
+  (``DEF #1`` … ``DEF #83``) and the few that no request can observe.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any, Final
+
+__all__ = [
+    "DEFS",
+    "GAMES",
+    "NOT_OBSERVABLE",
+    "OPTION_VALUES",
+    "PROTOCOL_OPTIONS",
+    "case_extensions",
+    "extensions",
+]
+
+GAMES: Final = ("hucklebuck", "buckem", "deerpark")
+
+#: Every option of protocol version 1 with its default value.
+PROTOCOL_OPTIONS: Final[dict[str, dict[str, Any]]] = {
+    "hucklebuck": {
+        "target": 15, "all_pass": "dealer_scores_5", "moon_at_zero": "reset_to_zero",
+        "lone_moon_bidder": "scores_5", "bidder_zero_trick_penalty_stacks": False,
+        "tie_break": "highest_then_bidder", "exchange_order": "bidder_left_bidder_last",
+        "auction_reentry": False,
+    },
+    "buckem": {
+        "ante": 1, "short_handed": False, "short_handed_trump": "flip", "scare_cards": False,
+        "deuce_swap": False, "simultaneous_declare": False, "pot_limit": None, "odd_chip": "buckup",
+        "split": "equal", "rake_hand": "as_dealt", "after_void_round_ante": True,
+    },
+    "deerpark": {
+        "club_turnup_pickup": False, "round2_excludes_turned_suit": False,
+        "failed_contract_tricks_count": False, "first_lead": "eldest", "lock_at": 45,
+        "tie_break": "distance_then_maker",
+    },
+}  # fmt: skip
+
+#: The values of each protocol option that some case must set.  ``"int"``
+#: stands for "any integer other than the default" (``ante``, ``pot_limit``,
+#: ``lock_at``).
+OPTION_VALUES: Final[dict[str, dict[str, tuple[Any, ...]]]] = {
+    "hucklebuck": {
+        "target": (15, 11), "all_pass": ("dealer_scores_5", "dealer_must_bid"),
+        "moon_at_zero": ("reset_to_zero", "win", "score_normally"),
+        "lone_moon_bidder": ("scores_5", "wins_game"), "bidder_zero_trick_penalty_stacks": (False, True),
+        "tie_break": ("highest_then_bidder", "bidder_first", "shared"),
+        "exchange_order": ("bidder_left_bidder_last", "dealer_left_dealer_last"),
+        "auction_reentry": (False, True),
+    },
+    "buckem": {
+        "ante": (1, "int"), "short_handed": (False, True), "short_handed_trump": ("flip", "removed_card"),
+        "scare_cards": (False, True), "deuce_swap": (False, True), "simultaneous_declare": (False, True),
+        "pot_limit": (None, "int"), "odd_chip": ("buckup", "carry"), "split": ("equal", "proportional"),
+        "rake_hand": ("as_dealt", "after_swap"), "after_void_round_ante": (True, False),
+    },
+    "deerpark": {
+        "club_turnup_pickup": (False, True), "round2_excludes_turned_suit": (False, True),
+        "failed_contract_tricks_count": (False, True), "first_lead": ("eldest", "maker"),
+        "lock_at": (45, "int"), "tie_break": ("distance_then_maker", "shared"),
+    },
+}  # fmt: skip
+
+#: The numbered rule decisions.
+DEFS: Final = tuple(range(1, 84))
+
+#: Decisions no protocol request can observe, with the reason.
+NOT_OBSERVABLE: Final[dict[int, str]] = {
+    1: "the dealing convention: every play request gives the deal card by card",
+    72: "Deer Park Euchre's dealing convention: every play request gives the deal card by card",
+}
+
+
+@functools.cache
+def _extensions() -> tuple[str, ...]:
+    from ..games.buckem import BuckEmOptions
+    from ..games.deerpark import DeerParkOptions
+    from ..games.hucklebuck import HucklebuckOptions
+
+    out: list[str] = []
+    for game, cls in (
+        ("hucklebuck", HucklebuckOptions),
+        ("buckem", BuckEmOptions),
+        ("deerpark", DeerParkOptions),
+    ):
+        for info in cls.describe():
+            if info.name not in PROTOCOL_OPTIONS[game]:
+                out.append(f"{game}.{info.name}")
+    return tuple(sorted(out))
+
+
+def extensions() -> list[str]:
+    """The options our games offer beyond protocol version 1, as ``"<game>.<option>"``.
+
+    These are what our adapter announces in ``hello`` under ``extensions``.
+    """
+    return list(_extensions())
+
+
+def case_extensions(request: Mapping[str, Any], declared: object = ()) -> set[str]:
+    """The extensions a request needs: the known extension options it sets, plus
+    any a case declares under ``"extensions"``.
+
+    An option that is neither in protocol version 1 nor a known extension is
+    just an unknown option (the answer to it is ``unsupported``).
+    """
+    need = {d for d in declared if isinstance(d, str)} if isinstance(declared, (list, tuple)) else set()
+    game = request.get("game")
+    opts = request.get("options")
+    if isinstance(game, str) and game in PROTOCOL_OPTIONS and isinstance(opts, Mapping):
+        known = set(_extensions())
+        need |= {f"{game}.{name}" for name in opts} & known
+    return need
