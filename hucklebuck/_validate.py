@@ -293,7 +293,7 @@ def evaluation_fits(args: dict[str, Any]) -> None:
     seats: list[int] = args["in_play"] if args["in_play"] is not None else list(range(n))
     for name in ("seat", "leader"):
         if args[name] not in seats:
-            raise PlayerCountError(f"{name} {args[name]} is not among the seats in play {seats}")
+            raise PlayerCountError(f"in_play {seats} must include the {name}, {args[name]}")
     if len(seats) < 2:
         raise PlayerCountError(f"in_play must hold at least 2 seats, not {seats}")
     seen: CardSet = args["seen"]

@@ -285,7 +285,16 @@ def rng_from_json(data: object) -> random.Random:
     try:
         if not isinstance(data, dict):
             raise TypeError("expected an object")
-        state = (data["version"], tuple(data["state"]), data["gauss"])
+        words = data["state"]
+        # Mersenne Twister: 624 words of 32 bits and a position 0..624 (Python would
+        # silently truncate a wider word, or overflow on one past 64 bits).
+        if not isinstance(words, list) or len(words) != 625:
+            raise ValueError("'state' must list 625 integers")
+        if any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < 1 << 32 for w in words):
+            raise ValueError("every 'state' word must be an integer 0..2**32-1")
+        if not words[-1] <= 624:
+            raise ValueError("the last 'state' entry (the position) must be 0..624")
+        state = (data["version"], tuple(words), data["gauss"])
         rng.setstate(state)
     except (KeyError, TypeError, ValueError, OverflowError) as exc:  # Overflow: a word past 32 bits
         raise RestoreError(f"the saved random state is not valid ({str(exc)[:200]!r})") from None
