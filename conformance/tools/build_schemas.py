@@ -2,12 +2,19 @@
 
 Run ``python conformance/tools/build_schemas.py`` from the repository root; the
 JSON files it writes are what ships, this script is how they are authored.
+An optional argument names another output folder (the tests use it to check
+that the shipped files are up to date).
 """
 
 import json
+import sys
 from pathlib import Path
 
-OUT = Path("hucklebuck/conformance/schemas")
+OUT = Path(
+    sys.argv[1]
+    if len(sys.argv) > 1
+    else Path(__file__).resolve().parents[2] / "hucklebuck/conformance/schemas"
+)
 BASE = "https://hucklebuck.invalid/conformance/protocol-1/"
 D = "https://json-schema.org/draft/2020-12/schema"
 

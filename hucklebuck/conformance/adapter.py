@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from .protocol import handle
 
-__all__ = ["answer_line", "decode_request", "encode_answer", "serve"]
+__all__ = ["answer_line", "decode_request", "encode_answer", "serve", "strict_loads"]
 
 
 class _NonStandardNumber(ValueError):
@@ -46,6 +46,13 @@ def _int(text: str) -> int:
     return int(text)
 
 
+def strict_loads(text: str) -> Any:
+    """``json.loads`` that refuses what standard JSON cannot hold: ``NaN``,
+    ``Infinity``, numbers beyond a double, integers of more than 1000 digits
+    (a :class:`ValueError` naming the number)."""
+    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_int)
+
+
 def _bad_line(message: str) -> dict[str, Any]:
     return {"id": None, "ok": False, "error": {"code": "bad_request", "message": message}}
 
@@ -64,7 +71,7 @@ def decode_request(line: bytes | str) -> Any:
     else:
         text = line
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_int)
+        return strict_loads(text)
     except _NonStandardNumber as exc:
         return BadLine(_bad_line(f"not standard JSON: {exc}"))
     except RecursionError:

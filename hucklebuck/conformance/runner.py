@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from .adapter import strict_loads
 from .protocol import handle
 from .report import Report
 from .spec import case_extensions
@@ -121,7 +122,7 @@ def _case_files(paths: Sequence[Path | str]) -> list[Path]:
 
 def _read_case_file(f: Path) -> list[Any]:
     try:
-        data = json.loads(f.read_bytes().decode("utf-8"))
+        data = strict_loads(f.read_bytes().decode("utf-8"))
     except OSError as exc:
         raise CaseFileError(f"cannot read case file {f}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -300,9 +301,10 @@ class SubprocessAdapter:
             self.proc.poll()
             raise AdapterFailure(f"the adapter exited (status {self.proc.returncode})")
         try:
-            answer = json.loads(line.decode("utf-8"))
+            answer = strict_loads(line.decode("utf-8"))
         except (ValueError, RecursionError):
-            raise AdapterFailure(f"the adapter wrote a line that is not JSON: {line[:80]!r}") from None
+            bad = line[:80]
+            raise AdapterFailure(f"the adapter wrote a line that is not standard JSON: {bad!r}") from None
         if not isinstance(answer, dict):
             raise AdapterFailure(f"the adapter's answer is not an object: {line[:80]!r}")
         return answer

@@ -1,0 +1,260 @@
+"""The conformance runner as a CI would use it: each way a run cannot be trusted
+ends with one stderr line and exit status 2; per-case timeouts name the case;
+the JUnit and JSON reports; extensions the adapter did not announce are skipped."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hucklebuck.conformance import InProcessAdapter, Report, load_cases, run_cases
+from hucklebuck.conformance.runner import MAX_RESTARTS, CaseFileError, RunnerError, SubprocessAdapter
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+PY = sys.executable
+pytestmark = pytest.mark.single_core
+
+
+def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PY, "-m", "hucklebuck.conformance", *args], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def assert_refused(out: subprocess.CompletedProcess[str], message: str) -> None:
+    """Exit status 2, exactly one stderr line, which is ``message``; no traceback."""
+    assert out.returncode == 2, (out.returncode, out.stdout[-500:], out.stderr[-500:])
+    assert out.stderr.splitlines() == [message], out.stderr
+    assert "Traceback" not in out.stdout + out.stderr
+
+
+# --------------------------------------------------------------- exit status 2
+def test_a_selection_that_matches_nothing_is_an_error() -> None:
+    assert_refused(
+        cli("run", "--id-prefix", "hucklebuk/"), "error: no case matches the selection (--id-prefix hucklebuk/)"
+    )
+    assert_refused(
+        cli("run", "--game", "deerpark", "--id-prefix", "hucklebuck/"),
+        "error: no case matches the selection (--game deerpark --id-prefix hucklebuck/)",
+    )
+
+
+def test_an_unknown_game_is_an_error() -> None:
+    assert_refused(
+        cli("run", "--game", "euchre"), "error: unknown game 'euchre' (the games are hucklebuck, buckem, deerpark)"
+    )
+
+
+def test_unreadable_case_files_are_errors(tmp_path: Path) -> None:
+    missing = tmp_path / "nonexistent"
+    expected = f"error: cannot read case file {missing}: no such file or folder"
+    assert_refused(cli("run", str(missing)), expected)
+    assert_refused(cli("lint", str(missing)), expected)
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"cases": [')
+    out = cli("run", str(broken))
+    assert out.returncode == 2 and out.stderr.startswith(f"error: cannot read case file {broken}: not JSON (")
+    assert len(out.stderr.splitlines()) == 1
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"cases": [], "note": "\xe9"}')
+    assert_refused(cli("run", str(latin)), f"error: cannot read case file {latin}: not UTF-8")
+    shape = tmp_path / "shape.json"
+    shape.write_text("[1, 2]")
+    assert_refused(
+        cli("run", str(shape)), f"error: cannot read case file {shape}: it must be an object with a 'cases' list"
+    )
+    nan = tmp_path / "nan.json"
+    nan.write_text('{"cases": [{"id": "hucklebuck/x/y", "request": {"op": "hello"}, "expect": NaN}]}')
+    out = cli("run", str(nan))
+    assert out.returncode == 2 and "not JSON (NaN is not a JSON number)" in out.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert_refused(cli("run", str(empty)), f"error: no case files (*.json) under {empty}")
+    with pytest.raises(CaseFileError, match="no such file or folder"):
+        load_cases([missing])
+
+
+def test_an_adapter_that_cannot_start_is_an_error() -> None:
+    assert_refused(
+        cli("run", "--adapter", "no-such-adapter-program-xyz"),
+        "error: cannot start the adapter 'no-such-adapter-program-xyz': No such file or directory",
+    )
+    assert_refused(cli("run", "--adapter", "'unbalanced"), (
+        "error: cannot read the adapter command \"'unbalanced\": No closing quotation"
+    ))  # fmt: skip
+
+
+def test_an_adapter_that_exits_at_once_is_an_error() -> None:
+    out = cli("run", "--adapter", f"{PY} -c pass")
+    assert out.returncode == 2 and len(out.stderr.splitlines()) == 1
+    assert out.stderr.startswith("error: the adapter did not answer hello: the adapter exited (status 0)")
+
+
+def test_an_adapter_of_another_protocol_version_is_refused() -> None:
+    assert_refused(
+        cli("run", "--adapter", f"{PY} {FIXTURES / 'old_protocol_adapter.py'}"),
+        "error: protocol mismatch: the suite is protocol 1, the adapter answered 2",
+    )
+
+
+# ------------------------------------------------------------ timeouts, deaths
+def test_a_timeout_fails_that_case_by_name_and_the_run_goes_on() -> None:
+    cases = [c for c in load_cases() if c.id.startswith("hucklebuck/tricks/")][:2]
+    prefixes = [arg for c in cases for arg in ("--id-prefix", c.id)]
+    out = cli("run", "--adapter", f"{PY} {FIXTURES / 'slow_adapter.py'}", "--timeout", "0.5", *prefixes)
+    assert out.returncode == 1, out.stderr
+    for c in cases:  # each case is tried (the adapter is restarted) and named
+        assert f"FAIL {c.id}: adapter failure on case {c.id}: timeout: no answer within 0.5 s" in out.stdout
+    assert out.stdout.splitlines()[-1] == "0 passed, 2 failed"
+
+
+def test_after_too_many_adapter_failures_the_rest_is_not_run() -> None:
+    cases = load_cases()[: 2 * MAX_RESTARTS + 3]
+    adapter = SubprocessAdapter(f"{PY} {FIXTURES / 'dying_adapter.py'}", timeout=10)
+    try:
+        report = run_cases(cases, adapter)
+    finally:
+        adapter.close()
+    messages = [m for _, m in report.failed]
+    assert len(messages) == len(cases)
+    # the dying adapter answers one request and exits: the first case sees it
+    # exit; each restart answers the next case as if it were hello (a mismatch)
+    assert messages[0] == f"adapter failure on case {cases[0].id}: the adapter exited (status 0)"
+    assert messages[1].startswith("$")  # the restarted adapter answered as if to hello
+    assert messages[-1] == (
+        f"not run: the adapter failed {MAX_RESTARTS + 1} time(s), last on case {cases[-3].id}"
+    )
+
+
+def test_an_adapter_writing_nan_fails_the_case() -> None:
+    cases = [c for c in load_cases() if c.id.startswith("hucklebuck/tricks/")][:1]
+    adapter = SubprocessAdapter(f"{PY} {FIXTURES / 'nan_adapter.py'}", timeout=10)
+    try:
+        report = run_cases(cases, adapter)
+    finally:
+        adapter.close()
+    assert "not standard JSON" in report.failed[0][1] and "NaN" in report.failed[0][1]
+
+
+# ---------------------------------------------------------------- reports
+def small_suite(tmp_path: Path) -> Path:
+    """Four cases: one passes, one fails, two are skipped (unsupported; extension)."""
+    base = {"op": "trick_winner", "game": "hucklebuck", "trump": "S", "plays": ["AH", "2S"]}
+    cases: list[dict[str, Any]] = [
+        {"id": "hucklebuck/tricks/passes", "title": "t", "source": ["S2: x"], "decisions": [],
+         "request": base, "expect": 1},
+        {"id": "hucklebuck/tricks/fails", "title": "t", "source": ["S2: x"], "decisions": [],
+         "request": base, "expect": 0},
+        {"id": "hucklebuck/deck/unsupported", "title": "t", "source": ["S2: x"], "decisions": [],
+         "request": {"op": "deck", "game": "hucklebuck", "players": 4, "options": {"target": 12}},
+         "expect": ["2C"]},
+        {"id": "hucklebuck/deck/needs-extension", "title": "t", "source": ["S2: x"], "decisions": [],
+         "extensions": ["hucklebuck.no_such_extension"],
+         "request": {"op": "deck", "game": "hucklebuck", "players": 4}, "expect": ["2C"]},
+    ]  # fmt: skip
+    folder = tmp_path / "hucklebuck"
+    folder.mkdir()
+    (folder / "small.json").write_text(json.dumps({"cases": cases}))
+    return folder
+
+
+def test_junit_report_has_one_testcase_per_case(tmp_path: Path) -> None:
+    suite = small_suite(tmp_path)
+    xml_path = tmp_path / "junit.xml"
+    out = cli("run", str(suite), "--junit-xml", str(xml_path))
+    assert out.returncode == 1
+    assert out.stdout.splitlines()[-1] == "1 passed, 1 failed, 2 skipped"
+    root = ET.parse(xml_path).getroot()
+    (ts,) = root.findall("testsuite")
+    assert (ts.get("tests"), ts.get("failures"), ts.get("skipped")) == ("4", "1", "2")
+    cases = {tc.get("name"): tc for tc in ts.findall("testcase")}
+    assert list(cases) == [
+        "hucklebuck/tricks/passes",
+        "hucklebuck/tricks/fails",
+        "hucklebuck/deck/unsupported",
+        "hucklebuck/deck/needs-extension",
+    ]
+    assert list(cases["hucklebuck/tricks/passes"]) == []
+    failure = cases["hucklebuck/tricks/fails"].find("failure")
+    assert failure is not None and failure.get("message") == "$: expected 0, got 1"
+    skip = cases["hucklebuck/deck/unsupported"].find("skipped")
+    assert skip is not None and (skip.get("message") or "").startswith("unsupported: ")
+    ext = cases["hucklebuck/deck/needs-extension"].find("skipped")
+    assert ext is not None and ext.get("message") == (
+        "needs extension hucklebuck.no_such_extension, which the adapter did not announce"
+    )
+    assert cases["hucklebuck/tricks/fails"].get("classname") == "hucklebuck.tricks"
+
+
+def test_json_report_round_trips(tmp_path: Path) -> None:
+    suite = small_suite(tmp_path)
+    path = tmp_path / "report.json"
+    out = cli("run", str(suite), "--json", str(path), "--backend", "python")
+    assert out.returncode == 1
+    data = json.loads(path.read_text())
+    assert data["counts"] == {"total": 4, "passed": 1, "failed": 1, "skipped": 2}
+    assert data["protocol"] == 1 and data["adapter"]["name"] == "hucklebuck"
+    assert data["target"] == "in-process core python"
+    report = Report.from_dict(data)
+    assert report.to_dict() == data
+    assert report.summary() == out.stdout.splitlines()[-1]
+    assert report.failed == [("hucklebuck/tricks/fails", "$: expected 0, got 1")]
+    # to stdout: the report is the only thing there, the human lines go to stderr
+    out = cli("run", str(suite), "--json", "-")
+    assert json.loads(out.stdout)["counts"]["passed"] == 1
+    assert out.stderr.splitlines()[-1] == "1 passed, 1 failed, 2 skipped"
+    with pytest.raises(ValueError, match="not a conformance report"):
+        Report.from_dict({"cases": []})
+
+
+def test_a_clean_run_with_skips_exits_zero(tmp_path: Path) -> None:
+    suite = small_suite(tmp_path)
+    data = json.loads((suite / "small.json").read_text())
+    del data["cases"][1]
+    (suite / "small.json").write_text(json.dumps(data))
+    out = cli("run", str(suite))
+    assert out.returncode == 0 and out.stdout.splitlines()[-1] == "1 passed, 0 failed, 2 skipped"
+
+
+# ------------------------------------------------------------- extensions
+def test_hello_announces_extensions_and_cases_needing_them_run() -> None:
+    hello = InProcessAdapter().request({"id": 1, "op": "hello"})["result"]
+    assert "deerpark.eight_player_turnup" in hello["extensions"]
+    assert "hucklebuck.in_the_hole_reset_applies_to" in hello["extensions"]
+    assert not {e.split(".", 1)[1] for e in hello["extensions"]} & {"target", "ante", "lock_at"}
+    needing = [c for c in load_cases() if c.extensions]
+    assert {c.id for c in needing} >= {"deerpark/deck/players-8-extension"}
+    report = run_cases(needing, InProcessAdapter())
+    assert report.failed == [] and len(report.passed) == len(needing)
+
+
+def test_cases_needing_an_unannounced_extension_are_skipped() -> None:
+    class NoExtensions(InProcessAdapter):
+        def request(self, req: dict[str, Any]) -> dict[str, Any]:
+            answer = super().request(req)
+            if req["op"] == "hello":
+                del answer["result"]["extensions"]
+            return answer
+
+    needing = [c for c in load_cases() if c.extensions]
+    report = run_cases(needing, NoExtensions())
+    assert report.passed == [] and len(report.skipped) == len(needing)
+    assert all("which the adapter did not announce" in why for _, why in report.skipped)
+
+
+def test_runner_error_from_a_broken_hello() -> None:
+    class Broken:
+        def request(self, req: dict[str, Any]) -> dict[str, Any]:
+            return {"id": req["id"], "ok": False, "error": {"code": "unsupported", "message": "no"}}
+
+        def close(self) -> None:
+            pass
+
+    with pytest.raises(RunnerError, match="the adapter's answer to hello is not a success"):
+        run_cases(load_cases()[:1], Broken())
