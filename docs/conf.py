@@ -1,4 +1,9 @@
-"""Sphinx configuration for the hucklebuck docs (built with -W in CI)."""
+"""Sphinx configuration for the hucklebuck docs (built with -W in CI).
+
+Our own extensions live in ``docs/_ext``: ``hbcards`` (card pictures),
+``hbtables`` (tables generated from the engine and the conformance suite) and
+``hbfigures`` (figures simulated at build time; needs matplotlib, the ``docs`` extra).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.abspath(".."))
+sys.path.insert(0, os.path.abspath("_ext"))
 
 project = "hucklebuck"
 author = "hucklebuck developers"
@@ -17,6 +23,10 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
     "sphinx.ext.doctest",
+    "hbcards",
+    "hbtables",
+    "hbfigures",
+    "hbapi",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
@@ -25,4 +35,5 @@ intersphinx_mapping: dict[str, tuple[str, None]] = {}
 nitpicky = False
 html_theme = "furo"
 html_title = "hucklebuck"
+html_static_path: list[str] = []
 exclude_patterns = ["_build"]
