@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HB_ABI_VERSION_VALUE 2
+#define HB_ABI_VERSION_VALUE 3
 
 /* CDEF-BEGIN */
 enum {
@@ -138,6 +138,47 @@ int hb_sim_deerpark(int players, uint64_t seed, uint32_t hands_n, uint64_t *stat
    pot_limit caps each burn payment (0: no cap); without one the pot can grow geometrically. */
 int hb_sim_buckem(int players, uint64_t seed, uint32_t hands_n, int ante, uint64_t pot_limit,
                   uint64_t *stats, size_t nstats);
+/* ---- Monte Carlo decision search (hb_search.c) ---- */
+enum {
+    HB_E_NODEAL = -13,    /* no deal of the unseen cards fits the hand sizes and voids */
+    HB_E_CAND = -14,      /* a search candidate that is not a legal choice of the position */
+    HB_SP_PLAY = 0, HB_SP_AUCTION = 1, HB_SP_TRUMP = 2, HB_SP_DECLARE = 3, HB_SP_EXCHANGE = 4,
+    HB_SP_ORDER = 5, HB_SP_CALL = 6, HB_SP_DEALER_DISCARD = 7, HB_SP_STAY_FOLD = 8, HB_SP_DRAW = 9,
+    HB_SEARCH_REC = 12,   /* bytes per (candidate, sample) record */
+    HB_SEARCH_MAX_CANDS = 64
+};
+
+/* A decision point as one seat sees it (see hucklebuck/_core/_py_search.py). */
+typedef struct {
+    int32_t game, phase, nseats, seat, dealer;
+    int32_t trump;          /* -1 while not fixed */
+    int32_t leader;         /* play: leader of the current trick */
+    int32_t high, bidder;   /* Hucklebuck: high bid and bidder (0, -1 before any bid) */
+    int32_t turned;         /* Deer Park turned card, Buck 'Em upcard; -1 none */
+    int32_t flags;          /* bit 0: Deer Park round 2 excludes the turned suit; bit 1: the maker leads */
+    int32_t trick_len;
+    uint8_t size[8];        /* cards each seat holds now; 0: not in this hand */
+    uint8_t voids[8];       /* bit s: the seat has shown void in effective suit s */
+    uint8_t state[8];       /* per-seat progress of the phase (see the Python twin) */
+    uint8_t won[8];         /* tricks already taken this hand */
+    uint8_t trick[8];       /* the current trick, leader first */
+    uint64_t known[8];      /* cards known to be in each hand (the deciding seat's whole hand) */
+    uint64_t pool;          /* the cards the deciding seat has not seen */
+} hb_search_pos;
+
+typedef struct {
+    int32_t arg;            /* bid (0 pass), suit (-1 pass), exchange (-1 drop), 1 order / 0 pass, ... */
+    uint64_t cards;         /* card played, or cards discarded */
+} hb_search_cand;
+
+/* Deal `samples` hidden deals consistent with `pos`: out gets 8 masks per sample. */
+int hb_search_sample(const hb_search_pos *pos, uint64_t seed, uint32_t samples, uint64_t *out, size_t out_len);
+
+/* Play every candidate out on every sampled deal; out gets HB_SEARCH_REC bytes per
+   (candidate, sample), candidate-major: tricks of seats 0-7 (-1 not playing), the
+   bidder or maker, the bid or requirement, a status, an extra byte. */
+int hb_search(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
+              uint32_t samples, int8_t *out, size_t out_len);
 /* CDEF-END */
 
 #endif

@@ -6,6 +6,7 @@
  * is a buffer owned by the caller. */
 #include <string.h>
 #include "hb_core.h"
+#include "hb_internal.h"
 
 #define FULL52 ((UINT64_C(1) << 52) - 1)
 #define HB_SIM_STAY_AT 3 /* a non-bidder stays with an estimate of 0.3 tricks (tenths) */
@@ -830,3 +831,27 @@ int hb_sim_buckem(int players, uint64_t seed, uint32_t hands_n, int ante, uint64
     stats[HB_BK_FINAL_POT] = pot;
     return HB_OK;
 }
+
+/* ------------------------------------- shared with hb_search.c (hb_internal.h) */
+void hb_i_shuffle(uint64_t *state, uint8_t *a, int n) { shuffle_u8(state, a, n); }
+int hb_i_policy_card(const hb_rules *r, int trump, uint64_t hand, const uint8_t *trick, int tlen)
+{
+    return policy_card(r, trump, hand, trick, tlen);
+}
+int hb_i_trick_winner(const hb_rules *r, int trump, const uint8_t *trick, int n)
+{
+    return trick_winner_idx(r, trump, trick, n);
+}
+void hb_i_playout(const hb_rules *r, int trump, uint64_t *hands, const int *order, int nact, int leader_pos,
+                  int *won)
+{
+    playout(r, trump, hands, order, nact, leader_pos, won);
+}
+int hb_i_power(const hb_rules *r, int trump, int c) { return power(r, trump, c); }
+uint64_t hb_i_legal(const hb_rules *r, uint64_t hand, int lead_card) { return legal_of(r, hand, lead_card); }
+int hb_i_estimate(uint64_t hand, int trump) { return estimate(hand, trump); }
+int hb_i_best_suit(uint64_t hand, int *est_out) { return best_suit(hand, est_out); }
+uint64_t hb_i_weak_cards(uint64_t hand, int trump) { return weak_cards(hand, trump); }
+int hb_i_dp_strength(const hb_rules *r, int trump, uint64_t hand) { return dp_strength(r, trump, hand); }
+int hb_i_bk_stays(uint64_t hand, int trump) { return bk_stays(hand, trump); }
+int hb_i_bk_rakes(uint64_t hand, int trump) { return bk_rakes(hand, trump); }

@@ -27,6 +27,7 @@ from .heuristics import (
     estimate_tricks,
     euchre_strength,
 )
+from .montecarlo import MonteCarloPlayer, hand_utility
 
 __all__ = [
     "DEFAULT_PLAYER_KIND",
@@ -34,14 +35,16 @@ __all__ = [
     "BuckEmHeuristic",
     "DeerParkHeuristic",
     "HucklebuckHeuristic",
+    "MonteCarloPlayer",
     "Player",
     "RandomPlayer",
     "estimate_tricks",
     "euchre_strength",
+    "hand_utility",
     "make_player",
 ]
 
-PLAYER_KINDS: tuple[str, ...] = ("heuristic", "random")
+PLAYER_KINDS: tuple[str, ...] = ("mc", "heuristic", "random")
 """The player kinds :func:`make_player` knows, strongest first."""
 
 DEFAULT_PLAYER_KIND: str = PLAYER_KINDS[0]
@@ -57,11 +60,14 @@ _HEURISTICS: dict[GameKind, type[Any]] = {
 def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> Player[Any]:
     """A new computer player of ``kind`` (one of :data:`PLAYER_KINDS`) for ``game``.
 
-    ``seed`` seeds the player's own random source (players that use none
-    ignore it).  An unknown kind or game raises
+    ``seed`` seeds the player's own random source (the heuristics use none
+    and ignore it).  ``"mc"`` is :class:`MonteCarloPlayer` with its default
+    settings, ``"heuristic"`` the game's rule-of-thumb player.  An unknown kind or game raises
     :class:`~hucklebuck.errors.OptionsError` naming the valid ones.
     """
     g = GameKind.coerce(game)
+    if kind == "mc":
+        return MonteCarloPlayer(seed=seed)
     if kind == "random":
         return RandomPlayer(seed=seed)
     if kind == "heuristic":

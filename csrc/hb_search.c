@@ -1,0 +1,598 @@
+/* hb_search.c -- the Monte Carlo decision search of the C core.
+ *
+ * One call evaluates every candidate action of one decision over every sample:
+ * it deals the cards the deciding seat has not seen to the other hands,
+ * consistently with what it knows (hand sizes, cards known to be in a hand,
+ * suits a seat has shown void in), then plays each candidate out to the end of
+ * the hand on that same deal, the other seats' decisions taken by the core's
+ * fixed simulation policies and every card by the playout policy (both from
+ * hb_eval.c).  The result is one small record per (candidate, sample); the
+ * caller turns records into game scores.  The pure-Python twin is
+ * hucklebuck/_core/_py_search.py: same inputs and seed, same records.
+ */
+#include <string.h>
+#include "hb_core.h"
+#include "hb_internal.h"
+
+#define FULL52 ((UINT64_C(1) << 52) - 1)
+#define BIT(c) (UINT64_C(1) << (c))
+#define MAX_TRIES 64
+
+#if defined(__GNUC__) || defined(__clang__)
+static int popc(uint64_t x) { return __builtin_popcountll(x); }
+static int lowbit(uint64_t x) { return __builtin_ctzll(x); }
+#else
+static int popc(uint64_t x)
+{
+    int c = 0;
+    while (x) { x &= x - 1; c++; }
+    return c;
+}
+
+static int lowbit(uint64_t x)
+{
+    int i = 0;
+    while (!(x & 1)) { x >>= 1; i++; }
+    return i;
+}
+#endif
+
+/* The draw pile of one simulated hand: the undealt unseen cards in sampled
+ * order, then (if they run out) the cards set aside in this simulation,
+ * lowest card first. */
+typedef struct {
+    const uint8_t *cards;
+    int n, pos;
+    uint64_t aside;
+} pile;
+
+static int draw_card(pile *p)
+{
+    int c;
+    if (p->pos < p->n) return p->cards[p->pos++];
+    if (!p->aside) return -1;
+    c = lowbit(p->aside);
+    p->aside &= ~BIT(c);
+    return c;
+}
+
+static void exchange(pile *p, uint64_t *hand, uint64_t disc)
+{
+    int k = popc(disc), i;
+    *hand &= ~disc;
+    for (i = 0; i < k; i++) {
+        int c = draw_card(p);
+        if (c >= 0) *hand |= BIT(c);
+    }
+    p->aside |= disc;
+}
+
+/* The k weakest cards of a hand by playout power (then card number). */
+static uint64_t weakest(const hb_rules *r, int trump, uint64_t hand, int k)
+{
+    uint64_t out = 0;
+    while (k-- > 0 && hand) {
+        uint64_t m;
+        int worst = -1, wv = 1 << 30;
+        for (m = hand; m; m &= m - 1) {
+            int c = lowbit(m), v = hb_i_power(r, trump, c) * 64 + c;
+            if (v < wv) { wv = v; worst = c; }
+        }
+        hand &= ~BIT(worst);
+        out |= BIT(worst);
+    }
+    return out;
+}
+
+/* Buck 'Em draw policy: up to three non-trump cards below the ace, weakest rank first. */
+static uint64_t bk_discards(uint64_t hand, int trump)
+{
+    uint64_t disc = 0;
+    int k = 0, rk, c;
+    for (rk = 0; rk < 12 && k < 3; rk++)
+        for (c = rk; c < 52 && k < 3; c += 13)
+            if ((hand & BIT(c)) && c / 13 != trump) { disc |= BIT(c); k++; }
+    return disc;
+}
+
+/* Finish the current trick with the policy, then play out the hand. */
+static void play_rest(const hb_rules *r, int trump, uint64_t *hands, int nseats, unsigned active, int leader,
+                      const uint8_t *trick0, int tlen, int *won)
+{
+    int order[8], nact = 0, lp = 0, i;
+    uint8_t trick[8];
+    int seats[8];
+    for (i = 0; i < nseats; i++)
+        if (active & (1u << i)) { if (i == leader) lp = nact; order[nact++] = i; }
+    if (nact == 0) return;
+    if (tlen > 0) {
+        int w;
+        for (i = 0; i < tlen; i++) { trick[i] = trick0[i]; seats[i] = order[(lp + i) % nact]; }
+        for (i = tlen; i < nact; i++) {
+            int s = order[(lp + i) % nact];
+            int c = hb_i_policy_card(r, trump, hands[s], trick, i);
+            hands[s] &= ~BIT(c);
+            trick[i] = (uint8_t)c;
+            seats[i] = s;
+        }
+        w = seats[hb_i_trick_winner(r, trump, trick, nact)];
+        won[w]++;
+        for (i = 0; i < nact; i++) if (order[i] == w) lp = i;
+    }
+    if (hands[order[lp]]) hb_i_playout(r, trump, hands, order, nact, lp, won);
+}
+
+static void record_play(const hb_search_pos *p, unsigned active, const int *won, int8_t *rec)
+{
+    int i;
+    for (i = 0; i < 8; i++)
+        rec[i] = (int8_t)((i < p->nseats && (active & (1u << i))) ? p->won[i] + won[i] : -1);
+}
+
+/* ------------------------------------------------------------ Hucklebuck */
+static void sim_hucklebuck(const hb_search_pos *p, const hb_rules *rules, uint64_t *hands, pile *pl,
+                           const hb_search_cand *cand, int8_t *rec)
+{
+    int n = p->nseats, me = p->seat, high = p->high, bidder = p->bidder, trump = p->trump, i, e;
+    int st[8], won[8] = {0}, others = 0;
+    unsigned active = 0;
+    uint64_t my_disc = 0;
+    int have_disc = 0;
+    if (p->phase == HB_SP_AUCTION) {
+        int passed[8], want[8], live = 0, cur;
+        for (i = 0; i < n; i++) {
+            passed[i] = p->size[i] == 0 || (p->state[i] & 1);
+            if (!passed[i]) live++;
+            hb_i_best_suit(hands[i], &e);
+            want[i] = (e + 3) / 10;
+            if (e >= 47 || want[i] > 5) want[i] = 5;
+        }
+        want[me] = cand->arg;
+        if (cand->arg == 0) { passed[me] = 1; live--; }
+        else { high = cand->arg; bidder = me; }
+        cur = (me + 1) % n;
+        while (live > 0 && !(bidder >= 0 && live == 1) && high < 5) {
+            int need = high ? high + 1 : 2;
+            if (!passed[cur] && cur != bidder) {
+                if (want[cur] >= need) { high = need; bidder = cur; }
+                else { passed[cur] = 1; live--; }
+            }
+            cur = (cur + 1) % n;
+        }
+        if (bidder < 0) {
+            for (i = 0; i < 8; i++) rec[i] = -1;
+            rec[8] = -1; rec[9] = 0; rec[10] = 1; rec[11] = -1;
+            return;
+        }
+    }
+    if (p->phase <= HB_SP_TRUMP) {
+        if (p->phase == HB_SP_TRUMP) trump = cand->arg;
+        else trump = hb_i_best_suit(hands[bidder], &e);
+        for (i = 0; i < n; i++) st[i] = p->size[i] ? 0 : 1;
+    } else {
+        for (i = 0; i < n; i++) st[i] = p->state[i];
+    }
+    if (p->phase == HB_SP_DECLARE) {
+        if (cand->arg < 0) st[me] = 1;
+        else { st[me] = 3 + cand->arg; my_disc = cand->cards; have_disc = 1; }
+    }
+    if (p->phase == HB_SP_EXCHANGE) { my_disc = cand->cards; have_disc = 1; }
+    if (p->phase <= HB_SP_DECLARE) {  /* the remaining stay-or-drop decisions, bidder last */
+        for (i = 1; i <= n; i++) {
+            int s = (bidder + i) % n;
+            int k = popc(hb_i_weak_cards(hands[s], trump));
+            if (st[s] != 0) continue;
+            if (s == bidder || hb_i_estimate(hands[s], trump) >= 3) st[s] = 3 + k;
+            else st[s] = 1;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        if (st[i] == 1) { pl->aside |= hands[i]; hands[i] = 0; }
+        else if (i != bidder) others++;
+    }
+    if (others == 0) {  /* everyone else dropped */
+        for (i = 0; i < 8; i++) rec[i] = -1;
+        rec[8] = (int8_t)bidder; rec[9] = (int8_t)high; rec[10] = 2; rec[11] = (int8_t)trump;
+        return;
+    }
+    for (i = 1; i <= n; i++) {  /* the exchange, bidder last */
+        int s = (bidder + i) % n;
+        uint64_t disc;
+        if (st[s] < 3) continue;
+        if (s == me && have_disc) disc = my_disc;
+        else disc = weakest(&rules[trump], trump, hands[s], st[s] - 3);
+        exchange(pl, &hands[s], disc);
+        st[s] = 2;
+    }
+    for (i = 0; i < n; i++) if (st[i] == 2) active |= 1u << i;
+    play_rest(&rules[trump], trump, hands, n, active, bidder, NULL, 0, won);
+    for (i = 0; i < 8; i++) rec[i] = (int8_t)((i < n && (active & (1u << i))) ? won[i] : -1);
+    rec[8] = (int8_t)bidder; rec[9] = (int8_t)high; rec[10] = 0; rec[11] = (int8_t)trump;
+}
+
+/* ------------------------------------------------------------ Deer Park */
+static void sim_deerpark(const hb_search_pos *p, const hb_rules *rules, uint64_t *hands,
+                         const hb_search_cand *cand, int8_t *rec)
+{
+    int n = p->nseats, me = p->seat, dealer = p->dealer, turned = p->turned, ts = turned / 13;
+    int maker = p->bidder, req = p->high, trump = p->trump, i, k_me, won[8] = {0}, leader;
+    unsigned active = 0;
+    k_me = (me - dealer - 1 + 2 * n) % n;
+    if (p->phase == HB_SP_ORDER) {
+        if (cand->arg == 1) { maker = me; req = 3; trump = ts; }
+        for (i = k_me + 1; i < n && maker < 0; i++) {
+            int s = (dealer + 1 + i) % n;
+            if (!(p->state[s] & 2) && hb_i_dp_strength(&rules[ts], ts, hands[s]) >= 26) {
+                maker = s; req = 3; trump = ts;
+            }
+        }
+        if (maker >= 0) {  /* the dealer picks the turned card up and discards */
+            hands[dealer] |= BIT(turned);
+            hands[dealer] &= ~weakest(&rules[trump], trump, hands[dealer], 1);
+        }
+    }
+    if (maker < 0) {  /* round 2: name a suit */
+        int first = 0;
+        if (p->phase == HB_SP_CALL) {
+            first = k_me + 1;
+            if (cand->arg >= 0) { maker = me; trump = cand->arg; req = me == dealer ? 2 : 3; }
+        }
+        for (i = first; i < n && maker < 0; i++) {
+            int s = (dealer + 1 + i) % n, bs = -1, be = -1, t;
+            int stuck = s == dealer;
+            if (!stuck && (p->state[s] & 2)) continue;
+            for (t = 0; t < 4; t++) {
+                int est;
+                if (!stuck && (p->flags & 1) && t == ts) continue;
+                est = hb_i_dp_strength(&rules[t], t, hands[s]);
+                if (est >= be) { be = est; bs = t; }
+            }
+            if (stuck || be >= 28) { maker = s; trump = bs; req = stuck ? 2 : 3; }
+        }
+    }
+    if (p->phase == HB_SP_DEALER_DISCARD) hands[me] &= ~cand->cards;
+    for (i = 0; i < n; i++) if (p->size[i]) active |= 1u << i;
+    leader = (p->flags & 2) ? maker : (dealer + 1) % n;
+    play_rest(&rules[trump], trump, hands, n, active, leader, NULL, 0, won);
+    for (i = 0; i < 8; i++) rec[i] = (int8_t)((i < n && (active & (1u << i))) ? won[i] : -1);
+    rec[8] = (int8_t)maker; rec[9] = (int8_t)req; rec[10] = 0; rec[11] = (int8_t)trump;
+}
+
+/* ------------------------------------------------------------ Buck 'Em */
+static void sim_buckem(const hb_search_pos *p, const hb_rules *rules, uint64_t *hands, pile *pl,
+                       const hb_search_cand *cand, int8_t *rec)
+{
+    int n = p->nseats, me = p->seat, dealer = p->dealer, trump = p->trump, i, nst = 0, won[8] = {0};
+    int st[8], lead = -1;
+    unsigned active = 0;
+    for (i = 0; i < n; i++) st[i] = p->state[i] & 7;
+    if (p->phase == HB_SP_STAY_FOLD) {
+        if (cand->arg == 0) st[me] = 1;
+        else {
+            st[me] = 2;
+            if (cand->arg == 2) { hands[me] &= ~BIT(13 * trump); hands[me] |= BIT(p->turned); }
+        }
+        for (i = 0; i < n; i++) {
+            if (i == me || st[i] != 0 || p->size[i] == 0) continue;
+            st[i] = ((p->state[i] & 8) || hb_i_bk_stays(hands[i], trump)) ? 2 : 1;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        if (st[i] == 2 || st[i] == 4) nst++;
+        else { pl->aside |= hands[i]; hands[i] = 0; }
+    }
+    for (i = 0; i < 8; i++) rec[i] = -1;
+    rec[8] = -1; rec[9] = 0; rec[11] = 0;
+    if (nst == 0) { rec[10] = 1; return; }
+    if (nst == 1) {
+        for (i = 0; i < n; i++) if (st[i] == 2 || st[i] == 4) rec[8] = (int8_t)i;
+        rec[10] = 2;
+        rec[11] = (int8_t)hb_i_bk_rakes(hands[rec[8]], trump);
+        return;
+    }
+    for (i = n; i >= 1; i--) {  /* the first stayer left of the dealer leads */
+        int s = (dealer + i) % n;
+        if (st[s] == 2 || st[s] == 4) lead = s;
+    }
+    for (i = 1; i <= n; i++) {  /* draws from the dealer's left */
+        int s = (dealer + i) % n;
+        uint64_t disc;
+        if (st[s] != 2) continue;
+        disc = (s == me && p->phase == HB_SP_DRAW) ? cand->cards : bk_discards(hands[s], trump);
+        exchange(pl, &hands[s], disc);
+        st[s] = 4;
+    }
+    for (i = 0; i < n; i++) if (st[i] == 4) active |= 1u << i;
+    play_rest(&rules[trump], trump, hands, n, active, lead, NULL, 0, won);
+    for (i = 0; i < 8; i++) rec[i] = (int8_t)((i < n && (active & (1u << i))) ? won[i] : -1);
+    rec[10] = 0;
+}
+
+/* ------------------------------------------------------------ checking */
+static int phase_game(int phase)
+{
+    if (phase == HB_SP_PLAY) return -1;
+    if (phase <= HB_SP_EXCHANGE) return HB_GAME_HUCKLEBUCK;
+    if (phase <= HB_SP_DEALER_DISCARD) return HB_GAME_DEERPARK;
+    return HB_GAME_BUCKEM;
+}
+
+/* Seats in play order for the current trick (play phase). */
+static int play_order(const hb_search_pos *p, int *order, int *lp)
+{
+    int i, nact = 0;
+    *lp = -1;
+    for (i = 0; i < p->nseats; i++)
+        if (p->state[i] & 1) { if (i == p->leader) *lp = nact; order[nact++] = i; }
+    return nact;
+}
+
+static int check_pos(const hb_search_pos *p, const hb_rules *r)
+{
+    int i, n, need = 0, g;
+    uint64_t seen = 0;
+    if (p->game < 0 || p->game > 2) return HB_E_GAME;
+    if (p->phase < 0 || p->phase > HB_SP_DRAW) return HB_E_MODE;
+    g = phase_game(p->phase);
+    if (g >= 0 && g != p->game) return HB_E_MODE;
+    n = p->nseats;
+    if (n < 2 || n > 8) return HB_E_SEATS;
+    if (p->seat < 0 || p->seat >= n || p->dealer < 0 || p->dealer >= n) return HB_E_SEATS;
+    if (p->trump < -1 || p->trump > 3) return HB_E_TRUMP;
+    if (p->trump < 0 && !(p->phase == HB_SP_AUCTION || p->phase == HB_SP_TRUMP || p->phase == HB_SP_ORDER ||
+                          p->phase == HB_SP_CALL))
+        return HB_E_TRUMP;
+    if (p->pool & ~FULL52) return HB_E_MASK;
+    for (i = 0; i < 8; i++) {
+        if (i >= n) {
+            if (p->size[i] || p->known[i] || p->voids[i]) return HB_E_SEATS;
+            continue;
+        }
+        if (p->known[i] & ~FULL52) return HB_E_MASK;
+        if (p->known[i] & (seen | p->pool)) return HB_E_DUP;
+        seen |= p->known[i];
+        if (p->size[i] > 6 || popc(p->known[i]) > p->size[i]) return HB_E_LEN;
+        if (p->voids[i] > 15 || p->won[i] > 5) return HB_E_LEN;
+        if (p->voids[i] && p->trump < 0) return HB_E_TRUMP;
+        if (p->voids[i] && r != NULL) {
+            int s;
+            for (s = 0; s < 4; s++)
+                if ((p->voids[i] >> s & 1) && (p->known[i] & r->suit_mask[s])) return HB_E_DUP;
+        }
+        if (i != p->seat) need += p->size[i] - popc(p->known[i]);
+    }
+    if (popc(p->known[p->seat]) != p->size[p->seat]) return HB_E_LEN;
+    if (p->size[p->seat] == 0) return HB_E_SEATS;
+    if (need > popc(p->pool)) return HB_E_NODEAL;
+    if (p->trick_len < 0 || p->trick_len > 7) return HB_E_LEN;
+    for (i = 0; i < p->trick_len; i++) {
+        int c = p->trick[i];
+        if (c > 51) return HB_E_CARD;
+        if ((seen | p->pool) & BIT(c)) return HB_E_DUP;
+        seen |= BIT(c);
+    }
+    if (p->turned < -1 || p->turned > 51) return HB_E_CARD;
+    if (p->phase == HB_SP_PLAY) {
+        int order[8], lp, nact = play_order(p, order, &lp);
+        if (lp < 0 || p->trick_len >= nact) return HB_E_SEATS;
+        if (order[(lp + p->trick_len) % nact] != p->seat) return HB_E_SEATS;
+        for (i = 0; i < n; i++) {  /* equal hands at the trick's start; inactive seats hold nothing */
+            int j, played = 0, in_play = (p->state[i] & 1) != 0;
+            for (j = 0; j < p->trick_len; j++) if (order[(lp + j) % nact] == i) played = 1;
+            if (!in_play && p->size[i] != 0) return HB_E_LEN;
+            if (in_play && p->size[i] + played != p->size[p->seat]) return HB_E_LEN;
+        }
+    } else if (p->trick_len != 0) {
+        return HB_E_LEN;
+    }
+    if (p->phase == HB_SP_AUCTION) {
+        if (p->high < 0 || p->high > 5 || p->bidder < -1 || p->bidder >= n) return HB_E_MODE;
+        if ((p->high == 0) != (p->bidder < 0)) return HB_E_MODE;
+    }
+    if (p->phase >= HB_SP_TRUMP && p->phase <= HB_SP_EXCHANGE) {
+        if (p->high < 2 || p->high > 5 || p->bidder < 0 || p->bidder >= n) return HB_E_MODE;
+        if (p->phase == HB_SP_TRUMP && p->bidder != p->seat) return HB_E_SEATS;
+    }
+    if (p->phase >= HB_SP_ORDER && p->phase <= HB_SP_DEALER_DISCARD) {
+        if (p->turned < 0) return HB_E_CARD;
+        if (p->phase == HB_SP_ORDER && ((p->pool | seen) & BIT(p->turned))) return HB_E_DUP;
+        if (p->phase == HB_SP_DEALER_DISCARD) {
+            if (p->seat != p->dealer || p->bidder < 0 || p->bidder >= n || p->high < 2 || p->high > 3)
+                return HB_E_SEATS;
+        } else if (p->bidder != -1) {
+            return HB_E_MODE;
+        }
+    }
+    if (p->phase >= HB_SP_ORDER) {  /* the turned card or upcard is never dealt from the pool */
+        if (p->turned < 0) return HB_E_CARD;
+        if (p->pool & BIT(p->turned)) return HB_E_DUP;
+    }
+    if (p->bidder < -1 || p->bidder >= n || p->high < 0 || p->high > 5) return HB_E_MODE;
+    return HB_OK;
+}
+
+static int check_cand(const hb_search_pos *p, const hb_rules *r, const hb_search_cand *c)
+{
+    uint64_t hand = p->known[p->seat];
+    int a = c->arg;
+    if (c->cards & ~hand) return HB_E_CAND;
+    switch (p->phase) {
+    case HB_SP_PLAY:
+        if (popc(c->cards) != 1) return HB_E_CAND;
+        if (!(hb_i_legal(r, hand, p->trick_len ? p->trick[0] : -1) & c->cards)) return HB_E_CAND;
+        return HB_OK;
+    case HB_SP_AUCTION:
+        if (c->cards || !(a == 0 || (a >= 2 && a <= 5 && a > p->high))) return HB_E_CAND;
+        return HB_OK;
+    case HB_SP_TRUMP:
+        return (c->cards || a < 0 || a > 3) ? HB_E_CAND : HB_OK;
+    case HB_SP_DECLARE:
+        if (a < -1 || a > 5) return HB_E_CAND;
+        if (a == -1 && p->seat == p->bidder) return HB_E_CAND;
+        if (popc(c->cards) != (a < 0 ? 0 : a)) return HB_E_CAND;
+        return HB_OK;
+    case HB_SP_EXCHANGE:
+        return (a != 0 || popc(c->cards) != p->state[p->seat] - 3) ? HB_E_CAND : HB_OK;
+    case HB_SP_ORDER:
+        return (c->cards || (a != 0 && a != 1)) ? HB_E_CAND : HB_OK;
+    case HB_SP_CALL:
+        if (a == -1 && p->seat == p->dealer) return HB_E_CAND;  /* the stuck dealer must name a suit */
+        return (c->cards || a < -1 || a > 3) ? HB_E_CAND : HB_OK;
+    case HB_SP_DEALER_DISCARD:
+        return (a != 0 || popc(c->cards) != 1) ? HB_E_CAND : HB_OK;
+    case HB_SP_STAY_FOLD:
+        if (c->cards || a < 0 || a > 2) return HB_E_CAND;
+        if (a == 2 && !(hand & BIT(13 * p->trump))) return HB_E_CAND;
+        return HB_OK;
+    case HB_SP_DRAW:
+        return (a != 0 || popc(c->cards) > 3) ? HB_E_CAND : HB_OK;
+    default:
+        return HB_E_CAND;
+    }
+}
+
+/* ------------------------------------------------------------ sampling */
+typedef struct {
+    uint8_t arr[52];
+    int npool;
+    int seats[8], nseats_need;
+    int need[8];
+    uint64_t allowed[8];
+} sampler;
+
+static void sampler_init(sampler *S, const hb_search_pos *p, const hb_rules *r)
+{
+    int i, j;
+    uint64_t m;
+    S->npool = 0;
+    for (m = p->pool; m; m &= m - 1) S->arr[S->npool++] = (uint8_t)lowbit(m);
+    S->nseats_need = 0;
+    for (i = 0; i < p->nseats; i++) {
+        uint64_t bad = 0;
+        int s;
+        S->need[i] = i == p->seat ? 0 : p->size[i] - popc(p->known[i]);
+        for (s = 0; s < 4; s++)
+            if ((p->voids[i] >> s) & 1) bad |= r->suit_mask[s];
+        S->allowed[i] = p->pool & ~bad;
+        if (S->need[i] > 0) {  /* insertion by (allowed count, seat) */
+            int cnt = popc(S->allowed[i]);
+            for (j = S->nseats_need; j > 0 && popc(S->allowed[S->seats[j - 1]]) > cnt; j--)
+                S->seats[j] = S->seats[j - 1];
+            S->seats[j] = i;
+            S->nseats_need++;
+        }
+    }
+}
+
+/* Deal one sample: hands (known cards plus dealt ones) and the rest in order. */
+static int sample_once(sampler *S, const hb_search_pos *p, uint64_t *st, uint64_t *hands, uint8_t *rest,
+                       int *nrest)
+{
+    int t, i, j;
+    for (t = 0; t < MAX_TRIES; t++) {
+        uint64_t taken = 0;
+        int ok = 1;
+        hb_i_shuffle(st, S->arr, S->npool);
+        for (i = 0; i < 8; i++) hands[i] = i < p->nseats ? p->known[i] : 0;
+        for (i = 0; i < S->nseats_need && ok; i++) {
+            int s = S->seats[i], got = 0;
+            for (j = 0; j < S->npool && got < S->need[s]; j++) {
+                int c = S->arr[j];
+                if ((taken & BIT(c)) || !(S->allowed[s] & BIT(c))) continue;
+                taken |= BIT(c);
+                hands[s] |= BIT(c);
+                got++;
+            }
+            if (got < S->need[s]) ok = 0;
+        }
+        if (!ok) continue;
+        *nrest = 0;
+        for (j = 0; j < S->npool; j++)
+            if (!(taken & BIT(S->arr[j]))) rest[(*nrest)++] = S->arr[j];
+        return HB_OK;
+    }
+    return HB_E_NODEAL;
+}
+
+static int rules_for(const hb_search_pos *p, hb_rules *rules)
+{
+    int t;
+    for (t = 0; t < 4; t++) hb_rules_init(p->game, t, &rules[t]);
+    return p->trump >= 0 ? p->trump : 0;
+}
+
+int hb_search_sample(const hb_search_pos *pos, uint64_t seed, uint32_t samples, uint64_t *out, size_t out_len)
+{
+    hb_rules rules[4];
+    sampler S;
+    uint8_t rest[52];
+    int rc, nrest, t;
+    uint32_t k;
+    uint64_t st = seed;
+    if (pos == NULL || (out == NULL && samples > 0)) return HB_E_NULL;
+    if (pos->game < 0 || pos->game > 2) return HB_E_GAME;
+    t = rules_for(pos, rules);
+    rc = check_pos(pos, pos->trump >= 0 ? &rules[t] : NULL);
+    if (rc != HB_OK) return rc;
+    if (out_len < (size_t)samples * 8) return HB_E_LEN;
+    sampler_init(&S, pos, &rules[t]);
+    for (k = 0; k < samples; k++) {
+        rc = sample_once(&S, pos, &st, out + 8 * (size_t)k, rest, &nrest);
+        if (rc != HB_OK) return rc;
+    }
+    return HB_OK;
+}
+
+int hb_search(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
+              uint32_t samples, int8_t *out, size_t out_len)
+{
+    hb_rules rules[4];
+    sampler S;
+    uint8_t rest[52];
+    uint64_t st = seed, dealt[8];
+    int rc, nrest, t, ci;
+    uint32_t k;
+    if (pos == NULL || cands == NULL || out == NULL) return HB_E_NULL;
+    if (pos->game < 0 || pos->game > 2) return HB_E_GAME;
+    t = rules_for(pos, rules);
+    rc = check_pos(pos, pos->trump >= 0 ? &rules[t] : NULL);
+    if (rc != HB_OK) return rc;
+    if (ncands < 1 || ncands > HB_SEARCH_MAX_CANDS) return HB_E_CAND;
+    if (samples < 1 || samples > (1u << 20)) return HB_E_LEN;
+    if (out_len < (size_t)ncands * samples * HB_SEARCH_REC) return HB_E_LEN;
+    for (ci = 0; ci < ncands; ci++) {
+        rc = check_cand(pos, &rules[t], &cands[ci]);
+        if (rc != HB_OK) return rc;
+    }
+    sampler_init(&S, pos, &rules[t]);
+    for (k = 0; k < samples; k++) {
+        rc = sample_once(&S, pos, &st, dealt, rest, &nrest);
+        if (rc != HB_OK) return rc;
+        for (ci = 0; ci < ncands; ci++) {
+            uint64_t hands[8];
+            int8_t *rec = out + ((size_t)ci * samples + k) * HB_SEARCH_REC;
+            pile pl;
+            memcpy(hands, dealt, sizeof hands);
+            pl.cards = rest; pl.n = nrest; pl.pos = 0; pl.aside = 0;
+            if (pos->phase == HB_SP_PLAY) {
+                int won[8] = {0}, c = lowbit(cands[ci].cards), i;
+                uint8_t trick[8];
+                unsigned active = 0;
+                for (i = 0; i < pos->nseats; i++) if (pos->state[i] & 1) active |= 1u << i;
+                memcpy(trick, pos->trick, 8);
+                trick[pos->trick_len] = (uint8_t)c;
+                hands[pos->seat] &= ~BIT(c);
+                play_rest(&rules[t], t, hands, pos->nseats, active, pos->leader, trick, pos->trick_len + 1, won);
+                record_play(pos, active, won, rec);
+                rec[8] = (int8_t)pos->bidder; rec[9] = (int8_t)pos->high; rec[10] = 0; rec[11] = (int8_t)t;
+            } else if (pos->game == HB_GAME_HUCKLEBUCK) {
+                sim_hucklebuck(pos, rules, hands, &pl, &cands[ci], rec);
+            } else if (pos->game == HB_GAME_DEERPARK) {
+                sim_deerpark(pos, rules, hands, &cands[ci], rec);
+            } else {
+                sim_buckem(pos, rules, hands, &pl, &cands[ci], rec);
+            }
+        }
+    }
+    return HB_OK;
+}

@@ -1,0 +1,610 @@
+"""The Monte Carlo decision search in pure Python: the twin of ``csrc/hb_search.c``.
+
+Same inputs and seed, same records, so a decision is the same on either core.
+
+**Input.**  A :class:`SearchPosition` is one decision as the deciding seat
+sees it: each seat's hand size, the cards known to be in each hand (the
+deciding seat's whole hand; a Deer Park dealer's picked-up card, a Buck 'Em
+scare card or swapped upcard), the effective suits each seat has shown void
+in, the cards the seat has not seen (``pool``), the current trick and the
+per-seat progress of the phase (``state``):
+
+- play: bit 0 set for the seats in the play;
+- Hucklebuck auction: bit 0 set for a seat that has passed; declare and
+  exchange: 0 undecided, 1 dropped, 2 exchanged, ``3 + k`` staying with ``k``
+  cards still to exchange;
+- Deer Park order and call: bit 1 set for a seat locked out of calling;
+- Buck 'Em: 0 undecided, 1 folded, 2 stayed, 4 stayed and drawn; bit 3 for a
+  seat whose scare card forces it to stay.
+
+**Sampling.**  The pool's cards in increasing order are shuffled (splitmix64,
+Fisher-Yates from the top); the seats that need cards, most constrained first
+(fewest allowed cards, then seat number), each take the first cards of the
+shuffled pool they may hold (not yet taken, not of a suit they showed void
+in).  If a seat cannot be filled the pool is shuffled again (up to 64 times).
+The cards nobody took, in shuffled order, are the draw pile.
+
+**Playing a candidate out** (on the same deal for every candidate): the rest
+of the hand is played by the core's fixed policies (the ones of the bulk
+simulations): Hucklebuck bids up to ``(estimate + 3) // 10`` tricks, names
+its best suit, stays with an estimate of 0.3 tricks or more and exchanges
+its weakest cards; Deer Park orders up with a strength of 2.6 and calls with
+2.8; Buck 'Em stays with two trumps or a high trump and an ace, and draws up
+to three cards that are neither trumps nor aces.  Draws come from the draw
+pile, then from the cards set aside in the simulation (lowest first).  Every
+card is played by the playout policy of :mod:`._py_eval`.
+
+**Record** per (candidate, sample), ``REC`` signed bytes: tricks of seats 0-7
+(-1 for a seat not playing), the bidder or maker, the bid or requirement, a
+status (0 played, 1 nobody played, 2 a lone bidder or stayer) and an extra
+byte (trump, or whether a lone Buck 'Em stayer may rake).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from ._py_eval import (
+    SplitMix64,
+    _best_suit,
+    _bits,
+    _bk_rakes,
+    _bk_stays,
+    _dp_strength,
+    _estimate,
+    _playout,
+    _Rules,
+    _weak,
+)
+
+__all__ = [
+    "MAX_CANDS",
+    "PHASES",
+    "REC",
+    "SearchError",
+    "SearchPosition",
+    "sample",
+    "search",
+]
+
+REC: Final = 12
+MAX_CANDS: Final = 64
+MAX_TRIES: Final = 64
+PLAY, AUCTION, TRUMP, DECLARE, EXCHANGE, ORDER, CALL, DEALER_DISCARD, STAY_FOLD, DRAW = range(10)
+#: Phase numbers shared with the C core.
+PHASES: Final = {
+    "play": PLAY,
+    "auction": AUCTION,
+    "trump": TRUMP,
+    "declare": DECLARE,
+    "exchange": EXCHANGE,
+    "order": ORDER,
+    "call": CALL,
+    "dealer_discard": DEALER_DISCARD,
+    "stay_fold": STAY_FOLD,
+    "draw": DRAW,
+}
+E_GAME, E_TRUMP, E_CARD, E_LEN, E_DUP, E_NULL, E_MASK = -1, -2, -3, -4, -5, -6, -7
+E_SEATS, E_MODE, E_NODEAL, E_CAND = -9, -11, -13, -14
+FULL52: Final = (1 << 52) - 1
+
+
+class SearchError(Exception):
+    """A position or candidate the search refuses; ``code`` is the C core's error code."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass
+class SearchPosition:
+    """The fields of the C core's ``hb_search_pos`` (see the module docstring)."""
+
+    game: int
+    phase: int
+    nseats: int
+    seat: int
+    dealer: int
+    trump: int = -1
+    leader: int = 0
+    high: int = 0
+    bidder: int = -1
+    turned: int = -1
+    flags: int = 0
+    trick: list[int] = field(default_factory=list)
+    size: list[int] = field(default_factory=lambda: [0] * 8)
+    voids: list[int] = field(default_factory=lambda: [0] * 8)
+    state: list[int] = field(default_factory=lambda: [0] * 8)
+    won: list[int] = field(default_factory=lambda: [0] * 8)
+    known: list[int] = field(default_factory=lambda: [0] * 8)
+    pool: int = 0
+
+
+def _weakest(r: _Rules, hand: int, k: int) -> int:
+    out = 0
+    while k > 0 and hand:
+        worst = min(_bits(hand), key=lambda c: r.power(c) * 64 + c)
+        hand &= ~(1 << worst)
+        out |= 1 << worst
+        k -= 1
+    return out
+
+
+def _bk_discards(hand: int, trump: int) -> int:
+    disc, k = 0, 0
+    for rk in range(12):
+        for c in range(rk, 52, 13):
+            if k < 3 and hand >> c & 1 and c // 13 != trump:
+                disc |= 1 << c
+                k += 1
+    return disc
+
+
+class _Pile:
+    __slots__ = ("aside", "cards", "pos")
+
+    def __init__(self, cards: list[int]) -> None:
+        self.cards = cards
+        self.pos = 0
+        self.aside = 0
+
+    def draw(self) -> int:
+        if self.pos < len(self.cards):
+            self.pos += 1
+            return self.cards[self.pos - 1]
+        if not self.aside:
+            return -1
+        c = (self.aside & -self.aside).bit_length() - 1
+        self.aside &= ~(1 << c)
+        return c
+
+    def exchange(self, hands: list[int], s: int, disc: int) -> None:
+        k = disc.bit_count()
+        hands[s] &= ~disc
+        for _ in range(k):
+            c = self.draw()
+            if c >= 0:
+                hands[s] |= 1 << c
+        self.aside |= disc
+
+
+def _play_rest(
+    r: _Rules, hands: list[int], n: int, active: int, leader: int, trick0: list[int], won: list[int]
+) -> None:
+    order = [i for i in range(n) if active >> i & 1]
+    if not order:
+        return
+    lp = order.index(leader) if leader in order else 0
+    nact = len(order)
+    if trick0:
+        trick = list(trick0)
+        seats = [order[(lp + i) % nact] for i in range(len(trick0))]
+        for i in range(len(trick0), nact):
+            s = order[(lp + i) % nact]
+            c = r.policy(hands[s], trick)
+            hands[s] &= ~(1 << c)
+            trick.append(c)
+            seats.append(s)
+        w = seats[r.winner(trick)]
+        won[w] += 1
+        lp = order.index(w)
+    if hands[order[lp]]:
+        _playout(r, hands, order, lp, won)
+
+
+def _tricks(n: int, active: int, won: list[int], base: list[int] | None = None) -> list[int]:
+    return [(won[i] + (base[i] if base else 0)) if i < n and active >> i & 1 else -1 for i in range(8)]
+
+
+def _sim_hucklebuck(
+    p: SearchPosition, rules: list[_Rules], hands: list[int], pl: _Pile, arg: int, cards: int
+) -> list[int]:
+    n, me, high, bidder, trump = p.nseats, p.seat, p.high, p.bidder, p.trump
+    if p.phase == AUCTION:
+        passed = [p.size[i] == 0 or bool(p.state[i] & 1) for i in range(n)]
+        live = passed.count(False)
+        want = []
+        for i in range(n):
+            e = _best_suit(hands[i])[1]
+            w = (e + 3) // 10
+            want.append(5 if e >= 47 or w > 5 else w)
+        want[me] = arg
+        if arg == 0:
+            passed[me] = True
+            live -= 1
+        else:
+            high, bidder = arg, me
+        cur = (me + 1) % n
+        while live > 0 and not (bidder >= 0 and live == 1) and high < 5:
+            need = high + 1 if high else 2
+            if not passed[cur] and cur != bidder:
+                if want[cur] >= need:
+                    high, bidder = need, cur
+                else:
+                    passed[cur] = True
+                    live -= 1
+            cur = (cur + 1) % n
+        if bidder < 0:
+            return [-1] * 8 + [-1, 0, 1, -1]
+    my_disc = -1
+    if p.phase <= TRUMP:
+        trump = arg if p.phase == TRUMP else _best_suit(hands[bidder])[0]
+        st = [0 if p.size[i] else 1 for i in range(n)]
+    else:
+        st = list(p.state[:n])
+    if p.phase == DECLARE:
+        if arg < 0:
+            st[me] = 1
+        else:
+            st[me] = 3 + arg
+            my_disc = cards
+    if p.phase == EXCHANGE:
+        my_disc = cards
+    if p.phase <= DECLARE:
+        for i in range(1, n + 1):
+            s = (bidder + i) % n
+            k = _weak(hands[s], trump).bit_count()
+            if st[s] != 0:
+                continue
+            st[s] = 3 + k if s == bidder or _estimate(hands[s], trump) >= 3 else 1
+    others = 0
+    for i in range(n):
+        if st[i] == 1:
+            pl.aside |= hands[i]
+            hands[i] = 0
+        elif i != bidder:
+            others += 1
+    if others == 0:
+        return [-1] * 8 + [bidder, high, 2, trump]
+    for i in range(1, n + 1):
+        s = (bidder + i) % n
+        if st[s] < 3:
+            continue
+        disc = my_disc if s == me and my_disc >= 0 else _weakest(rules[trump], hands[s], st[s] - 3)
+        pl.exchange(hands, s, disc)
+        st[s] = 2
+    active = sum(1 << i for i in range(n) if st[i] == 2)
+    won = [0] * 8
+    _play_rest(rules[trump], hands, n, active, bidder, [], won)
+    return [*_tricks(n, active, won), bidder, high, 0, trump]
+
+
+def _sim_deerpark(
+    p: SearchPosition, rules: list[_Rules], hands: list[int], arg: int, cards: int
+) -> list[int]:
+    n, me, dealer, turned = p.nseats, p.seat, p.dealer, p.turned
+    ts = turned // 13
+    maker, req, trump = p.bidder, p.high, p.trump
+    k_me = (me - dealer - 1 + 2 * n) % n
+    if p.phase == ORDER:
+        if arg == 1:
+            maker, req, trump = me, 3, ts
+        for i in range(k_me + 1, n):
+            if maker >= 0:
+                break
+            s = (dealer + 1 + i) % n
+            if not p.state[s] & 2 and _dp_strength(rules[ts], hands[s]) >= 26:
+                maker, req, trump = s, 3, ts
+        if maker >= 0:
+            hands[dealer] |= 1 << turned
+            hands[dealer] &= ~_weakest(rules[trump], hands[dealer], 1)
+    if maker < 0:
+        first = 0
+        if p.phase == CALL:
+            first = k_me + 1
+            if arg >= 0:
+                maker, trump, req = me, arg, 2 if me == dealer else 3
+        for i in range(first, n):
+            if maker >= 0:
+                break
+            s = (dealer + 1 + i) % n
+            stuck = s == dealer
+            if not stuck and p.state[s] & 2:
+                continue
+            bs, be = -1, -1
+            for t in range(4):
+                if not stuck and p.flags & 1 and t == ts:
+                    continue
+                est = _dp_strength(rules[t], hands[s])
+                if est >= be:
+                    be, bs = est, t
+            if stuck or be >= 28:
+                maker, trump, req = s, bs, 2 if stuck else 3
+    if p.phase == DEALER_DISCARD:
+        hands[me] &= ~cards
+    active = sum(1 << i for i in range(n) if p.size[i])
+    leader = maker if p.flags & 2 else (dealer + 1) % n
+    won = [0] * 8
+    _play_rest(rules[trump], hands, n, active, leader, [], won)
+    return [*_tricks(n, active, won), maker, req, 0, trump]
+
+
+def _sim_buckem(
+    p: SearchPosition, rules: list[_Rules], hands: list[int], pl: _Pile, arg: int, cards: int
+) -> list[int]:
+    n, me, dealer, trump = p.nseats, p.seat, p.dealer, p.trump
+    st = [p.state[i] & 7 for i in range(n)]
+    if p.phase == STAY_FOLD:
+        if arg == 0:
+            st[me] = 1
+        else:
+            st[me] = 2
+            if arg == 2:
+                hands[me] &= ~(1 << (13 * trump))
+                hands[me] |= 1 << p.turned
+        for i in range(n):
+            if i == me or st[i] != 0 or p.size[i] == 0:
+                continue
+            st[i] = 2 if (p.state[i] & 8 or _bk_stays(hands[i], trump)) else 1
+    nst = 0
+    for i in range(n):
+        if st[i] in (2, 4):
+            nst += 1
+        else:
+            pl.aside |= hands[i]
+            hands[i] = 0
+    if nst == 0:
+        return [-1] * 8 + [-1, 0, 1, 0]
+    if nst == 1:
+        lone = next(i for i in range(n) if st[i] in (2, 4))
+        return [-1] * 8 + [lone, 0, 2, int(_bk_rakes(hands[lone], trump))]
+    lead = next((dealer + i) % n for i in range(1, n + 1) if st[(dealer + i) % n] in (2, 4))
+    for i in range(1, n + 1):
+        s = (dealer + i) % n
+        if st[s] != 2:
+            continue
+        disc = cards if s == me and p.phase == DRAW else _bk_discards(hands[s], trump)
+        pl.exchange(hands, s, disc)
+        st[s] = 4
+    active = sum(1 << i for i in range(n) if st[i] == 4)
+    won = [0] * 8
+    _play_rest(rules[trump], hands, n, active, lead, [], won)
+    return [*_tricks(n, active, won), -1, 0, 0, 0]
+
+
+# ------------------------------------------------------------------ checking
+def _phase_game(phase: int) -> int:
+    if phase == PLAY:
+        return -1
+    if phase <= EXCHANGE:
+        return 0
+    if phase <= DEALER_DISCARD:
+        return 2
+    return 1
+
+
+def _check_pos(p: SearchPosition, r: _Rules | None) -> None:
+    def bad(code: int) -> None:
+        raise SearchError(code)
+
+    if not 0 <= p.game <= 2:
+        bad(E_GAME)
+    if not 0 <= p.phase <= DRAW:
+        bad(E_MODE)
+    g = _phase_game(p.phase)
+    if g >= 0 and g != p.game:
+        bad(E_MODE)
+    n = p.nseats
+    if not 2 <= n <= 8:
+        bad(E_SEATS)
+    if not (0 <= p.seat < n and 0 <= p.dealer < n):
+        bad(E_SEATS)
+    if not -1 <= p.trump <= 3:
+        bad(E_TRUMP)
+    if p.trump < 0 and p.phase not in (AUCTION, TRUMP, ORDER, CALL):
+        bad(E_TRUMP)
+    if p.pool & ~FULL52 or p.pool < 0:
+        bad(E_MASK)
+    seen, need = 0, 0
+    for i in range(8):
+        if i >= n:
+            if p.size[i] or p.known[i] or p.voids[i]:
+                bad(E_SEATS)
+            continue
+        if p.known[i] & ~FULL52 or p.known[i] < 0:
+            bad(E_MASK)
+        if p.known[i] & (seen | p.pool):
+            bad(E_DUP)
+        seen |= p.known[i]
+        if p.size[i] > 6 or p.known[i].bit_count() > p.size[i]:
+            bad(E_LEN)
+        if p.voids[i] > 15 or p.won[i] > 5:
+            bad(E_LEN)
+        if p.voids[i] and p.trump < 0:
+            bad(E_TRUMP)
+        if p.voids[i] and r is not None:
+            for s in range(4):
+                if p.voids[i] >> s & 1 and p.known[i] & r.masks[s]:
+                    bad(E_DUP)
+        if i != p.seat:
+            need += p.size[i] - p.known[i].bit_count()
+    if p.known[p.seat].bit_count() != p.size[p.seat]:
+        bad(E_LEN)
+    if p.size[p.seat] == 0:
+        bad(E_SEATS)
+    if need > p.pool.bit_count():
+        bad(E_NODEAL)
+    if len(p.trick) > 7:
+        bad(E_LEN)
+    for c in p.trick:
+        if not 0 <= c <= 51:
+            bad(E_CARD)
+        if (seen | p.pool) >> c & 1:
+            bad(E_DUP)
+        seen |= 1 << c
+    if not -1 <= p.turned <= 51:
+        bad(E_CARD)
+    if p.phase == PLAY:
+        order = [i for i in range(n) if p.state[i] & 1]
+        if p.leader not in order or len(p.trick) >= len(order):
+            bad(E_SEATS)
+        lp = order.index(p.leader)
+        if order[(lp + len(p.trick)) % len(order)] != p.seat:
+            bad(E_SEATS)
+        in_trick = {order[(lp + j) % len(order)] for j in range(len(p.trick))}
+        for i in range(n):
+            if not p.state[i] & 1 and p.size[i] != 0:
+                bad(E_LEN)
+            if p.state[i] & 1 and p.size[i] + (i in in_trick) != p.size[p.seat]:
+                bad(E_LEN)
+    elif p.trick:
+        bad(E_LEN)
+    if p.phase == AUCTION:
+        if not (0 <= p.high <= 5 and -1 <= p.bidder < n):
+            bad(E_MODE)
+        if (p.high == 0) != (p.bidder < 0):
+            bad(E_MODE)
+    if TRUMP <= p.phase <= EXCHANGE:
+        if not (2 <= p.high <= 5 and 0 <= p.bidder < n):
+            bad(E_MODE)
+        if p.phase == TRUMP and p.bidder != p.seat:
+            bad(E_SEATS)
+    if ORDER <= p.phase <= DEALER_DISCARD:
+        if p.turned < 0:
+            bad(E_CARD)
+        if p.phase == ORDER and (p.pool | seen) >> p.turned & 1:
+            bad(E_DUP)
+        if p.phase == DEALER_DISCARD:
+            if p.seat != p.dealer or not 0 <= p.bidder < n or not 2 <= p.high <= 3:
+                bad(E_SEATS)
+        elif p.bidder != -1:
+            bad(E_MODE)
+    if p.phase >= ORDER:
+        if p.turned < 0:
+            bad(E_CARD)
+        if p.pool >> p.turned & 1:
+            bad(E_DUP)
+    if not (-1 <= p.bidder < n and 0 <= p.high <= 5):
+        bad(E_MODE)
+
+
+def _check_cand(p: SearchPosition, r: _Rules, a: int, cards: int) -> None:
+    hand = p.known[p.seat]
+    if cards < 0 or cards & ~hand:
+        raise SearchError(E_CAND)
+    k = cards.bit_count()
+    ok: bool
+    if p.phase == PLAY:
+        ok = k == 1 and bool(r.legal(hand, p.trick[0] if p.trick else -1) & cards)
+    elif p.phase == AUCTION:
+        ok = not cards and (a == 0 or (2 <= a <= 5 and a > p.high))
+    elif p.phase == TRUMP:
+        ok = not cards and 0 <= a <= 3
+    elif p.phase == DECLARE:
+        ok = -1 <= a <= 5 and not (a == -1 and p.seat == p.bidder) and k == (0 if a < 0 else a)
+    elif p.phase == EXCHANGE:
+        ok = a == 0 and k == p.state[p.seat] - 3
+    elif p.phase == ORDER:
+        ok = not cards and a in (0, 1)
+    elif p.phase == CALL:
+        ok = not (a == -1 and p.seat == p.dealer) and not cards and -1 <= a <= 3
+    elif p.phase == DEALER_DISCARD:
+        ok = a == 0 and k == 1
+    elif p.phase == STAY_FOLD:
+        ok = not cards and 0 <= a <= 2 and not (a == 2 and not hand >> (13 * p.trump) & 1)
+    else:
+        ok = a == 0 and k <= 3
+    if not ok:
+        raise SearchError(E_CAND)
+
+
+# ------------------------------------------------------------------ sampling
+class _Sampler:
+    def __init__(self, p: SearchPosition, r: _Rules) -> None:
+        self.arr = bytearray(_bits(p.pool))
+        self.need = [0] * 8
+        self.allowed = [0] * 8
+        seats: list[int] = []
+        for i in range(p.nseats):
+            bad = 0
+            for s in range(4):
+                if p.voids[i] >> s & 1:
+                    bad |= r.masks[s]
+            self.need[i] = 0 if i == p.seat else p.size[i] - p.known[i].bit_count()
+            self.allowed[i] = p.pool & ~bad
+            if self.need[i] > 0:
+                cnt = self.allowed[i].bit_count()
+                j = len(seats)
+                seats.append(i)
+                while j > 0 and self.allowed[seats[j - 1]].bit_count() > cnt:
+                    seats[j] = seats[j - 1]
+                    j -= 1
+                seats[j] = i
+        self.seats = seats
+
+    def deal(self, p: SearchPosition, rng: SplitMix64) -> tuple[list[int], list[int]]:
+        for _ in range(MAX_TRIES):
+            rng.shuffle(self.arr)
+            taken = 0
+            hands = [p.known[i] if i < p.nseats else 0 for i in range(8)]
+            ok = True
+            for s in self.seats:
+                got, need, allowed = 0, self.need[s], self.allowed[s]
+                for c in self.arr:
+                    if got >= need:
+                        break
+                    if taken >> c & 1 or not allowed >> c & 1:
+                        continue
+                    taken |= 1 << c
+                    hands[s] |= 1 << c
+                    got += 1
+                if got < need:
+                    ok = False
+                    break
+            if ok:
+                return hands, [c for c in self.arr if not taken >> c & 1]
+        raise SearchError(E_NODEAL)
+
+
+def _rules(p: SearchPosition) -> tuple[list[_Rules], int]:
+    if not 0 <= p.game <= 2:
+        raise SearchError(E_GAME)
+    rules = [_Rules(p.game, t) for t in range(4)]
+    return rules, (p.trump if p.trump >= 0 else 0)
+
+
+def sample(p: SearchPosition, seed: int, samples: int) -> list[list[int]]:
+    """The hidden deals the search would draw: 8 hand masks per sample (twin of ``hb_search_sample``)."""
+    rules, t = _rules(p)
+    _check_pos(p, rules[t] if p.trump >= 0 else None)
+    sampler = _Sampler(p, rules[t])
+    rng = SplitMix64(seed)
+    return [sampler.deal(p, rng)[0] for _ in range(samples)]
+
+
+def search(p: SearchPosition, cands: list[tuple[int, int]], seed: int, samples: int) -> bytes:
+    """Records for every (candidate, sample), candidate-major (twin of ``hb_search``)."""
+    rules, t = _rules(p)
+    _check_pos(p, rules[t] if p.trump >= 0 else None)
+    if not 1 <= len(cands) <= MAX_CANDS:
+        raise SearchError(E_CAND)
+    if not 1 <= samples <= 1 << 20:
+        raise SearchError(E_LEN)
+    for a, cards in cands:
+        _check_cand(p, rules[t], a, cards)
+    sampler = _Sampler(p, rules[t])
+    rng = SplitMix64(seed)
+    out = [[b""] * samples for _ in cands]
+    n = p.nseats
+    active = sum(1 << i for i in range(n) if p.state[i] & 1)
+    for k in range(samples):
+        dealt, rest = sampler.deal(p, rng)
+        for ci, (a, cards) in enumerate(cands):
+            hands = list(dealt)
+            pl = _Pile(rest)
+            if p.phase == PLAY:
+                c = (cards & -cards).bit_length() - 1
+                hands[p.seat] &= ~cards
+                won = [0] * 8
+                _play_rest(rules[t], hands, n, active, p.leader, [*p.trick, c], won)
+                rec = [*_tricks(n, active, won, p.won), p.bidder, p.high, 0, t]
+            elif p.game == 0:
+                rec = _sim_hucklebuck(p, rules, hands, pl, a, cards)
+            elif p.game == 2:
+                rec = _sim_deerpark(p, rules, hands, a, cards)
+            else:
+                rec = _sim_buckem(p, rules, hands, pl, a, cards)
+            out[ci][k] = bytes(x & 0xFF for x in rec)
+    return b"".join(b"".join(row) for row in out)

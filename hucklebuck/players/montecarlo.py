@@ -1,0 +1,215 @@
+"""The Monte Carlo player: one search in the core per decision, of every game.
+
+For each decision it deals the cards its seat has not seen at random,
+consistently with everything the seat has seen (see
+:mod:`hucklebuck.players._search`), plays every legal action out to the end of
+the hand on each of those deals, and takes the action with the best mean
+**game score** (see :func:`hand_utility`).  The deals are the same for every
+candidate, so the comparison is between actions, not between lucky deals.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from .._core import _py_search as pys
+from ..actions import Action
+from ..errors import OptionsError
+from ..packs import GameKind
+from . import _search
+
+__all__ = ["MonteCarloPlayer", "hand_utility"]
+
+#: Value of winning the game, in points of the game's own score.
+WIN_BONUS = 10.0
+#: Deer Park Euchre: points a seat expects to lose per hand when playing for 0.
+DP_LOW_RATE = 1.3
+#: Deer Park Euchre: points a seat expects to gain per hand when playing for 50.
+DP_HIGH_RATE = 5.0
+METHODS = ("playout",)
+
+
+def _hb_deltas(rec: bytes, obs: Any, n: int) -> list[float]:
+    tricks = [b - 256 if b > 127 else b for b in rec[:8]]
+    status, bidder, bid = rec[10], rec[8], rec[9]
+    delta = [0.0] * n
+    opts = obs.options
+    if status == 1:
+        if opts.all_pass.value == "dealer_scores_5":
+            delta[obs.dealer] = 5
+        return delta
+    if status == 2:
+        delta[bidder] = 5
+        return delta
+    for s in range(n):
+        t = tricks[s]
+        if t < 0:
+            continue
+        if s != bidder:
+            delta[s] = t if t >= 1 else -5
+            continue
+        prior = obs.scores[s]
+        stacks = opts.bidder_zero_trick_penalty_stacks and t == 0
+        if bid == 5:
+            if t == 5:
+                # from a positive score the moon wins the game outright (S0, S2)
+                delta[s] = 2 * WIN_BONUS if prior > 0 else -prior
+            else:
+                delta[s] = -20 if stacks else -15
+        elif t >= bid:
+            delta[s] = t
+        else:
+            delta[s] = -10 if stacks else -5
+    return delta
+
+
+def _hucklebuck(rec: bytes, obs: Any) -> float:
+    n = len(obs.scores)
+    me = obs.seat
+    delta = _hb_deltas(rec, obs, n)
+    target = obs.options.target
+    u = float(delta[me])
+    if obs.scores[me] + delta[me] >= target:
+        u += WIN_BONUS
+    if any(obs.scores[s] + delta[s] >= target for s in range(n) if s != me):
+        u -= WIN_BONUS
+    return u
+
+
+def _dp_value(score: int) -> float:
+    """Minus the hands a seat at ``score`` still needs to reach 0 or 50."""
+    return -min(max(score, 0) / DP_LOW_RATE, max(50 - score, 0) / DP_HIGH_RATE)
+
+
+def _deerpark(rec: bytes, obs: Any) -> float:
+    n = len(obs.scores)
+    me = obs.seat
+    maker, req = rec[8], rec[9]
+    fail_counts = obs.options.failed_contract_tricks_count
+    new = list(obs.scores)
+    for s in range(n):
+        t = rec[s]
+        need = req if s == maker else 1
+        if t >= need:
+            new[s] -= t
+        else:
+            new[s] += 5 - t if (s == maker and fail_counts) else 5
+    reached = [s for s in range(n) if new[s] <= 0 or new[s] >= 50]
+    if reached:
+        dist = {s: (-new[s] if new[s] <= 0 else new[s] - 50) for s in reached}
+        far = max(dist.values())
+        best = [s for s in reached if dist[s] == far]
+        if len(best) > 1 and maker in best:
+            best = [maker]
+        if me in best:
+            return WIN_BONUS / len(best)
+        return -WIN_BONUS
+    return _dp_value(new[me])
+
+
+def _buckem(rec: bytes, obs: Any) -> float:
+    me = obs.seat
+    pot = obs.pot
+    status = rec[10]
+    if status == 1:
+        return 0.0
+    if status == 2:
+        if rec[8] != me or not rec[11]:
+            return 0.0
+        return float(pot if obs.pot_units <= 1 else pot // 2)
+    tricks = [b - 256 if b > 127 else b for b in rec[:8]]
+    t = tricks[me]
+    if t < 0:
+        return 0.0
+    winners = [s for s in range(8) if tricks[s] >= 2]
+    if t >= 2:
+        if len(winners) == 1:
+            return float(pot)
+        other = next(s for s in winners if s != me)
+        if obs.options.split.value == "proportional":
+            return float(pot * t // (t + tricks[other]))
+        return float(pot) / 2
+    limit = obs.options.pot_limit
+    return -float(pot if limit is None else min(pot, limit))
+
+
+def hand_utility(game: GameKind, record: bytes, obs: Any) -> float:
+    """The deciding seat's game score for one simulated end of the hand.
+
+    * Hucklebuck: the seat's points for the hand (S0, S2 scoring: tricks, -5
+      for a set or a stayer without a trick, -15 for a missed moon), plus
+      :data:`WIN_BONUS` when this takes it to the target, minus it when
+      another seat gets there.
+    * Deer Park Euchre: minus the hands still needed to reach the nearer goal
+      (0 at :data:`DP_LOW_RATE` points a hand, 50 at :data:`DP_HIGH_RATE`),
+      or :data:`WIN_BONUS` for winning the game here and minus it for losing.
+    * Buck 'Em: the chips won or lost in this round (the pot, half a double
+      pot raked, a share of a split pot, the burn payment).
+    """
+    if game is GameKind.HUCKLEBUCK:
+        return _hucklebuck(record, obs)
+    if game is GameKind.DEERPARK:
+        return _deerpark(record, obs)
+    return _buckem(record, obs)
+
+
+class MonteCarloPlayer:
+    """Chooses by Monte Carlo search in the core, for every decision of every game.
+
+    ``samples`` hidden deals are drawn per decision and every legal action is
+    played out on each; ``seed`` seeds the player's own random source (one
+    64-bit search seed per decision), so the same seed gives the same decisions
+    on either core.  ``method`` is how the hand is played out: ``"playout"``
+    (the core's fast playout policy).
+    """
+
+    def __init__(self, *, samples: int = 96, method: str = "playout", seed: int | None = None) -> None:
+        """See the class docstring; a bad ``samples`` or ``method`` raises :class:`OptionsError`."""
+        if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 100_000:
+            raise OptionsError(f"samples must be an integer from 1 to 100000, not {samples!r}")
+        if method not in METHODS:
+            raise OptionsError(f"unknown method {method!r} (use one of: {', '.join(METHODS)})")
+        self.samples = samples
+        self.method = method
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: Any) -> Action:
+        """The legal action with the best expected game score."""
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError("this seat has no legal action now")
+        if len(legal) == 1:
+            only: Action = legal[0]
+            return only
+        best: Action = self.analyse(observation)[0][0]
+        return best
+
+    def analyse(self, observation: Any) -> list[tuple[Action, float]]:
+        """Every legal action with its expected game score, best first (ties keep the legal order)."""
+        legal, cands = _search.candidates(observation)
+        if not legal:
+            raise ValueError("this seat has no legal action now")
+        game = _search.game_of(observation)
+        seed = self.rng.getrandbits(64)
+        pos = _search.build_position(observation)
+        values: list[float] = []
+        step = pys.MAX_CANDS
+        for start in range(0, len(cands), step):
+            part = cands[start : start + step]
+            data = _search.run_search(pos, part, seed, self.samples)
+            size = self.samples * pys.REC
+            cache: dict[bytes, float] = {}
+            for ci in range(len(part)):
+                block = data[ci * size : (ci + 1) * size]
+                counts = Counter(block[k : k + pys.REC] for k in range(0, size, pys.REC))
+                total = 0.0
+                for rec, cnt in counts.items():
+                    v = cache.get(rec)
+                    if v is None:
+                        v = cache[rec] = hand_utility(game, rec, observation)
+                    total += v * cnt
+                values.append(total / self.samples)
+        ranked = sorted(range(len(legal)), key=lambda i: (-values[i], i))
+        return [(legal[i], values[i]) for i in ranked]
