@@ -59,7 +59,7 @@ def run_adapter(core: str, payload: bytes, env: dict[str, str] | None = None) ->
 
 
 @pytest.mark.parametrize("encoding", ["", "utf-8:strict"])
-def test_every_hostile_line_gets_a_bad_request_and_the_adapter_carries_on(core_name: str, encoding: str) -> None:
+def test_every_hostile_line_gets_a_bad_request_and_the_adapter_goes_on(core_name: str, encoding: str) -> None:
     lines = []
     for i, (raw, _) in enumerate(HOSTILE):
         lines += [raw, b'{"id": %d, "op": "hello"}' % i]
@@ -82,7 +82,7 @@ def test_answer_line_in_process(core_name: str) -> None:
         assert answer["id"] is None and why in answer["error"]["message"]
     assert answer_line(b"   \n") is None  # blank lines get no answer
     deep_id = "[" * 500 + "]" * 500  # deep, but within what the decoder reads: echoed
-    text = answer_line('{"id": %s, "op": "hello"}' % deep_id)
+    text = answer_line(f'{{"id": {deep_id}, "op": "hello"}}')
     assert text is not None and strict(text)["ok"] is True and text.startswith('{"id":' + "[" * 500)
     hello = answer_line('{"id": 1.5e300, "op": "hello"}')
     assert hello is not None and strict(hello)["id"] == 1.5e300

@@ -36,9 +36,8 @@ def assert_refused(out: subprocess.CompletedProcess[str], message: str) -> None:
 
 # --------------------------------------------------------------- exit status 2
 def test_a_selection_that_matches_nothing_is_an_error() -> None:
-    assert_refused(
-        cli("run", "--id-prefix", "hucklebuk/"), "error: no case matches the selection (--id-prefix hucklebuk/)"
-    )
+    out = cli("run", "--id-prefix", "hucklebuk/")
+    assert_refused(out, "error: no case matches the selection (--id-prefix hucklebuk/)")
     assert_refused(
         cli("run", "--game", "deerpark", "--id-prefix", "hucklebuck/"),
         "error: no case matches the selection (--game deerpark --id-prefix hucklebuck/)",
@@ -46,9 +45,8 @@ def test_a_selection_that_matches_nothing_is_an_error() -> None:
 
 
 def test_an_unknown_game_is_an_error() -> None:
-    assert_refused(
-        cli("run", "--game", "euchre"), "error: unknown game 'euchre' (the games are hucklebuck, buckem, deerpark)"
-    )
+    out = cli("run", "--game", "euchre")
+    assert_refused(out, "error: unknown game 'euchre' (the games are hucklebuck, buckem, deerpark)")
 
 
 def test_unreadable_case_files_are_errors(tmp_path: Path) -> None:
@@ -66,9 +64,8 @@ def test_unreadable_case_files_are_errors(tmp_path: Path) -> None:
     assert_refused(cli("run", str(latin)), f"error: cannot read case file {latin}: not UTF-8")
     shape = tmp_path / "shape.json"
     shape.write_text("[1, 2]")
-    assert_refused(
-        cli("run", str(shape)), f"error: cannot read case file {shape}: it must be an object with a 'cases' list"
-    )
+    out = cli("run", str(shape))
+    assert_refused(out, f"error: cannot read case file {shape}: it must be an object with a 'cases' list")
     nan = tmp_path / "nan.json"
     nan.write_text('{"cases": [{"id": "hucklebuck/x/y", "request": {"op": "hello"}, "expect": NaN}]}')
     out = cli("run", str(nan))

@@ -298,8 +298,11 @@ class SubprocessAdapter:
         except queue.Empty:
             raise AdapterFailure(f"timeout: no answer within {self.timeout:g} s") from None
         if line is None:
-            self.proc.poll()
-            raise AdapterFailure(f"the adapter exited (status {self.proc.returncode})")
+            try:
+                code = str(self.proc.wait(timeout=1))
+            except subprocess.TimeoutExpired:
+                code = "unknown: it closed its output"
+            raise AdapterFailure(f"the adapter exited (status {code})")
         try:
             answer = strict_loads(line.decode("utf-8"))
         except (ValueError, RecursionError):

@@ -106,6 +106,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             raise OptionsError("give either seed or rng, not both")
         if rng is not None and not isinstance(rng, random.Random):
             raise OptionsError(f"rng must be a random.Random, not {type(rng).__name__}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise OptionsError(f"seed must be an integer or None, not {type(seed).__name__}")
         self._rng = rng if rng is not None else random.Random(seed if seed is not None else 0)
         self._hand_no = 0
         self._winners: tuple[int, ...] = ()
@@ -325,7 +327,9 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         return self._legal_in_phase(seat)
 
     def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be applied now."""
+        """Whether ``action`` may be applied now (False for anything that is not an action)."""
+        if not isinstance(action, Action):
+            return False
         try:
             self._check(action)
         except (IllegalAction, DealError):

@@ -296,6 +296,8 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         self._init_common(players, pack(GameKind.HUCKLEBUCK, players), options, seed, rng)
         self._scores = [0] * players if scores is None else check_int_list(scores, players, "scores")
         out_flags = [False] * players
+        if not isinstance(out, (list, tuple, set, frozenset, range)):
+            raise PlayerCountError(f"out must be a list of seats, not {type(out).__name__}")
         for s in out:
             self._check_seat(s, "an out seat")
             out_flags[s] = True
