@@ -337,7 +337,7 @@ def test_junk_strategy_has_floats_and_nan() -> None:
 @pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.__name__)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_any_constructor_keyword_given_junk_is_a_library_error_or_works(
+def test_any_constructor_keyword_given_junk_is_an_error_or_works(
     cls: Any, data: st.DataObject
 ) -> None:
     names = [n for n in inspect.signature(cls).parameters if n != "players"]
