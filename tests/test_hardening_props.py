@@ -337,9 +337,7 @@ def test_junk_strategy_has_floats_and_nan() -> None:
 @pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.__name__)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_any_constructor_keyword_given_junk_is_an_error_or_works(
-    cls: Any, data: st.DataObject
-) -> None:
+def test_any_constructor_keyword_given_junk_is_an_error_or_works(cls: Any, data: st.DataObject) -> None:
     names = [n for n in inspect.signature(cls).parameters if n != "players"]
     name = data.draw(st.sampled_from(names))
     junk = data.draw(JUNK)
