@@ -419,7 +419,7 @@ ans_defs.update(
                 "extensions": {
                     "type": "array",
                     "uniqueItems": True,
-                    "items": {"type": "string", "pattern": "^[a-z]+\\.[a-z0-9_]+$"},
+                    "items": {"type": "string", "pattern": "^[a-z]+\\.[a-z0-9_]+(=[a-z0-9_]+)?$"},
                     "description": "Extension options supported, as '<game>.<option>'.",
                 },
             },
@@ -524,7 +524,7 @@ case_file = {
                 "decisions": {"type": "array", "items": {"type": "string", "pattern": "^DEF #[0-9]+$"}},
                 "extensions": {
                     "type": "array",
-                    "items": {"type": "string", "pattern": "^[a-z]+\\.[a-z0-9_]+$"},
+                    "items": {"type": "string", "pattern": "^[a-z]+\\.[a-z0-9_]+(=[a-z0-9_]+)?$"},
                 },
                 "request": {
                     "type": "object",

@@ -3,7 +3,8 @@
 * :data:`PROTOCOL_OPTIONS`: the options protocol version 1 names, per game,
   with their defaults and every value the protocol lists;
 * :func:`extensions`: the options our games offer beyond those (each one an
-  *extension*, announced in ``hello`` as ``"<game>.<option>"``);
+  *extension*, announced in ``hello`` as ``"<game>.<option>"``), and the
+  values beyond the listed ones of a protocol option (``"<game>.<option>=<value>"``);
 * :data:`DEFS` and :data:`NOT_OBSERVABLE`: the numbered rule decisions
   (``DEF #1`` … ``DEF #83``) and the few that no request can observe.
 """
@@ -96,11 +97,15 @@ def _extensions() -> tuple[str, ...]:
         for info in cls.describe():
             if info.name not in PROTOCOL_OPTIONS[game]:
                 out.append(f"{game}.{info.name}")
+                continue
+            listed = {str(v).lower() for v in OPTION_VALUES[game][info.name]}
+            out.extend(f"{game}.{info.name}={c}" for c in info.choices if c not in listed)
     return tuple(sorted(out))
 
 
 def extensions() -> list[str]:
-    """The options our games offer beyond protocol version 1, as ``"<game>.<option>"``.
+    """The options our games offer beyond protocol version 1, as ``"<game>.<option>"``,
+    and extra values of protocol options, as ``"<game>.<option>=<value>"``.
 
     These are what our adapter announces in ``hello`` under ``extensions``.
     """
@@ -120,4 +125,5 @@ def case_extensions(request: Mapping[str, Any], declared: object = ()) -> set[st
     if isinstance(game, str) and game in PROTOCOL_OPTIONS and isinstance(opts, Mapping):
         known = set(_extensions())
         need |= {f"{game}.{name}" for name in opts} & known
+        need |= {f"{game}.{name}={value}" for name, value in opts.items() if isinstance(value, str)} & known
     return need
