@@ -189,55 +189,70 @@ class TrickPlay:
     """The play phase of one hand: whose turn, legal plays, completing tricks.
 
     Legal plays and trick winners come from the active core, one call per
-    decision or per trick.
+    decision or per trick; the legal plays of the last hand asked about are
+    remembered, so checking a play just listed costs no second call.
     """
 
-    __slots__ = ("current", "game_id", "leader", "order", "tricks", "trump", "won")
+    __slots__ = ("_lm", "_lm_key", "current", "game_id", "leader", "order", "seats", "tricks", "trump", "won")
 
     def __init__(self, game_id: int, trump: int, order: Sequence[int], leader: int, players: int) -> None:
         self.game_id = game_id
         self.trump = trump
         self.order: tuple[int, ...] = tuple(order)
         self.leader = leader
+        self.seats = self._rotated(leader)
         self.current: list[Card] = []
         self.tricks: list[Trick] = []
         self.won: list[int] = [0] * players
+        self._lm_key = -1
+        self._lm = 0
+
+    def _rotated(self, leader: int) -> tuple[int, ...]:
+        i = self.order.index(leader)
+        return self.order[i:] + self.order[:i]
 
     def copy(self) -> TrickPlay:
         """An independent copy."""
         other = TrickPlay.__new__(TrickPlay)
         other.game_id, other.trump, other.order = self.game_id, self.trump, self.order
-        other.leader = self.leader
-        other.current = list(self.current)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
+        other.leader, other.seats = self.leader, self.seats
+        other.current = self.current[:]
+        other.tricks = self.tricks[:]
+        other.won = self.won[:]
+        other._lm_key, other._lm = self._lm_key, self._lm
         return other
 
     def seats_in_trick(self) -> tuple[int, ...]:
         """The seats in playing order for the current trick, leader first."""
-        i = self.order.index(self.leader)
-        return self.order[i:] + self.order[:i]
+        return self.seats
 
     def to_act(self) -> int:
         """The seat to play next."""
-        return self.seats_in_trick()[len(self.current)]
+        return self.seats[len(self.current)]
 
     def legal_mask(self, hand: int) -> int:
-        """The legal plays of ``hand`` now (one core call)."""
-        lead = self.current[0].index if self.current else NO_LEAD
-        return get_core().legal_mask(self.game_id, self.trump, lead, hand)
+        """The legal plays of ``hand`` now (at most one core call)."""
+        lead = self.current[0]._index if self.current else NO_LEAD
+        key = hand << 8 | lead
+        if key != self._lm_key:
+            self._lm = get_core().legal_mask(self.game_id, self.trump, lead, hand)
+            self._lm_key = key
+        return self._lm
 
     def play(self, card: Card) -> Trick | None:
         """Add a card (already checked legal); return the trick if it is now complete."""
-        self.current.append(card)
-        seats = self.seats_in_trick()
-        if len(self.current) < len(seats):
+        current = self.current
+        current.append(card)
+        seats = self.seats
+        if len(current) < len(seats):
             return None
-        index = get_core().trick_winner(self.game_id, self.trump, bytes(c.index for c in self.current))
-        trick = Trick(self.leader, seats, tuple(self.current), seats[index])
+        index = get_core().trick_winner(self.game_id, self.trump, bytes([c._index for c in current]))
+        winner = seats[index]
+        trick = Trick(self.leader, seats, tuple(current), winner)
         self.tricks.append(trick)
-        self.won[trick.winner] += 1
-        self.leader = trick.winner
+        self.won[winner] += 1
+        self.leader = winner
+        self.seats = self._rotated(winner)
         self.current = []
         return trick
 

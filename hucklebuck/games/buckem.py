@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final
 from ..actions import Action, BuckStay, Draw, Fold, Play
 from ..cards import Card, CardSet, Rank, Suit
 from ..errors import DealError, IllegalAction, OptionsError, RestoreError
-from ..packs import GameKind, pack
+from ..packs import GameKind
 from .base import (
     HandOverEvent,
     Phase,
@@ -34,7 +34,7 @@ from .base import (
     require_keys,
     serve_from_stock,
 )
-from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type
+from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type, pack_cards, pack_of
 from .history import History
 from .options import OptionsBase
 
@@ -304,7 +304,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
     ) -> None:
         opts = BuckEmOptions.from_dict(options) if isinstance(options, Mapping) else options
         short = isinstance(opts, BuckEmOptions) and opts.short_handed
-        the_pack = pack(GameKind.BUCKEM, players, short_handed=short)
+        the_pack = pack_of(GameKind.BUCKEM, players, short_handed=short)
         self._init_common(players, the_pack, opts, seed, rng)
         if self._options.short_handed_trump is ShortHandedTrump.REMOVED_CARD and len(the_pack) == 52:
             raise OptionsError(
@@ -395,23 +395,24 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
                 raise DealError(f"restock {i} lists a card twice or a card not in the pack")
 
     def _random_deal(self) -> BuckEmDeal:
-        cards = list(self._pack)
+        cards = pack_cards(self._pack)
         self._rng.shuffle(cards)
-        hands: list[list[Card]] = [[] for _ in range(self._n)]
-        it = iter(cards)
-        order = [(self._dealer + 1 + i) % self._n for i in range(self._n)]
-        for _ in range(HAND_SIZE):  # one at a time from eldest (DEF #1)
-            for s in order:
-                hands[s].append(next(it))
+        n = self._n
+        dealt = HAND_SIZE * n
+        hands: list[tuple[Card, ...]] = [()] * n
+        for i in range(n):  # one at a time from eldest (DEF #1): every n-th card
+            hands[(self._dealer + 1 + i) % n] = tuple(cards[i:dealt:n])
         if self._removed_mode():
             upcard = self._rng.choice(sorted(self._removed))
+            rest = cards[dealt:]
         else:
-            upcard = next(it)
+            upcard = cards[dealt]
+            rest = cards[dealt + 1 :]
         scare = None
         if self._options.scare_cards:
             k = self._options.scare_position - 1
             scare = tuple(h[k] for h in hands)
-        return BuckEmDeal(tuple(tuple(h) for h in hands), upcard, tuple(it), scare)
+        return BuckEmDeal(tuple(hands), upcard, tuple(rest), scare)
 
     def _begin_hand(self, deal: BuckEmDeal) -> None:
         self._reset_hand_state()

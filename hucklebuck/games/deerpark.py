@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final
 from ..actions import Action, Call, Discard, Order, Pass, Play
 from ..cards import Card, CardSet, Suit
 from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
-from ..packs import GameKind, pack
+from ..packs import GameKind
 from .base import (
     HandOverEvent,
     Phase,
@@ -32,7 +32,7 @@ from .base import (
     parse_deal_cards,
     require_keys,
 )
-from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type
+from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type, pack_cards, pack_of
 from .history import History
 from .options import OptionsBase
 
@@ -235,7 +235,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
                 "Deer Park Euchre is for 3 to 7 players, not 8 "
                 "(eight need the option eight_player_turnup=dealer_last_card)"
             )
-        self._init_common(players, pack(GameKind.DEERPARK, players, eight_players=eight), opts, seed, rng)
+        self._init_common(players, pack_of(GameKind.DEERPARK, players, eight_players=eight), opts, seed, rng)
         scores = [START_SCORE] * players if scores is None else check_int_list(scores, players, "scores")
         self._scores = list(scores)
         self._check_seat(dealer, "the dealer")
@@ -286,15 +286,14 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         check_exact_cards(parts, self._pack, f"deal (the {len(self._pack)}-card pack for {self._n} players)")
 
     def _random_deal(self) -> DeerParkDeal:
-        cards = list(self._pack)
+        cards = pack_cards(self._pack)
         self._rng.shuffle(cards)
-        hands: list[list[Card]] = [[] for _ in range(self._n)]
-        it = iter(cards)
-        order = [(self._dealer + 1 + i) % self._n for i in range(self._n)]
-        for _ in range(HAND_SIZE):  # one at a time from eldest (S4, DEF #72)
-            for s in order:
-                hands[s].append(next(it))
-        return DeerParkDeal(tuple(tuple(h) for h in hands), tuple(it))
+        n = self._n
+        dealt = HAND_SIZE * n
+        hands: list[tuple[Card, ...]] = [()] * n
+        for i in range(n):  # one at a time from eldest (S4, DEF #72): every n-th card
+            hands[(self._dealer + 1 + i) % n] = tuple(cards[i:dealt:n])
+        return DeerParkDeal(tuple(hands), tuple(cards[dealt:]))
 
     def _begin_hand(self, deal: DeerParkDeal) -> None:
         self._reset_hand_state()

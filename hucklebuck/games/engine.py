@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
 from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError, RestoreError
-from ..packs import GameKind
+from ..packs import GameKind, pack
 from . import ids as _ids
 from . import tensors as _tensors
 from .base import (
@@ -27,7 +27,10 @@ from .base import (
     DealEvent,
     Event,
     GameOverEvent,
+    HandOverEvent,
     Phase,
+    RestockEvent,
+    ScoreEvent,
     Trick,
     TrickEvent,
     TrickPlay,
@@ -96,7 +99,9 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         self._pack = pack
         otype = self.options_type
         if options is None:
-            options = otype()  # type: ignore[assignment]
+            options = _DEFAULT_OPTIONS.get(otype)  # type: ignore[assignment]
+            if options is None:
+                options = _DEFAULT_OPTIONS[otype] = otype()  # type: ignore[assignment]
         elif isinstance(options, Mapping):
             options = otype.from_dict(options)  # type: ignore[assignment]
         elif not isinstance(options, otype):
@@ -108,7 +113,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             raise OptionsError(f"rng must be a random.Random, not {type(rng).__name__}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise OptionsError(f"seed must be an integer or None, not {type(seed).__name__}")
-        self._rng = rng if rng is not None else random.Random(seed if seed is not None else 0)
+        self._rng_obj = rng if rng is not None else random.Random(seed if seed is not None else 0)
+        self._rng_shared = False
         self._hand_no = 0
         self._winners: tuple[int, ...] = ()
         self._past_logs: History[tuple[D, tuple[tuple[Card, ...], ...], tuple[Action, ...]]] = History()
@@ -122,10 +128,31 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     def _reset_common(self) -> None:
         self._hands: list[int] = [0] * self._n
         self._actions: list[Action] = []
-        self._events: list[Event] = []
+        # This hand's events; an action stands for its ActionEvent (built when asked for).
+        self._events: list[Event | Action] = []
         self._restocks: list[tuple[Card, ...]] = []
         self._turn: int | None = None
         self._play: TrickPlay | None = None
+
+    @property
+    def _rng(self) -> random.Random:
+        """The game's random source, copied first if a :meth:`copy` shares it."""
+        if self._rng_shared:
+            rng = random.Random()
+            rng.setstate(self._rng_obj.getstate())
+            self._rng_obj = rng
+            self._rng_shared = False
+        return self._rng_obj
+
+    @_rng.setter
+    def _rng(self, rng: random.Random) -> None:
+        self._rng_obj = rng
+        self._rng_shared = False
+
+    def _hand_events(self) -> list[Event]:
+        """This hand's events, each action as its :class:`ActionEvent`."""
+        hand = self._hand_no
+        return [e if type(e) in _EVENT_TYPES else ActionEvent(hand, e) for e in self._events]  # type: ignore[misc,arg-type]
 
     def _check_seat(self, seat: object, what: str) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
@@ -195,12 +222,15 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             raise IllegalAction(
                 f"a new hand can only be dealt when a hand is over (phase: {self._phase.value})"
             )
-        d = self._random_deal() if deal is None else self._coerce_deal(deal)
-        self._validate_deal(d)
+        if deal is None:
+            d = self._random_deal()  # right by construction: no need to check it
+        else:
+            d = self._coerce_deal(deal)
+            self._validate_deal(d)
         if self._hand_no > 0 and self._deal is not None:
             # O(1) per hand however long the session (a History shares its list with copies)
             self._past_logs = self._past_logs.plus((self._deal, tuple(self._restocks), tuple(self._actions)))
-            self._past_events = self._past_events.plus(*self._events)
+            self._past_events = self._past_events.plus(*self._hand_events())
         self._reset_common()
         start = self.standings
         if self._hand_no == 0:
@@ -208,7 +238,7 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         self._hand_start = start
         self._hand_no += 1
         self._deal = d
-        self._hands = [CardSet(h).mask for h in d.hands]
+        self._hands = [_mask_of(h) for h in d.hands]
         self._events.append(DealEvent(self._hand_no, self.dealer, d.hands, d.public_stock()))
         self._begin_hand(d)
 
@@ -236,11 +266,13 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     @property
     def to_act(self) -> int | None:
         """The seat whose turn it is (None when nobody acts: hand or game over)."""
-        if self._phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+        phase = self._phase
+        if phase is Phase.PLAY:
+            play = self._play
+            assert play is not None
+            return play.seats[len(play.current)]
+        if phase is Phase.HAND_OVER or phase is Phase.GAME_OVER:
             return None
-        if self._phase is Phase.PLAY:
-            assert self._play is not None
-            return self._play.to_act()
         return self._turn
 
     @property
@@ -261,7 +293,7 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     @property
     def events(self) -> tuple[Event, ...]:
         """The full event log of the game so far."""
-        return (*self._past_events, *self._events)
+        return (*self._past_events, *self._hand_events())
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
@@ -323,7 +355,13 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         if self._phase is Phase.PLAY:
             assert self._play is not None
             mask = self._play.legal_mask(self._hands[seat])
-            return [Play(seat, c) for c in CardSet.from_mask(mask)]
+            plays = _ids.PLAYS[seat]
+            out: list[Action] = []
+            while mask:
+                low = mask & -mask
+                out.append(plays[low.bit_length() - 1])
+                mask ^= low
+            return out
         return self._legal_in_phase(seat)
 
     def is_legal(self, action: Action) -> bool:
@@ -379,13 +417,26 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         rules forbid it, :class:`~hucklebuck.errors.ActionParseError` for text
         that cannot be read.
         """
+        if type(action) is Play and self._phase is Phase.PLAY:
+            # The common case first: a legal play (anything else takes the checked path).
+            play = self._play
+            assert play is not None
+            seat = action.seat
+            if seat == play.seats[len(play.current)]:
+                held = self._hands[seat]
+                bit = 1 << action.card._index
+                if held & bit and play.legal_mask(held) & bit:
+                    self._actions.append(action)
+                    self._events.append(action)
+                    self._do_play(action)
+                    return
         if isinstance(action, str):
             action = parse_action(self.kind, action)
         if not isinstance(action, self._accepted()):
             raise IllegalAction(f"{action!r} is not a {self.kind.title} action")
         self._check(action)
         self._actions.append(action)
-        self._events.append(ActionEvent(self._hand_no, action))
+        self._events.append(action)
         if isinstance(action, Play):
             self._do_play(action)
         else:
@@ -478,7 +529,7 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             action = _ids.play_action(seat, i)
             if held & bit and play.legal_mask(held) & bit:
                 self._actions.append(action)
-                self._events.append(ActionEvent(self._hand_no, action))
+                self._events.append(action)
                 self._do_play(action)
                 return
             self.apply(action)  # raises the typed action's error
@@ -545,22 +596,23 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         """An independent copy, cheap enough for search (no deep copy).
 
         Lists, dicts and the trick state are copied one level deep; everything
-        else in a game is immutable and shared.
+        else in a game is immutable and shared.  The random source is shared
+        until either game draws from it, which then takes its own copy (so a
+        ``rng`` passed in is no longer advanced by a game once it is copied).
         """
         new = object.__new__(type(self))
         d = new.__dict__
         for k, v in self.__dict__.items():
-            if isinstance(v, list):
-                v = list(v)
-            elif isinstance(v, dict):
-                v = dict(v)
-            elif isinstance(v, TrickPlay):
+            t = type(v)
+            if t is list:
+                v = v[:]
+            elif t is dict:
                 v = v.copy()
-            elif isinstance(v, random.Random):
-                r = random.Random()
-                r.setstate(v.getstate())
-                v = r
+            elif t is TrickPlay:
+                v = v.copy()
             d[k] = v
+        self._rng_shared = True
+        d["_rng_shared"] = True
         return new
 
     def __copy__(self: G) -> G:
@@ -589,7 +641,7 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             "options": self._options.to_dict(),
             "start": self._start_state(),
             "hands": hands,
-            "rng": rng_to_json(self._rng),
+            "rng": rng_to_json(self._rng_obj),
         }
 
     def to_json(self) -> str:
@@ -668,6 +720,45 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} players={self._n} hand={self._hand_no} phase={self._phase.value}>"
+
+
+_DEFAULT_OPTIONS: dict[type, OptionsBase] = {}
+"""Each options class's default instance (options are immutable, so one is shared)."""
+_PACKS: dict[tuple[GameKind, int, bool, bool], tuple[CardSet, tuple[Card, ...]]] = {}
+
+
+def pack_of(
+    kind: GameKind, players: int, *, short_handed: bool = False, eight_players: bool = False
+) -> CardSet:
+    """:func:`~hucklebuck.packs.pack`, built once per game, player count and flags."""
+    if type(players) is not int:
+        return pack(kind, players, short_handed=short_handed, eight_players=eight_players)
+    key = (kind, players, short_handed, eight_players)
+    hit = _PACKS.get(key)
+    if hit is None:
+        p = pack(kind, players, short_handed=short_handed, eight_players=eight_players)
+        hit = _PACKS[key] = (p, tuple(p))
+    return hit[0]
+
+
+def pack_cards(cards: CardSet) -> list[Card]:
+    """The cards of a pack from :func:`pack_of` as a new list, in canonical order."""
+    for p, listed in _PACKS.values():
+        if p is cards:
+            return list(listed)
+    return list(cards)
+
+
+_EVENT_TYPES: Final = frozenset(
+    {DealEvent, ActionEvent, RestockEvent, TrickEvent, ScoreEvent, HandOverEvent, GameOverEvent}
+)
+
+
+def _mask_of(cards: Sequence[Card]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c._index
+    return m
 
 
 def check_int_list(values: object, n: int, what: str) -> list[int]:

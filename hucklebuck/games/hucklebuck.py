@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Final
 from ..actions import Action, Bid, Discard, Drop, NameTrump, Pass, Play, Stay
 from ..cards import Card, CardSet, Suit
 from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
-from ..packs import GameKind, pack
+from ..packs import GameKind
 from .base import (
     HandOverEvent,
     Phase,
@@ -35,7 +35,7 @@ from .base import (
     require_keys,
     serve_from_stock,
 )
-from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type
+from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type, pack_cards, pack_of
 from .history import History
 from .options import OptionsBase
 
@@ -293,7 +293,7 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         rng: random.Random | None = None,
         deal: HucklebuckDeal | Mapping[str, Any] | None = None,
     ) -> None:
-        self._init_common(players, pack(GameKind.HUCKLEBUCK, players), options, seed, rng)
+        self._init_common(players, pack_of(GameKind.HUCKLEBUCK, players), options, seed, rng)
         self._scores = [0] * players if scores is None else check_int_list(scores, players, "scores")
         out_flags = [False] * players
         if not isinstance(out, (list, tuple, set, frozenset, range)):
@@ -377,15 +377,15 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
                 raise DealError(f"restock {i} holds {bad[0]}, which is not in the pack")
 
     def _random_deal(self) -> HucklebuckDeal:
-        cards = list(self._pack)
+        cards = pack_cards(self._pack)
         self._rng.shuffle(cards)
         seated = self._clockwise_from(_left(self._dealer, self._n), self._seated())
-        hands: list[list[Card]] = [[] for _ in range(self._n)]
-        it = iter(cards)
-        for _ in range(HAND_SIZE):  # one at a time, clockwise from eldest (DEF #1)
-            for s in seated:
-                hands[s].append(next(it))
-        return HucklebuckDeal(tuple(tuple(h) for h in hands), tuple(it))
+        k = len(seated)
+        dealt = HAND_SIZE * k
+        hands: list[tuple[Card, ...]] = [()] * self._n
+        for i, s in enumerate(seated):  # one at a time, clockwise from eldest (DEF #1)
+            hands[s] = tuple(cards[i:dealt:k])
+        return HucklebuckDeal(tuple(hands), tuple(cards[dealt:]))
 
     def _begin_hand(self, deal: HucklebuckDeal) -> None:
         self._reset_hand_state()

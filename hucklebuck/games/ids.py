@@ -69,7 +69,7 @@ from ..cards import Card, Suit
 from ..errors import ActionParseError, IllegalAction
 from ..packs import GameKind
 
-__all__ = ["NUM_ACTIONS", "PLAY_IDS", "action_from_id", "action_id", "check_id", "play_action"]
+__all__ = ["NUM_ACTIONS", "PLAYS", "PLAY_IDS", "action_from_id", "action_id", "check_id", "play_action"]
 
 PLAY_IDS: Final = 52
 """Ids 0-51 play the card with that number, in every game."""
@@ -84,7 +84,8 @@ NUM_ACTIONS: Final[dict[GameKind, int]] = {
 _MAX_SEATS: Final = 8
 _CARDS: Final = tuple(Card.from_index(i) for i in range(52))
 _SUITS: Final = tuple(Suit)
-_PLAYS: Final = tuple(tuple(Play(s, c) for c in _CARDS) for s in range(_MAX_SEATS))
+PLAYS: Final = tuple(tuple(Play(s, c) for c in _CARDS) for s in range(_MAX_SEATS))
+"""``PLAYS[seat][card]``: the shared play of each card by each seat."""
 
 # Hucklebuck
 _HB_PASS, _HB_BID, _HB_TRUMP, _HB_DROP, _HB_STAY, _HB_DISCARD = 52, 53, 57, 61, 62, 68
@@ -97,7 +98,7 @@ _DP_DISCARD, _DP_PASS, _DP_ORDER, _DP_CALL = 52, 104, 105, 106
 def play_action(seat: int, index: int) -> Play:
     """The shared :class:`~hucklebuck.actions.Play` of card ``index`` by ``seat``."""
     if seat < _MAX_SEATS:
-        return _PLAYS[seat][index]
+        return PLAYS[seat][index]
     return Play(seat, _CARDS[index])  # pragma: no cover - no game seats more than eight
 
 

@@ -19,6 +19,10 @@ __all__ = ["OptionInfo", "OptionsBase"]
 T = TypeVar("T", bound="OptionsBase")
 
 
+_FIELD_SPECS: dict[type, tuple[tuple[str, Any, Mapping[str, Any]], ...]] = {}
+"""Per options class: (field name, type, metadata) of each field."""
+
+
 class OptionsBase:
     """Mixin for a game's frozen options dataclass.
 
@@ -28,13 +32,17 @@ class OptionsBase:
     """
 
     def _validate_fields(self) -> None:
-        hints = typing.get_type_hints(type(self))
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            kind = hints[f.name]
-            converted = _check(type(self).__name__, f.name, kind, value, f.metadata)
+        owner = type(self)
+        specs = _FIELD_SPECS.get(owner)
+        if specs is None:  # read the type hints once per class, not per instance
+            hints = typing.get_type_hints(owner)
+            fields = dataclasses.fields(self)  # type: ignore[arg-type]
+            specs = _FIELD_SPECS[owner] = tuple((f.name, hints[f.name], f.metadata) for f in fields)
+        for name, kind, meta in specs:
+            value = getattr(self, name)
+            converted = _check(owner.__name__, name, kind, value, meta)
             if converted is not value:
-                object.__setattr__(self, f.name, converted)
+                object.__setattr__(self, name, converted)
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON-safe data (enum values as strings)."""
