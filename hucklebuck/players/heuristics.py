@@ -35,11 +35,14 @@ from ..games.hucklebuck import HucklebuckObservation
 from ..packs import GameKind
 
 __all__ = [
+    "EXCHANGE_GAIN",
     "BuckEmHeuristic",
     "DeerParkHeuristic",
     "HucklebuckHeuristic",
+    "bid_value",
     "estimate_tricks",
     "euchre_strength",
+    "hands_to_goal",
 ]
 
 
@@ -93,10 +96,29 @@ def _winning_card(cards: Sequence[Card], trump: Suit) -> Card:
     return best
 
 
+#: Tricks the bidder expects to gain by naming trump and exchanging (added to :func:`estimate_tricks`).
+EXCHANGE_GAIN = 0.4
+
+
+def bid_value(estimate: float, bid: int) -> float:
+    """The expected hand score of bidding ``bid`` with a trick estimate ``estimate``.
+
+    The chance of making the bid grows by 0.45 a trick of margin from even
+    odds at ``estimate == bid`` (kept within 2 %-98 %); a made bid scores the
+    bid (at least), a set costs 5, a missed moon 15 (S0, S2).
+    """
+    p = min(0.98, max(0.02, 0.5 + 0.45 * (estimate - bid)))
+    if bid == 5:
+        return p * 10.0 - (1.0 - p) * 15.0
+    return p * bid - (1.0 - p) * 5.0
+
+
 class HucklebuckHeuristic:
     """A sensible Hucklebuck player.
 
-    Bids the trick count it expects (:func:`estimate_tricks`) with its best suit,
+    Bids when its estimated hand score is positive (:func:`bid_value` of
+    :func:`estimate_tricks` with its best suit; a dealer whom everyone passed
+    passes too, for the 5 points), names that suit,
     names that suit, drops hands unlikely to take a trick, exchanges its weak
     cards, wins tricks as cheaply as it can and throws its lowest card otherwise.
     """
@@ -129,14 +151,16 @@ class HucklebuckHeuristic:
 
     def _auction(self, obs: HucklebuckObservation, legal: tuple[Action, ...]) -> Action:
         _, est = self._best_suit(obs.hand)
+        est += EXCHANGE_GAIN - self.caution  # the bidder names trump and exchanges its weak cards
         bids = [a for a in legal if isinstance(a, Bid)]
         can_pass = any(isinstance(a, Pass) for a in legal)
-        want = int(est - self.caution + 0.35)  # round a little up: the exchange helps the bidder
-        if est - self.caution >= 4.7:
-            want = 5
-        fitting = [b for b in bids if b.amount <= want and (b.amount < 5 or want == 5)]
-        if fitting:
-            return fitting[0]  # the lowest bid that wins the auction for now
+        nobody_bid = obs.bid is None
+        last = obs.seat == obs.dealer and nobody_bid
+        # When everyone else has passed, passing too gives the dealer 5 (S0, DEF #4).
+        pass_value = 5.0 if last and can_pass else 0.0
+        for b in bids:  # the lowest bid worth more than passing
+            if bid_value(est, b.amount) > pass_value:
+                return b
         if can_pass:
             return Pass(obs.seat)
         return bids[0]
@@ -198,19 +222,45 @@ def euchre_strength(hand: CardSet, trump: Suit) -> float:
     return est
 
 
+def hands_to_goal(score: int, *, low_rate: float = 1.3, high_rate: float = 5.0) -> tuple[float, float]:
+    """Deer Park Euchre: about how many hands a player at ``score`` needs to reach 0 and 50.
+
+    Playing for 0 a player loses about ``low_rate`` points a hand (a trick or
+    two taken); playing for 50 it gains ``high_rate`` (5 for taking no trick).
+    """
+    return max(score, 0) / low_rate, max(50 - score, 0) / high_rate
+
+
 class DeerParkHeuristic:
     """A sensible Deer Park Euchre player.
 
-    Below ``high_from`` points it plays for 0: it calls on trump strength
-    (bowers count most), discards its weakest off-suit card and wins tricks as
-    cheaply as it can.  From ``high_from`` up it plays for 50: it never calls
-    unless stuck and ducks tricks.
+    Each hand it picks the goal it can reach in fewer hands
+    (:func:`hands_to_goal`), reading the whole table: every other player who
+    is racing for 50 makes ducking every trick harder, so it counts on fewer
+    points a hand going high (15 % less per such player).  Playing for 0 it
+    calls on trump strength (bowers count most), discards its weakest card and
+    wins tricks as cheaply as it can; playing for 50 it never calls unless
+    stuck (then in its weakest suit), keeps its low cards and ducks tricks.
+    ``high_from`` fixes the switch to a score instead (the old behaviour).
     """
 
-    def __init__(self, *, high_from: int = 40, call_at: float = 2.6) -> None:
+    def __init__(self, *, high_from: int | None = None, call_at: float = 2.6) -> None:
         """``call_at``: the estimated tricks needed to call voluntarily."""
         self.high_from = high_from
         self.call_at = call_at
+
+    def goes_high(self, obs: DeerParkObservation) -> bool:
+        """Whether this hand it plays for 50 rather than for 0."""
+        score = obs.scores[obs.seat]
+        if self.high_from is not None:
+            return score >= self.high_from
+        others_high = 0
+        for s, sc in enumerate(obs.scores):
+            if s != obs.seat:
+                lo, hi = hands_to_goal(sc)
+                others_high += hi <= lo
+        low, high = hands_to_goal(score, high_rate=5.0 * max(0.3, 1.0 - 0.15 * others_high))
+        return high <= low
 
     def choose(self, observation: DeerParkObservation) -> Action:
         """Pick an action for the seat that observes."""
@@ -218,7 +268,7 @@ class DeerParkHeuristic:
         legal = obs.legal_actions
         if not legal:
             raise ValueError("this seat has no legal action now")
-        going_high = obs.scores[obs.seat] >= self.high_from
+        going_high = self.goes_high(obs)
         if obs.phase is Phase.ORDER:
             strong = euchre_strength(obs.hand, obs.turned.suit) >= self.call_at
             want = Order(obs.seat)
@@ -229,14 +279,21 @@ class DeerParkHeuristic:
                 return legal[0]
             best = max(calls, key=lambda a: euchre_strength(obs.hand, a.suit))
             stuck = not any(isinstance(a, Pass) for a in legal)
+            if stuck and going_high:
+                return min(calls, key=lambda a: euchre_strength(obs.hand, a.suit))
             if stuck or (not going_high and euchre_strength(obs.hand, best.suit) >= self.call_at):
                 return best
             return Pass(obs.seat)
         if obs.phase is Phase.DEALER_DISCARD:
             assert obs.trump is not None
             suits, ranks = _tables(obs.trump)
-            worst = min(obs.hand, key=lambda c: (suits[c.index] == obs.trump, ranks[c.index]))
-            return Discard(obs.seat, (worst,))
+
+            def power(c: Card) -> tuple[bool, int]:
+                return (suits[c.index] == obs.trump, ranks[c.index])
+
+            # playing for 50 it throws its strongest card away, else its weakest
+            pick = max(obs.hand, key=power) if going_high else min(obs.hand, key=power)
+            return Discard(obs.seat, (pick,))
         return self._play(obs, legal, going_high)
 
     def _play(self, obs: DeerParkObservation, legal: tuple[Action, ...], going_high: bool) -> Action:
