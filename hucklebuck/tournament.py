@@ -258,6 +258,8 @@ def run_tournament(
     for i, k in enumerate(kinds):
         seats = sum(1 for x in lineup if x == k)
         m, low, high = _mean_ci([row[i] for row in per_deal])
+        if kind is not GameKind.BUCKEM:  # a share lies in [0, 1]
+            low, high = max(low, 0.0), min(high, 1.0)
         even = seats / players if kind is not GameKind.BUCKEM else 0.0
         results.append(KindResult(k, seats, m, low, high, even))
     if kind is GameKind.BUCKEM:  # margins over the table's mean chips per round
