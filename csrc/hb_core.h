@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HB_ABI_VERSION_VALUE 3
+#define HB_ABI_VERSION_VALUE 4
 
 /* CDEF-BEGIN */
 enum {
@@ -78,14 +78,21 @@ int hb_legal_masks(int game, size_t n, const char *trumps, const char *leads,
                    const uint64_t *hands, uint64_t *out, size_t *bad);
 /* ---- hand evaluation (hb_eval.c) ---- */
 
-/* One transposition-table slot of the solver (16 bytes); the caller owns the table. */
+/* One transposition-table slot of the solver (32 bytes); the caller owns the table.
+   A solve keeps at most tt_size/2 positions, then clears the table and starts over. */
 typedef struct {
-    uint64_t key;
+    uint64_t key[3];
     uint32_t gen;
     int8_t lb;
     int8_t ub;
-    uint16_t pad;
+    uint8_t used;
+    uint8_t pad;
 } hb_tt_entry;
+
+enum {
+    HB_E_BUDGET = -15,    /* the solver used up its node budget */
+    HB_E_CANCELLED = -16  /* the caller set the cancel flag */
+};
 
 enum {
     HB_SIM_ALL_PASS = 0,      /* hands where everyone passed */
@@ -122,11 +129,24 @@ int hb_rng_shuffle(uint64_t seed, uint8_t *cards, size_t n);
 int hb_solve(int game, int trump, const uint64_t *hands, int nseats, int leader, int seat,
              hb_tt_entry *tt, size_t tt_size, uint32_t gen, int *result);
 
+/* hb_solve with a budget: at most node_limit nodes (cards tried; 0: no limit), else
+   HB_E_BUDGET; HB_E_CANCELLED soon after another thread sets *cancel (NULL: none).
+   *nodes (may be NULL) gets the nodes searched. */
+int hb_solve_limited(int game, int trump, const uint64_t *hands, int nseats, int leader, int seat,
+                     hb_tt_entry *tt, size_t tt_size, uint32_t gen, uint64_t node_limit, const int *cancel,
+                     int *result, uint64_t *nodes);
+
 /* Monte Carlo: deal `pool` at random to fill each seat to sizes[i] on top of
    known[i], then count `seat`'s tricks by playout (mode 0) or solver (mode 1). */
 int hb_mc_eval(int game, int trump, int nseats, const uint64_t *known, const uint8_t *sizes,
                uint64_t pool, int leader, int seat, uint64_t seed, uint32_t samples, int mode,
                hb_tt_entry *tt, size_t tt_size, uint32_t gen, uint32_t *hist);
+
+/* hb_mc_eval with a node budget for each solve (mode 1) and a cancel flag. */
+int hb_mc_eval_limited(int game, int trump, int nseats, const uint64_t *known, const uint8_t *sizes,
+                       uint64_t pool, int leader, int seat, uint64_t seed, uint32_t samples, int mode,
+                       hb_tt_entry *tt, size_t tt_size, uint32_t gen, uint64_t node_limit, const int *cancel,
+                       uint32_t *hist);
 
 /* Bulk simulation of Hucklebuck hands with the fixed policy; stats has HB_SIM_STATS slots. */
 int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *stats, size_t nstats);

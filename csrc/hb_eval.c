@@ -6,6 +6,7 @@
  * is a buffer owned by the caller. */
 #include <string.h>
 #include "hb_core.h"
+#include "hb_solve.h"
 #include "hb_internal.h"
 
 #define FULL52 ((UINT64_C(1) << 52) - 1)
@@ -175,241 +176,19 @@ static void playout(const hb_rules *r, int trump, uint64_t *hands, const int *or
     }
 }
 
-/* ------------------------------------------------------------ solver */
-typedef struct {
-    const hb_rules *r;
-    int trump, seat, nact;
-    int order[8];
-    uint64_t hands[8];
-    hb_tt_entry *tt;
-    size_t tt_mask;
-    uint32_t gen;
-    uint8_t trick[8];
-    int tseat[8];
-    int leader_pos;
-    uint8_t by_suit[4][16];  /* cards of each effective suit, by increasing strength */
-    int n_by_suit[4];
-    uint64_t all;            /* union of the cards still in hands */
-    uint16_t order_key[52];  /* power * 64 + card: the move-ordering key */
-} solver;
-
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-static int play_from(solver *S, int pos, int k);
-
-static int boundary(solver *S, int k)
-{
-    int remaining = popcount64(S->hands[S->order[S->leader_pos]]);
-    uint64_t key;
-    hb_tt_entry *e = NULL;
-    int res;
-    if (k <= 0) return 1;
-    if (k > remaining) return 0;
-    key = S->all | ((uint64_t)S->leader_pos << 56) | (UINT64_C(1) << 63);
-    if (S->tt != NULL) {
-        size_t idx = (size_t)mix64(key) & S->tt_mask, probe;
-        for (probe = 0; probe < 4; probe++) {
-            hb_tt_entry *cand = &S->tt[(idx + probe) & S->tt_mask];
-            if (cand->gen == S->gen && cand->key == key) { e = cand; break; }
-            if (cand->gen != S->gen && e == NULL) e = cand;
-        }
-        if (e == NULL) e = &S->tt[idx];
-        if (e->gen == S->gen && e->key == key) {
-            if (k <= e->lb) return 1;
-            if (k > e->ub) return 0;
-        } else {
-            e->gen = S->gen;
-            e->key = key;
-            e->lb = 0;
-            e->ub = (int8_t)remaining;
-        }
-    }
-    res = play_from(S, 0, k);
-    if (e != NULL && e->gen == S->gen && e->key == key) {
-        if (res) { if (k > e->lb) e->lb = (int8_t)k; }
-        else if (k - 1 < e->ub) e->ub = (int8_t)(k - 1);
-    }
-    return res;
-}
-
-/* Is there a live card (in a hand or on the table) strictly between two cards
- * of the same effective suit?  If not, the two are equivalent plays. */
-static int touching(const solver *S, uint64_t live, int suit, int lo_card, int hi_card)
-{
-    int i, lo = S->r->rank[lo_card], hi = S->r->rank[hi_card];
-    for (i = 0; i < S->n_by_suit[suit]; i++) {
-        int c = S->by_suit[suit][i];
-        int rk = S->r->rank[c];
-        if (rk > lo && rk < hi && (live & (UINT64_C(1) << c))) return 0;
-    }
-    return 1;
-}
-
-static int play_from(solver *S, int pos, int k)
-{
-    const hb_rules *r = S->r;
-    int seat, maximizing, i, n_cands = 0;
-    uint64_t legal, live = 0;
-    int cands[16];
-    if (pos == S->nact) {
-        int w = trick_winner_idx(r, S->trump, S->trick, S->nact);
-        int wseat = S->tseat[w], saved = S->leader_pos, res, saved_seats[8];
-        uint8_t saved_trick[8];
-        /* the next trick reuses the trick arrays: keep this one for the caller */
-        memcpy(saved_trick, S->trick, sizeof saved_trick);
-        memcpy(saved_seats, S->tseat, sizeof saved_seats);
-        for (i = 0; i < S->nact; i++) if (S->order[i] == wseat) S->leader_pos = i;
-        res = boundary(S, k - (wseat == S->seat));
-        S->leader_pos = saved;
-        memcpy(S->trick, saved_trick, sizeof saved_trick);
-        memcpy(S->tseat, saved_seats, sizeof saved_seats);
-        return res;
-    }
-    seat = S->order[(S->leader_pos + pos) % S->nact];
-    maximizing = seat == S->seat;
-    legal = legal_of(r, S->hands[seat], pos ? S->trick[0] : -1);
-    live = S->all;
-    for (i = 0; i < pos; i++) live |= UINT64_C(1) << S->trick[i];
-    /* candidates by decreasing power; skip a card touching the previous kept one */
-    {
-        uint64_t m = legal;
-        int tmp[16], nt = 0, a, b;
-        for (; m; m &= m - 1) tmp[nt++] = lowest_bit(m);
-        for (a = 1; a < nt; a++) {  /* insertion sort by power desc, card desc */
-            int x = tmp[a], px = S->order_key[x];
-            for (b = a - 1; b >= 0 && S->order_key[tmp[b]] < px; b--) tmp[b + 1] = tmp[b];
-            tmp[b + 1] = x;
-        }
-        for (a = 0; a < nt; a++) {
-            int c = tmp[a];
-            if (n_cands > 0) {
-                int p = cands[n_cands - 1];
-                if (r->suit[p] == r->suit[c] && touching(S, live, r->suit[c], c, p)) continue;
-            }
-            cands[n_cands++] = c;
-        }
-    }
-    for (i = 0; i < n_cands; i++) {
-        int c = cands[i], res;
-        S->hands[seat] &= ~(UINT64_C(1) << c);
-        S->all &= ~(UINT64_C(1) << c);
-        S->trick[pos] = (uint8_t)c;
-        S->tseat[pos] = seat;
-        res = play_from(S, pos + 1, k);
-        S->hands[seat] |= UINT64_C(1) << c;
-        S->all |= UINT64_C(1) << c;
-        if (maximizing && res) return 1;
-        if (!maximizing && !res) return 0;
-    }
-    return maximizing ? 0 : 1;
-}
-
-static void solver_tables(solver *S)
-{
-    int s, c, i, j;
-    for (s = 0; s < 4; s++) S->n_by_suit[s] = 0;
-    for (c = 0; c < 52; c++) {
-        s = S->r->suit[c];
-        S->by_suit[s][S->n_by_suit[s]++] = (uint8_t)c;
-    }
-    for (s = 0; s < 4; s++)  /* sort by strength ascending */
-        for (i = 1; i < S->n_by_suit[s]; i++) {
-            uint8_t x = S->by_suit[s][i];
-            for (j = i - 1; j >= 0 && S->r->rank[S->by_suit[s][j]] > S->r->rank[x]; j--)
-                S->by_suit[s][j + 1] = S->by_suit[s][j];
-            S->by_suit[s][j + 1] = x;
-        }
-}
-
-static int check_position(int game, int trump, const uint64_t *hands, int nseats, int leader, int seat,
-                          int *size_out)
-{
-    uint64_t seen = 0;
-    int i, size = -1;
-    if (game < 0 || game > 2) return HB_E_GAME;
-    if (trump < 0 || trump > 3) return HB_E_TRUMP;
-    if (hands == NULL) return HB_E_NULL;
-    if (nseats < 2 || nseats > 8) return HB_E_SEATS;
-    for (i = 0; i < nseats; i++) {
-        int n;
-        if (hands[i] & ~FULL52) return HB_E_MASK;
-        if (hands[i] & seen) return HB_E_DUP;
-        seen |= hands[i];
-        n = popcount64(hands[i]);
-        if (n == 0) continue;
-        if (n > 5) return HB_E_LEN;
-        if (size >= 0 && n != size) return HB_E_LEN;
-        size = n;
-    }
-    if (size < 0) return HB_E_LEN;
-    if (leader < 0 || leader >= nseats || hands[leader] == 0) return HB_E_SEATS;
-    if (seat < 0 || seat >= nseats || hands[seat] == 0) return HB_E_SEATS;
-    *size_out = size;
-    return HB_OK;
-}
-
-static int solve_value(solver *S)
-{
-    int k = 0, size = popcount64(S->hands[S->seat]);
-    while (k < size && boundary(S, k + 1)) k++;
-    return k;
-}
-
-static void solver_init(solver *S, const hb_rules *r, int trump, const uint64_t *hands, int nseats, int leader,
-                        int seat, hb_tt_entry *tt, size_t tt_size, uint32_t gen)
-{
-    int i;
-    memset(S, 0, sizeof *S);
-    S->r = r;
-    S->trump = trump;
-    S->seat = seat;
-    S->tt = (tt_size > 0) ? tt : NULL;
-    S->tt_mask = tt_size ? tt_size - 1 : 0;
-    S->gen = gen;
-    for (i = 0; i < nseats; i++) {
-        S->hands[i] = hands[i];
-        S->all |= hands[i];
-        if (hands[i]) {
-            if (i == leader) S->leader_pos = S->nact;
-            S->order[S->nact++] = i;
-        }
-    }
-    for (i = 0; i < 52; i++) S->order_key[i] = (uint16_t)(power(r, trump, i) * 64 + i);
-    solver_tables(S);
-}
-
-static int tt_ok(const hb_tt_entry *tt, size_t tt_size)
-{
-    if (tt_size == 0) return 1;
-    if (tt == NULL) return 0;
-    return (tt_size & (tt_size - 1)) == 0;
-}
-
-int hb_solve(int game, int trump, const uint64_t *hands, int nseats, int leader, int seat, hb_tt_entry *tt,
-             size_t tt_size, uint32_t gen, int *result)
-{
-    hb_rules rules;
-    solver S;
-    int size, rc;
-    if (result == NULL) return HB_E_NULL;
-    rc = check_position(game, trump, hands, nseats, leader, seat, &size);
-    if (rc != HB_OK) return rc;
-    if (!tt_ok(tt, tt_size)) return HB_E_TT;
-    hb_rules_init(game, trump, &rules);
-    solver_init(&S, &rules, trump, hands, nseats, leader, seat, tt, tt_size, gen);
-    *result = solve_value(&S);
-    return HB_OK;
-}
-
 /* ------------------------------------------------------------ Monte Carlo */
 int hb_mc_eval(int game, int trump, int nseats, const uint64_t *known, const uint8_t *sizes, uint64_t pool,
                int leader, int seat, uint64_t seed, uint32_t samples, int mode, hb_tt_entry *tt, size_t tt_size,
                uint32_t gen, uint32_t *hist)
+{
+    return hb_mc_eval_limited(game, trump, nseats, known, sizes, pool, leader, seat, seed, samples, mode, tt,
+                              tt_size, gen, 0, NULL, hist);
+}
+
+int hb_mc_eval_limited(int game, int trump, int nseats, const uint64_t *known, const uint8_t *sizes,
+                       uint64_t pool, int leader, int seat, uint64_t seed, uint32_t samples, int mode,
+                       hb_tt_entry *tt, size_t tt_size, uint32_t gen, uint64_t node_limit, const int *cancel,
+                       uint32_t *hist)
 {
     hb_rules rules;
     uint8_t cards[52];
@@ -422,7 +201,7 @@ int hb_mc_eval(int game, int trump, int nseats, const uint64_t *known, const uin
     if (nseats < 2 || nseats > 8) return HB_E_SEATS;
     if (pool & ~FULL52) return HB_E_MASK;
     if (mode != 0 && mode != 1) return HB_E_MODE;
-    if (mode == 1 && !tt_ok(tt, tt_size)) return HB_E_TT;
+    if (mode == 1 && tt_size != 0 && (tt == NULL || (tt_size & (tt_size - 1)) != 0)) return HB_E_TT;
     if (leader < 0 || leader >= nseats || sizes[leader] == 0) return HB_E_SEATS;
     if (seat < 0 || seat >= nseats || sizes[seat] == 0) return HB_E_SEATS;
     {
@@ -459,10 +238,11 @@ int hb_mc_eval(int game, int trump, int nseats, const uint64_t *known, const uin
             playout(&rules, trump, hands, order, nact, lp, won);
             t = won[seat];
         } else {
-            solver S;
-            solver_init(&S, &rules, trump, hands, nseats, leader, seat, tt, tt_size, gen + smp);
-            t = solve_value(&S);
+            int rc = hb__solve_position(game, trump, hands, nseats, leader, seat, tt, tt_size, gen + smp,
+                                        node_limit, cancel, &t, NULL);
+            if (rc != HB_OK) return rc;
         }
+        if ((smp & 255) == 255 && cancel != NULL && *(const volatile int *)cancel) return HB_E_CANCELLED;
         hist[t]++;
     }
     return HB_OK;

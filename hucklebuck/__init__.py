@@ -20,6 +20,7 @@ from .errors import (
     OptionsError,
     PlayerCountError,
     RestoreError,
+    SolveBudgetExceeded,
 )
 from .packs import GameKind, pack, player_range
 from .tricks import (
@@ -49,6 +50,7 @@ __all__ = [
     "PlayerCountError",
     "Rank",
     "RestoreError",
+    "SolveBudgetExceeded",
     "Suit",
     "__version__",
     "available",

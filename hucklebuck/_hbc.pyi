@@ -5,6 +5,7 @@ from typing import Protocol
 
 class _CData(Protocol):
     def __getitem__(self, index: int) -> int: ...
+    def __setitem__(self, index: int, value: int) -> None: ...
 
 class _Buffer(Protocol):
     def __getitem__(self, index: slice) -> bytes: ...
@@ -14,6 +15,8 @@ class _FFI(Protocol):
     def new(self, cdecl: str, init: int | list[int] = ...) -> _CData: ...
     def buffer(self, cdata: _CData, size: int = ...) -> _Buffer: ...
     def from_buffer(self, cdecl: str, python_buffer: object, require_writable: bool = ...) -> _CData: ...
+    def sizeof(self, cdecl: str) -> int: ...
+    NULL: _CData
 
 class _Lib(Protocol):
     HB_OK: int
@@ -57,6 +60,42 @@ class _Lib(Protocol):
         tt_size: int,
         gen: int,
         result: _CData,
+    ) -> int: ...
+    def hb_solve_limited(
+        self,
+        game: int,
+        trump: int,
+        hands: _CData,
+        nseats: int,
+        leader: int,
+        seat: int,
+        tt: _CData,
+        tt_size: int,
+        gen: int,
+        node_limit: int,
+        cancel: _CData,
+        result: _CData,
+        nodes: _CData,
+    ) -> int: ...
+    def hb_mc_eval_limited(
+        self,
+        game: int,
+        trump: int,
+        nseats: int,
+        known: _CData,
+        sizes: bytes,
+        pool: int,
+        leader: int,
+        seat: int,
+        seed: int,
+        samples: int,
+        mode: int,
+        tt: _CData,
+        tt_size: int,
+        gen: int,
+        node_limit: int,
+        cancel: _CData,
+        hist: _CData,
     ) -> int: ...
     def hb_mc_eval(
         self,

@@ -19,6 +19,7 @@ __all__ = [
     "OptionsError",
     "PlayerCountError",
     "RestoreError",
+    "SolveBudgetExceeded",
     "UnsupportedOption",
 ]
 
@@ -71,6 +72,20 @@ class CoreInputError(HucklebuckError, ValueError):
     def __init__(self, message: str, index: int = 0) -> None:
         super().__init__(message)
         self.index = index
+
+
+class SolveBudgetExceeded(HucklebuckError):
+    """The solver stopped before finishing: it used up its node budget or ran past its time limit.
+
+    ``reason`` is ``"nodes"`` or ``"time"``; ``nodes`` is how many nodes (cards tried) were searched
+    (0 when not known, for example over the samples of an evaluation).  Both cores count nodes the
+    same way, so a node budget stops a solve at the same point on either core.
+    """
+
+    def __init__(self, message: str, reason: str = "nodes", nodes: int = 0) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.nodes = nodes
 
 
 class BackendError(HucklebuckError, ImportError):

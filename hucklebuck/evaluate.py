@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
-from typing import Literal
+from typing import Final, Literal
 
 from . import _validate as v
 from ._core import get_core
@@ -64,7 +64,26 @@ def _cards(hand: Iterable[Card] | CardSet, what: str) -> CardSet:
         raise CardError(f"{what}: {exc}") from None
 
 
-@v.checked(v.solve_seats, game=v.GAME, trump=v.SUIT, hands=v.seat_hands)
+def _time_limit(value: object, name: str, args: dict[str, object]) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9:
+        raise OptionsError(f"{name} must be a positive number of seconds or None, not {v.shown(value)}")
+    return float(value)
+
+
+#: Largest node budget (``node_limit``) a solve accepts.
+MAX_NODES: Final = (1 << 63) - 1
+
+
+@v.checked(
+    v.solve_seats,
+    game=v.GAME,
+    trump=v.SUIT,
+    hands=v.seat_hands,
+    node_limit=v.optional(v.int_in(1, MAX_NODES)),
+    time_limit=_time_limit,
+)
 def solve(
     game: GameKind | str,
     trump: Suit | int,
@@ -72,16 +91,25 @@ def solve(
     *,
     leader: int,
     seat: int,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> int:
     """The most remaining tricks ``seat`` can be sure of when every card is open
     and all other players play against it.
 
     ``hands`` has one entry per seat (2-8 seats; an empty hand marks a seat not
     in play); the seats in play hold the same number of cards (1-5).
+
+    ``node_limit`` caps the search at that many nodes (cards tried; both cores
+    count them alike, so a budget ends a solve at the same point on either) and
+    ``time_limit`` at about that many seconds; past either it raises
+    :class:`~hucklebuck.errors.SolveBudgetExceeded`.  Without them a solve is
+    unbounded (see the worst cases measured in the evaluation docs).  Ctrl-C
+    stops a solve within milliseconds on either core.
     """
     kind = GameKind.coerce(game)
     masks = [_cards(h, f"hand of seat {i}").mask for i, h in enumerate(hands)]
-    return get_core().solve(kind.core_id, int(trump), masks, leader, seat)
+    return get_core().solve(kind.core_id, int(trump), masks, leader, seat, node_limit or 0, time_limit)
 
 
 @dataclass(frozen=True)
@@ -133,10 +161,13 @@ def _mc_chunk(
     leader: int,
     seat: int,
     mode: int,
+    node_limit: int,
     chunk: Chunk,
 ) -> list[int]:
     core = core_named(core_name)
-    return core.mc_eval(game, trump, known, sizes, pool, leader, seat, chunk.seed, chunk.size, mode)
+    return core.mc_eval(
+        game, trump, known, sizes, pool, leader, seat, chunk.seed, chunk.size, mode, node_limit
+    )
 
 
 def _hucklebuck_chunk(core_name: str, players: int, chunk: Chunk) -> list[int]:
@@ -171,6 +202,7 @@ def _check_workers(workers: int) -> None:
     method=v.one_of("playout", "solver"),
     workers=v.WORKERS,
     short_handed=v.BOOL,
+    node_limit=v.optional(v.int_in(1, MAX_NODES)),
 )
 def evaluate_hand(
     game: GameKind | str,
@@ -190,6 +222,7 @@ def evaluate_hand(
     executor: Executor | None = None,
     chunk_size: int | None = None,
     progress: Progress | None = None,
+    node_limit: int | None = None,
 ) -> TrickDistribution:
     """The distribution of tricks ``hand`` takes for ``seat``.
 
@@ -199,6 +232,8 @@ def evaluate_hand(
     policy or by the solver (every seat then plays perfectly against ``seat``).
     ``workers``, ``chunk_size``, ``executor`` and ``progress`` split the
     samples into seeded chunks (see :mod:`hucklebuck.parallel`).
+    With ``method="solver"``, ``node_limit`` caps each sample's solve as in
+    :func:`solve` (:class:`~hucklebuck.errors.SolveBudgetExceeded` past it).
     """
     _check_workers(workers)
     kind = GameKind.coerce(game)
@@ -218,7 +253,9 @@ def evaluate_hand(
         raise OptionsError(f"method must be 'playout' or 'solver', not {method!r}")
     chunks = plan(samples, seed=seed, chunk_size=chunk_size, workers=workers)
     core = get_core().name
-    task = partial(_mc_chunk, core, kind.core_id, int(trump), known, sizes, pool, leader, seat, mode)
+    task = partial(
+        _mc_chunk, core, kind.core_id, int(trump), known, sizes, pool, leader, seat, mode, node_limit or 0
+    )
     hists = run_chunks(task, chunks, executor=executor, workers=workers, progress=progress)
     return TrickDistribution(tuple(merge_counts(hists)), samples)
 

@@ -105,6 +105,43 @@ static void fuzz(void)
     }
 }
 
+/* The node budget and the cancel flag of the solver, on an 8-seat Buck 'Em deal. */
+static void solver_budget(hb_tt_entry *tt)
+{
+    /* the reproduction of issue 16: minutes with the first solver */
+    const uint64_t deal[8] = {UINT64_C(206158430281), UINT64_C(275481887776), UINT64_C(17322508544),
+                              UINT64_C(2251799814013060), UINT64_C(8830452783104), UINT64_C(1163294039605248),
+                              UINT64_C(275382272), UINT64_C(163277476724738)};
+    uint64_t nodes = 0, nodes2 = 0, known[8] = {0};
+    uint32_t hist[6];
+    uint8_t sizes[8] = {5, 5, 5, 5, 5, 5, 5, 5};
+    int r = -1, r2 = -1, cancel = 1, i;
+    CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 1024, 7, 0, NULL, &r, &nodes) == HB_OK);
+    CHECK(r >= 0 && r <= 5 && nodes > 0);
+    CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, NULL, 0, 8, 0, NULL, &r2, &nodes2) == HB_OK && r2 == r);
+    /* exactly the nodes it needs is enough; one fewer is not */
+    CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 1024, 9, nodes, NULL, &r2, &nodes2) == HB_OK);
+    CHECK(r2 == r && nodes2 == nodes);
+    CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 1024, 10, nodes - 1, NULL, &r2, &nodes2) == HB_E_BUDGET);
+    CHECK(nodes2 == nodes);
+    /* a tiny table (cleared whenever full) gives the same value */
+    CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 2, 11, 0, NULL, &r2, NULL) == HB_OK && r2 == r);
+    /* a set cancel flag stops a search of more than 1024 nodes */
+    if (nodes > 2048) CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 1024, 12, 0, &cancel, &r2, NULL) == HB_E_CANCELLED);
+    CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 1024, 13, 0, NULL, NULL, NULL) == HB_E_NULL);
+    CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 1000, 13, 0, NULL, &r2, NULL) == HB_E_TT);
+    /* Monte Carlo with the solver: a budget of one node per solve fails, the cancel flag stops it */
+    known[0] = deal[0];
+    for (i = 1; i < 8; i++) known[i] = 0;
+    CHECK(hb_mc_eval_limited(1, 0, 8, known, sizes, FULL_MINUS(deal[0]), 0, 0, 3, 20, 1, tt, 1024, 20, 1, NULL,
+                             hist) == HB_E_BUDGET);
+    CHECK(hb_mc_eval_limited(1, 0, 8, known, sizes, FULL_MINUS(deal[0]), 0, 0, 3, 300, 0, tt, 1024, 20, 0,
+                             &cancel, hist) == HB_E_CANCELLED);
+    CHECK(hb_mc_eval_limited(1, 0, 8, known, sizes, FULL_MINUS(deal[0]), 0, 0, 3, 20, 1, tt, 1024, 20, 0, NULL,
+                             hist) == HB_OK);
+    CHECK(hist[0] + hist[1] + hist[2] + hist[3] + hist[4] + hist[5] == 20);
+}
+
 static void evaluation(void)
 {
     uint64_t st = 0, hands[4], out[3];
@@ -127,6 +164,7 @@ static void evaluation(void)
     CHECK(hb_solve(0, 3, NULL, 2, 1, 0, tt, 1024, 1, &r) == HB_E_NULL);
     hands[1] |= UINT64_C(1) << 60;
     CHECK(hb_solve(0, 3, hands, 2, 1, 0, tt, 1024, 1, &r) == HB_E_MASK);
+    solver_budget(tt);
     known[0] = hands[0];
     CHECK(hb_mc_eval(0, 3, 4, known, sizes, FULL_MINUS(hands[0]), 0, 0, 7, 200, 0, NULL, 0, 1, hist) == HB_OK);
     CHECK(hist[0] + hist[1] + hist[2] + hist[3] + hist[4] + hist[5] == 200 && hist[0] == 0 && hist[1] == 0);

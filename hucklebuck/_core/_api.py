@@ -10,7 +10,7 @@ from ..errors import CoreInputError
 __all__ = ["ABI_VERSION", "MAX_TRICK", "NO_LEAD", "Core", "raise_for"]
 
 #: The C module's ``hb_abi_version()`` must return this, or it is refused.
-ABI_VERSION: Final = 3
+ABI_VERSION: Final = 4
 #: Largest number of cards in one trick (Buck 'Em seats eight).
 MAX_TRICK: Final = 8
 #: ``lead`` value meaning "this player leads" in legal-play queries.
@@ -78,8 +78,27 @@ class Core(Protocol):
         """``cards`` shuffled by the specified algorithm from ``seed``."""
         ...
 
-    def solve(self, game: int, trump: int, hands: list[int], leader: int, seat: int) -> int:
-        """Most tricks ``seat`` can be sure of with all ``hands`` (masks per seat; 0 = not in play) open."""
+    def solve(
+        self,
+        game: int,
+        trump: int,
+        hands: list[int],
+        leader: int,
+        seat: int,
+        node_limit: int = 0,
+        time_limit: float | None = None,
+    ) -> int:
+        """Most tricks ``seat`` can be sure of with all ``hands`` (masks per seat; 0 = not in play) open.
+
+        At most ``node_limit`` nodes (0: no limit) and about ``time_limit`` seconds, else
+        :class:`~hucklebuck.errors.SolveBudgetExceeded`; Ctrl-C stops it promptly.
+        """
+        ...
+
+    def solve_counted(
+        self, game: int, trump: int, hands: list[int], leader: int, seat: int, node_limit: int = 0
+    ) -> tuple[int, int]:
+        """``(solve(...), nodes searched)``: both cores count the same nodes."""
         ...
 
     def mc_eval(
@@ -94,8 +113,13 @@ class Core(Protocol):
         seed: int,
         samples: int,
         mode: int,
+        node_limit: int = 0,
+        time_limit: float | None = None,
     ) -> list[int]:
-        """Histogram (0..5 tricks) of ``seat`` over random deals of ``pool`` (mode 0 playout, 1 solver)."""
+        """Histogram (0..5 tricks) of ``seat`` over random deals of ``pool`` (mode 0 playout, 1 solver).
+
+        ``node_limit`` bounds each solve, ``time_limit`` the whole call (see :meth:`solve`).
+        """
         ...
 
     def sim_hucklebuck(self, players: int, seed: int, hands: int) -> list[int]:

@@ -8,12 +8,15 @@ is stale (its ABI version differs from :data:`ABI_VERSION`).
 from __future__ import annotations
 
 import threading
+import time
 from array import array
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .._hbc import ffi, lib
 from ..errors import BackendError
 from ._api import ABI_VERSION, MAX_TRICK, raise_for
+from ._py_solve import E_BUDGET, E_CANCELLED, TT_SIZE, budget_error
 
 __all__ = ["CCore"]
 
@@ -33,21 +36,52 @@ if TYPE_CHECKING:
     from .._hbc import _CData
 
 M64 = (1 << 64) - 1
-#: Solver transposition-table size per thread (entries of 16 bytes; 2**18 = 4 MiB, within the 64 MiB bound).
-TT_ENTRIES = 1 << 18
+#: Solver transposition-table slots per thread (32 bytes each: 2 MiB); the Python twin uses the same size.
+TT_ENTRIES = TT_SIZE
+#: A solve first runs in the calling thread with this many nodes (a few milliseconds at most);
+#: a longer one is re-run in a worker thread that Ctrl-C and the time limit can stop.
+FAST_NODES = 50_000
+#: How often (seconds) the waiting thread looks at Ctrl-C and the clock.
+POLL = 0.01
 _local = threading.local()
 
 
-def _tt() -> tuple[_CData, int]:
-    """This thread's transposition table and a fresh generation number."""
+def _tt(uses: int = 1) -> tuple[_CData, int]:
+    """This thread's transposition table and a fresh generation number (``uses`` of them)."""
     table = getattr(_local, "tt", None)
     if table is None:
         table = _local.tt = ffi.new("hb_tt_entry[]", TT_ENTRIES)
-        # Touch every page now, once, instead of page-faulting inside solves.
-        ffi.buffer(table)[:] = bytes(16 * TT_ENTRIES)
         _local.gen = 0
-    _local.gen = (_local.gen + 1) & 0xFFFFFFFF
-    return table, _local.gen
+    if _local.gen + uses + 1 >= 1 << 32:  # generations wrap: forget every old entry
+        ffi.buffer(table)[:] = bytes(ffi.sizeof("hb_tt_entry") * TT_ENTRIES)
+        _local.gen = 0
+    _local.gen += 1
+    gen: int = _local.gen
+    _local.gen += uses - 1
+    return table, gen
+
+
+def _interruptible(call: Callable[[_CData], int], time_limit: float | None) -> int:
+    """Run ``call(cancel_flag)`` in a worker thread; Ctrl-C or the time limit sets the flag.
+
+    The C search polls the flag every 1024 nodes, so it returns within a fraction of a
+    millisecond; a KeyboardInterrupt is then re-raised here.
+    """
+    cancel = ffi.new("int *")
+    box: list[int] = []
+    worker = threading.Thread(target=lambda: box.append(call(cancel)), name="hucklebuck-solver", daemon=True)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(POLL)
+            if deadline is not None and time.monotonic() >= deadline:
+                cancel[0] = 1
+    except BaseException:
+        cancel[0] = 1
+        worker.join()
+        raise
+    return box[0]
 
 
 def _u64(x: int) -> int:
@@ -154,8 +188,35 @@ class CCore:
         lib.hb_rng_shuffle(seed & M64, buf, len(cards))
         return ffi.buffer(buf, len(cards))[:]
 
-    def solve(self, game: int, trump: int, hands: list[int], leader: int, seat: int) -> int:
-        """See :meth:`hucklebuck._core._api.Core.solve`: one C call per solve."""
+    def solve(
+        self,
+        game: int,
+        trump: int,
+        hands: list[int],
+        leader: int,
+        seat: int,
+        node_limit: int = 0,
+        time_limit: float | None = None,
+    ) -> int:
+        """See :meth:`hucklebuck._core._api.Core.solve`: one C call per solve (two for a long one)."""
+        return self._solve(game, trump, hands, leader, seat, node_limit, time_limit)[0]
+
+    def solve_counted(
+        self, game: int, trump: int, hands: list[int], leader: int, seat: int, node_limit: int = 0
+    ) -> tuple[int, int]:
+        """See :meth:`hucklebuck._core._api.Core.solve_counted`."""
+        return self._solve(game, trump, hands, leader, seat, node_limit, None)
+
+    def _solve(
+        self,
+        game: int,
+        trump: int,
+        hands: list[int],
+        leader: int,
+        seat: int,
+        node_limit: int,
+        time_limit: float | None,
+    ) -> tuple[int, int]:
         _check_game(game)
         if not 0 <= trump <= 3:
             raise_for(-2)
@@ -166,13 +227,31 @@ class CCore:
                 raise_for(-7)
         if not (-(2**31) < leader < 2**31 and -(2**31) < seat < 2**31):
             raise_for(-9)
+        if not 0 <= node_limit < 1 << 64:
+            raise_for(-4)
         arr = ffi.new("uint64_t[]", hands)
         result = ffi.new("int *")
-        table, gen = _tt()
-        rc = lib.hb_solve(game, trump, arr, len(hands), leader, seat, table, TT_ENTRIES, gen, result)
+        nodes = ffi.new("uint64_t *")
+        limit = node_limit
+
+        def run(cancel: _CData, budget: int, table: _CData, gen: int) -> int:
+            return int(
+                lib.hb_solve_limited(
+                    game, trump, arr, len(hands), leader, seat, table, TT_ENTRIES, gen, budget, cancel,
+                    result, nodes,
+                )
+            )
+
+        fast = FAST_NODES if limit == 0 else min(limit, FAST_NODES)
+        rc = run(ffi.NULL, fast, *_tt())
+        if rc == E_BUDGET and fast != limit:  # a long solve: again, stoppable, with the whole budget
+            table, gen = _tt()  # this thread's table, lent to the worker while this thread waits
+            rc = _interruptible(lambda cancel: run(cancel, limit, table, gen), time_limit)
+        if rc == E_BUDGET or rc == E_CANCELLED:
+            raise budget_error(rc, nodes[0], limit, time_limit)
         if rc != 0:
             raise_for(rc)
-        return result[0]
+        return result[0], nodes[0]
 
     def mc_eval(
         self,
@@ -186,6 +265,8 @@ class CCore:
         seed: int,
         samples: int,
         mode: int,
+        node_limit: int = 0,
+        time_limit: float | None = None,
     ) -> list[int]:
         """See :meth:`hucklebuck._core._api.Core.mc_eval`: one C call for all samples."""
         _check_game(game)
@@ -207,28 +288,29 @@ class CCore:
             raise_for(-4)
         if not 0 <= samples < 1 << 32:
             raise_for(-4)
+        if not 0 <= node_limit < 1 << 64:
+            raise_for(-4)
         hist = ffi.new("uint32_t[]", 6)
-        table, gen = _tt()
-        rc = lib.hb_mc_eval(
-            game,
-            trump,
-            n,
-            ffi.new("uint64_t[]", known),
-            bytes(sizes[:n]),
-            pool,
-            leader,
-            seat,
-            seed & M64,
-            samples,
-            mode,
-            table,
-            TT_ENTRIES,
-            gen,
-            hist,
-        )
+        table, gen = _tt(max(samples, 1))
+        known_arr = ffi.new("uint64_t[]", known)
+        sizes_b = bytes(sizes[:n])
+
+        def run(cancel: _CData) -> int:
+            return int(
+                lib.hb_mc_eval_limited(
+                    game, trump, n, known_arr, sizes_b, pool, leader, seat, seed & M64, samples, mode,
+                    table, TT_ENTRIES, gen, node_limit, cancel, hist,
+                )
+            )
+
+        if mode == 0 and samples <= 100_000 and time_limit is None:
+            rc = run(ffi.NULL)  # a few milliseconds at most
+        else:
+            rc = _interruptible(run, time_limit)
+        if rc == E_BUDGET or rc == E_CANCELLED:
+            raise budget_error(rc, 0, node_limit, time_limit)
         if rc != 0:
             raise_for(rc)
-        _local.gen = (_local.gen + samples) & 0xFFFFFFFF
         return [hist[i] for i in range(6)]
 
     def sim_hucklebuck(self, players: int, seed: int, hands: int) -> list[int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from array import array
 from typing import Final
 
@@ -94,11 +95,35 @@ class PythonCore:
 
         return _py_eval.rng_shuffle(seed, cards)
 
-    def solve(self, game: int, trump: int, hands: list[int], leader: int, seat: int) -> int:
+    def solve(
+        self,
+        game: int,
+        trump: int,
+        hands: list[int],
+        leader: int,
+        seat: int,
+        node_limit: int = 0,
+        time_limit: float | None = None,
+    ) -> int:
         """See :meth:`hucklebuck._core._api.Core.solve`."""
-        from . import _py_eval
+        from . import _py_solve
 
-        return _py_eval.solve(game, trump, hands, leader, seat)
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        try:
+            return _py_solve.solve(game, trump, hands, leader, seat, node_limit, deadline)[0]
+        except _py_solve.SolveStopped as stop:
+            raise _py_solve.budget_error(stop.code, stop.nodes, node_limit, time_limit) from None
+
+    def solve_counted(
+        self, game: int, trump: int, hands: list[int], leader: int, seat: int, node_limit: int = 0
+    ) -> tuple[int, int]:
+        """See :meth:`hucklebuck._core._api.Core.solve_counted`."""
+        from . import _py_solve
+
+        try:
+            return _py_solve.solve(game, trump, hands, leader, seat, node_limit)
+        except _py_solve.SolveStopped as stop:
+            raise _py_solve.budget_error(stop.code, stop.nodes, node_limit, None) from None
 
     def mc_eval(
         self,
@@ -112,11 +137,19 @@ class PythonCore:
         seed: int,
         samples: int,
         mode: int,
+        node_limit: int = 0,
+        time_limit: float | None = None,
     ) -> list[int]:
         """See :meth:`hucklebuck._core._api.Core.mc_eval`."""
-        from . import _py_eval
+        from . import _py_eval, _py_solve
 
-        return _py_eval.mc_eval(game, trump, known, sizes, pool, leader, seat, seed, samples, mode)
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        try:
+            return _py_eval.mc_eval(
+                game, trump, known, sizes, pool, leader, seat, seed, samples, mode, node_limit, deadline
+            )
+        except _py_solve.SolveStopped as stop:
+            raise _py_solve.budget_error(stop.code, stop.nodes, node_limit, time_limit) from None
 
     def sim_hucklebuck(self, players: int, seed: int, hands: int) -> list[int]:
         """See :meth:`hucklebuck._core._api.Core.sim_hucklebuck`."""

@@ -20,18 +20,19 @@ cheapest card (trumps last, then by rank, then card number).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import MutableSequence
 from typing import Any, Final, TypeVar
 
 from ._api import raise_for
 from ._py import _TABLES
+from ._py_solve import E_CANCELLED, TT_SIZE, SolveStopped, solve_position
 
 __all__ = [
     "SIM_STATS",
     "SplitMix64",
     "mc_eval",
     "sim_hucklebuck",
-    "solve",
 ]
 
 M64: Final = (1 << 64) - 1
@@ -199,144 +200,6 @@ def _playout(r: _Rules, hands: list[int], order: list[int], leader_pos: int, won
         leader_pos = order.index(w)
 
 
-# --------------------------------------------------------------------- solver
-class _Solver:
-    def __init__(
-        self, r: _Rules, hands: list[int], nseats: int, leader: int, seat: int, tt_limit: int
-    ) -> None:
-        self.r = r
-        self.seat = seat
-        self.hands = list(hands[:nseats])
-        self.order = [i for i in range(nseats) if hands[i]]
-        self.leader_pos = self.order.index(leader)
-        self.tt: dict[int, list[int]] = {}
-        self.tt_limit = tt_limit
-        self.trick: list[int] = []
-        self.tseat: list[int] = []
-        self.by_suit: list[list[int]] = [
-            sorted((c for c in range(52) if r.suit[c] == s), key=lambda c: r.rank[c]) for s in range(4)
-        ]
-
-    def value(self) -> int:
-        k = 0
-        size = self.hands[self.seat].bit_count()
-        while k < size and self.boundary(k + 1):
-            k += 1
-        return k
-
-    def boundary(self, k: int) -> bool:
-        remaining = self.hands[self.order[self.leader_pos]].bit_count()
-        if k <= 0:
-            return True
-        if k > remaining:
-            return False
-        allc = 0
-        for s in self.order:
-            allc |= self.hands[s]
-        key = allc | (self.leader_pos << 56)
-        e = self.tt.get(key)
-        if e is not None:
-            if k <= e[0]:
-                return True
-            if k > e[1]:
-                return False
-        else:
-            if len(self.tt) >= self.tt_limit:
-                self.tt.clear()  # bounded memory: start over when full
-            e = self.tt[key] = [0, remaining]
-        res = self.play_from(0, k)
-        e = self.tt.get(key)
-        if e is not None:
-            if res:
-                e[0] = max(e[0], k)
-            else:
-                e[1] = min(e[1], k - 1)
-        return res
-
-    def touching(self, live: int, suit: int, lo_card: int, hi_card: int) -> bool:
-        rank = self.r.rank
-        lo, hi = rank[lo_card], rank[hi_card]
-        return not any(lo < rank[c] < hi and live >> c & 1 for c in self.by_suit[suit])
-
-    def play_from(self, pos: int, k: int) -> bool:
-        r = self.r
-        nact = len(self.order)
-        if pos == nact:
-            wseat = self.tseat[r.winner(self.trick)]
-            saved = (self.leader_pos, self.trick, self.tseat)
-            self.leader_pos = self.order.index(wseat)
-            self.trick, self.tseat = [], []
-            res = self.boundary(k - (wseat == self.seat))
-            self.leader_pos, self.trick, self.tseat = saved
-            return res
-        seat = self.order[(self.leader_pos + pos) % nact]
-        maximizing = seat == self.seat
-        legal = r.legal(self.hands[seat], self.trick[0] if pos else -1)
-        live = 0
-        for s in self.order:
-            live |= self.hands[s]
-        for c in self.trick:
-            live |= 1 << c
-        ordered = sorted(_bits(legal), key=lambda c: r.power(c) * 64 + c, reverse=True)
-        cands: list[int] = []
-        for c in ordered:
-            if cands:
-                p = cands[-1]
-                if r.suit[p] == r.suit[c] and self.touching(live, r.suit[c], c, p):
-                    continue
-            cands.append(c)
-        for c in cands:
-            self.hands[seat] &= ~(1 << c)
-            self.trick.append(c)
-            self.tseat.append(seat)
-            res = self.play_from(pos + 1, k)
-            self.trick.pop()
-            self.tseat.pop()
-            self.hands[seat] |= 1 << c
-            if maximizing and res:
-                return True
-            if not maximizing and not res:
-                return False
-        return not maximizing
-
-
-def _check_position(game: int, trump: int, hands: list[int], nseats: int, leader: int, seat: int) -> int:
-    if not 0 <= game <= 2:
-        raise_for(-1)
-    if not 0 <= trump <= 3:
-        raise_for(-2)
-    if not 2 <= nseats <= 8 or len(hands) < nseats:
-        raise_for(-9)
-    seen = 0
-    size = -1
-    for h in hands[:nseats]:
-        if h < 0 or h & ~FULL52:
-            raise_for(-7)
-        if h & seen:
-            raise_for(-5)
-        seen |= h
-        n = h.bit_count()
-        if n == 0:
-            continue
-        if n > 5 or (size >= 0 and n != size):
-            raise_for(-4)
-        size = n
-    if size < 0:
-        raise_for(-4)
-    if not 0 <= leader < nseats or not hands[leader]:
-        raise_for(-9)
-    if not 0 <= seat < nseats or not hands[seat]:
-        raise_for(-9)
-    return size
-
-
-def solve(game: int, trump: int, hands: list[int], leader: int, seat: int, tt_limit: int = 1 << 20) -> int:
-    """Most tricks ``seat`` can be sure of with every card open (see :func:`hucklebuck.solve`)."""
-    nseats = len(hands)
-    _check_position(game, trump, hands, nseats, leader, seat)
-    return _Solver(_Rules(game, trump), list(hands), nseats, leader, seat, tt_limit).value()
-
-
 def mc_eval(
     game: int,
     trump: int,
@@ -348,9 +211,16 @@ def mc_eval(
     seed: int,
     samples: int,
     mode: int,
-    tt_limit: int = 1 << 20,
+    node_limit: int = 0,
+    deadline: float | None = None,
+    tt_size: int = TT_SIZE,
 ) -> list[int]:
-    """Histogram of ``seat``'s tricks over ``samples`` random deals of ``pool``."""
+    """Histogram of ``seat``'s tricks over ``samples`` random deals of ``pool``.
+
+    Each solve (mode 1) may search ``node_limit`` nodes (0: no limit); past the
+    ``time.monotonic()`` ``deadline`` the evaluation stops.  Either raises
+    :class:`~hucklebuck._core._py_solve.SolveStopped`.
+    """
     nseats = len(known)
     if not 0 <= game <= 2:
         raise_for(-1)
@@ -390,7 +260,9 @@ def mc_eval(
     rng = SplitMix64(seed)
     hist = [0] * 6
     order = [i for i in range(nseats) if sizes[i]]
-    for _ in range(samples):
+    for smp in range(samples):
+        if smp & 255 == 255 and deadline is not None and time.monotonic() > deadline:
+            raise SolveStopped(E_CANCELLED, 0)
         rng.shuffle(cards)
         hands = []
         pos = 0
@@ -405,7 +277,7 @@ def mc_eval(
             _playout(r, hands, order, order.index(leader), won)
             t = won[seat]
         else:
-            t = _Solver(r, hands, nseats, leader, seat, tt_limit).value()
+            t = solve_position(game, trump, hands, leader, seat, tt_size, node_limit, deadline)[0]
         hist[t] += 1
     return hist
 

@@ -20,6 +20,7 @@ SECTIONS: dict[str, str] = {
     "cluster": "hucklebuck.bench.cluster",
     "sessions": "hucklebuck.bench.sessions",
     "games": "hucklebuck.bench.games",
+    "solver": "hucklebuck.bench.solver",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
 
