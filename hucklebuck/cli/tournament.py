@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
     """Add the ``tournament`` subcommand."""
     p = subparsers.add_parser(
         "tournament",
-        help="duplicate tournament between player kinds, with 95% intervals",
+        help="duplicate tournament between player kinds, with 95%% intervals",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
