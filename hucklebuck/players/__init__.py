@@ -24,8 +24,10 @@ from .heuristics import (
     BuckEmHeuristic,
     DeerParkHeuristic,
     HucklebuckHeuristic,
+    bid_value,
     estimate_tricks,
     euchre_strength,
+    hands_to_goal,
 )
 from .montecarlo import MonteCarloPlayer, hand_utility
 
@@ -38,9 +40,11 @@ __all__ = [
     "MonteCarloPlayer",
     "Player",
     "RandomPlayer",
+    "bid_value",
     "estimate_tricks",
     "euchre_strength",
     "hand_utility",
+    "hands_to_goal",
     "make_player",
 ]
 

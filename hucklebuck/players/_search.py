@@ -258,13 +258,8 @@ def _buckem(pos: pys.SearchPosition, obs: BuckEmObservation, n: int) -> int:
                 pos.known[s] |= scare.mask
                 if scare.suit is trump and d is None:
                     pos.state[s] |= 8
-            if s in swapped and not obs.upcard.mask & pos.known[s]:
+            if s in swapped and s not in drew:  # after the draw it may have been discarded
                 pos.known[s] |= obs.upcard.mask
-    if obs.phase is Phase.PLAY:
-        for s in swapped:
-            if s != me and s in active and not table_seen & obs.upcard.mask:
-                if not pos.voids[s] >> int(trump) & 1:
-                    pos.known[s] |= obs.upcard.mask
     for s in range(n):
         if s != me:
             seen &= ~pos.known[s]
