@@ -18,7 +18,7 @@ from typing import Any, Final
 from .runner import CaseFileError, _case_files
 from .spec import DEFS, NOT_OBSERVABLE, OPTION_VALUES, PROTOCOL_OPTIONS
 
-__all__ = ["PROTOCOL_OPTIONS", "Coverage", "coverage", "coverage_lines", "lint"]
+__all__ = ["Coverage", "coverage", "coverage_lines", "lint"]
 
 MIN_CASES: Final = 150
 ID_RE: Final = re.compile(r"^(hucklebuck|buckem|deerpark)/[a-z0-9-]+/[a-z0-9-]+$")

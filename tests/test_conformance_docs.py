@@ -1,0 +1,110 @@
+"""The protocol page's worked examples are real: each request is the request of
+the case it names, the answer shown is the adapter's answer (on both cores,
+in-process and through the adapter process), and every operation has one.
+The conformance pages point at nothing outside the project."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hucklebuck import __version__
+from hucklebuck.conformance import InProcessAdapter, load_cases, match
+from hucklebuck.conformance.protocol import OPS
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+PAGE = DOCS / "protocol.rst"
+
+
+def examples() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """``(case id or "hello", request, answer)`` for each ``.. example:`` on the page."""
+    lines = PAGE.read_text(encoding="utf-8").splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        m = re.match(r"^\.\. example: (\S+)$", line)
+        if not m:
+            continue
+        blocks: list[str] = []
+        j = i + 1
+        while len(blocks) < 2:
+            assert j < len(lines), f"example {m.group(1)} lacks its two code blocks"
+            if lines[j].startswith(".. code-block:: json"):
+                j += 2
+                body = []
+                while j < len(lines) and (lines[j].startswith("   ") or not lines[j].strip()):
+                    body.append(lines[j])
+                    j += 1
+                blocks.append("\n".join(body))
+            else:
+                j += 1
+        out.append((m.group(1), json.loads(blocks[0]), json.loads(blocks[1])))
+    return out
+
+
+def without_message(answer: dict[str, Any]) -> dict[str, Any]:
+    if answer.get("ok") is False:
+        return {**answer, "error": {k: v for k, v in answer["error"].items() if k != "message"}}
+    return answer
+
+
+def check(shown: dict[str, Any], actual: dict[str, Any]) -> None:
+    if shown.get("ok") and isinstance(shown["result"], dict) and "protocol" in shown["result"]:  # hello
+        assert shown["result"]["version"] == __version__
+        assert match(shown, actual) is None, actual  # ours adds "core"
+    else:
+        assert without_message(actual) == without_message(shown)
+
+
+@pytest.mark.single_core
+def test_every_op_has_a_worked_example_from_a_real_case() -> None:
+    found = examples()
+    assert {req["op"] for _, req, _ in found} == set(OPS)
+    cases = {c.id: c for c in load_cases()}
+    for name, req, answer in found:
+        assert answer["id"] == req["id"]
+        if name == "hello":
+            continue
+        case = cases[name]
+        assert {k: v for k, v in req.items() if k != "id"} == case.request, name
+        expect = case.expect
+        if isinstance(expect, dict) and set(expect) == {"error"}:
+            assert match(expect["error"], answer["error"]) is None, name
+        else:
+            assert match(expect, answer["result"]) is None, name
+
+
+def test_worked_examples_in_process(core_name: str) -> None:
+    adapter = InProcessAdapter(core_name)
+    for _, req, shown in examples():
+        check(shown, adapter.request(req))
+
+
+def test_worked_examples_through_the_adapter_process(core_name: str) -> None:
+    found = examples()
+    out = subprocess.run(
+        [sys.executable, "-m", "hucklebuck.conformance", "adapter", "--backend", core_name],
+        input="\n".join(json.dumps(req) for _, req, _ in found) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(answers) == len(found), out.stderr
+    for (_, _, shown), actual in zip(found, answers, strict=True):
+        check(shown, actual)
+
+
+@pytest.mark.single_core
+def test_conformance_docs_point_at_nothing_outside_the_project() -> None:
+    pkg = Path(__file__).resolve().parents[1] / "hucklebuck" / "conformance"
+    texts = [DOCS / "protocol.rst", DOCS / "conformance.rst", *sorted(pkg.glob("*.py"))]
+    for path in texts:
+        text = path.read_text(encoding="utf-8")
+        for bad in ("conformance-protocol.md", "rules-decisions", "../shared", "shared folder"):
+            assert bad not in text, (path, bad)
