@@ -1,0 +1,86 @@
+"""Duplicate tournaments: the large heuristic-vs-random margins, reproducibility
+whatever runs the chunks, and bad input."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+
+import pytest
+
+import hucklebuck
+from hucklebuck.cli import main
+from hucklebuck.errors import OptionsError, UnsupportedOption
+from hucklebuck.tournament import run_tournament
+
+
+def test_heuristic_beats_random_at_hucklebuck() -> None:
+    t = run_tournament("hucklebuck", players=4, bots=("heuristic", "random"), games=32, seed=1)
+    heuristic, rnd = t.results
+    assert (heuristic.kind, rnd.kind) == ("heuristic", "random")
+    assert heuristic.low > 0.5 > rnd.high
+    assert abs(heuristic.value + rnd.value - 1.0) < 1e-9  # the win shares add up
+    assert t.games == 32 and t.deals == 8
+
+
+def test_heuristic_beats_random_at_buckem() -> None:
+    t = run_tournament(
+        "buckem",
+        players=6,
+        bots=("heuristic", "random"),
+        games=12,
+        rounds=10,
+        seed=2,
+        options={"pot_limit": 10},
+    )
+    heuristic, rnd, h_margin, r_margin = t.results
+    assert h_margin.kind == "heuristic margin" and h_margin.low > 0 > r_margin.high
+    assert heuristic.value > rnd.value
+
+
+def test_same_table_inline_on_threads_and_on_an_executor() -> None:
+    kw = dict(players=3, bots=("heuristic", "random"), games=27, seed=7)
+    inline = run_tournament("deerpark", **kw)  # type: ignore[arg-type]
+    threads = run_tournament("deerpark", workers=2, **kw)  # type: ignore[arg-type]
+    with cf.ThreadPoolExecutor(3) as pool:
+        pooled = run_tournament("deerpark", executor=pool, **kw)  # type: ignore[arg-type]
+    assert inline == threads == pooled
+
+
+@pytest.mark.single_core
+@pytest.mark.skipif("c" not in hucklebuck.available(), reason="C core not built")
+def test_same_table_on_either_core() -> None:
+    tables = []
+    for core in ("c", "python"):
+        with hucklebuck.using(core):
+            t = run_tournament("buckem", players=5, bots=("mc", "heuristic"), games=5, rounds=1, seed=3)
+            tables.append(t.results)
+    assert tables[0] == tables[1]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"bots": ("mc", "wizard")}, OptionsError, "mc, heuristic, random"),
+        ({"games": 0}, OptionsError, "games must be a positive integer"),
+        ({"players": 9}, OptionsError, "3 to 7 players"),
+        ({"options": {"no_such_option": 1}}, UnsupportedOption, "known:"),
+    ],
+)
+def test_bad_input_names_the_valid_values(kwargs: dict[str, object], error: type, message: str) -> None:
+    args: dict[str, object] = {"players": 4, "games": 4, **kwargs}
+    with pytest.raises(error, match=message):
+        run_tournament("hucklebuck", **args)  # type: ignore[arg-type]
+
+
+def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "hucklebuck", "--players", "3", "--bots", "heuristic,random", "--games", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "share of games won" in out and "95% CI" in out and "seed 0" in out
+    assert main(["tournament", "hucklebuck", "--bots", "heuristic,oracle", "--games", "3"]) == 2
+    assert "mc, heuristic, random" in capsys.readouterr().err
+    assert main(["tournament", "deerpark", "--games", "3", "--option", "nope=1"]) == 2
+    assert "club_turnup_pickup" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["tournament", "deerpark", "--games", "0"])
+    assert "must be 1 or more" in capsys.readouterr().err
