@@ -193,7 +193,19 @@ class TrickPlay:
     remembered, so checking a play just listed costs no second call.
     """
 
-    __slots__ = ("_lm", "_lm_key", "current", "game_id", "leader", "order", "seats", "tricks", "trump", "won")
+    __slots__ = (
+        "_lm",
+        "_lm_key",
+        "current",
+        "game_id",
+        "leader",
+        "order",
+        "played",
+        "seats",
+        "tricks",
+        "trump",
+        "won",
+    )
 
     def __init__(self, game_id: int, trump: int, order: Sequence[int], leader: int, players: int) -> None:
         self.game_id = game_id
@@ -204,6 +216,8 @@ class TrickPlay:
         self.current: list[Card] = []
         self.tricks: list[Trick] = []
         self.won: list[int] = [0] * players
+        self.played: list[int] = [0] * players
+        """Per seat, the mask of the cards it has played this hand (current trick included)."""
         self._lm_key = -1
         self._lm = 0
 
@@ -219,6 +233,7 @@ class TrickPlay:
         other.current = self.current[:]
         other.tricks = self.tricks[:]
         other.won = self.won[:]
+        other.played = self.played[:]
         other._lm_key, other._lm = self._lm_key, self._lm
         return other
 
@@ -242,8 +257,9 @@ class TrickPlay:
     def play(self, card: Card) -> Trick | None:
         """Add a card (already checked legal); return the trick if it is now complete."""
         current = self.current
-        current.append(card)
         seats = self.seats
+        self.played[seats[len(current)]] |= 1 << card._index
+        current.append(card)
         if len(current) < len(seats):
             return None
         index = get_core().trick_winner(self.game_id, self.trump, bytes([c._index for c in current]))

@@ -34,8 +34,17 @@ from .base import (
     require_keys,
     serve_from_stock,
 )
-from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type, pack_cards, pack_of
+from .engine import (
+    HAND_SIZE,
+    TrickGame,
+    check_int_list,
+    coerce_deal_type,
+    make_observation,
+    pack_cards,
+    pack_of,
+)
 from .history import History
+from .ids import BE_DRAW, subset_ids
 from .options import OptionsBase
 
 __all__ = [
@@ -287,6 +296,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         Phase.DRAW: (Draw,),
         Phase.PLAY: (Play,),
     }
+    seat_private_actions: ClassVar[tuple[type, ...]] = (BuckStay, Fold, Draw)
 
     def __init__(
         self,
@@ -564,6 +574,11 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
             out.extend(Draw(seat, combo) for combo in combinations(hand, k))
         return out
 
+    def _legal_ids_in_phase(self, seat: int) -> list[int] | None:
+        if self._phase is Phase.DRAW:  # every choice of 0-3 cards, as _legal_in_phase lists
+            return subset_ids(BE_DRAW, self._hands[seat].bit_count(), 0, MAX_DRAW)
+        return None
+
     def _check_action(self, action: Action) -> None:
         seat = action.seat
         if isinstance(action, Fold):
@@ -814,43 +829,50 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         """What ``seat`` may know now (see :class:`BuckEmObservation`)."""
         self._check_seat(seat, "seat")
         hidden = self._options.simultaneous_declare and self._phase is Phase.STAY_FOLD
+        history, private = self._public_history()
         decisions: list[tuple[int, str]] = []
-        history: list[str] = []
-        for a in self._actions:
-            if isinstance(a, (BuckStay, Fold)):
-                if hidden and a.seat != seat:
-                    history.append(f"{a.seat} declared")
-                    continue
-                decisions.append((a.seat, str(a).split(" ", 1)[1]))
-                history.append(str(a))
-            elif isinstance(a, Draw) and a.seat != seat:
-                history.append(f"{a.seat} draw {len(a.cards)} cards")
-            else:
-                history.append(str(a))
+        if private:
+            texts = list(history)
+            acts = self._actions
+            for i in private:
+                a = acts[i]
+                if type(a) is Draw:
+                    if a.seat != seat:  # others' draws show only as a count
+                        texts[i] = f"{a.seat} draw {len(a.cards)} cards"
+                elif hidden and a.seat != seat:  # simultaneous declare: not yet revealed
+                    texts[i] = f"{a.seat} declared"
+                else:
+                    decisions.append((a.seat, history[i].split(" ", 1)[1]))
+            history = tuple(texts)
         assert self._trump is not None and self._upcard is not None
         upcard = self._upcard
         if hidden and self._swapped is not None and self._swapped != seat:
             upcard = self._deal.upcard if self._deal is not None else upcard
-        return BuckEmObservation(
-            seat=seat,
-            phase=self._phase,
-            to_act=self.to_act,
-            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
-            hand=self.hand(seat),
-            hand_number=self._hand_no,
-            dealer=self._dealer,
-            trump=self._trump,
-            upcard=upcard,
-            scare=tuple(self._scare),
-            decisions=tuple(decisions),
-            history=tuple(history),
-            current_trick=self.current_trick,
-            trick_leader=self.trick_leader,
-            tricks=self.tricks,
-            tricks_won=self.tricks_won,
-            bankrolls=self.bankrolls,
-            pot=self._pot,
-            pot_units=self._units,
-            stock_size=len(self._stock),
-            options=self._options,
+        to_act = self.to_act
+        play = self._play
+        return make_observation(
+            BuckEmObservation,
+            {
+                "seat": seat,
+                "phase": self._phase,
+                "to_act": to_act,
+                "legal_actions": tuple(self.legal_actions()) if to_act == seat else (),
+                "hand": CardSet.from_mask(self._hands[seat]),
+                "hand_number": self._hand_no,
+                "dealer": self._dealer,
+                "trump": self._trump,
+                "upcard": upcard,
+                "scare": tuple(self._scare),
+                "decisions": tuple(decisions),
+                "history": history,
+                "current_trick": tuple(play.current) if play else (),
+                "trick_leader": play.leader if play else None,
+                "tricks": tuple(play.tricks) if play else (),
+                "tricks_won": tuple(play.won) if play else (0,) * self._n,
+                "bankrolls": tuple(self._bankrolls),
+                "pot": self._pot,
+                "pot_units": self._units,
+                "stock_size": len(self._stock),
+                "options": self._options,
+            },
         )

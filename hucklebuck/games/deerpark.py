@@ -32,7 +32,15 @@ from .base import (
     parse_deal_cards,
     require_keys,
 )
-from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type, pack_cards, pack_of
+from .engine import (
+    HAND_SIZE,
+    TrickGame,
+    check_int_list,
+    coerce_deal_type,
+    make_observation,
+    pack_cards,
+    pack_of,
+)
 from .history import History
 from .options import OptionsBase
 
@@ -211,6 +219,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         Phase.DEALER_DISCARD: (Discard,),
         Phase.PLAY: (Play,),
     }
+    seat_private_actions: ClassVar[tuple[type, ...]] = (Discard,)
 
     def __init__(
         self,
@@ -550,29 +559,43 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
     def observation(self, seat: int) -> DeerParkObservation:
         """What ``seat`` may know now (see :class:`DeerParkObservation`)."""
         self._check_seat(seat, "seat")
-        history = [
-            f"{a.seat} discard 1 card" if isinstance(a, Discard) and a.seat != seat else str(a)
-            for a in self._actions
-        ]
+        history, private = self._public_history()
+        if private:  # the dealer's discard: others see only that one card went
+            texts = list(history)
+            for i in private:
+                a = self._actions[i]
+                if a.seat != seat:
+                    texts[i] = f"{a.seat} discard 1 card"
+            history = tuple(texts)
         assert self._turned is not None
-        return DeerParkObservation(
-            seat=seat,
-            phase=self._phase,
-            to_act=self.to_act,
-            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
-            hand=self.hand(seat),
-            hand_number=self._hand_no,
-            dealer=self._dealer,
-            scores=self.scores,
-            turned=self._turned,
-            maker=self._maker,
-            requirement=self._requirement,
-            trump=self._trump,
-            locked=tuple(s for s in range(self._n) if self.locked(s)),
-            history=tuple(history),
-            current_trick=self.current_trick,
-            trick_leader=self.trick_leader,
-            tricks=self.tricks,
-            tricks_won=self.tricks_won,
-            options=self._options,
+        to_act = self.to_act
+        play = self._play
+        opts = self._options
+        lock_at, permanent, ever = opts.lock_at, opts.lock_permanent, self._ever_locked
+        scores = self._scores
+        return make_observation(
+            DeerParkObservation,
+            {
+                "seat": seat,
+                "phase": self._phase,
+                "to_act": to_act,
+                "legal_actions": tuple(self.legal_actions()) if to_act == seat else (),
+                "hand": CardSet.from_mask(self._hands[seat]),
+                "hand_number": self._hand_no,
+                "dealer": self._dealer,
+                "scores": tuple(scores),
+                "turned": self._turned,
+                "maker": self._maker,
+                "requirement": self._requirement,
+                "trump": self._trump,
+                "locked": tuple(
+                    s for s in range(self._n) if scores[s] >= lock_at or (permanent and ever[s])
+                ),
+                "history": history,
+                "current_trick": tuple(play.current) if play else (),
+                "trick_leader": play.leader if play else None,
+                "tricks": tuple(play.tricks) if play else (),
+                "tricks_won": tuple(play.won) if play else (0,) * self._n,
+                "options": opts,
+            },
         )

@@ -72,6 +72,7 @@ class DealLike(Protocol):
 D = TypeVar("D", bound=DealLike)
 OptT = TypeVar("OptT", bound=OptionsBase)
 G = TypeVar("G", bound="TrickGame[Any, Any]")
+T = TypeVar("T")
 
 
 class TrickGame(abc.ABC, Generic[D, OptT]):
@@ -85,6 +86,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     options_type: ClassVar[type[OptionsBase]]
     phase_actions: ClassVar[Mapping[Phase, tuple[type, ...]]]
     """The action classes each acting phase accepts."""
+    seat_private_actions: ClassVar[tuple[type, ...]] = ()
+    """Action classes whose history text may differ from seat to seat."""
 
     # ------------------------------------------------------------ construction
     def _init_common(
@@ -133,6 +136,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         self._restocks: list[tuple[Card, ...]] = []
         self._turn: int | None = None
         self._play: TrickPlay | None = None
+        self._hist: tuple[str, ...] = ()
+        self._hist_private: tuple[int, ...] = ()
 
     @property
     def _rng(self) -> random.Random:
@@ -148,6 +153,28 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     def _rng(self, rng: random.Random) -> None:
         self._rng_obj = rng
         self._rng_shared = False
+
+    def _public_history(self) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """This hand's actions as protocol text, and the positions of the actions of
+        :attr:`seat_private_actions` (built once per action, shared by copies)."""
+        acts = self._actions
+        hist = self._hist
+        k = len(hist)
+        if k != len(acts):
+            private = self._hist_private
+            texts = _ids.PLAY_TEXT
+            add: list[str] = []
+            for i in range(k, len(acts)):
+                a = acts[i]
+                if type(a) is Play:
+                    add.append(texts[a.seat][a.card._index])
+                    continue
+                add.append(str(a))
+                if isinstance(a, self.seat_private_actions):
+                    private = (*private, i)
+            self._hist = hist = hist + tuple(add)
+            self._hist_private = private
+        return hist, self._hist_private
 
     def _hand_events(self) -> list[Event]:
         """This hand's events, each action as its :class:`ActionEvent`."""
@@ -473,8 +500,16 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
                 out.append(low.bit_length() - 1)
                 mask ^= low
             return out
+        ids = self._legal_ids_in_phase(seat)
+        if ids is not None:
+            return ids
         hand = self._hands[seat]
         return sorted(_ids.action_id(self.kind, a, hand) for a in self._legal_in_phase(seat))
+
+    def _legal_ids_in_phase(self, seat: int) -> list[int] | None:
+        """The legal ids of ``seat`` in this (non-play) phase when a game knows them
+        without listing the actions; None to derive them from :meth:`_legal_in_phase`."""
+        return None
 
     def action_id(self, action: Action | str) -> int:
         """The id of ``action`` (typed or protocol text) for the seat it names, in this state.
@@ -747,6 +782,14 @@ def pack_cards(cards: CardSet) -> list[Card]:
         if p is cards:
             return list(listed)
     return list(cards)
+
+
+def make_observation(cls: type[T], fields: dict[str, Any]) -> T:
+    """An instance of the frozen dataclass ``cls`` from all of its ``fields``
+    (the values are already right, so ``__init__`` is skipped)."""
+    obs = object.__new__(cls)
+    obs.__dict__.update(fields)
+    return obs
 
 
 _EVENT_TYPES: Final = frozenset(

@@ -35,8 +35,17 @@ from .base import (
     require_keys,
     serve_from_stock,
 )
-from .engine import HAND_SIZE, TrickGame, check_int_list, coerce_deal_type, pack_cards, pack_of
+from .engine import (
+    HAND_SIZE,
+    TrickGame,
+    check_int_list,
+    coerce_deal_type,
+    make_observation,
+    pack_cards,
+    pack_of,
+)
 from .history import History
+from .ids import HB_DISCARD, subset_ids
 from .options import OptionsBase
 
 __all__ = [
@@ -280,6 +289,7 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         Phase.EXCHANGE: (Discard,),
         Phase.PLAY: (Play,),
     }
+    seat_private_actions: ClassVar[tuple[type, ...]] = (Discard,)
 
     def __init__(
         self,
@@ -496,6 +506,13 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         k = self._declared[seat]
         assert phase is Phase.EXCHANGE and k is not None
         return [Discard(seat, combo) for combo in itertools.combinations(self.hand(seat), k)]
+
+    def _legal_ids_in_phase(self, seat: int) -> list[int] | None:
+        if self._phase is Phase.EXCHANGE:  # every choice of k cards, as _legal_in_phase lists
+            k = self._declared[seat]
+            assert k is not None
+            return subset_ids(HB_DISCARD, self._hands[seat].bit_count(), k, k)
+        return None
 
     def _dealer_forced(self, seat: int) -> bool:
         return (
@@ -832,32 +849,39 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
     def observation(self, seat: int) -> HucklebuckObservation:
         """What ``seat`` may know now (see :class:`HucklebuckObservation`)."""
         self._check_seat(seat, "seat")
-        history = []
-        for a in self._actions:
-            if isinstance(a, Discard) and a.seat != seat:
-                history.append(f"{a.seat} discard {len(a.cards)} cards")
-            else:
-                history.append(str(a))
+        history, private = self._public_history()
+        if private:  # others' discards show only as a count
+            texts = list(history)
+            for i in private:
+                a = self._actions[i]
+                if a.seat != seat:
+                    texts[i] = f"{a.seat} discard {len(a.cards)} cards"  # type: ignore[union-attr]
+            history = tuple(texts)
+        to_act = self.to_act
         play = self._play
-        return HucklebuckObservation(
-            seat=seat,
-            phase=self._phase,
-            to_act=self.to_act,
-            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
-            hand=self.hand(seat),
-            hand_number=self._hand_no,
-            dealer=self._dealer,
-            scores=self.scores,
-            out=self.out,
-            bidder=self._bidder,
-            bid=self._high,
-            trump=self._trump,
-            declarations=self.declarations(),
-            history=tuple(history),
-            current_trick=self.current_trick,
-            trick_leader=play.leader if play else None,
-            tricks=self.tricks,
-            tricks_won=self.tricks_won,
-            stock_size=len(self._stock),
-            options=self._options,
+        outs = self._out
+        return make_observation(
+            HucklebuckObservation,
+            {
+                "seat": seat,
+                "phase": self._phase,
+                "to_act": to_act,
+                "legal_actions": tuple(self.legal_actions()) if to_act == seat else (),
+                "hand": CardSet.from_mask(self._hands[seat]),
+                "hand_number": self._hand_no,
+                "dealer": self._dealer,
+                "scores": tuple(self._scores),
+                "out": tuple(s for s in range(self._n) if outs[s]),
+                "bidder": self._bidder,
+                "bid": self._high,
+                "trump": self._trump,
+                "declarations": tuple(self._declared.items()),
+                "history": history,
+                "current_trick": tuple(play.current) if play else (),
+                "trick_leader": play.leader if play else None,
+                "tricks": tuple(play.tricks) if play else (),
+                "tricks_won": tuple(play.won) if play else (0,) * self._n,
+                "stock_size": len(self._stock),
+                "options": self._options,
+            },
         )

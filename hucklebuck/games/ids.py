@@ -69,7 +69,19 @@ from ..cards import Card, Suit
 from ..errors import ActionParseError, IllegalAction
 from ..packs import GameKind
 
-__all__ = ["NUM_ACTIONS", "PLAYS", "PLAY_IDS", "action_from_id", "action_id", "check_id", "play_action"]
+__all__ = [
+    "BE_DRAW",
+    "HB_DISCARD",
+    "NUM_ACTIONS",
+    "PLAYS",
+    "PLAY_IDS",
+    "PLAY_TEXT",
+    "action_from_id",
+    "action_id",
+    "check_id",
+    "play_action",
+    "subset_ids",
+]
 
 PLAY_IDS: Final = 52
 """Ids 0-51 play the card with that number, in every game."""
@@ -86,11 +98,13 @@ _CARDS: Final = tuple(Card.from_index(i) for i in range(52))
 _SUITS: Final = tuple(Suit)
 PLAYS: Final = tuple(tuple(Play(s, c) for c in _CARDS) for s in range(_MAX_SEATS))
 """``PLAYS[seat][card]``: the shared play of each card by each seat."""
+PLAY_TEXT: Final = tuple(tuple(str(p) for p in row) for row in PLAYS)
+"""``PLAY_TEXT[seat][card]``: the protocol text of each play."""
 
 # Hucklebuck
-_HB_PASS, _HB_BID, _HB_TRUMP, _HB_DROP, _HB_STAY, _HB_DISCARD = 52, 53, 57, 61, 62, 68
+_HB_PASS, _HB_BID, _HB_TRUMP, _HB_DROP, _HB_STAY, HB_DISCARD = 52, 53, 57, 61, 62, 68
 # Buck 'Em
-_BE_STAY, _BE_SWAP, _BE_FOLD, _BE_DRAW = 52, 53, 54, 55
+_BE_STAY, _BE_SWAP, _BE_FOLD, BE_DRAW = 52, 53, 54, 55
 # Deer Park Euchre
 _DP_DISCARD, _DP_PASS, _DP_ORDER, _DP_CALL = 52, 104, 105, 106
 
@@ -100,6 +114,19 @@ def play_action(seat: int, index: int) -> Play:
     if seat < _MAX_SEATS:
         return PLAYS[seat][index]
     return Play(seat, _CARDS[index])  # pragma: no cover - no game seats more than eight
+
+
+_SUBSETS: dict[tuple[int, int, int, int], list[int]] = {}
+
+
+def subset_ids(base: int, size: int, low: int, high: int) -> list[int]:
+    """The ids ``base + m`` of every choice of ``low``..``high`` cards from a hand of
+    ``size`` cards (``m`` a bit mask over the hand), ascending; a new list."""
+    key = (base, size, low, high)
+    ids = _SUBSETS.get(key)
+    if ids is None:
+        ids = _SUBSETS[key] = [base + m for m in range(1 << min(size, 5)) if low <= m.bit_count() <= high]
+    return ids[:]
 
 
 def check_id(kind: GameKind, i: object) -> int:
@@ -171,16 +198,16 @@ def action_from_id(kind: GameKind, i: int, seat: int, hand: int) -> Action:
             return NameTrump(seat, _SUITS[i - _HB_TRUMP])
         if i == _HB_DROP:
             return Drop(seat)
-        if i < _HB_DISCARD:
+        if i < HB_DISCARD:
             return Stay(seat, i - _HB_STAY)
-        return Discard(seat, _subset(i, i - _HB_DISCARD, seat, hand))
+        return Discard(seat, _subset(i, i - HB_DISCARD, seat, hand))
     if i == _BE_STAY:
         return BuckStay(seat)
     if i == _BE_SWAP:
         return BuckStay(seat, True)
     if i == _BE_FOLD:
         return Fold(seat)
-    return Draw(seat, _subset(i, i - _BE_DRAW, seat, hand))
+    return Draw(seat, _subset(i, i - BE_DRAW, seat, hand))
 
 
 def action_id(kind: GameKind, action: Action, hand: int) -> int:
@@ -218,12 +245,12 @@ def action_id(kind: GameKind, action: Action, hand: int) -> int:
                 raise IllegalAction(f"{action}: a player exchanges 0 to 5 cards")
             return _HB_STAY + action.exchange
         if isinstance(action, Discard):
-            return _HB_DISCARD + _subset_bits(action, hand)
+            return HB_DISCARD + _subset_bits(action, hand)
     else:
         if isinstance(action, BuckStay):
             return _BE_SWAP if action.swap else _BE_STAY
         if isinstance(action, Fold):
             return _BE_FOLD
         if isinstance(action, Draw):
-            return _BE_DRAW + _subset_bits(action, hand)
+            return BE_DRAW + _subset_bits(action, hand)
     raise IllegalAction(f"{action!r} is not a {kind.title} action")

@@ -64,12 +64,26 @@ if TYPE_CHECKING:
 __all__ = ["Layout", "layout", "observation_tensor"]
 
 _PHASES: Final = {p: i for i, p in enumerate(Phase)}
+_PHASE_AT: Final = {id(p): i for i, p in enumerate(Phase)}  # ints hash faster than enum members
 
 
 class Layout:
     """The blocks of one game's tensor for ``n`` players: name -> (offset, length)."""
 
-    __slots__ = ("blocks", "n", "size")
+    __slots__ = (
+        "blocks",
+        "dealer",
+        "leader",
+        "n",
+        "phase",
+        "played",
+        "size",
+        "standings",
+        "to_act",
+        "trick",
+        "tricks_won",
+        "trump",
+    )
 
     def __init__(self, kind: GameKind, n: int) -> None:
         self.n = n
@@ -123,6 +137,15 @@ class Layout:
             self.blocks[name] = (off, size)
             off += size
         self.size = off
+        self.played = self.offset("played")
+        self.trick = self.offset("trick")
+        self.leader = self.offset("leader")
+        self.to_act = self.offset("to_act")
+        self.dealer = self.offset("dealer")
+        self.trump = self.offset("trump")
+        self.phase = self.offset("phase")
+        self.tricks_won = self.offset("tricks_won")
+        self.standings = self.offset("standings")
 
     def offset(self, name: str) -> int:
         """Where block ``name`` starts."""
@@ -150,39 +173,48 @@ def _set_mask(t: list[float], off: int, mask: int) -> None:
 
 def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
     """The tensor of ``seat`` (already checked) in ``game``; see the module docstring."""
-    lay = layout(game.kind, game._n)
-    n = lay.n
-    b = lay.blocks
+    n = game._n
+    lay = _LAYOUTS.get((game.kind, n)) or layout(game.kind, n)
     t = [0.0] * lay.size
-    _set_mask(t, 0, game._hands[seat])
+    mask = game._hands[seat]
+    while mask:
+        low = mask & -mask
+        t[low.bit_length() - 1] = 1.0
+        mask ^= low
     play = game._play
+    phase = game._phase
     if play is not None:
-        off_played = b["played"][0]
-        for trick in play.tricks:
-            for s, c in zip(trick.seats, trick.cards, strict=True):
-                t[off_played + ((s - seat) % n) * 52 + c._index] = 1.0
+        off = lay.played
+        for s, mask in enumerate(play.played):
+            if not mask:
+                continue
+            base = off + ((s - seat) % n) * 52
+            while mask:
+                low = mask & -mask
+                t[base + low.bit_length() - 1] = 1.0
+                mask ^= low
         if play.current:
-            off_trick = b["trick"][0]
-            for s, c in zip(play.seats_in_trick(), play.current, strict=False):
-                r = ((s - seat) % n) * 52 + c._index
-                t[off_played + r] = 1.0
-                t[off_trick + r] = 1.0
-        if game._phase is Phase.PLAY:
-            t[b["leader"][0] + (play.leader - seat) % n] = 1.0
-        off = b["tricks_won"][0]
+            off = lay.trick
+            for s, c in zip(play.seats, play.current, strict=False):
+                t[off + ((s - seat) % n) * 52 + c._index] = 1.0
+        if phase is Phase.PLAY:
+            t[lay.leader + (play.leader - seat) % n] = 1.0
+        off = lay.tricks_won
         for s, w in enumerate(play.won):
-            t[off + (s - seat) % n] = float(w)
+            if w:
+                t[off + (s - seat) % n] = float(w)
     to_act = game.to_act
     if to_act is not None:
-        t[b["to_act"][0] + (to_act - seat) % n] = 1.0
-    t[b["dealer"][0] + (game.dealer - seat) % n] = 1.0
+        t[lay.to_act + (to_act - seat) % n] = 1.0
+    t[lay.dealer + (game.dealer - seat) % n] = 1.0
     trump = game.trump
     if trump is not None:
-        t[b["trump"][0] + int(trump)] = 1.0
-    t[b["phase"][0] + _PHASES[game._phase]] = 1.0
-    off = b["standings"][0]
+        t[lay.trump + trump] = 1.0
+    t[lay.phase + _PHASE_AT[id(phase)]] = 1.0
+    off = lay.standings
     for s, v in enumerate(game.standings):
-        t[off + (s - seat) % n] = float(v)
+        if v:
+            t[off + (s - seat) % n] = float(v)
     kind = game.kind
     if kind is GameKind.DEERPARK:
         _deerpark(game, seat, t, lay)  # type: ignore[arg-type]
@@ -203,8 +235,10 @@ def _deerpark(game: DeerParkGame, seat: int, t: list[float], lay: Layout) -> Non
     if game._requirement is not None:
         t[b["requirement"][0] + (0 if game._requirement == 2 else 1)] = 1.0
     off = b["locked"][0]
+    opts = game._options
+    lock_at, permanent, ever, scores = opts.lock_at, opts.lock_permanent, game._ever_locked, game._scores
     for s in range(n):
-        if game.locked(s):
+        if scores[s] >= lock_at or (permanent and ever[s]):
             t[off + (s - seat) % n] = 1.0
     passes = 0
     off_order, off_call, off_own = b["passed_order"][0], b["passed_call"][0], b["own_discard"][0]
