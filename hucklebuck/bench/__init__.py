@@ -21,6 +21,7 @@ SECTIONS: dict[str, str] = {
     "sessions": "hucklebuck.bench.sessions",
     "games": "hucklebuck.bench.games",
     "solver": "hucklebuck.bench.solver",
+    "players": "hucklebuck.bench.players",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
 
