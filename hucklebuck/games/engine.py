@@ -744,6 +744,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             data = json.loads(text)
         except (TypeError, ValueError) as exc:
             raise RestoreError(f"the saved game is not JSON: {exc}") from None
+        except RecursionError:
+            raise RestoreError("the saved game is not JSON this library reads: nested too deeply") from None
         return cls.from_dict(data)
 
     def __eq__(self, other: object) -> bool:
