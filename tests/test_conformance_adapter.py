@@ -117,3 +117,13 @@ def test_strict_loads() -> None:
     for bad in ("NaN", "[Infinity]", "1e400", "9" * 1001):
         with pytest.raises(ValueError):
             strict_loads(bad)
+
+
+def test_from_json_of_deeply_nested_text_is_a_restore_error(core_name: str) -> None:
+    from hucklebuck.errors import RestoreError
+    from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
+
+    for game in (HucklebuckGame, BuckEmGame, DeerParkGame):
+        for text in ("[" * 5000 + "]" * 5000, '{"a":' * 3000 + "1" + "}" * 3000):
+            with pytest.raises(RestoreError, match="nested too deeply"):
+                game.from_json(text)
