@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import HucklebuckError
-from .common import CliError, ErrorParser
+from .common import CliError, ErrorParser, Output, can_encode
 
 __all__ = ["COMMANDS", "CliError", "build_parser", "main"]
 
@@ -71,7 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
     except (CliError, HucklebuckError) as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"{parser.prog} {args.command}: error: {message}", file=sys.stderr)
+        Output(sys.stderr, ascii_only=not can_encode(sys.stderr))(
+            f"{parser.prog} {args.command}: error: {message}"
+        )
         return 2
     except KeyboardInterrupt:
         print("", file=sys.stderr)

@@ -9,7 +9,7 @@ from typing import Any
 from .. import evaluate as ev
 from ..cards import Card, Suit, parse_card, parse_cards, parse_suit
 from ..games.buckem import BuckEmOptions
-from ..packs import GameKind
+from ..packs import GameKind, pack
 from .common import (
     CliError,
     GameSpec,
@@ -132,6 +132,14 @@ def run(args: argparse.Namespace) -> int:
     lo, hi = spec.player_range
     if not lo <= args.players <= hi:
         raise CliError(f"{spec.title} is for {lo} to {hi} players, not {args.players}")
+    the_pack = pack(spec.kind, args.players, short_handed=short) if short else pack(spec.kind, args.players)
+    outside = [c.display for c in hand if c not in the_pack]
+    if outside:
+        lowest = min(the_pack, key=lambda c: c.rank).rank.display
+        raise CliError(
+            f"--hand: {' '.join(outside)} not in the {spec.title} pack for {args.players} players"
+            f" ({lowest} to A in each suit)"
+        )
     upcard = parse_one(args.upcard, "--upcard") if args.upcard else None
     if upcard is not None and upcard in hand:
         raise CliError(f"--upcard {upcard.code} is also in --hand")

@@ -24,7 +24,7 @@ from ..actions import (
     Stay,
 )
 from ..cards import Card, Suit, parse_cards, parse_suit
-from ..errors import CardError, HucklebuckError, IllegalAction
+from ..errors import CardError, HucklebuckError
 from ..games.base import ActionEvent, Phase
 from ..packs import GameKind
 from .table import SUIT_NAMES, Table, cards_text, sort_hand
@@ -200,6 +200,12 @@ HELP: dict[GameKind, dict[Phase, str]] = {
     },
 }
 
+_HINT_UNITS = {
+    GameKind.HUCKLEBUCK: "points for this hand, plus a bonus for winning the game",
+    GameKind.BUCKEM: "chips won or lost this round",
+    GameKind.DEERPARK: "higher is better: fewer hands from a goal, a bonus for winning",
+}
+
 COMMANDS_HELP = (
     "Answer with a move's number, or write the move (any case: '10h', 'AS', 'bid 3', 'pass').\n"
     "Commands: ? or help (this), hint (what the evaluation says of each move),\n"
@@ -324,13 +330,15 @@ class Human:
             self.say(f"Not allowed: {self._why_illegal(action)}")
 
     def _why_illegal(self, action: Action) -> str:
+        if isinstance(action, Play) and action.card not in self.game.hand(action.seat):
+            return f"{action.card.display} is not in your hand"
         trial = self.game.copy()
         try:
             trial.apply(action)
-        except IllegalAction as exc:
-            return str(exc)
         except HucklebuckError as exc:
-            return str(exc)
+            text = str(exc)
+            prefix = f"{action}: "  # the game names the action in protocol form first
+            return text[len(prefix) :] if text.startswith(prefix) else text
         return "that is not one of your moves now"  # pragma: no cover - legal list and apply agree
 
     def _hint(self, seat: int) -> None:
@@ -344,6 +352,9 @@ class Human:
             self.say(f"No hint: {exc}")
             return
         game = self.game
+        self.say(
+            f"Expected value of each move over sampled deals of the unseen cards ({_HINT_UNITS[game.kind]}):"
+        )
         for action, value, unit in sorted(rated, key=lambda r: -r[1]):
             self.say(f"  {move_text(action, game):<32} {value:+.2f} {unit}")
 

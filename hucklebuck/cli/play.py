@@ -160,12 +160,11 @@ def run(args: argparse.Namespace) -> int:
         seen.add(s)
     bots_text = args.bots if args.bots is not None else meta.get("bots")
     kinds = _kinds(bots_text if isinstance(bots_text, str) or bots_text is None else None)
-    rng = random.Random(seed ^ 0x5EED)
-    bots: dict[int, Player[Any]] = {}
+    bot_seed = int(meta.get("bot_seed", seed)) if args.resume is not None else seed
     bot_kind: dict[int, str] = {}
     for i, s in enumerate(s for s in range(players) if s not in humans):
         bot_kind[s] = kinds[i % len(kinds)]
-        bots[s] = make_player(bot_kind[s], spec.kind, seed=rng.getrandbits(32))
+    bots = _Bots(spec, bot_kind, bot_seed)
     names = _names(players, humans)
     limit = (
         args.hands
@@ -179,9 +178,7 @@ def run(args: argparse.Namespace) -> int:
         + f" (core: {backend_info().name})"
     )
     table.intro(header, _labels(names, humans, bot_kind, players))
-    if args.ascii or say.ascii:
-        pass
-    save_meta = {"you": humans, "bots": ",".join(kinds)}
+    save_meta = {"you": humans, "bots": ",".join(kinds), "bot_seed": bot_seed}
     person = Human(
         table,
         say,
@@ -204,18 +201,20 @@ def _names(players: int, humans: list[int]) -> list[str]:
     return [f"P{s}" for s in range(players)]
 
 
+_KIND_WORDS = {"mc": "Monte Carlo (mc)"}
+
+
 def _labels(names: list[str], humans: list[int], kinds: dict[int, str], players: int) -> str:
-    parts = []
+    width = max(len(n) for n in names)
+    lines = ["Players:"]
     for s in range(players):
-        if s in humans:
-            who = f"{names[s]} (seat {s}, a person)" if len(humans) == 1 else f"{names[s]} (a person)"
-        else:
-            who = f"{names[s]} ({kinds[s]} computer player)"
-        parts.append(who)
-    return (
-        "Players: " + ", ".join(parts) + f". Seats are numbered 0 to {players - 1} going left; "
-        "the deal and the turn pass to the next number."
+        who = "a person" if s in humans else f"{_KIND_WORDS.get(kinds[s], kinds[s])} computer player"
+        seat = f" (seat {s})" if names[s] == "You" else ""
+        lines.append(f"  {names[s]:<{width}}  {who}{seat}")
+    lines.append(
+        f"Seats are numbered 0 to {players - 1} going left; the deal and the turn pass to the next number."
     )
+    return "\n".join(lines)
 
 
 def _reader(say: Output) -> Callable[[str], str | None]:
@@ -234,17 +233,36 @@ def _reader(say: Output) -> Callable[[str], str | None]:
     return read
 
 
+class _Bots:
+    """The computer players.  Each decision gets a fresh player seeded from the
+    game's position, so a saved and resumed game continues exactly as it would have."""
+
+    def __init__(self, spec: GameSpec, kinds: dict[int, str], seed: int) -> None:
+        self.spec = spec
+        self.kinds = kinds
+        self.seed = seed
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in self.kinds
+
+    def choose(self, game: TrickGame[Any, Any], seat: int) -> Action:
+        decision = random.Random(f"{self.seed}:{seat}:{len(game.events)}").getrandbits(63)
+        player: Player[Any] = make_player(self.kinds[seat], self.spec.kind, seed=decision)
+        return player.choose(game.observation(seat))
+
+
 def _hinter(
     game: TrickGame[Any, Any], spec: GameSpec
 ) -> Callable[[int], list[tuple[Action, float, str]]] | None:
     try:
-        from ..players import MonteCarloPlayer  # type: ignore[attr-defined]
-    except ImportError:
+        from ..players import MonteCarloPlayer
+    except ImportError:  # pragma: no cover - the players package always has it now
         return None
 
     def hint(seat: int) -> list[tuple[Action, float, str]]:
-        player = MonteCarloPlayer(spec.kind, seed=0)
-        return [(a, float(v), "") for a, v in player.analyse(game.observation(seat))]
+        player = MonteCarloPlayer(samples=400, seed=len(game.events))
+        unit = {GameKind.HUCKLEBUCK: "points", GameKind.BUCKEM: "chips"}.get(spec.kind, "")
+        return [(a, float(v), unit) for a, v in player.analyse(game.observation(seat))]
 
     return hint
 
@@ -252,7 +270,7 @@ def _hinter(
 def _loop(
     game: TrickGame[Any, Any],
     table: Table,
-    bots: dict[int, Player[Any]],
+    bots: _Bots,
     person: Human,
     limit: int | None,
 ) -> None:
@@ -273,7 +291,7 @@ def _loop(
             continue
         seat = game.to_act
         assert seat is not None
-        action = person.ask(seat) if seat not in bots else bots[seat].choose(game.observation(seat))
+        action = person.ask(seat) if seat not in bots else bots.choose(game, seat)
         before = game.hand(seat)
         game.apply(action)
         table.action(seat, action, before)

@@ -205,8 +205,9 @@ class Table:
         """The opening lines: the game, how it is won, the players."""
         say = self.say
         say(header)
-        for text in (game_rules_line(self.game), labels):
-            for line in textwrap.wrap(text, 78):
+        for text in (game_rules_line(self.game), *labels.splitlines()):
+            indent = text[: len(text) - len(text.lstrip())]
+            for line in textwrap.wrap(text.strip(), 78, initial_indent=indent, subsequent_indent=indent):
                 say(line)
 
     def hand_start(self) -> None:
