@@ -44,7 +44,7 @@ from .engine import (
     pack_of,
 )
 from .history import History
-from .ids import BE_DRAW, subset_ids
+from .ids import BE_DRAW, interned, subset_ids
 from .options import OptionsBase
 
 __all__ = [
@@ -560,11 +560,11 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
 
     def _legal_in_phase(self, seat: int) -> list[Action]:
         if self._phase is Phase.STAY_FOLD:
-            acts: list[Action] = [BuckStay(seat)]
+            acts: list[Action] = [interned(BuckStay, seat)]
             if self._can_swap(seat):
-                acts.append(BuckStay(seat, True))
+                acts.append(interned(BuckStay, seat, True))
             if not self._scared_in(seat):
-                acts.append(Fold(seat))
+                acts.append(interned(Fold, seat))
             return acts
         hand = list(self.hand(seat))
         out: list[Action] = []

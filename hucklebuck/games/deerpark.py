@@ -42,6 +42,7 @@ from .engine import (
     pack_of,
 )
 from .history import History
+from .ids import interned
 from .options import OptionsBase
 
 __all__ = [
@@ -415,14 +416,16 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
 
     def _legal_in_phase(self, seat: int) -> list[Action]:
         if self._phase is Phase.ORDER:
-            return [Pass(seat)] if self.locked(seat) else [Order(seat), Pass(seat)]
+            return (
+                [interned(Pass, seat)] if self.locked(seat) else [interned(Order, seat), interned(Pass, seat)]
+            )
         if self._phase is Phase.CALL:
             if self._stuck(seat):  # stick the dealer: must name a suit, whatever the score
-                return [Call(seat, s) for s in Suit]
+                return [interned(Call, seat, s) for s in Suit]
             if self.locked(seat):
-                return [Pass(seat)]
-            return [*(Call(seat, s) for s in self._callable_suits(seat)), Pass(seat)]
-        return [Discard(seat, (c,)) for c in self.hand(seat)]
+                return [interned(Pass, seat)]
+            return [*(interned(Call, seat, s) for s in self._callable_suits(seat)), interned(Pass, seat)]
+        return [interned(Discard, seat, (c,)) for c in self.hand(seat)]
 
     def _check_action(self, action: Action) -> None:
         seat = action.seat
@@ -588,9 +591,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
                 "maker": self._maker,
                 "requirement": self._requirement,
                 "trump": self._trump,
-                "locked": tuple(
-                    s for s in range(self._n) if scores[s] >= lock_at or (permanent and ever[s])
-                ),
+                "locked": tuple(s for s in range(self._n) if scores[s] >= lock_at or (permanent and ever[s])),
                 "history": history,
                 "current_trick": tuple(play.current) if play else (),
                 "trick_leader": play.leader if play else None,

@@ -45,7 +45,7 @@ from .engine import (
     pack_of,
 )
 from .history import History
-from .ids import HB_DISCARD, subset_ids
+from .ids import HB_DISCARD, interned, subset_ids
 from .options import OptionsBase
 
 __all__ = [
@@ -494,15 +494,15 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         if phase is Phase.AUCTION:
             acts: list[Action] = []
             if not self._dealer_forced(seat):
-                acts.append(Pass(seat))
+                acts.append(interned(Pass, seat))
             low = 2 if self._high is None else self._high + 1
-            acts.extend(Bid(seat, b) for b in range(low, 6))
+            acts.extend(interned(Bid, seat, b) for b in range(low, 6))
             return acts
         if phase is Phase.TRUMP:
-            return [NameTrump(seat, s) for s in Suit]
+            return [interned(NameTrump, seat, s) for s in Suit]
         if phase is Phase.DECLARE:
-            stays: list[Action] = [Stay(seat, k) for k in range(HAND_SIZE + 1)]
-            return stays if seat == self._bidder else [Drop(seat), *stays]
+            stays: list[Action] = [interned(Stay, seat, k) for k in range(HAND_SIZE + 1)]
+            return stays if seat == self._bidder else [interned(Drop, seat), *stays]
         k = self._declared[seat]
         assert phase is Phase.EXCHANGE and k is not None
         return [Discard(seat, combo) for combo in itertools.combinations(self.hand(seat), k)]

@@ -48,7 +48,8 @@ into the typed action with the actual cards.  Actions made from ids are shared
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
 
 from ..actions import (
     Action,
@@ -79,6 +80,7 @@ __all__ = [
     "action_from_id",
     "action_id",
     "check_id",
+    "interned",
     "play_action",
     "subset_ids",
 ]
@@ -114,6 +116,20 @@ def play_action(seat: int, index: int) -> Play:
     if seat < _MAX_SEATS:
         return PLAYS[seat][index]
     return Play(seat, _CARDS[index])  # pragma: no cover - no game seats more than eight
+
+
+A = TypeVar("A")
+_INTERNED: dict[tuple[Any, ...], Any] = {}
+
+
+def interned(cls: Callable[..., A], *args: Any) -> A:
+    """The shared action ``cls(*args)`` (only for arguments of small range: seats,
+    suits, counts, single cards), built once."""
+    key = (cls, *args)
+    action: A | None = _INTERNED.get(key)
+    if action is None:
+        action = _INTERNED[key] = cls(*args)
+    return action
 
 
 _SUBSETS: dict[tuple[int, int, int, int], list[int]] = {}
@@ -183,30 +199,30 @@ def action_from_id(kind: GameKind, i: int, seat: int, hand: int) -> Action:
         return play_action(seat, i)
     if kind is GameKind.DEERPARK:
         if i < _DP_PASS:
-            return Discard(seat, (_CARDS[i - _DP_DISCARD],))
+            return interned(Discard, seat, (_CARDS[i - _DP_DISCARD],))
         if i == _DP_PASS:
-            return Pass(seat)
+            return interned(Pass, seat)
         if i == _DP_ORDER:
-            return Order(seat)
-        return Call(seat, _SUITS[i - _DP_CALL])
+            return interned(Order, seat)
+        return interned(Call, seat, _SUITS[i - _DP_CALL])
     if kind is GameKind.HUCKLEBUCK:
         if i == _HB_PASS:
-            return Pass(seat)
+            return interned(Pass, seat)
         if i < _HB_TRUMP:
-            return Bid(seat, i - _HB_BID + 2)
+            return interned(Bid, seat, i - _HB_BID + 2)
         if i < _HB_DROP:
-            return NameTrump(seat, _SUITS[i - _HB_TRUMP])
+            return interned(NameTrump, seat, _SUITS[i - _HB_TRUMP])
         if i == _HB_DROP:
-            return Drop(seat)
+            return interned(Drop, seat)
         if i < HB_DISCARD:
-            return Stay(seat, i - _HB_STAY)
+            return interned(Stay, seat, i - _HB_STAY)
         return Discard(seat, _subset(i, i - HB_DISCARD, seat, hand))
     if i == _BE_STAY:
-        return BuckStay(seat)
+        return interned(BuckStay, seat)
     if i == _BE_SWAP:
-        return BuckStay(seat, True)
+        return interned(BuckStay, seat, True)
     if i == _BE_FOLD:
-        return Fold(seat)
+        return interned(Fold, seat)
     return Draw(seat, _subset(i, i - BE_DRAW, seat, hand))
 
 
