@@ -17,13 +17,37 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 from pexpect.popen_spawn import PopenSpawn  # noqa: E402 - after the importorskip
 
-PROMPT = r"move \(1-(\d+), or \? for help\):"
+PROMPT = r"move \((?:1-)?(\d+), or \? for help\):"
 CMD = [sys.executable, "-m", "hucklebuck", "play"]
 GAMES = {
     # Small targets and few hands keep these fast; the bots are the quick heuristic ones.
-    "hucklebuck": ["hucklebuck", "--players", "3", "--you", "1", "--seed", "4", "-o", "target=11", "--bots", "heuristic"],
+    "hucklebuck": [
+        "hucklebuck",
+        "--players",
+        "3",
+        "--you",
+        "1",
+        "--seed",
+        "4",
+        "-o",
+        "target=11",
+        "--bots",
+        "heuristic",
+    ],
     "deerpark": ["deerpark", "--players", "3", "--you", "0", "--seed", "2", "--bots", "heuristic"],
-    "buckem": ["buckem", "--players", "5", "--you", "2", "--seed", "3", "--hands", "2", "--bots", "heuristic"],
+    "buckem": [
+        "buckem",
+        "--players",
+        "5",
+        "--you",
+        "2",
+        "--seed",
+        "3",
+        "--hands",
+        "2",
+        "--bots",
+        "heuristic",
+    ],
 }
 _LETTER = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 _ALL = [r + s for s in "cdhs" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "j", "q", "k", "a")]
@@ -124,8 +148,8 @@ def _run(args: list[str], answers: list[str]) -> subprocess.CompletedProcess[str
 @pytest.mark.single_core
 def test_pipe_output_has_no_prompt_decorations() -> None:
     out = _run(GAMES["hucklebuck"], ["quit"]).stdout
-    assert "Your move (1-" in out and "\r" not in out and "\x1b" not in out
-    prompt_line = next(line for line in out.splitlines() if "Your move (1-" in line)
+    assert "Your move (1" in out and "\r" not in out and "\x1b" not in out
+    prompt_line = next(line for line in out.splitlines() if "Your move (1" in line)
     assert prompt_line.endswith("for help):")
     assert "> quit" in out and out.rstrip().endswith("Leaving the game.")
 
@@ -142,9 +166,9 @@ def test_save_then_resume_gives_the_same_continuation(tmp_path: Path) -> None:
     assert resumed.returncode == 0, resumed.stderr
     assert "resumed from" in resumed.stdout and "Winner: " in resumed.stdout
     # Everything from the first question after resuming is what the first run did after saving.
-    start = resumed.stdout.index("Your move (1-")
+    start = resumed.stdout.index("Your move (1")
     cont = resumed.stdout[start:]
-    assert cont == tail[tail.index("Your move (1-") :]
+    assert cont == tail[tail.index("Your move (1") :]
 
 
 @pytest.mark.single_core

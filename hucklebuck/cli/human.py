@@ -5,6 +5,8 @@ the game's own words without changing anything."""
 from __future__ import annotations
 
 import json
+import re
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -54,17 +56,21 @@ def move_text(action: Action, game: Any) -> str:
         return "drop"
     if isinstance(action, Order):
         turned = getattr(game, "turned", None)
-        return f"order up {turned.display}" if turned is not None else "order up"
+        if turned is None:
+            return "order up"
+        return f"order up {turned.display} ({turned.suit.glyph} {SUIT_NAMES[turned.suit]} trump)"
     if isinstance(action, Call):
         return f"call {action.suit.glyph} {SUIT_NAMES[action.suit]}"
     if isinstance(action, Discard):
-        return f"discard {cards_text(action.cards)}"
+        return f"discard {cards_text(sort_hand(action.cards, game.trump, game.kind))}"
     if isinstance(action, BuckStay):
         return "stay, swap the deuce for the upcard" if action.swap else "stay"
     if isinstance(action, Fold):
         return "fold"
     if isinstance(action, Draw):
-        return f"draw {len(action.cards)} for {cards_text(action.cards)}" if action.cards else "stand pat"
+        if not action.cards:
+            return "stand pat"
+        return f"draw {len(action.cards)} for {cards_text(sort_hand(action.cards, game.trump, game.kind))}"
     if isinstance(action, Play):
         return action.card.display
     return str(action)  # pragma: no cover - every action type is handled above
@@ -285,7 +291,8 @@ class Human:
         """Ask ``seat`` for a move until a legal one is given; raises :class:`Quit`."""
         legal = self.screen(seat)
         who = self.table.names[seat]
-        prompt = f"{'Your' if who == 'You' else who + ', your'} move (1-{len(legal)}, or ? for help)"
+        choices = "1" if len(legal) == 1 else f"1-{len(legal)}"
+        prompt = f"{'Your' if who == 'You' else who + ', your'} move ({choices}, or ? for help)"
         while True:
             line = self.read(prompt)
             if line is None:
@@ -293,10 +300,10 @@ class Human:
             text = line.strip()
             low = text.lower()
             if not text:
-                self.say(f"Type a number from 1 to {len(legal)}, or ? for help.")
+                self.say(f"Type a move's number ({choices}), or ? for help.")
                 continue
             if low in ("?", "help"):
-                self.say(HELP[self.game.kind].get(self.game.phase, ""))
+                self.para(HELP[self.game.kind].get(self.game.phase, ""))
                 self.say(COMMANDS_HELP)
                 continue
             if low in ("quit", "exit"):
@@ -315,7 +322,7 @@ class Human:
                 n = int(text) if len(text) < 6 else 0
                 if 1 <= n <= len(legal):
                     return legal[n - 1]
-                self.say(f"There is no move {text}: choose 1 to {len(legal)}.")
+                self.say(f"There is no move {text}: choose {choices.replace('-', ' to ')}.")
                 continue
             try:
                 action = parse_answer(self.game.kind, self.game.phase, seat, text)
@@ -338,8 +345,27 @@ class Human:
         except HucklebuckError as exc:
             text = str(exc)
             prefix = f"{action}: "  # the game names the action in protocol form first
-            return text[len(prefix) :] if text.startswith(prefix) else text
+            text = text[len(prefix) :] if text.startswith(prefix) else text
+            return self._personal(text)
         return "that is not one of your moves now"  # pragma: no cover - legal list and apply agree
+
+    def _personal(self, text: str) -> str:
+        """The game's words with seat numbers as the table names them and cards as people write them."""
+        names = self.table.names
+
+        def seat(m: re.Match[str]) -> str:
+            n = int(m.group(1))
+            if not 0 <= n < len(names):
+                return m.group(0)
+            return "you" if names[n] == "You" else names[n]
+
+        text = re.sub(r"\bseat (\d+)", seat, text)
+        return re.sub(r"\b([2-9TJQKA][CDHS])\b", lambda m: Card.parse(m.group(1)).display, text)
+
+    def para(self, text: str) -> None:
+        """Print ``text`` wrapped to 78 columns."""
+        for line in textwrap.wrap(text, 78) or [""]:
+            self.say(line)
 
     def _hint(self, seat: int) -> None:
         if self.hint is None:

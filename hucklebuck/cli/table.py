@@ -140,9 +140,10 @@ def game_rules_line(game: TrickGame[Any, Any]) -> str:
             "(or to be pushed up to 50) wins (S4)."
         )
     return (
-        "Each round everyone antes into the pot; tricks win a share of it and a player who stays "
-        "and takes none is burned and pays. A session has no natural end: it stops after --hands "
-        "hands and the biggest bankroll leads (S3)."
+        "Each round everyone antes into the pot (not after a burn). A stayer who takes two or more "
+        "tricks wins the pot (two such split it); a stayer with fewer is burned and pays the pot's "
+        "size into the next one. A session has no natural end: it stops after --hands hands "
+        "(10 unless told) and the biggest bankroll leads (S3)."
     )
 
 
@@ -234,7 +235,14 @@ class Table:
 
     def action(self, seat: int, action: Action, before: CardSet) -> None:
         """Narrate ``action`` by ``seat`` (``before``: the seat's cards before it)."""
-        if not isinstance(action, Play):
+        up = self.upcard()
+        if isinstance(action, Order) and up is not None:
+            dealer = self.names[self.game.dealer]
+            self.say(
+                f"  {self.names[seat]} orders up {up.display}: {SUIT_NAMES[up.suit]} are trump"
+                f" and {dealer} picks it up"
+            )
+        elif not isinstance(action, Play):
             self.say("  " + describe_action(action, self.names[seat], show_cards=self.sees(seat)))
         after = self.game.hand(seat)
         drawn = after - before
@@ -269,6 +277,7 @@ class Table:
         """The hand's scoring table, with the reason (and rule) for each line."""
         game, say, names = self.game, self.say, self.names
         self.events()
+        say("")
         say(f"--- Scoring of hand {game.hand_number} ---")
         width = max(len(n) for n in names)
         lines = [ev for ev in self._scores if ev.delta or ev.reason]
