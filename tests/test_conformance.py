@@ -220,3 +220,39 @@ def test_runner_filters_by_game_and_option() -> None:
     assert out.returncode == 0
     n = sum(1 for c in load_cases() if c.id.startswith("deerpark/") and "lock_at" not in c.option_names)
     assert out.stdout.strip().splitlines()[-1] == f"{n} passed, 0 failed"
+
+
+@pytest.mark.single_core
+def test_lint_reports_coverage_of_decisions_and_option_values(tmp_path: Path) -> None:
+    from hucklebuck.conformance.lint import coverage, coverage_lines
+    from hucklebuck.conformance.spec import DEFS, NOT_OBSERVABLE
+
+    cov = coverage()
+    assert cov.uncited() == [] and cov.unexercised() == []
+    assert set(cov.decisions) == set(DEFS) - set(NOT_OBSERVABLE)
+    assert cov.decisions[56]  # scare cards with the deuce swap
+    lines = coverage_lines()
+    assert (
+        f"decisions cited: {len(DEFS) - len(NOT_OBSERVABLE)} of {len(DEFS) - len(NOT_OBSERVABLE)}" in lines[1]
+    )
+    d = tmp_path / "buckem"
+    d.mkdir()
+    one = {"id": "buckem/x/one", "title": "t", "source": ["protocol: 6.3"], "decisions": ["DEF #56"],
+           "request": {"op": "deck", "game": "buckem", "players": 5, "options": {"split": "proportional",
+                                                                               "ante": 3}},
+           "expect": {}}  # fmt: skip
+    (d / "a.json").write_text(json.dumps({"cases": [one]}))
+    problems = "\n".join(lint([tmp_path]))
+    assert "cite the protocol page by topic" in problems
+    assert "DEF #56," not in problems and "DEF #55," in problems
+    small = coverage([tmp_path])
+    assert small.option_values[("buckem", "split", "proportional")] == 1
+    assert small.option_values[("buckem", "ante", "int")] == 1
+    assert ("buckem", "odd_chip", "carry") in small.unexercised()
+    out = subprocess.run(
+        [PY, "-m", "hucklebuck.conformance", "lint", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 1 and "not set: hucklebuck.target=11" in out.stdout

@@ -197,7 +197,7 @@ def _deerpark(add: Any, err: Any, dp: Any) -> None:
         "errors",
         "going-alone-refused",
         "'alone' is not an action of Deer Park Euchre: illegal_action",
-        ["protocol: 6.2"],
+        ["protocol: actions, unreadable versus illegal"],
         [80],
         dp(hands, "TS", ["1 alone"]),
         err("illegal_action", hand=0, action=0),

@@ -23,6 +23,7 @@ __all__ = ["Coverage", "coverage", "coverage_lines", "lint"]
 MIN_CASES: Final = 150
 ID_RE: Final = re.compile(r"^(hucklebuck|buckem|deerpark)/[a-z0-9-]+/[a-z0-9-]+$")
 DEF_RE: Final = re.compile(r"^DEF #\d+$")
+PROTOCOL_NUMBER_RE: Final = re.compile(r"^protocol:? *[0-9§]")
 SOURCE_RE: Final = re.compile(r"^(S0|S2|S3|S4|R\d+|protocol)[ :,]")
 
 
@@ -100,6 +101,8 @@ def _check_case(f: Path, case: dict[str, Any], where: str, problems: list[str]) 
         problems.append(f"{where}: 'decisions' must be a list like ['DEF #18']")
     elif any(int(d.split("#")[1]) not in DEFS for d in decisions):
         problems.append(f"{where}: 'decisions' cites a DEF number outside 1..{DEFS[-1]}")
+    if isinstance(source, list) and any(isinstance(s, str) and PROTOCOL_NUMBER_RE.match(s) for s in source):
+        problems.append(f"{where}: cite the protocol page by topic ('protocol: options'), not by a number")
     if not source and not decisions:
         problems.append(f"{where}: cites neither a source nor a decision")
     exts = case.get("extensions", [])

@@ -256,7 +256,7 @@ def _checked_deal(kind: GameKind, deal: object, index: int) -> None:
 
 
 def _cut_hand(game: TrickGame[Any, Any], kind: GameKind) -> dict[str, Any]:
-    """The HAND of an unfinished hand (protocol 6.4)."""
+    """The HAND of an unfinished hand (the state at a cut)."""
     n = game.players
     legal = sorted(str(a) for a in game.legal_actions())
     trump = game.trump
@@ -326,7 +326,7 @@ def _final(game: TrickGame[Any, Any]) -> dict[str, Any]:
 
 
 def op_play(req: Mapping[str, Any]) -> Any:
-    """Play scripted hands from a known position (protocol section 4, ``play``)."""
+    """Play scripted hands from a known position (the ``play`` operation)."""
     kind = _game(req)
     players = _players(req)
     hands = _field(req, "hands", list, "a list of hands")
