@@ -1,7 +1,7 @@
 """Actions: typed, immutable values, each with its protocol text form.
 
 Every action names the seat that takes it, so acting out of turn is caught.
-``str(action)`` is the conformance-protocol form (``"1 bid 3"``,
+``str(action)`` is the form the conformance protocol uses (``"1 bid 3"``,
 ``"2 discard 4C 9H"``) and :func:`parse_action` reads it back.
 
 >>> parse_action("hucklebuck", "1 bid 3")

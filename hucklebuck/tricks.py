@@ -4,7 +4,7 @@ All three games share the Rams-family rule: follow the suit led if you can,
 otherwise play anything; the highest trump wins, else the highest card of the
 suit led.  Deer Park Euchre adds the right bower (jack of trump, highest) and
 the left bower (the other jack of the same colour), which counts as a trump
-for leading, following and winning (rules-decisions section 1.3.6).
+for leading, following and winning (S4: the usual Euchre bowers).
 
 Each function calls the active core (:func:`hucklebuck.backend`) once; the
 batch functions call it once for a whole batch.

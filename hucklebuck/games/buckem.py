@@ -1,6 +1,6 @@
 """Buck 'Em: a session of rounds around one pot, with antes, burns and rakes.
 
-Rules from S3 with the defaults and variants of rules-decisions section 1.2
+Rules from S3 with the project's defaults and variants where S3 is silent
 (DEF #35-#64).  Buck 'Em has no end: a session goes on until the host stops
 it, so :attr:`BuckEmGame.is_over` stays False.  Chips are conserved:
 bankrolls plus the pot never change except by antes, payouts and burns.
@@ -113,7 +113,7 @@ class RakeRounding(str, enum.Enum):
 
 @dataclass(frozen=True)
 class BuckEmOptions(OptionsBase):
-    """Every Buck 'Em variant option (rules-decisions 1.2), validated when built.
+    """Every Buck 'Em variant option (S3; DEF #35-#64), validated when built.
 
     >>> BuckEmOptions(ante=2, pot_limit=20).pot_limit
     20

@@ -1,6 +1,6 @@
 """Deer Park Euchre: a whole game from 20 points each to 0 or 50.
 
-Rules from S4 with the defaults and variants of rules-decisions section 1.3
+Rules from S4 with the project's defaults and variants where S4 is silent
 (DEF #65-#83).  Trick play follows Euchre: the right bower (jack of trump) and
 the left bower (the other jack of the same colour) top the trump suit, and the
 left bower belongs to trump for every purpose.
@@ -90,7 +90,7 @@ class EightPlayerTurnup(str, enum.Enum):
 
 @dataclass(frozen=True)
 class DeerParkOptions(OptionsBase):
-    """Every Deer Park Euchre variant option (rules-decisions 1.3), validated when built.
+    """Every Deer Park Euchre variant option (S4; DEF #65-#83), validated when built.
 
     >>> DeerParkOptions(lock_at=40).lock_at
     40

@@ -1,7 +1,7 @@
 """Hucklebuck: a whole game (hands to the target), step by step.
 
 Rules from S0 (McLeod) and S2 (how-to-play page), with the defaults and
-variants of rules-decisions section 1.1 (DEF #1-#34).
+variants the project fixed where they are silent (DEF #1-#34).
 
 >>> game = HucklebuckGame(4, seed=3)
 >>> game.phase, game.to_act, game.dealer
@@ -125,7 +125,7 @@ class InTheHoleReset(str, enum.Enum):
 
 @dataclass(frozen=True)
 class HucklebuckOptions(OptionsBase):
-    """Every Hucklebuck variant option (rules-decisions 1.1), validated when built.
+    """Every Hucklebuck variant option (S0, S2; DEF #1-#34), validated when built.
 
     >>> HucklebuckOptions(target=11).target
     11
@@ -815,7 +815,8 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
             self._phase = Phase.HAND_OVER
 
     def _game_end(self, moon: int | None) -> tuple[tuple[int, ...], str]:
-        """Winners after a hand, in the order of rules-decisions 1.1.13."""
+        """Winners after a hand, checked in order: a winning moon (DEF #15), the
+        target (DEF #17, #34), the last survivor (DEF #16)."""
         if moon is not None:
             return (moon,), "moon"
         alive = self._seated()
