@@ -101,9 +101,10 @@ def test_worked_examples_through_the_adapter_process(core_name: str) -> None:
 
 
 @pytest.mark.single_core
-def test_conformance_docs_point_at_nothing_outside_the_project() -> None:
-    pkg = Path(__file__).resolve().parents[1] / "hucklebuck" / "conformance"
-    texts = [DOCS / "protocol.rst", DOCS / "conformance.rst", *sorted(pkg.glob("*.py"))]
+def test_docs_and_docstrings_point_at_nothing_outside_the_project() -> None:
+    root = Path(__file__).resolve().parents[1]
+    texts = [root / "README.md", *sorted(DOCS.rglob("*.rst")), *sorted((root / "hucklebuck").rglob("*.py"))]
+    texts += sorted((root / "conformance" / "cases").rglob("*.json"))
     for path in texts:
         text = path.read_text(encoding="utf-8")
         for bad in ("conformance-protocol.md", "rules-decisions", "../shared", "shared folder"):
