@@ -1,6 +1,6 @@
 """The trick engine: who wins a trick and which cards may be played.
 
-All three games share the Rams-family rule: follow the suit led if you can,
+All three games share one trick rule: follow the suit led if you can,
 otherwise play anything; the highest trump wins, else the highest card of the
 suit led.  Deer Park Euchre adds the right bower (jack of trump, highest) and
 the left bower (the other jack of the same colour), which counts as a trump
