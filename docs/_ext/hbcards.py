@@ -4,7 +4,8 @@
 ``.. cards:: AS KH 10D`` draws a row of full cards.  The block form also takes
 one labelled row per content line (``Seat 1: AS KH 10D``).  A card token may
 carry ``@label`` (a caption under the card, e.g. the seat that played it) and a
-trailing ``*`` (the card is highlighted: the trick's winner).  ``XX`` is a
+trailing ``*`` (the card is highlighted: the trick's winner); a label that is
+a number is shown as "seat N".  ``XX`` is a
 face-down card.  Card codes are read by :func:`hucklebuck.parse_card`, so a
 mistyped card stops the build.
 
@@ -139,7 +140,8 @@ def _text_of(tokens: list[Token]) -> str:
     parts = []
     for t in tokens:
         s = t.text + ("*" if t.highlight else "")
-        parts.append(f"{s} ({t.label})" if t.label else s)
+        label = f"seat {t.label}" if t.label.isdigit() else t.label
+        parts.append(f"{s} ({label})" if t.label else s)
     return " ".join(parts)
 
 
@@ -204,7 +206,8 @@ def visit_block_html(self: HTML5Translator, node: cards_block) -> None:
             out.append(f'<div class="hb-cards-label">{html.escape(label)}</div>')
         out.append('<div class="hb-cards-hand">')
         for t in tokens:
-            cap = f'<span class="hb-cards-cap">{html.escape(t.label)}</span>' if t.label else ""
+            label = f"seat {t.label}" if t.label.isdigit() else t.label
+            cap = f'<span class="hb-cards-cap">{html.escape(label)}</span>' if t.label else ""
             out.append(f'<span class="hb-cards-one">{card_svg(t)}{cap}</span>')
         out.append("</div></div>")
     if node["caption"]:

@@ -106,7 +106,7 @@ def hucklebuck_bids() -> Figure:
     return Figure(
         _svg(fig),
         f"Hucklebuck, four players, everyone stays, the bidder leads: the chance of taking at least "
-        f"the bid against the trumps held. {len(xs) * deals} random hands ({deals} per trump count), "
+        f"the bid against the trumps held. {len(xs) * deals:,} random hands ({deals} per trump count), "
         f"each played out {playouts} times: {n:,} simulated hands, seed {SEED}.",
         "Line chart: chance of making bids of 2 to 5 rises with the number of trumps held",
     )
@@ -148,7 +148,7 @@ def buckem_burn() -> Figure:
     return Figure(
         _svg(fig),
         f"Buck 'Em, five players who all stay (no draw), random seat: the chance of taking fewer than "
-        f"two tricks. {hands} random hands ({deals} per point), each played out {playouts} times: "
+        f"two tricks. {hands:,} random hands ({deals} per point), each played out {playouts} times: "
         f"{hands * playouts:,} simulated hands, seed {SEED}.",
         "Line chart: the chance of being burned falls as trumps are added; holding the ace lowers it",
     )
@@ -170,8 +170,9 @@ def buckem_pot() -> Figure:
                 label=f"{label}: 1 session in 10 is above")  # fmt: skip
     ax.set_xlabel("rounds played")
     ax.set_ylabel("chips in the pot")
+    ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
-    ax.legend(frameon=False, fontsize=9)
+    ax.legend(frameon=False, fontsize=9, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     total = sessions * rounds * (rounds + 1) // 2
     return Figure(
         _svg(fig),
@@ -210,6 +211,7 @@ def deerpark_bowers() -> Figure:
             xs.append(k)
             ys.append(100 * total / deals)
         ax.plot(xs, ys, marker="o", label=f"{bowers} bower{'s' if bowers != 1 else ''}")
+    ax.set_xticks(range(1, 6))
     ax.set_xlabel("trumps held, bowers included")
     ax.set_ylabel("chance of three tricks (%)")
     ax.set_ylim(0, 100)
@@ -218,7 +220,7 @@ def deerpark_bowers() -> Figure:
     return Figure(
         _svg(fig),
         f"Deer Park Euchre, four players (24-card pack), hearts trump, the maker leads: the chance of "
-        f"taking the three tricks a voluntary maker needs. {hands} random hands ({deals} per point), each "
+        f"taking the three tricks a voluntary maker needs. {hands:,} random hands ({deals} per point), each "
         f"played out {playouts} times: {hands * playouts:,} simulated hands, seed {SEED}.",
         "Line chart: the maker's chance rises with trumps held and is higher with more bowers",
     )

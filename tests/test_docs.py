@@ -1,0 +1,178 @@
+"""The documentation: built with Sphinx (warnings are errors) and read back as HTML.
+
+Every rules page must show cards as pictures, a worked hand and a table; the
+statistics page must carry its simulated figures with their sizes and seeds;
+no API page may show a docstring's first words as a bogus "Type" field; and
+every public name of the package must be documented in the API reference.
+The worked hands themselves are doctests in ``docs/rules/*.rst``, which pytest
+runs as part of the suite (``--doctest-glob=*.rst``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sphinx")
+pytest.importorskip("matplotlib")
+
+pytestmark = pytest.mark.single_core
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+RULES = ("hucklebuck", "buckem", "deerpark")
+FIGURES = ("hucklebuck-bids", "buckem-burn", "buckem-pot", "deerpark-bowers", "deerpark-length")
+
+
+class Page(HTMLParser):
+    """What the tests need from one HTML page."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.svg_classes: list[str] = []
+        self.svg_labels: list[str] = []
+        self.tables = 0
+        self.images: list[tuple[str, str]] = []
+        self.figcaptions: list[str] = []
+        self._in_caption = False
+        self.feed(text)
+        self.text = text
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "svg":
+            self.svg_classes.append(a.get("class", ""))
+            self.svg_labels.append(a.get("aria-label", ""))
+        elif tag == "table":
+            self.tables += 1
+        elif tag == "img":
+            self.images.append((a.get("src", ""), a.get("alt", "")))
+        elif tag == "figcaption":
+            self._in_caption = True
+            self.figcaptions.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "figcaption":
+            self._in_caption = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_caption:
+            self.figcaptions[-1] += data
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("docs-html")
+    doctrees = tmp_path_factory.mktemp("docs-doctrees")
+    proc = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", "-d", str(doctrees), str(DOCS), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    assert proc.returncode == 0, f"sphinx failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
+    return out
+
+
+def page(site: Path, name: str) -> Page:
+    return Page((site / name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("game", RULES)
+def test_rules_pages_show_cards_a_worked_hand_and_tables(site: Path, game: str) -> None:
+    p = page(site, f"rules/{game}.html")
+    cards = [c for c in p.svg_classes if c.split()[0] in ("hb-card", "hb-chip")]
+    assert len(cards) >= 30, f"{game}: only {len(cards)} card pictures"
+    assert any(c.startswith("hb-card") for c in cards) and any(c.startswith("hb-chip") for c in cards)
+    # every picture has a text alternative a screen reader can speak
+    labels = [lab for c, lab in zip(p.svg_classes, p.svg_labels, strict=True) if c.startswith("hb-c")]
+    assert all(re.fullmatch(r"(ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|two) of "
+                            r"(clubs|diamonds|hearts|spades)|a face-down card", lab) for lab in labels), labels
+    assert {"a-worked-hand", "a-worked-round"} & p.ids, f"{game}: no worked hand section"
+    assert "Trick 5" in p.text, f"{game}: the worked hand does not reach the last trick"
+    assert p.tables >= 2, f"{game}: {p.tables} tables"
+    # reading order: the game first, the rule decisions at the end, each linked to its cases
+    assert p.text.index('id="how-the-game-goes"' if game != "buckem" else 'id="how-a-round-goes"') < p.text.index(
+        'id="a-worked-'
+    )
+    decisions = p.text.index(f'id="{game}-decisions"')
+    assert p.text.index('id="a-worked-') < decisions
+    assert p.text.count("rules/cases.html#def-") + p.text.count('cases.html#def-') >= 15
+    assert "statistics.html" in p.text
+
+
+def test_deerpark_trump_table_has_both_bowers_for_each_suit(site: Path) -> None:
+    text = (site / "rules/deerpark.html").read_text(encoding="utf-8")
+    for right, left in (("spades", "clubs"), ("hearts", "diamonds"), ("diamonds", "hearts"), ("clubs", "spades")):
+        row = re.search(rf"<td><p>. {right}</p></td>(.*?)</tr>", text, re.S)
+        assert row, f"no trump row for {right}"
+        labels = re.findall(r'aria-label="([^"]+)"', row.group(1))
+        assert labels[:3] == [f"jack of {right}", f"jack of {left}", f"ace of {right}"], labels[:3]
+
+
+def test_statistics_page_has_its_figures_with_size_and_seed(site: Path) -> None:
+    p = page(site, "statistics.html")
+    srcs = [src for src, _ in p.images if "hb-" in src]
+    assert [Path(s).stem for s in srcs] == [f"hb-{f}" for f in FIGURES]
+    for src, alt in p.images:
+        if "hb-" in src:
+            svg = (site / src).read_text(encoding="utf-8")
+            assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+            assert alt
+    assert len(p.figcaptions) == len(FIGURES)
+    for cap in p.figcaptions:
+        assert re.search(r"[\d,]+ simulated (hands|rounds)", cap), cap
+        assert "seed" in cap, cap
+    for game in RULES:
+        assert "statistics.html" in (site / f"rules/{game}.html").read_text(encoding="utf-8")
+
+
+def test_no_docstring_is_misread_as_a_type(site: Path) -> None:
+    bad = []
+    for html in site.rglob("*.html"):
+        text = html.read_text(encoding="utf-8")
+        if re.search(r'<dt class="field-(odd|even)">Type<', text) or "TYPE:" in text:
+            bad.append(html.relative_to(site).as_posix())
+    assert not bad, f"a docstring's first words shown as a type on: {bad}"
+
+
+def test_every_public_name_is_in_the_api_reference(site: Path) -> None:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import hbapi
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    ids: set[str] = set()
+    for html in (site / "api").glob("*.html"):
+        ids |= page(site, f"api/{html.name}").ids
+    home = hbapi.homes()
+    missing = sorted(f"{mod}.{name}" for (mod, name), h in home.items() if f"{h}.{name}" not in ids)
+    assert not missing, f"not in the API reference: {missing}"
+    # each name is documented once: under its home only
+    twice = sorted(f"{mod}.{name}" for (mod, name), h in home.items() if mod != h and f"{mod}.{name}" in ids)
+    assert not twice, f"documented twice: {twice}"
+    for need in ("hucklebuck.conformance.adapter.serve", "hucklebuck.games.HucklebuckGame.apply",
+                 "hucklebuck.games.BuckEmGame.legal_actions", "hucklebuck.games.DeerParkGame.observation"):
+        assert need in ids, need
+
+
+def test_no_page_points_outside_the_project(site: Path) -> None:
+    for html in site.rglob("*.html"):
+        text = html.read_text(encoding="utf-8")
+        assert "rules-decisions" not in text and "../shared" not in text, html.name
+
+
+def test_installation_page_says_how_to_install_without_an_index(site: Path) -> None:
+    text = (site / "installation.html").read_text(encoding="utf-8")
+    assert "pip install ." in text or "pip install -e" in text
+    assert ".whl" in text
