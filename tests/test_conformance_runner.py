@@ -255,3 +255,22 @@ def test_runner_error_from_a_broken_hello() -> None:
 
     with pytest.raises(RunnerError, match="the adapter's answer to hello is not a success"):
         run_cases(load_cases()[:1], Broken())
+
+
+def test_an_unavailable_core_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import hucklebuck
+    from hucklebuck.conformance.__main__ import main
+
+    monkeypatch.setattr(hucklebuck, "available", lambda: ("python",))
+    assert main(["run", "--backend", "c", "--id-prefix", "deerpark/deck/"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: the c core is not available here: ")
+    assert main(["adapter", "--backend", "c"]) == 2
+
+
+def test_a_report_that_cannot_be_written_is_an_error(tmp_path: Path) -> None:
+    target = tmp_path / "no-such-dir" / "report.json"
+    out = cli("run", "--id-prefix", "deerpark/deck/players-3", "--json", str(target))
+    assert_refused(out, f"error: No such file or directory: {target}")

@@ -6,6 +6,7 @@ selection that matches no case, an unknown game, an unreadable case file, an
 adapter that cannot be started or that does not answer ``hello`` with protocol
 version 1).  Status 2 comes with one line on stderr, never a traceback.
 ``lint`` exits 0 when clean, 1 with problems, 2 when it cannot read its input.
+An interrupted run (Ctrl-C) exits 130.
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     rn.add_argument(
         "--skip-option", action="append", default=[], help="skip cases that set this option (repeatable)"
     )
-    rn.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each answer")
+    rn.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds to wait for each answer (with --adapter)"
+    )
     rn.add_argument("--quiet", action="store_true", help="print only failures and the summary")
     rn.add_argument("--junit-xml", metavar="FILE", help="also write a JUnit XML report")
     rn.add_argument("--json", metavar="FILE", help="also write a JSON report ('-': to stdout)")
@@ -60,12 +63,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_backend(name: str) -> None:
+    from .. import available, backend_info
+
+    if name not in available():
+        raise RunnerError(f"the {name} core is not available here: {backend_info().reason}")
+
+
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     unknown = sorted(set(args.game or ()) - set(GAMES))
     if unknown:
         raise RunnerError(f"unknown game {unknown[0]!r} (the games are {', '.join(GAMES)})")
     if args.timeout <= 0:
         raise RunnerError(f"--timeout must be positive, not {args.timeout:g}")
+    if args.backend and not args.adapter:
+        _check_backend(args.backend)
     cases = load_cases(args.paths)
     if args.game:
         cases = [c for c in cases if c.id.split("/")[0] in args.game]
@@ -110,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.backend:
                 from .._core import set_backend
 
+                _check_backend(args.backend)
                 set_backend(args.backend)
             return serve()
         if args.command == "schemas":
@@ -135,6 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RunnerError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
     except OSError as exc:  # a report file that cannot be written, say
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2
