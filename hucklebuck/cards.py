@@ -193,7 +193,7 @@ class Card:
     @property
     def code(self) -> str:
         """The protocol notation, e.g. ``TH``."""
-        return self.rank.symbol + self.suit.symbol
+        return _CODES[self._index]
 
     @property
     def display(self) -> str:
@@ -246,6 +246,7 @@ class Card:
 
 
 _ALL: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(52))
+_CODES: Final[tuple[str, ...]] = tuple(Rank(i % 13 + 2).symbol + Suit(i // 13).symbol for i in range(52))
 _STRICT: Final[dict[str, Card]] = {c.code: c for c in _ALL}
 
 

@@ -444,6 +444,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         rules forbid it, :class:`~hucklebuck.errors.ActionParseError` for text
         that cannot be read.
         """
+        if type(action) is str:
+            action = _ids.PLAY_BY_TEXT.get(action, action)
         if type(action) is Play and self._phase is Phase.PLAY:
             # The common case first: a legal play (anything else takes the checked path).
             play = self._play
@@ -668,6 +670,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             }
             for deal, restocks, actions in logs
         ]
+        if self._deal is not None:  # this hand's texts are cached already
+            hands[-1]["actions"] = list(self._public_history()[0])
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,

@@ -75,6 +75,7 @@ __all__ = [
     "HB_DISCARD",
     "NUM_ACTIONS",
     "PLAYS",
+    "PLAY_BY_TEXT",
     "PLAY_IDS",
     "PLAY_TEXT",
     "action_from_id",
@@ -102,6 +103,10 @@ PLAYS: Final = tuple(tuple(Play(s, c) for c in _CARDS) for s in range(_MAX_SEATS
 """``PLAYS[seat][card]``: the shared play of each card by each seat."""
 PLAY_TEXT: Final = tuple(tuple(str(p) for p in row) for row in PLAYS)
 """``PLAY_TEXT[seat][card]``: the protocol text of each play."""
+PLAY_BY_TEXT: Final = {
+    t: p for text_row, row in zip(PLAY_TEXT, PLAYS, strict=True) for t, p in zip(text_row, row, strict=True)
+}
+"""Protocol text -> the shared play (``"2 play TH"``)."""
 
 # Hucklebuck
 _HB_PASS, _HB_BID, _HB_TRUMP, _HB_DROP, _HB_STAY, HB_DISCARD = 52, 53, 57, 61, 62, 68
