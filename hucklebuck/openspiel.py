@@ -1,0 +1,522 @@
+"""OpenSpiel games for the three games (the ``openspiel`` extra).
+
+Importing this module registers ``python_hucklebuck``, ``python_buckem`` and
+``python_deerpark`` with :func:`pyspiel.register_game`, so
+``pyspiel.load_game("python_deerpark(players=4,hands=2)")`` works and every
+OpenSpiel algorithm written against the Python game API can play them.
+
+Parameters
+    ``players`` (default 4; Buck 'Em 5), ``hands`` (default 1), ``seed`` (0) and
+    every variant option of the game under its own name, as in the game's
+    options class.  An option whose value may be "none" (Buck 'Em's
+    ``pot_limit``) takes 0 for none.
+
+Episodes
+    An OpenSpiel episode is ``hands`` hands (one by default), or fewer if the
+    game ends first (a Hucklebuck moon, a Deer Park Euchre goal).  A Buck 'Em
+    session and a whole Hucklebuck or Deer Park game have no useful bound on
+    their length, and OpenSpiel needs one (``max_game_length``): play a longer
+    match as a series of episodes, or raise ``hands``.
+
+Chance
+    Each hand is dealt by chance nodes, one card at a time: the outcomes of a
+    chance node are the cards of the game's pack not yet dealt, all equally
+    likely, and the order they come out is the shuffled pack (hands one card at
+    a time from eldest, then the stock, upcard or kitty exactly as
+    :mod:`hucklebuck.games` lays a shuffled pack out).  In Buck 'Em with
+    ``short_handed_trump=removed_card`` one more chance node turns the upcard
+    from the removed cards.  Re-forming an exhausted stock (Hucklebuck DEF #18,
+    Buck 'Em DEF #49) shuffles with the game's own random source seeded by the
+    ``seed`` parameter: deterministic given the history, not a chance node.
+
+Actions
+    The integer action ids of :mod:`hucklebuck.games.ids` (chance outcomes are
+    card numbers).
+
+Observations
+    The observation tensor is the game's own observation tensor
+    (:mod:`hucklebuck.games.tensors`); the observation string names the seat's
+    hand and the public state.  The information-state string (perfect recall)
+    adds everything the seat has seen this episode: its dealt hands and each
+    hand's actions as the seat saw them (others' discards hidden).  No
+    information-state tensor is provided.
+
+Rewards
+    When a hand is scored each seat is rewarded with its score change in that
+    hand: Hucklebuck points, Buck 'Em chips (won from the pot, less the ante
+    and any burn payment), Deer Park Euchre the fall of its score (scores count
+    down from 20 towards 0).  ``rewards()`` shows a hand's rewards from the
+    action that scores it until the next decision; ``returns()`` is their sum
+    over the episode.  The game type declares terminal rewards (the sum is final
+    only at the end of the episode), which OpenSpiel's MCTS requires.
+
+Serialisation uses OpenSpiel's default (the action history, replayed).
+Nothing here is imported by ``import hucklebuck``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found]
+except ImportError as _exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        f"hucklebuck.openspiel needs the 'openspiel' extra ({_exc.name} is missing): "
+        "pip install 'hucklebuck[openspiel]'"
+    ) from _exc
+
+from .cards import Card, CardSet
+from .games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
+from .games.base import DealEvent
+from .games.buckem import BuckEmDeal, BuckEmOptions, ShortHandedTrump
+from .games.deerpark import DeerParkDeal, DeerParkOptions
+from .games.engine import TrickGame
+from .games.hucklebuck import HucklebuckDeal, HucklebuckOptions
+from .games.ids import NUM_ACTIONS
+from .packs import GameKind, player_range
+
+__all__ = [
+    "GAME_NAMES",
+    "BuckEmSpielGame",
+    "DeerParkSpielGame",
+    "HucklebuckSpielGame",
+    "SpielState",
+    "TrickSpielGame",
+    "load",
+]
+
+HAND_SIZE = 5
+GAME_NAMES = {
+    GameKind.HUCKLEBUCK: "python_hucklebuck",
+    GameKind.BUCKEM: "python_buckem",
+    GameKind.DEERPARK: "python_deerpark",
+}
+"""OpenSpiel short name of each game."""
+
+_CLASSES: dict[GameKind, type[TrickGame[Any, Any]]] = {
+    GameKind.HUCKLEBUCK: HucklebuckGame,
+    GameKind.BUCKEM: BuckEmGame,
+    GameKind.DEERPARK: DeerParkGame,
+}
+_OPTIONS: dict[GameKind, type[Any]] = {
+    GameKind.HUCKLEBUCK: HucklebuckOptions,
+    GameKind.BUCKEM: BuckEmOptions,
+    GameKind.DEERPARK: DeerParkOptions,
+}
+_FULL = CardSet(Card.from_index(i) for i in range(52))
+_DEFAULT_PLAYERS = {GameKind.HUCKLEBUCK: 4, GameKind.BUCKEM: 5, GameKind.DEERPARK: 4}
+
+
+def _option_defaults(kind: GameKind) -> dict[str, Any]:
+    """Every option with its default as an OpenSpiel parameter value (None -> 0)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(_OPTIONS[kind]()):
+        value = getattr(_OPTIONS[kind](), f.name)
+        out[f.name] = value.value if isinstance(value, enum.Enum) else (0 if value is None else value)
+    return out
+
+
+def _options_from_params(kind: GameKind, params: dict[str, Any]) -> dict[str, Any]:
+    """The game's options from OpenSpiel parameters (0 -> None where the default is None)."""
+    defaults = _OPTIONS[kind]()
+    opts: dict[str, Any] = {}
+    for name in _option_defaults(kind):
+        value = params[name]
+        if getattr(defaults, name) is None and value == 0:
+            value = None
+        opts[name] = value
+    return opts
+
+
+def _game_type(kind: GameKind) -> Any:
+    low, high = player_range(kind)
+    spec = {"players": _DEFAULT_PLAYERS[kind], "hands": 1, "seed": 0, **_option_defaults(kind)}
+    return pyspiel.GameType(
+        short_name=GAME_NAMES[kind],
+        long_name=f"Python {kind.title} (hucklebuck)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=spec,
+    )
+
+
+def _utility_bounds(kind: GameKind, players: int, hands: int, opts: dict[str, Any]) -> tuple[float, float]:
+    """Bounds on an episode's return for one seat (loose but safe)."""
+    if kind is GameKind.DEERPARK:
+        return -5.0 * hands, 5.0 * hands  # a hand moves a score by at most 5
+    if kind is GameKind.HUCKLEBUCK:
+        # scores start at 0; a seat is out at -25 or below (a hand costs at most 20)
+        # and the game ends at the target (a hand gains at most 24, a moon resetting -24)
+        return -45.0, float(opts["target"]) + 24.0
+    ante, limit = int(opts["ante"]), opts["pot_limit"]
+    pot = 0
+    lose = gain = 0
+    for _ in range(hands):  # the pot and the burn payments at their largest
+        pot += players * ante
+        match = pot if limit is None else min(pot, limit)
+        lose += ante + match
+        gain += pot
+        pot += players * match
+    return -float(lose), float(gain)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Config:
+    """What a state needs to know about its game (immutable; shared by clones)."""
+
+    kind: GameKind
+    players: int
+    hands: int
+    seed: int
+    options: tuple[tuple[str, Any], ...]
+    tensor_size: int
+    pack: CardSet
+    removed: tuple[int, ...]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
+        return self
+
+    @property
+    def option_dict(self) -> dict[str, Any]:
+        """The game's options by name."""
+        return dict(self.options)
+
+
+_CONFIGS: dict[tuple[GameKind, str], _Config] = {}
+
+
+def _config(kind: GameKind, params: dict[str, Any]) -> _Config:
+    """The configuration for ``params`` (checked by building a game once)."""
+    full = {"players": _DEFAULT_PLAYERS[kind], "hands": 1, "seed": 0, **_option_defaults(kind)}
+    full.update(params)
+    key = (kind, repr(sorted(full.items())))
+    cfg = _CONFIGS.get(key)
+    if cfg is not None:
+        return cfg
+    players, hands, seed = int(full["players"]), int(full["hands"]), int(full["seed"])
+    if hands < 1:
+        raise ValueError(f"hands must be at least 1, not {hands}")
+    options = _options_from_params(kind, full)
+    probe = _CLASSES[kind](players, options=options, seed=seed)  # type: ignore[call-arg]  # checks everything
+    the_pack: CardSet = probe._pack  # the game's pack for these players and options
+    removed_mode = (
+        kind is GameKind.BUCKEM and probe.options.short_handed_trump is ShortHandedTrump.REMOVED_CARD
+    )
+    removed = tuple(sorted(c.index for c in _FULL - the_pack)) if removed_mode else ()
+    cfg = _Config(
+        kind,
+        players,
+        hands,
+        seed,
+        tuple(sorted(options.items())),
+        probe.observation_tensor_shape()[0],
+        the_pack,
+        removed,
+    )
+    _CONFIGS[key] = cfg
+    return cfg
+
+
+class TrickSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """An OpenSpiel game for one of the three games (see the module docs); the
+    subclasses fix the game."""
+
+    kind: GameKind = GameKind.HUCKLEBUCK
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        """Build the game from OpenSpiel parameters."""
+        kind = self.kind
+        cfg = _config(kind, dict(params or {}))
+        chance_per_hand = len(cfg.pack) + (1 if cfg.removed else 0)
+        low, high = _utility_bounds(kind, cfg.players, cfg.hands, cfg.option_dict)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS[kind],
+            max_chance_outcomes=52,
+            num_players=cfg.players,
+            min_utility=low,
+            max_utility=high,
+            max_game_length=cfg.hands * (12 * cfg.players + 8 + chance_per_hand),
+        )
+        full = {"players": cfg.players, "hands": cfg.hands, "seed": cfg.seed, **_option_defaults(kind)}
+        full.update(params or {})
+        super().__init__(_game_type(kind), info, full)
+
+    @property
+    def config(self) -> _Config:
+        """This game's configuration (rebuilt from the parameters after unpickling)."""
+        return _config(self.kind, dict(self.get_parameters()))
+
+    def new_initial_state(self) -> SpielState:
+        """The start of an episode: the first chance node of the first deal."""
+        return SpielState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """Observation (default) or, with perfect recall, information-state observer."""
+        perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return _Observer(self.config, perfect, params)
+
+
+class SpielState(pyspiel.State):  # type: ignore[misc]
+    """A state of an episode: dealing (chance) or the game's own state."""
+
+    def __init__(self, game: TrickSpielGame) -> None:
+        """A fresh episode of ``game``."""
+        super().__init__(game)
+        self._spec = game.config
+        self._game: TrickGame[Any, Any] | None = None
+        self._dealing: list[int] = []
+        self._remaining = sorted(c.index for c in self._spec.pack)
+        self._hands_done = 0
+        self._totals = [0.0] * self._spec.players
+        self._last = [0.0] * self._spec.players
+        self._seen: list[list[str]] = [[] for _ in range(self._spec.players)]
+        self._over = False
+
+    # ------------------------------------------------------------ structure
+    def current_player(self) -> int:
+        """The seat to act, or CHANCE while dealing, or TERMINAL."""
+        if self._over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self._game is None or self._game.phase is Phase.HAND_OVER:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = self._game.to_act
+        assert seat is not None
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self._game is not None
+        return self._game.legal_action_ids()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards not yet dealt (or the removed cards for the upcard), equally likely."""
+        pool = self._remaining if self._remaining else self._spec.removed
+        p = 1.0 / len(pool)
+        return [(c, p) for c in pool]
+
+    def _apply_action(self, action: int) -> None:
+        if self.is_chance_node():  # a hand's rewards stay visible until the next decision
+            self._deal_card(int(action))
+            return
+        self._last = [0.0] * self._spec.players
+        game = self._game
+        assert game is not None
+        game.apply_id(int(action))
+        if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            self._hand_scored()
+
+    def _deal_card(self, card: int) -> None:
+        if self._remaining:
+            self._remaining.remove(card)
+            self._dealing.append(card)
+            if self._remaining or self._spec.removed:
+                return
+            self._start_hand(None)
+        else:
+            self._start_hand(card)
+
+    def _start_hand(self, removed_upcard: int | None) -> None:
+        spec = self._spec
+        cards = [Card.from_index(i) for i in self._dealing]
+        game = self._game
+        deal = _deal(spec, cards, game, removed_upcard)
+        if game is None:
+            self._game = _CLASSES[spec.kind](
+                spec.players,
+                options=spec.option_dict,
+                seed=spec.seed,
+                deal=deal,  # type: ignore[call-arg]
+            )
+        else:
+            game.next_hand(deal)
+        self._dealing = []
+        self._remaining = sorted(c.index for c in spec.pack)
+
+    def _hand_scored(self) -> None:
+        game = self._game
+        assert game is not None
+        sign = -1.0 if self._spec.kind is GameKind.DEERPARK else 1.0
+        self._last = [sign * d + 0.0 for d in game.hand_returns()]
+        self._totals = [t + r for t, r in zip(self._totals, self._last, strict=True)]
+        for seat in range(self._spec.players):
+            self._seen[seat].append(_hand_view(game, seat))
+        self._hands_done += 1
+        if game.is_over or self._hands_done >= self._spec.hands:
+            self._over = True
+
+    # -------------------------------------------------------------- results
+    def is_terminal(self) -> bool:
+        """Whether the episode is over."""
+        return self._over
+
+    def rewards(self) -> list[float]:
+        """Each seat's reward for the last transition (non-zero when a hand was scored)."""
+        return list(self._last)
+
+    def returns(self) -> list[float]:
+        """Each seat's total reward so far this episode."""
+        return list(self._totals)
+
+    # -------------------------------------------------------------- strings
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {Card.from_index(int(action)).code}"
+        game = self._game
+        if game is not None and game.to_act == player:
+            try:
+                return str(game.action_from_id(int(action)))
+            except Exception:  # an id that means nothing here
+                pass
+        return f"{player} id {int(action)}"
+
+    def __str__(self) -> str:
+        """The public and private state, for debugging and serialisation checks."""
+        game = self._game
+        head = f"hands done {self._hands_done}; dealt {len(self._dealing)}"
+        if game is None:
+            return head
+        hands = " | ".join(" ".join(c.code for c in game.hand(s)) for s in range(self._spec.players))
+        trick = " ".join(c.code for c in game.current_trick)
+        return (
+            f"{head}; hand {game.hand_number}; phase {game.phase.value}; to act {game.to_act}; "
+            f"trump {game.trump}; trick [{trick}]; hands [{hands}]; standings {list(game.standings)}"
+        )
+
+
+def _deal(
+    spec: _Config,
+    cards: list[Card],
+    game: TrickGame[Any, Any] | None,
+    removed_upcard: int | None,
+) -> Any:
+    """The deal a shuffled pack makes, laid out as the game lays out its own shuffles."""
+    kind, n = spec.kind, spec.players
+    dealer = 0 if game is None else game.dealer  # a scored hand already names the next dealer
+    if kind is GameKind.HUCKLEBUCK:
+        out = set() if game is None else set(getattr(game, "out", ()))
+        seated = [s for s in range(n) if s not in out]
+        order = sorted(seated, key=lambda s: (s - dealer - 1) % n)  # one at a time from eldest
+        k = len(order)
+        dealt = HAND_SIZE * k
+        hands: list[tuple[Card, ...]] = [()] * n
+        for i, s in enumerate(order):
+            hands[s] = tuple(cards[i:dealt:k])
+        return HucklebuckDeal(tuple(hands), tuple(cards[dealt:]))
+    dealt = HAND_SIZE * n
+    hands = [()] * n
+    for i in range(n):
+        hands[(dealer + 1 + i) % n] = tuple(cards[i:dealt:n])
+    if kind is GameKind.DEERPARK:
+        return DeerParkDeal(tuple(hands), tuple(cards[dealt:]))
+    if removed_upcard is not None:
+        upcard, rest = Card.from_index(removed_upcard), cards[dealt:]
+    else:
+        upcard, rest = cards[dealt], cards[dealt + 1 :]
+    opts = spec.option_dict
+    scare = tuple(h[opts["scare_position"] - 1] for h in hands) if opts["scare_cards"] else None
+    return BuckEmDeal(tuple(hands), upcard, tuple(rest), scare)
+
+
+def _hand_view(game: TrickGame[Any, Any], seat: int) -> str:
+    """What ``seat`` saw of the current hand: its dealt cards and the actions as it saw them."""
+    dealt = next(
+        (ev.hands[seat] for ev in reversed(game.events) if isinstance(ev, DealEvent)),
+        (),
+    )
+    seen = "; ".join(game.observation(seat).history)
+    return f"[hand {game.hand_number}: dealt {' '.join(c.code for c in dealt)}; {seen}]"
+
+
+def _observation_string(game: TrickGame[Any, Any], seat: int) -> str:
+    obs = game.observation(seat)
+    parts = [
+        f"p{seat}",
+        f"hand {' '.join(c.code for c in obs.hand)}",
+        f"phase {obs.phase.value}",
+        f"to act {obs.to_act}",
+        f"trump {obs.trump.symbol if obs.trump is not None else '-'}",
+        f"trick {' '.join(c.code for c in obs.current_trick)}",
+        f"won {list(obs.tricks_won)}",
+        f"standings {list(game.standings)}",
+    ]
+    for name in ("upcard", "turned"):
+        card = getattr(obs, name, None)
+        if card is not None:
+            parts.append(f"{name} {card.code}")
+    return "; ".join(parts)
+
+
+class _Observer:
+    """OpenSpiel's Python observer: observation tensor/string, or the perfect-recall string."""
+
+    def __init__(self, game: _Config, perfect_recall: bool, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.perfect_recall = perfect_recall
+        size = 0 if perfect_recall else game.tensor_size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor} if size else {}
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        """Fill :attr:`tensor` for ``player`` in ``state``."""
+        self.tensor.fill(0)
+        game = state._game
+        if self.perfect_recall or game is None:
+            return
+        self.tensor[:] = game.observation_tensor(player)
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        """The observation (or information-state) string of ``player``."""
+        game = state._game
+        if not self.perfect_recall:
+            return (
+                f"p{player}; dealing"
+                if game is None or state.is_chance_node()
+                else _observation_string(game, player)
+            )
+        past = " ".join(state._seen[player])
+        if game is None or (game.phase is Phase.HAND_OVER and not state.is_terminal()):
+            return f"p{player}; {past}; dealing {len(state._dealing)}"
+        if state.is_terminal():
+            return f"p{player}; {past}; over"
+        now = _hand_view(game, player) + "; " + _observation_string(game, player)
+        return f"p{player}; {past}; {now}"
+
+
+class HucklebuckSpielGame(TrickSpielGame):
+    """OpenSpiel Hucklebuck (``python_hucklebuck``)."""
+
+    kind = GameKind.HUCKLEBUCK
+
+
+class BuckEmSpielGame(TrickSpielGame):
+    """OpenSpiel Buck 'Em (``python_buckem``)."""
+
+    kind = GameKind.BUCKEM
+
+
+class DeerParkSpielGame(TrickSpielGame):
+    """OpenSpiel Deer Park Euchre (``python_deerpark``)."""
+
+    kind = GameKind.DEERPARK
+
+
+for _cls in (HucklebuckSpielGame, BuckEmSpielGame, DeerParkSpielGame):
+    pyspiel.register_game(_game_type(_cls.kind), _cls)
+
+
+def load(game: GameKind | str, **params: Any) -> Any:
+    """``pyspiel.load_game`` for one of the three games: ``load("deerpark", players=3)``."""
+    return pyspiel.load_game(GAME_NAMES[GameKind.coerce(game)], params)
