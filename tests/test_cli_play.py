@@ -191,3 +191,19 @@ def test_a_corrupt_save_file_is_refused(tmp_path: Path, content: str, message: s
     assert result.returncode == 2
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.single_core
+def test_simulate_shows_progress_on_a_terminal_only() -> None:
+    args = ["simulate", "deerpark", "--players", "4", "--hands", "2500", "--chunk", "1000"]
+    child = pexpect.spawn(
+        sys.executable, ["-m", "hucklebuck", *args], env=_env(), encoding="utf-8", timeout=120
+    )
+    child.expect(r"1,000 of 2,500 hands")
+    child.expect(r"2,500 of 2,500 hands \(100%\)")
+    child.expect("stuck dealer")
+    child.expect(pexpect.EOF)
+    piped = subprocess.run(
+        [sys.executable, "-m", "hucklebuck", *args], capture_output=True, text=True, env=_env(), timeout=120
+    )
+    assert piped.returncode == 0 and piped.stderr == "" and "stuck dealer" in piped.stdout

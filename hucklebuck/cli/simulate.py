@@ -27,15 +27,16 @@ from .common import (
 
 __all__ = ["CHUNK", "register", "run"]
 
-CHUNK = 50_000
-"""Hands per seeded chunk: fixed, so the statistics depend only on the hands and
-the seed, not on --workers or on whether progress is shown."""
+CHUNK = 10_000
+"""Hands per seeded chunk by default: the statistics depend only on --hands,
+--seed and --chunk, never on --workers or on whether progress is shown."""
 
 DESCRIPTION = f"""\
 Simulate many hands with the library's fixed simulation policy (the same in
 both cores) and print the statistics. The work is split into seeded chunks of
-{CHUNK} hands, so the same --hands and --seed give the same numbers whatever
---workers is. A Buck 'Em chunk is one session (the pot carries within it).
+--chunk hands (default {CHUNK}), so the same --hands, --seed and --chunk give
+the same numbers whatever --workers is. A Buck 'Em chunk is one session (the
+pot carries within it).
 Progress goes to stderr when stderr is a terminal.
 
 examples:
@@ -59,6 +60,13 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--workers", type=positive_int, default=1, help="threads to use (default 1)")
+    p.add_argument(
+        "--chunk",
+        type=positive_int,
+        default=CHUNK,
+        metavar="N",
+        help=f"hands per seeded chunk (default {CHUNK})",
+    )
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     add_option_argument(p)
     p.set_defaults(run=run)
@@ -111,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         args.hands,
         seed=args.seed,
         workers=args.workers,
-        chunk_size=CHUNK,
+        chunk_size=args.chunk,
         progress=progress,
         **kwargs,
     )
