@@ -58,7 +58,9 @@ static int draw_card(pile *p)
 
 static void exchange(pile *p, uint64_t *hand, uint64_t disc)
 {
-    int k = popc(disc), i;
+    int k, i, avail = (p->n - p->pos) + popc(p->aside);
+    while (popc(disc) > avail) disc &= disc - 1;  /* never discard more than can be drawn */
+    k = popc(disc);
     *hand &= ~disc;
     for (i = 0; i < k; i++) {
         int c = draw_card(p);
@@ -382,8 +384,17 @@ static int check_pos(const hb_search_pos *p, const hb_rules *r)
             if (!in_play && p->size[i] != 0) return HB_E_LEN;
             if (in_play && p->size[i] + played != p->size[p->seat]) return HB_E_LEN;
         }
-    } else if (p->trick_len != 0) {
-        return HB_E_LEN;
+    } else {
+        if (p->trick_len != 0) return HB_E_LEN;
+        for (i = 0; i < n; i++) {  /* before play: five cards a hand (the Deer Park dealer's six) */
+            int full = (p->phase == HB_SP_DEALER_DISCARD && i == p->seat) ? 6 : 5, st = p->state[i] & 7;
+            int out_ok = p->phase == HB_SP_AUCTION || p->phase == HB_SP_TRUMP || st == 1;
+            if (p->size[i] != full && !(p->size[i] == 0 && out_ok && i != p->seat)) return HB_E_LEN;
+            if (p->size[i] == 0 && p->phase >= HB_SP_ORDER && p->phase <= HB_SP_DEALER_DISCARD) return HB_E_LEN;
+            if (p->size[i] == full && st == 1 && p->phase != HB_SP_AUCTION && p->phase < HB_SP_ORDER)
+                return HB_E_LEN;
+            if (p->size[i] == full && st == 1 && p->phase >= HB_SP_STAY_FOLD) return HB_E_LEN;
+        }
     }
     if (p->phase == HB_SP_AUCTION) {
         if (p->high < 0 || p->high > 5 || p->bidder < -1 || p->bidder >= n) return HB_E_MODE;

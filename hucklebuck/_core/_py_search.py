@@ -161,6 +161,9 @@ class _Pile:
         return c
 
     def exchange(self, hands: list[int], s: int, disc: int) -> None:
+        avail = (len(self.cards) - self.pos) + self.aside.bit_count()
+        while disc.bit_count() > avail:  # never discard more than can be drawn
+            disc &= disc - 1
         k = disc.bit_count()
         hands[s] &= ~disc
         for _ in range(k):
@@ -449,8 +452,21 @@ def _check_pos(p: SearchPosition, r: _Rules | None) -> None:
                 bad(E_LEN)
             if p.state[i] & 1 and p.size[i] + (i in in_trick) != p.size[p.seat]:
                 bad(E_LEN)
-    elif p.trick:
-        bad(E_LEN)
+    else:
+        if p.trick:
+            bad(E_LEN)
+        for i in range(n):  # before play: five cards a hand (the Deer Park dealer's six)
+            full = 6 if p.phase == DEALER_DISCARD and i == p.seat else 5
+            st = p.state[i] & 7
+            out_ok = p.phase in (AUCTION, TRUMP) or st == 1
+            if p.size[i] != full and not (p.size[i] == 0 and out_ok and i != p.seat):
+                bad(E_LEN)
+            if p.size[i] == 0 and ORDER <= p.phase <= DEALER_DISCARD:
+                bad(E_LEN)
+            if p.size[i] == full and st == 1 and p.phase != AUCTION and p.phase < ORDER:
+                bad(E_LEN)
+            if p.size[i] == full and st == 1 and p.phase >= STAY_FOLD:
+                bad(E_LEN)
     if p.phase == AUCTION:
         if not (0 <= p.high <= 5 and -1 <= p.bidder < n):
             bad(E_MODE)

@@ -1,0 +1,200 @@
+/* Standalone test of the Monte Carlo decision search (hb_search.c), built with
+ * -fsanitize=address,undefined in CI: valid positions of every phase of the
+ * three games are searched (every record must be sane), then random and
+ * hostile positions and candidates must be refused or searched without any
+ * read or write outside the buffers. */
+#include <stdio.h>
+#include <string.h>
+#include "hb_core.h"
+
+static int failures = 0;
+#define CHECK(cond) do { if (!(cond)) { failures++; \
+    fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+
+static uint64_t rng_next(uint64_t *s) /* splitmix64 */
+{
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* A fresh deal: the deciding seat holds 5 cards, everyone else 5 hidden ones. */
+static void fresh(hb_search_pos *p, int game, int phase, int n, int seat, uint64_t *st)
+{
+    uint8_t deck[52];
+    int i, j, low = game == HB_GAME_DEERPARK ? 11 - n : 0, nd = 0;
+    memset(p, 0, sizeof *p);
+    p->game = game; p->phase = phase; p->nseats = n; p->seat = seat; p->dealer = (seat + n - 1) % n;
+    p->trump = -1; p->bidder = -1; p->turned = -1;
+    for (i = 0; i < 4; i++) for (j = low; j < 13; j++) deck[nd++] = (uint8_t)(13 * i + j);
+    for (i = nd - 1; i > 0; i--) {
+        int k = (int)(rng_next(st) % (uint64_t)(i + 1));
+        uint8_t t = deck[i]; deck[i] = deck[k]; deck[k] = t;
+    }
+    for (i = 0; i < n; i++) p->size[i] = 5;
+    for (i = 0; i < 5; i++) p->known[seat] |= UINT64_C(1) << deck[i];
+    for (i = 5; i < nd; i++) p->pool |= UINT64_C(1) << deck[i];
+}
+
+static int search(const hb_search_pos *p, const hb_search_cand *c, int nc, uint32_t samples)
+{
+    static int8_t out[64 * 64 * HB_SEARCH_REC];
+    int rc = hb_search(p, c, nc, 7, samples, out, sizeof out), i, k;
+    if (rc != HB_OK) return rc;
+    for (k = 0; k < nc * (int)samples; k++) {
+        const int8_t *r = out + k * HB_SEARCH_REC;
+        int total = 0, playing = 0;
+        for (i = 0; i < 8; i++) if (r[i] >= 0) { total += r[i]; playing++; }
+        CHECK(r[10] >= 0 && r[10] <= 2);
+        if (r[10] == 0) CHECK(total == 5 && playing >= 2 && playing <= p->nseats);
+    }
+    return rc;
+}
+
+static void valid_positions(void)
+{
+    uint64_t st = 1;
+    int it;
+    for (it = 0; it < 200; it++) {
+        hb_search_pos p;
+        hb_search_cand c[8];
+        int n = 3 + it % 3, seat = it % n, t = (int)(rng_next(&st) % 4);
+        uint64_t hand, low;
+        /* Hucklebuck auction: pass or bid 2-5 */
+        fresh(&p, HB_GAME_HUCKLEBUCK, HB_SP_AUCTION, n, seat, &st);
+        memset(c, 0, sizeof c);
+        c[0].arg = 0; c[1].arg = 2; c[2].arg = 3; c[3].arg = 5;
+        CHECK(search(&p, c, 4, 16) == HB_OK);
+        /* Hucklebuck declare after the bidder named trump */
+        p.phase = HB_SP_DECLARE; p.trump = t; p.high = 2; p.bidder = (seat + 1) % n;
+        hand = p.known[seat];
+        low = hand & (hand - 1) ? hand & ~(hand & (hand - 1)) : hand;  /* its lowest card */
+        c[0].arg = -1; c[0].cards = 0;
+        c[1].arg = 0; c[1].cards = 0;
+        c[2].arg = 1; c[2].cards = low;
+        CHECK(search(&p, c, 3, 16) == HB_OK);
+        /* Hucklebuck play: lead any card */
+        p.phase = HB_SP_PLAY; p.leader = seat;
+        for (int i = 0; i < n; i++) p.state[i] = 1;
+        c[0].arg = 0; c[0].cards = low;
+        CHECK(search(&p, c, 1, 16) == HB_OK);
+        /* Buck 'Em stay or fold; then the draw */
+        fresh(&p, HB_GAME_BUCKEM, HB_SP_STAY_FOLD, n + 2, seat, &st);
+        p.trump = t;
+        p.turned = 63 - __builtin_clzll(p.pool);  /* the highest unseen card is the upcard */
+        p.pool &= ~(UINT64_C(1) << p.turned);
+        memset(c, 0, sizeof c);
+        c[0].arg = 0; c[1].arg = 1;
+        CHECK(search(&p, c, 2, 16) == HB_OK);
+        p.phase = HB_SP_DRAW; p.state[seat] = 2;
+        for (int i = 0; i < n + 2; i++) if (i != seat) p.state[i] = (uint8_t)(i % 2 ? 2 : 1);
+        for (int i = 0; i < n + 2; i++) if (p.state[i] == 1) p.size[i] = 0;
+        c[0].arg = 0; c[0].cards = 0; c[1].arg = 0; c[1].cards = low;
+        hand = p.known[seat];
+        c[1].cards = hand & ~(hand & (hand - 1));
+        CHECK(search(&p, c, 2, 16) == HB_OK);
+        /* Deer Park order up or pass */
+        fresh(&p, HB_GAME_DEERPARK, HB_SP_ORDER, n, seat, &st);
+        p.turned = 63 - __builtin_clzll(p.pool);
+        p.pool &= ~(UINT64_C(1) << p.turned);
+        memset(c, 0, sizeof c);
+        c[0].arg = 0; c[1].arg = 1;
+        CHECK(search(&p, c, 2, 16) == HB_OK);
+        p.phase = HB_SP_CALL;
+        c[0].arg = p.seat == p.dealer ? t : -1; c[1].arg = t;
+        CHECK(search(&p, c, 2, 16) == HB_OK);
+    }
+}
+
+static void refusals(void)
+{
+    uint64_t st = 5;
+    hb_search_pos p;
+    hb_search_cand c[2];
+    int8_t out[4 * HB_SEARCH_REC];
+    uint64_t hands[16];
+    fresh(&p, HB_GAME_HUCKLEBUCK, HB_SP_AUCTION, 4, 0, &st);
+    memset(c, 0, sizeof c);
+    CHECK(hb_search(NULL, c, 1, 1, 1, out, sizeof out) == HB_E_NULL);
+    CHECK(hb_search(&p, NULL, 1, 1, 1, out, sizeof out) == HB_E_NULL);
+    CHECK(hb_search(&p, c, 1, 1, 1, NULL, sizeof out) == HB_E_NULL);
+    CHECK(hb_search(&p, c, 0, 1, 1, out, sizeof out) == HB_E_CAND);
+    CHECK(hb_search(&p, c, 65, 1, 1, out, sizeof out) == HB_E_CAND);
+    CHECK(hb_search(&p, c, 1, 1, 0, out, sizeof out) == HB_E_LEN);
+    CHECK(hb_search(&p, c, 1, 1, 5, out, sizeof out) == HB_E_LEN);  /* out too small */
+    c[0].arg = 1;  /* a bid of 1 */
+    CHECK(hb_search(&p, c, 1, 1, 1, out, sizeof out) == HB_E_CAND);
+    c[0].arg = 0;
+    c[0].cards = p.pool & (0 - p.pool);  /* a card it does not hold */
+    CHECK(hb_search(&p, c, 1, 1, 1, out, sizeof out) == HB_E_CAND);
+    c[0].cards = 0;
+    p.known[1] = p.known[0];
+    CHECK(hb_search(&p, c, 1, 1, 1, out, sizeof out) == HB_E_DUP);
+    p.known[1] = 0;
+    p.phase = HB_SP_ORDER;
+    CHECK(hb_search(&p, c, 1, 1, 1, out, sizeof out) == HB_E_MODE);
+    p.phase = HB_SP_AUCTION;
+    p.size[2] = 7;
+    CHECK(hb_search(&p, c, 1, 1, 1, out, sizeof out) == HB_E_LEN);
+    p.size[2] = 5;
+    p.pool &= p.pool - 1;
+    p.pool &= ~(UINT64_C(0x1FFF));
+    p.size[3] = 6;
+    CHECK(hb_search(&p, c, 1, 1, 1, out, sizeof out) != HB_OK);
+    CHECK(hb_search_sample(&p, 1, 2, hands, 4) != HB_OK);
+}
+
+static void hostile(void)
+{
+    uint64_t st = 99;
+    int it;
+    for (it = 0; it < 20000; it++) {
+        hb_search_pos p;
+        hb_search_cand c[3];
+        int8_t out[3 * 4 * HB_SEARCH_REC];
+        uint64_t hands[8 * 4];
+        unsigned char *raw = (unsigned char *)&p;
+        size_t i;
+        if (it % 2) {
+            for (i = 0; i < sizeof p; i++) raw[i] = (unsigned char)rng_next(&st);
+        } else {  /* near-valid: a real position with a few fields scrambled */
+            fresh(&p, (int)(rng_next(&st) % 3), (int)(rng_next(&st) % 10), 3 + (int)(rng_next(&st) % 5),
+                  0, &st);
+            p.trump = (int)(rng_next(&st) % 5) - 1;
+            p.turned = (int)(rng_next(&st) % 53) - 1;
+            p.leader = (int)(rng_next(&st) % 8);
+            p.high = (int)(rng_next(&st) % 6);
+            p.bidder = (int)(rng_next(&st) % 9) - 1;
+            p.trick_len = (int)(rng_next(&st) % 3);
+            for (i = 0; i < 8; i++) {
+                p.state[i] = (uint8_t)(rng_next(&st) % 16);
+                p.voids[i] = (uint8_t)(rng_next(&st) % 3 == 0 ? rng_next(&st) % 16 : 0);
+                p.trick[i] = (uint8_t)(rng_next(&st) % 52);
+            }
+            p.pool &= ~(UINT64_C(1) << p.trick[0]) & ~(UINT64_C(1) << p.trick[1]);
+            if (p.turned >= 0) p.pool &= ~(UINT64_C(1) << p.turned);
+        }
+        for (i = 0; i < 3; i++) {
+            c[i].arg = (int)(rng_next(&st) % 8) - 2;
+            c[i].cards = rng_next(&st) & p.known[0 < p.nseats && p.nseats <= 8 && p.seat >= 0 && p.seat < 8
+                                                  ? p.seat : 0];
+            if (rng_next(&st) % 2) c[i].cards &= c[i].cards - 1 ? 0 - c[i].cards : ~UINT64_C(0);
+        }
+        (void)hb_search(&p, c, 1 + (int)(rng_next(&st) % 3), rng_next(&st), 4, out, sizeof out);
+        (void)hb_search_sample(&p, rng_next(&st), 4, hands, 32);
+    }
+}
+
+int main(void)
+{
+    valid_positions();
+    refusals();
+    hostile();
+    if (failures) {
+        fprintf(stderr, "search tests: %d failures\n", failures);
+        return 1;
+    }
+    printf("search tests: all checks passed\n");
+    return 0;
+}
