@@ -288,6 +288,8 @@ def _loop(
             game.next_hand()
             table.hand_start()
             in_play = game.phase is Phase.PLAY
+            if in_play:
+                table.announce_trump()
             continue
         seat = game.to_act
         assert seat is not None

@@ -232,6 +232,11 @@ class Table:
                     say(f"  {names[s]}'s scare card (face up): {scare.display}")
         self._scores = []
         self.events()
+        antes = [ev for ev in self._scores if ev.delta < 0 and ev.reason.startswith("ante")]
+        if antes:
+            self.say(f"  Everyone antes {-antes[0].delta}: the pot is {getattr(game, 'pot', 0)}")
+        if self.kind is GameKind.DEERPARK and game.phase is Phase.PLAY and up is not None:
+            self.say("  A club is turned: clubs are trump without calling (S4, DEF #67)")
 
     def action(self, seat: int, action: Action, before: CardSet) -> None:
         """Narrate ``action`` by ``seat`` (``before``: the seat's cards before it)."""
@@ -267,11 +272,17 @@ class Table:
         self._seen = len(game.events)
 
     def announce_trump(self) -> None:
-        """Say that play starts, what trump is and who leads."""
-        trump, leader = self.game.trump, self.game.trick_leader
-        if trump is not None:
-            lead = f"; {self.names[leader]} leads" if leader is not None else ""
-            self.say(f"  Play begins. Trump: {trump.glyph} {SUIT_NAMES[trump]}{lead}")
+        """Say that play starts, what trump is, who leads (and the maker in Deer Park Euchre)."""
+        game = self.game
+        trump, leader = game.trump, game.trick_leader
+        if trump is None:
+            return
+        lead = f"; {self.names[leader]} leads" if leader is not None else ""
+        self.say(f"  Play begins. Trump: {trump.glyph} {SUIT_NAMES[trump]}{lead}")
+        if self.kind is GameKind.DEERPARK:
+            maker, need = getattr(game, "maker", None), getattr(game, "requirement", None)
+            if maker is not None and need is not None:
+                self.say(f"  {self.names[maker]} is the maker and needs {need} tricks; everyone else needs 1")
 
     def hand_end(self) -> None:
         """The hand's scoring table, with the reason (and rule) for each line."""
