@@ -235,7 +235,7 @@ def _advice(
     else:
         d_adv = ev.deerpark_advice(hand, seen=[upcard] if upcard else [], **kw)
         say("Advice as eldest hand (playout):")
-        say(f"{'':<12}{'P(3+)':>8}{'P(2+)':>8}  ")
+        say(f"{'':<13}{'P(3+)':>8}{'P(2+)':>8}")
         for s in Suit:
             mark = "  <- call" if s is d_adv.best_call and d_adv.call else ""
             say(

@@ -218,6 +218,10 @@ def _labels(names: list[str], humans: list[int], kinds: dict[int, str], players:
 
 
 def _reader(say: Output) -> Callable[[str], str | None]:
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")  # a stray byte is an unreadable answer, not a crash
+
     def read(prompt: str) -> str | None:
         if say.tty:
             say.write(prompt + ": ")
