@@ -207,3 +207,24 @@ def test_simulate_shows_progress_on_a_terminal_only() -> None:
         [sys.executable, "-m", "hucklebuck", *args], capture_output=True, text=True, env=_env(), timeout=120
     )
     assert piped.returncode == 0 and piped.stderr == "" and "stuck dealer" in piped.stdout
+
+
+@pytest.mark.single_core
+def test_hot_seat_in_a_terminal_hides_each_hand_until_its_owner_is_ready() -> None:
+    args = ["deerpark", "--players", "3", "--you", "0", "--you", "1", "--seed", "8", "--bots", "heuristic"]
+    child = pexpect.spawn(CMD[0], CMD[1:] + args, env=_env(), encoding="utf-8", timeout=60)
+    try:
+        people = set()
+        for _ in range(4):
+            child.expect(r"(P\d): your turn\. Press Enter when only you can see the screen")
+            who = child.match.group(1)
+            people.add(who)
+            assert "Your hand:" not in str(child.before).split("has moved)")[-1]
+            child.sendline("")
+            child.expect(rf"--- {who}'s turn: .*?Your hand: .*?{PROMPT}", timeout=30)
+            child.sendline("1")
+            child.expect(rf"\({who} has moved\)")
+        assert people == {"P0", "P1"}
+        child.sendline("quit")
+    finally:
+        child.close(force=True)

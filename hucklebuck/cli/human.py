@@ -230,15 +230,20 @@ class Human:
         *,
         save: Callable[[str], str],
         hint: Callable[[int], list[tuple[Action, float, str]]] | None = None,
+        hot_seat: bool = False,
     ) -> None:
         """``read(prompt)`` returns the next line or ``None`` at end of input;
         ``save(path)`` writes the game and returns a message; ``hint(seat)``
-        rates each legal move."""
+        rates each legal move.  With ``hot_seat`` (several people at one
+        terminal) each person presses Enter before their hand is shown, and
+        the screen is scrolled clear after their move."""
         self.table = table
         self.say = say
         self.read = read
         self.save = save
         self.hint = hint
+        self.hot_seat = hot_seat
+        self._last: int | None = None
 
     @property
     def game(self) -> Any:
@@ -289,8 +294,19 @@ class Human:
 
     def ask(self, seat: int) -> Action:
         """Ask ``seat`` for a move until a legal one is given; raises :class:`Quit`."""
-        legal = self.screen(seat)
         who = self.table.names[seat]
+        if self.hot_seat and seat != self._last:
+            if self.read(f"{who}: your turn. Press Enter when only you can see the screen") is None:
+                raise Quit("end of input")
+        self._last = seat
+        action = self._ask(seat, who)
+        if self.hot_seat:
+            self.say("\n" * 40 + f"({who} has moved)")
+            self._last = None
+        return action
+
+    def _ask(self, seat: int, who: str) -> Action:
+        legal = self.screen(seat)
         choices = "1" if len(legal) == 1 else f"1-{len(legal)}"
         prompt = f"{'Your' if who == 'You' else who + ', your'} move ({choices}, or ? for help)"
         while True:

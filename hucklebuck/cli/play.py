@@ -185,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
         _reader(say),
         save=lambda path: save_game(game, path, save_meta),
         hint=_hinter(game, spec) if humans else None,
+        hot_seat=len(humans) > 1 and say.tty and _isatty(sys.stdin),
     )
     try:
         _loop(game, table, bots, person, limit)
@@ -193,6 +194,13 @@ def run(args: argparse.Namespace) -> int:
         say("Leaving the game." + (" (end of input)" if str(q) == "end of input" else ""))
         return 0
     return 0
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def _names(players: int, humans: list[int]) -> list[str]:
