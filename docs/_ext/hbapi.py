@@ -110,6 +110,17 @@ def _kind(obj: object) -> str:
     return "data"
 
 
+def _defined_in(obj: object, name: str, modname: str) -> bool:
+    """Whether ``obj`` comes from ``modname`` (classes and functions say so; constants
+    and type aliases are looked up by name)."""
+    import importlib
+    import inspect
+
+    if inspect.isclass(obj) or inspect.isfunction(obj):
+        return getattr(obj, "__module__", None) == modname
+    return getattr(importlib.import_module(modname), name, None) is obj
+
+
 class ApiModule(SphinxDirective):
     """``.. api-module:: MOD`` — MOD's docstring, then every name whose home is MOD.
 
@@ -137,7 +148,7 @@ class ApiModule(SphinxDirective):
         for name, obj in _exports(modname):
             if home_of.get((modname, name)) != modname:
                 continue
-            if only_from and getattr(obj, "__module__", None) != only_from:
+            if only_from and not _defined_in(obj, name, only_from):
                 continue
             kind = _kind(obj)
             lines.append(f".. auto{kind}:: {modname}.{name}")
