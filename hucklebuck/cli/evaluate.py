@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         common["short_handed"] = short
     say(
         f"{spec.title}, {args.players} players: {cards_text(hand)}"
-        + (f", upcard {upcard.display}" if upcard else "")
+        + (f", upcard {upcard.display}" if upcard is not None else "")
     )
     say(f"{samples} deals, {args.method}, seed {args.seed}; the hand's seat leads the first trick.")
     suits = [trump] if trump is not None else list(Suit)
@@ -233,7 +233,7 @@ def _advice(
             " as the lone stayer"
         )
     else:
-        d_adv = ev.deerpark_advice(hand, seen=[upcard] if upcard else [], **kw)
+        d_adv = ev.deerpark_advice(hand, seen=[upcard] if upcard is not None else [], **kw)
         say("Advice as eldest hand (playout):")
         say(f"{'':<13}{'P(3+)':>8}{'P(2+)':>8}")
         for s in Suit:
