@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from .._core import get_core
-from .._core._api import NO_LEAD
 from ..actions import Action
 from ..cards import Card, CardSet
 from ..errors import CardError, DealError, HucklebuckError, RestoreError
@@ -185,23 +184,42 @@ Event: TypeAlias = (
 """Any entry of a game's event log."""
 
 
+_SUIT_TABLES: dict[tuple[type, int, int], tuple[bytes, tuple[int, ...]]] = {}
+
+
+def suit_tables(game_id: int, trump: int) -> tuple[bytes, tuple[int, ...]]:
+    """The active core's suit of each card for following (``suit_of[card]``) and the
+    mask of each suit's cards, for a game and trump (asked of the core once)."""
+    core = get_core()
+    key = (type(core), game_id, trump)
+    hit = _SUIT_TABLES.get(key)
+    if hit is None:
+        suits, _ = core.rules(game_id, trump)
+        masks = [0, 0, 0, 0]
+        for card in range(52):
+            masks[suits[card]] |= 1 << card
+        hit = _SUIT_TABLES[key] = (bytes(suits), tuple(masks))
+    return hit
+
+
 class TrickPlay:
     """The play phase of one hand: whose turn, legal plays, completing tricks.
 
-    Legal plays and trick winners come from the active core, one call per
-    decision or per trick; the legal plays of the last hand asked about are
-    remembered, so checking a play just listed costs no second call.
+    Legal plays follow the active core's suit table for the trump (each card's
+    suit for following, the left bower counting as trump in Deer Park Euchre),
+    read once per core, game and trump; trick winners come from the active
+    core, one call per trick.
     """
 
     __slots__ = (
-        "_lm",
-        "_lm_key",
         "current",
         "game_id",
         "leader",
         "order",
         "played",
         "seats",
+        "suit_masks",
+        "suit_of",
         "tricks",
         "trump",
         "won",
@@ -218,8 +236,7 @@ class TrickPlay:
         self.won: list[int] = [0] * players
         self.played: list[int] = [0] * players
         """Per seat, the mask of the cards it has played this hand (current trick included)."""
-        self._lm_key = -1
-        self._lm = 0
+        self.suit_of, self.suit_masks = suit_tables(game_id, trump)
 
     def _rotated(self, leader: int) -> tuple[int, ...]:
         i = self.order.index(leader)
@@ -234,7 +251,7 @@ class TrickPlay:
         other.tricks = self.tricks[:]
         other.won = self.won[:]
         other.played = self.played[:]
-        other._lm_key, other._lm = self._lm_key, self._lm
+        other.suit_of, other.suit_masks = self.suit_of, self.suit_masks
         return other
 
     def seats_in_trick(self) -> tuple[int, ...]:
@@ -246,13 +263,11 @@ class TrickPlay:
         return self.seats[len(self.current)]
 
     def legal_mask(self, hand: int) -> int:
-        """The legal plays of ``hand`` now (at most one core call)."""
-        lead = self.current[0]._index if self.current else NO_LEAD
-        key = hand << 8 | lead
-        if key != self._lm_key:
-            self._lm = get_core().legal_mask(self.game_id, self.trump, lead, hand)
-            self._lm_key = key
-        return self._lm
+        """The legal plays of ``hand`` now: the cards of the suit led, if it has any."""
+        current = self.current
+        if not current:
+            return hand
+        return hand & self.suit_masks[self.suit_of[current[0]._index]] or hand
 
     def play(self, card: Card) -> Trick | None:
         """Add a card (already checked legal); return the trick if it is now complete."""

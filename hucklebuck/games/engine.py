@@ -490,18 +490,21 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
 
     def legal_action_ids(self) -> list[int]:
         """The ids of :meth:`legal_actions`, sorted ascending (empty when nobody acts)."""
-        seat = self.to_act
-        if seat is None:
-            return []
         if self._phase is Phase.PLAY:
-            assert self._play is not None
-            mask = self._play.legal_mask(self._hands[seat])
+            play = self._play
+            assert play is not None
+            mask = self._hands[play.seats[len(play.current)]]
+            if play.current:
+                mask = mask & play.suit_masks[play.suit_of[play.current[0]._index]] or mask
             out = []
             while mask:
                 low = mask & -mask
                 out.append(low.bit_length() - 1)
                 mask ^= low
             return out
+        seat = self.to_act
+        if seat is None:
+            return []
         ids = self._legal_ids_in_phase(seat)
         if ids is not None:
             return ids
@@ -554,16 +557,13 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         (same message) as the typed action would; an id out of range raises
         :class:`~hucklebuck.errors.ActionParseError`.  State is unchanged on error.
         """
-        i = _ids.check_id(self.kind, i)
-        seat = self.to_act
-        if seat is None:
-            raise self._nobody_acts(i)
-        held = self._hands[seat]
-        if i < _ids.PLAY_IDS and self._phase is Phase.PLAY:
+        if self._phase is Phase.PLAY and type(i) is int and 0 <= i < _ids.PLAY_IDS:
             play = self._play
             assert play is not None
+            seat = play.seats[len(play.current)]
+            action = _ids.PLAYS[seat][i]
+            held = self._hands[seat]
             bit = 1 << i
-            action = _ids.play_action(seat, i)
             if held & bit and play.legal_mask(held) & bit:
                 self._actions.append(action)
                 self._events.append(action)
@@ -571,7 +571,11 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
                 return
             self.apply(action)  # raises the typed action's error
             raise AssertionError("unreachable")  # pragma: no cover
-        self.apply(_ids.action_from_id(self.kind, i, seat, held))
+        i = _ids.check_id(self.kind, i)
+        to_act = self.to_act
+        if to_act is None:
+            raise self._nobody_acts(i)
+        self.apply(_ids.action_from_id(self.kind, i, to_act, self._hands[to_act]))
 
     # ---------------------------------------------------- tensors and returns
     def observation_tensor_shape(self) -> tuple[int, ...]:
@@ -613,13 +617,15 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         self._turn = None
 
     def _do_play(self, action: Play) -> None:
-        assert self._play is not None
-        self._hands[action.seat] &= ~action.card.mask
-        trick = self._play.play(action.card)
+        play = self._play
+        assert play is not None
+        card = action.card
+        self._hands[action.seat] &= ~(1 << card._index)
+        trick = play.play(card)
         if trick is None:
             return
-        self._events.append(TrickEvent(self._hand_no, len(self._play.tricks), trick))
-        if len(self._play.tricks) == HAND_SIZE:
+        self._events.append(TrickEvent(self._hand_no, len(play.tricks), trick))
+        if len(play.tricks) == HAND_SIZE:
             self._hand_played()
 
     def _end_game(self, winners: tuple[int, ...], reason: str) -> None:
