@@ -241,3 +241,35 @@ def _deerpark(add: Any, err: Any, dp: Any) -> None:
         {"op": "deck", "game": DP, "players": 8, "options": {"eight_player_turnup": "dealer_last_card"}},
         eight,
     )
+    first = ["5C", "6C", "7C", "8C", "9H"]
+    others = [c for c in eight if c not in first]
+    deal8 = {"hands": [first, *[others[5 * i : 5 * i + 5] for i in range(7)]], "kitty": []}
+    add(
+        DP,
+        "trump",
+        "eight-players-order-dealer-last-card",
+        "extension deerpark.eight_player_turnup: the dealer's last card dealt (9H) is the turned card; "
+        "ordering it up makes hearts trump and the dealer, who already holds it, discards nothing",
+        ["S4: the first round may order up the turned card's suit"],
+        [70, 71],
+        {
+            "op": "play",
+            "game": DP,
+            "players": 8,
+            "options": {"eight_player_turnup": "dealer_last_card"},
+            "start": {},
+            "hands": [{"deal": deal8, "actions": ["1 order"]}],
+        },
+        {
+            "hands": [
+                {
+                    "complete": False,
+                    "to_act": 1,
+                    "legal": ["1 play 9C", "1 play JC", "1 play KC", "1 play QC", "1 play TC"],
+                    "trump": "H",
+                    "maker": 1,
+                    "requirement": 3,
+                }
+            ]
+        },
+    )
