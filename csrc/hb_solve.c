@@ -54,6 +54,7 @@ typedef struct {
     uint64_t hands[8];           /* by position */
     uint8_t owner[52];           /* position holding each card */
     uint64_t all;                /* cards still held */
+    uint64_t trumps;             /* the cards of the effective trump suit */
     uint8_t trick[8];
     int leader;                  /* position leading the current trick */
     uint8_t by_suit[4][16];      /* cards of each effective suit, by increasing strength */
@@ -83,8 +84,12 @@ static int trick_key(const solver *S, int lead_suit, int c)
 
 static int play_from(solver *S, int pos, int k);
 
-/* Lower and upper bounds on seat's tricks from here, from the trumps alone. */
-static void quick_bounds(const solver *S, int remaining, int *lo, int *hi)
+/* Lower and upper bounds on seat's tricks from the cards held now, `remaining` tricks
+ * to play after the current one.  `seat_leads`: seat leads the next trick.  `pending`:
+ * positions still to play a card to the current trick (they may spend a trump on it).
+ * Cards leaving the opponents' hands only help the seat, so these stay valid whatever
+ * the pending players play. */
+static void quick_bounds(const solver *S, int remaining, int seat_leads, unsigned pending, int *lo, int *hi)
 {
     const uint8_t *cards = S->by_suit[S->trump];
     int i, cnt[8] = {0}, maxc = 0, seen_mine = 0, seen_opp = 0, low = 0;
@@ -97,11 +102,63 @@ static void quick_bounds(const solver *S, int remaining, int *lo, int *hi)
             seen_mine = 1;
         } else {
             seen_opp = 1;
-            if (!seen_mine && ++cnt[o] > maxc) maxc = cnt[o];
+            if (!seen_mine) cnt[o]++;
+        }
+    }
+    for (i = 0; i < S->nact; i++) {
+        int c = cnt[i] - (int)((pending >> i) & 1u);
+        if (c > maxc) maxc = c;
+    }
+    if (seat_leads) {
+        /* On lead, seat cashes its top trumps first; if that draws every opposing trump
+         * (no opponent holds more), all its trumps win, then every card of a side suit
+         * above all the opponents' cards of that suit. */
+        int maxt = 0, s;
+        for (i = 0; i < S->nact; i++)
+            if (i != S->seat && popcount64(S->hands[i] & S->trumps) > maxt) maxt = popcount64(S->hands[i] & S->trumps);
+        if (maxt <= low) {
+            low = popcount64(S->hands[S->seat] & S->trumps);
+            for (s = 0; s < 4; s++) {
+                if (s == S->trump) continue;
+                for (i = S->n_by_suit[s] - 1; i >= 0; i--) {
+                    int c = S->by_suit[s][i];
+                    if (!(S->all & BIT(c))) continue;
+                    if (S->owner[c] != S->seat) break;
+                    low++;
+                }
+            }
         }
     }
     *lo = low;
     *hi = remaining - maxc;
+}
+
+/* After the seat has played to the current trick, or when it cannot take it (pos cards
+ * down, best at wpos):
+ * 1 or 0 when the rest of the search is decided by the bounds, -1 otherwise. */
+static int decided_mid_trick(const solver *S, int pos, int k, int lead_suit, int best, int wpos, int soff)
+{
+    int won, i, lo, hi, rem = popcount64(S->hands[S->seat]) - (soff >= pos);
+    unsigned pending = 0;
+    for (i = pos; i < S->nact; i++) pending |= 1u << ((S->leader + i) % S->nact);
+    if (soff >= pos || wpos != soff) won = 0;
+    else {
+        for (i = pos; i < S->nact; i++) {  /* can a player still to play take the trick? */
+            int p = (S->leader + i) % S->nact;
+            uint64_t f = S->hands[p] & S->r.suit_mask[lead_suit], m;
+            for (m = f ? f : S->hands[p]; m; m &= m - 1)
+                if (trick_key(S, lead_suit, lowest_bit(m)) > best) return -1;
+        }
+        won = 1;
+    }
+    k -= won;
+    if (k <= 0) return 1;
+    if (k > rem) return 0;
+    quick_bounds(S, rem, won, pending, &lo, &hi);
+    if (soff >= pos) lo--;  /* the seat may have to spend a top trump on this trick */
+    if (k <= lo) return 1;
+    if (k > hi) return 0;
+    return -1;
 }
 
 static void put_bits(uint64_t *key, int at, uint64_t v)
@@ -182,7 +239,7 @@ static int boundary(solver *S, int k)
     if (k <= 0) return 1;
     if (k > remaining) return 0;
     if (remaining == 1) return last_trick(S);
-    quick_bounds(S, remaining, &lo, &hi);
+    quick_bounds(S, remaining, S->leader == S->seat, 0u, &lo, &hi);
     if (k <= lo) return 1;
     if (k > hi) return 0;
     if (S->tt != NULL) {
@@ -258,11 +315,15 @@ static int play_from(solver *S, int pos, int k)
         nt++;
     }
     soff = (S->seat - S->leader + S->nact) % S->nact;
-    if (pos > 0 && soff > pos && p != S->seat) {  /* can the seat, still to play, beat the trick so far? */
+    if (pos > 0 && soff >= pos) {  /* can the seat, still to play, beat the trick so far? */
         uint64_t sl = S->hands[S->seat] & S->r.suit_mask[lead_suit];
         seat_beats = 0;
         for (m = sl ? sl : S->hands[S->seat]; m; m &= m - 1)
             if (trick_key(S, lead_suit, lowest_bit(m)) > best) { seat_beats = 1; break; }
+    }
+    if (pos > 0 && (soff < pos || !seat_beats)) {  /* the seat has played, or cannot take this trick */
+        int d = decided_mid_trick(S, pos, k, lead_suit, best, wpos, soff);
+        if (d >= 0) return d;
     }
     for (a = 0; a < nt; a++) {
         int c = tmp[a], s = S->r.suit[c], ok = S->order_key[c], wins, g;
@@ -354,6 +415,7 @@ int hb__solve_position(int game, int trump, const uint64_t *hands, int nseats, i
     memset(&S, 0, sizeof S);
     hb_rules_init(game, trump, &S.r);
     S.trump = trump;
+    S.trumps = S.r.suit_mask[trump];
     S.tt = tt_size ? tt : NULL;
     S.tt_mask = tt_size ? tt_size - 1 : 0;
     S.tt_limit = tt_size / 2;

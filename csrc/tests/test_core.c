@@ -112,6 +112,10 @@ static void solver_budget(hb_tt_entry *tt)
     const uint64_t deal[8] = {UINT64_C(206158430281), UINT64_C(275481887776), UINT64_C(17322508544),
                               UINT64_C(2251799814013060), UINT64_C(8830452783104), UINT64_C(1163294039605248),
                               UINT64_C(275382272), UINT64_C(163277476724738)};
+    /* a deal that needs millions of nodes (hearts trump, leader 5, seat 7) */
+    const uint64_t heavy[8] = {UINT64_C(2260595906850816), UINT64_C(1125968626582080), UINT64_C(71468272582916),
+                               UINT64_C(2162864), UINT64_C(562984850571264), UINT64_C(2483027978),
+                               UINT64_C(158346855350272), UINT64_C(142941881344)};
     uint64_t nodes = 0, nodes2 = 0, known[8] = {0};
     uint32_t hist[6];
     uint8_t sizes[8] = {5, 5, 5, 5, 5, 5, 5, 5};
@@ -126,8 +130,11 @@ static void solver_budget(hb_tt_entry *tt)
     CHECK(nodes2 == nodes);
     /* a tiny table (cleared whenever full) gives the same value */
     CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 2, 11, 0, NULL, &r2, NULL) == HB_OK && r2 == r);
-    /* a set cancel flag stops a search of more than 1024 nodes */
-    if (nodes > 2048) CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 1024, 12, 0, &cancel, &r2, NULL) == HB_E_CANCELLED);
+    /* a budget stops a long search at exactly its limit; a set cancel flag at node 1024 */
+    CHECK(hb_solve_limited(1, 2, heavy, 8, 5, 7, tt, 1024, 12, 20000, NULL, &r2, &nodes2) == HB_E_BUDGET);
+    CHECK(nodes2 == 20001);
+    CHECK(hb_solve_limited(1, 2, heavy, 8, 5, 7, tt, 1024, 12, 0, &cancel, &r2, &nodes2) == HB_E_CANCELLED);
+    CHECK(nodes2 == 1024);
     CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 1024, 13, 0, NULL, NULL, NULL) == HB_E_NULL);
     CHECK(hb_solve_limited(1, 0, deal, 8, 3, 4, tt, 1000, 13, 0, NULL, &r2, NULL) == HB_E_TT);
     /* Monte Carlo with the solver: a budget of one node per solve fails, the cancel flag stops it */

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .._hbc import _CData
 
 M64 = (1 << 64) - 1
-#: Solver transposition-table slots per thread (32 bytes each: 2 MiB); the Python twin uses the same size.
+#: Solver transposition-table slots per thread (32 bytes each: 8 MiB); the Python twin uses the same size.
 TT_ENTRIES = TT_SIZE
 #: A solve first runs in the calling thread with this many nodes (a few milliseconds at most);
 #: a longer one is re-run in a worker thread that Ctrl-C and the time limit can stop.

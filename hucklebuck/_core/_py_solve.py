@@ -36,7 +36,7 @@ __all__ = ["TT_SIZE", "SolveStopped", "budget_error", "check_position", "solve",
 
 FULL52: Final = (1 << 52) - 1
 #: Transposition-table slots (the C core's table per thread; a solve keeps half as many positions).
-TT_SIZE: Final = 1 << 16
+TT_SIZE: Final = 1 << 18
 #: Nodes between two looks at the clock (the C core polls its cancel flag as often).
 CHECK_EVERY: Final = 1023
 #: Core error code for a used-up node budget (``HB_E_BUDGET``).
@@ -128,15 +128,17 @@ class _Solver:
             k += 1
         return k
 
-    def bounds(self, remaining: int) -> tuple[int, int]:
+    def bounds(self, remaining: int, seat_leads: bool, pending: int) -> tuple[int, int]:
+        """Lower and upper bounds on the seat's tricks from the cards held now (see the C twin)."""
         cnt = [0] * 8
-        maxc = low = 0
+        low = 0
         seen_mine = seen_opp = False
+        alls, owner, seat = self.all, self.owner, self.seat
         for c in reversed(self.by_suit[self.trump]):
-            if not self.all >> c & 1:
+            if not alls >> c & 1:
                 continue
-            o = self.owner[c]
-            if o == self.seat:
+            o = owner[c]
+            if o == seat:
                 if not seen_opp:
                     low += 1
                 seen_mine = True
@@ -144,8 +146,52 @@ class _Solver:
                 seen_opp = True
                 if not seen_mine:
                     cnt[o] += 1
-                    maxc = max(maxc, cnt[o])
+        maxc = max(0, *(cnt[i] - (pending >> i & 1) for i in range(self.nact)))
+        if seat_leads:
+            trumps = self.masks[self.trump]
+            hands = self.hands
+            maxt = max((hands[i] & trumps).bit_count() for i in range(self.nact) if i != seat)
+            if maxt <= low:
+                low = (hands[seat] & trumps).bit_count()
+                for s in range(4):
+                    if s == self.trump:
+                        continue
+                    for c in reversed(self.by_suit[s]):
+                        if not alls >> c & 1:
+                            continue
+                        if owner[c] != seat:
+                            break
+                        low += 1
         return low, remaining - maxc
+
+    def decided_mid_trick(self, pos: int, k: int, lead_suit: int, best: int, wpos: int, soff: int) -> int:
+        """1 or 0 when the bounds decide the rest of the search mid-trick, -1 otherwise."""
+        nact, hands = self.nact, self.hands
+        rem = hands[self.seat].bit_count() - (soff >= pos)
+        pending = 0
+        for i in range(pos, nact):
+            pending |= 1 << ((self.leader + i) % nact)
+        if soff >= pos or wpos != soff:
+            won = 0
+        else:
+            for i in range(pos, nact):
+                h = hands[(self.leader + i) % nact]
+                if any(self.key(lead_suit, c) > best for c in _bits(h & self.masks[lead_suit] or h)):
+                    return -1
+            won = 1
+        k -= won
+        if k <= 0:
+            return 1
+        if k > rem:
+            return 0
+        lo, hi = self.bounds(rem, won == 1, pending)
+        if soff >= pos:
+            lo -= 1
+        if k <= lo:
+            return 1
+        if k > hi:
+            return 0
+        return -1
 
     def key(self, lead_suit: int, c: int) -> int:
         s = self.suit[c]
@@ -171,7 +217,7 @@ class _Solver:
             return False
         if remaining == 1:
             return self.last_trick()
-        lo, hi = self.bounds(remaining)
+        lo, hi = self.bounds(remaining, self.leader == self.seat, 0)
         if k <= lo:
             return True
         if k > hi:
@@ -238,10 +284,13 @@ class _Solver:
         seat = self.seat
         soff = (seat - self.leader) % nact
         seat_beats = True
-        if pos > 0 and soff > pos and p != seat:
+        if pos > 0 and soff >= pos:
             sh = hands[seat]
-            sl = sh & self.masks[lead_suit]
-            seat_beats = any(self.key(lead_suit, c) > best for c in _bits(sl or sh))
+            seat_beats = any(self.key(lead_suit, c) > best for c in _bits(sh & self.masks[lead_suit] or sh))
+        if pos > 0 and (soff < pos or not seat_beats):
+            d = self.decided_mid_trick(pos, k, lead_suit, best, wpos, soff)
+            if d >= 0:
+                return d == 1
         last_kept = [-1, -1, -1, -1]
         cands: list[tuple[int, int]] = []
         for c in sorted(_bits(legal), key=okey.__getitem__, reverse=True):
