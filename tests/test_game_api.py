@@ -13,6 +13,7 @@ from hucklebuck.actions import Discard, Play
 from hucklebuck.cards import Card
 from hucklebuck.errors import ActionParseError, IllegalAction
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
+from hucklebuck.games.base import TrickPlay
 from hucklebuck.games.engine import TrickGame
 
 Game = TrickGame[Any, Any]
@@ -264,3 +265,23 @@ def test_relative_discard_ids_name_cards_of_the_hand() -> None:
         bits = i - 68
         assert action.cards == tuple(c for j, c in enumerate(hand) if bits >> j & 1)
     assert isinstance(game.action_from_id(hand[0].index), Play)
+
+
+@pytest.mark.parametrize(("name", "make"), VARIANTS, ids=IDS)
+def test_copies_are_independent(name: str, make: Callable[[int], Game]) -> None:
+    rng = random.Random(8)
+    for k, game in enumerate(random_states(make, 3, 2, 5)):
+        mutable = {n for n, v in vars(game).items() if isinstance(v, (list, dict, set, TrickPlay))}
+        assert mutable <= set(game.mutable_state), mutable - set(game.mutable_state)
+        if k % 5:
+            continue
+        before = game.to_json()
+        other = game.copy()
+        for _ in range(12):  # play the copy on, through hand ends
+            if other.is_over:
+                break
+            if other.to_act is None:
+                other.next_hand()
+                continue
+            other.apply_id(rng.choice(other.legal_action_ids()))
+        assert game.to_json() == before

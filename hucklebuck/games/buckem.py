@@ -297,6 +297,20 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         Phase.PLAY: (Play,),
     }
     seat_private_actions: ClassVar[tuple[type, ...]] = (BuckStay, Fold, Draw)
+    mutable_state: ClassVar[tuple[str, ...]] = (
+        *TrickGame.mutable_state,
+        "_bankrolls",
+        "_start",
+        "_ante_delta",
+        "_dealt",
+        "_decisions",
+        "_delta",
+        "_discards",
+        "_folded_pool",
+        "_scare",
+        "_stock",
+        "_restock_queue",
+    )
 
     def __init__(
         self,

@@ -221,6 +221,14 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         Phase.PLAY: (Play,),
     }
     seat_private_actions: ClassVar[tuple[type, ...]] = (Discard,)
+    mutable_state: ClassVar[tuple[str, ...]] = (
+        *TrickGame.mutable_state,
+        "_scores",
+        "_start",
+        "_ever_locked",
+        "_kitty",
+        "_discarded",
+    )
 
     def __init__(
         self,

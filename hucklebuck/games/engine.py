@@ -87,6 +87,9 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     phase_actions: ClassVar[Mapping[Phase, tuple[type, ...]]]
     """The action classes each acting phase accepts."""
     seat_private_actions: ClassVar[tuple[type, ...]] = ()
+    mutable_state: ClassVar[tuple[str, ...]] = ("_hands", "_actions", "_events", "_restocks", "_play")
+    """Attributes :meth:`copy` copies (lists, dicts, the trick state; ``None`` allowed);
+    a game class adds its own.  Everything else in a game is immutable and shared."""
     """Action classes whose history text may differ from seat to seat."""
 
     # ------------------------------------------------------------ construction
@@ -645,15 +648,11 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         """
         new = object.__new__(type(self))
         d = new.__dict__
-        for k, v in self.__dict__.items():
-            t = type(v)
-            if t is list:
-                v = v[:]
-            elif t is dict:
-                v = v.copy()
-            elif t is TrickPlay:
-                v = v.copy()
-            d[k] = v
+        d.update(self.__dict__)
+        for name in self.mutable_state:
+            v = d[name]
+            if v is not None:
+                d[name] = v.copy()
         self._rng_shared = True
         d["_rng_shared"] = True
         return new

@@ -290,6 +290,17 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         Phase.PLAY: (Play,),
     }
     seat_private_actions: ClassVar[tuple[type, ...]] = (Discard,)
+    mutable_state: ClassVar[tuple[str, ...]] = (
+        *TrickGame.mutable_state,
+        "_scores",
+        "_start",
+        "_out",
+        "_passed",
+        "_declared",
+        "_set_aside",
+        "_stock",
+        "_restock_queue",
+    )
 
     def __init__(
         self,
