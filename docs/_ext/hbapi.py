@@ -145,7 +145,15 @@ class ApiModule(SphinxDirective):
         lines.append("")
         from hucklebuck.games.engine import TrickGame
 
-        for name, obj in _exports(modname):
+        from hucklebuck.games.options import OptionsBase
+
+        def rank(item: tuple[str, object]) -> int:  # the game first, then its options
+            obj = item[1]
+            if inspect.isclass(obj) and issubclass(obj, TrickGame):
+                return 0
+            return 1 if inspect.isclass(obj) and issubclass(obj, OptionsBase) else 2
+
+        for name, obj in sorted(_exports(modname), key=rank):
             if home_of.get((modname, name)) != modname:
                 continue
             if only_from and not _defined_in(obj, name, only_from):
