@@ -342,3 +342,20 @@ def test_simulate_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "simulate", "buckem", "-n", "6", "--hands", "3000", "-o", "ante=2", "--json", "--workers", "2"
     )
     assert json.loads(again) == data  # the same numbers whatever --workers is
+
+
+@pytest.mark.parametrize(("game", "players"), [("hucklebuck", 4), ("buckem", 6), ("deerpark", 4)])
+def test_every_option_value_plays_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], game: str, players: int
+) -> None:
+    cls = {"hucklebuck": HucklebuckOptions, "buckem": BuckEmOptions, "deerpark": DeerParkOptions}[game]
+    for info in cls.describe():
+        for value in info.choices or (str(int(info.default) + 1) if info.default.isdigit() else "3",):
+            extra = ["-o", "short_handed=true"] if value == "removed_card" else []
+            n = 8 if value == "dealer_last_card" else players
+            args = ["play", game, "-n", str(n), "--seed", "3", "--hands", "1", "--bots", "heuristic"]
+            code, out, err = cli(capsys, *args, "-o", f"{info.name}={value}", *extra)
+            assert code == 0, (info.name, value, err)
+            assert "=== Hand 1:" in out and (
+                "Stopped after 1 hand." in out or "Game over after 1 hand." in out
+            )

@@ -313,13 +313,13 @@ class Table:
             top = max(standings)
             leaders = " and ".join(names[s] for s in range(game.players) if standings[s] == top)
             what = "bankroll" if self.kind is GameKind.BUCKEM else "score"
-            say(f"Stopped after {game.hand_number} hands. {self.standings_text()}")
+            say(f"Stopped after {_hands(game.hand_number)}. {self.standings_text()}")
             say(f"Leading: {leaders} with the biggest {what} ({top}).")
             return
         winners = game.winners
         reason = next((ev.reason for ev in reversed(game.events) if isinstance(ev, GameOverEvent)), "")
         who = " and ".join(names[s] for s in winners)
-        say(f"Game over after {game.hand_number} hands. {self.standings_text()}")
+        say(f"Game over after {_hands(game.hand_number)}. {self.standings_text()}")
         say(f"Winner: {who}. {self.why(winners, reason)}")
 
     def why(self, winners: Sequence[int], reason: str) -> str:
@@ -375,3 +375,7 @@ _PHASE_WORDS = {
     Phase.HAND_OVER: "the hand is over",
     Phase.GAME_OVER: "the game is over",
 }
+
+
+def _hands(n: int) -> str:
+    return f"{n} hand" if n == 1 else f"{n} hands"
