@@ -320,3 +320,20 @@ def test_ctrl_c_stops_a_long_solve_promptly(core: str, kind: str) -> None:
     # The stop itself takes about 10 ms (measured with python -m hucklebuck.bench solver);
     # the bound leaves room for interpreter shutdown on a loaded machine.
     assert _interrupt_latency(core, kind) < 1.0
+
+
+# ------------------------------------------------------------ the adapter
+def test_the_adapter_answers_unsupported_for_a_position_past_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hucklebuck.conformance import protocol
+
+    monkeypatch.setattr(protocol, "SOLVE_NODES", 20_000)  # the real budget takes seconds in Python
+    heavy = [[str(c) for c in CardSet.from_mask(h)] for h in HEAVY_DEAL]
+    req = {"id": 1, "op": "solve", "game": "buckem", "trump": "H", "hands": heavy, "leader": 5, "seat": 7}
+    answer = protocol.handle(req)
+    assert answer["ok"] is False and answer["error"]["code"] == "unsupported", answer
+    assert "too large" in answer["error"]["message"]
+    issue = [[str(c) for c in CardSet.from_mask(h)] for h in ISSUE_DEAL]
+    req = {"id": 2, "op": "solve", "game": "buckem", "trump": "C", "hands": issue, "leader": 3, "seat": 4}
+    assert protocol.handle(req) == {"id": 2, "ok": True, "result": get_core().solve(1, 0, ISSUE_DEAL, 3, 4)}

@@ -25,6 +25,7 @@ from ..errors import (
     OptionsError,
     PlayerCountError,
     RestoreError,
+    SolveBudgetExceeded,
     UnsupportedOption,
 )
 from ..games.base import Phase
@@ -39,6 +40,10 @@ __all__ = ["OPS", "PROTOCOL", "ProtocolError", "handle"]
 
 PROTOCOL: Final = 1
 OPS: Final = ("hello", "deck", "trick_winner", "legal_plays", "play", "solve")
+#: A ``solve`` request searches at most this many nodes (both cores count alike) ...
+SOLVE_NODES: Final = 2_000_000
+#: ... and about this many seconds; past either it is answered ``unsupported``.
+SOLVE_SECONDS: Final = 5.0
 
 
 class ProtocolError(Exception):
@@ -414,7 +419,10 @@ def op_solve(req: Mapping[str, Any]) -> Any:
     if not hands[leader] or not hands[seat]:
         raise _bad("'leader' and 'seat' must be seats in play")
     masks = [CardSet(h).mask for h in hands]
-    return get_core().solve(kind.core_id, int(trump), masks, leader, seat)
+    try:
+        return get_core().solve(kind.core_id, int(trump), masks, leader, seat, SOLVE_NODES, SOLVE_SECONDS)
+    except SolveBudgetExceeded as exc:  # "unsupported ... for positions too large", never a blocked adapter
+        raise ProtocolError("unsupported", f"position too large for this adapter: {exc}") from None
 
 
 HANDLERS: Final = {
