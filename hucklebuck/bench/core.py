@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import time
 from array import array
 from collections.abc import Callable
@@ -86,32 +85,8 @@ def _scalar(core: Core, tricks: tuple[bytes, bytes, bytes], n: int, repeat: int)
     return _best_of(repeat, run) / n * 1e9
 
 
-def _deals(rng: random.Random, players: int, n: int) -> list[list[int]]:
-    out = []
-    for _ in range(n):
-        deck = list(range(52))
-        rng.shuffle(deck)
-        out.append([sum(1 << c for c in deck[5 * i : 5 * i + 5]) for i in range(players)])
-    return out
-
-
-def _solve_times(core: Core, deals: list[list[int]]) -> list[float]:
-    core.solve(0, 0, [3, 12], 0, 1)  # warm up: the first solve in a thread allocates its table
-    times = []
-    for i, hands in enumerate(deals):
-        t0 = time.perf_counter()
-        core.solve(0, i % 4, hands, 0, 1)
-        times.append(time.perf_counter() - t0)
-    return times
-
-
-def _pct(xs: list[float], q: float) -> float:
-    ys = sorted(xs)
-    return ys[min(len(ys) - 1, int(q * len(ys)))]
-
-
 def bench_evaluation(scale: float) -> list[tuple[str, str, str, str]]:
-    """Simulation, threads, solver and Monte Carlo figures: rows of (what, C, Python, ratio)."""
+    """Simulation, threads and Monte Carlo figures: rows of (what, C, Python, ratio)."""
     from .._core._py import PythonCore
     from ..evaluate import simulate_hucklebuck
 
@@ -157,29 +132,7 @@ def bench_evaluation(scale: float) -> list[tuple[str, str, str, str]]:
             with using("c") as c:
                 tc2 = _best_of(3, partial(run, c, n_c2)) / n_c2
             rows.append((label, f"{1 / tc2:,.0f}", f"{1 / tp2:,.0f}", f"{tp2 / tc2:.0f}x"))
-    rng = random.Random(7)
-    for players, n_deals, n_py_deals in (
-        (4, int(300 * scale) or 20, int(40 * scale) or 5),
-        (7, int(200 * scale) or 20, int(6 * scale) or 3),
-    ):
-        deals = _deals(rng, players, n_deals)
-        tp = _solve_times(py, deals[:n_py_deals])
-        if have_c:
-            with using("c") as c:
-                tc = _solve_times(c, deals)
-            same = tc[:n_py_deals]
-            rows.append(
-                (
-                    f"solve {players} players x 5 cards: median / p99 ms ({n_deals} deals)",
-                    f"{statistics.median(tc) * 1e3:.3f} / {_pct(tc, 0.99) * 1e3:.1f}",
-                    f"{statistics.median(tp) * 1e3:.1f} ({n_py_deals} deals)",
-                    f"{sum(tp) / sum(same):.0f}x (total, same deals)",
-                )
-            )
-        else:
-            rows.append(
-                (f"solve {players} players: median ms", "-", f"{statistics.median(tp) * 1e3:.1f}", "")
-            )
+    # Solve times per deal: the "solver" section (hucklebuck/bench/solver.py).
     known = [0b11111 << 26, 0, 0, 0, 0]
     pool = ((1 << 52) - 1) & ~known[0]
     sizes = [5] * 5
