@@ -61,6 +61,8 @@ __all__ = [
 ]
 
 MAX_DRAW: Final = 3
+_DRAW_TEXT: Final = tuple(tuple(f"{s} draw {k} cards" for k in range(MAX_DRAW + 1)) for s in range(8))
+"""How another seat's draw of k cards shows in a history."""
 FULL_PACK: Final = CardSet.from_mask((1 << 52) - 1)
 
 
@@ -850,13 +852,15 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
             acts = self._actions
             for i in private:
                 a = acts[i]
-                if type(a) is Draw:
+                kind = type(a)
+                if kind is Draw:
                     if a.seat != seat:  # others' draws show only as a count
-                        texts[i] = f"{a.seat} draw {len(a.cards)} cards"
+                        texts[i] = _DRAW_TEXT[a.seat][len(a.cards)]  # type: ignore[union-attr]
                 elif hidden and a.seat != seat:  # simultaneous declare: not yet revealed
                     texts[i] = f"{a.seat} declared"
                 else:
-                    decisions.append((a.seat, history[i].split(" ", 1)[1]))
+                    word = "fold" if kind is Fold else "stay swap" if a.swap else "stay"  # type: ignore[union-attr]
+                    decisions.append((a.seat, word))
             history = tuple(texts)
         assert self._trump is not None and self._upcard is not None
         upcard = self._upcard
