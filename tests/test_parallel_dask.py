@@ -10,10 +10,15 @@ import pytest
 
 from hucklebuck import Suit, parse_cards
 from hucklebuck.evaluate import evaluate_hand, simulate_buckem, simulate_hucklebuck
+from hucklebuck.tournament import run_tournament
 
 distributed = pytest.importorskip(
     "distributed", reason="the Dask extra is not installed (pip install 'hucklebuck[dask]')"
 )
+
+
+# One core: the process-pool tests in test_parallel.py already carry both cores across processes.
+pytestmark = pytest.mark.single_core
 
 
 @pytest.fixture(scope="module")
@@ -50,5 +55,8 @@ def test_simulations_on_a_dask_cluster_equal_inline(client: Any, core_name: str)
     assert evaluate_hand("hucklebuck", Suit.SPADES, hand, executor=executor, **kw) == evaluate_hand(
         "hucklebuck", Suit.SPADES, hand, **kw
     )
+    # the tournament (duplicate deals in seeded chunks) through the same executor
+    kw = {"players": 4, "bots": ("heuristic", "random"), "games": 48, "seed": 3, "progress": False}
+    assert run_tournament("deerpark", executor=executor, **kw) == run_tournament("deerpark", **kw)
     # the work really ran on the cluster's worker processes
     assert len(client.scheduler_info()["workers"]) == 2
