@@ -96,24 +96,35 @@ def test_rules_pages_show_cards_a_worked_hand_and_tables(site: Path, game: str) 
     assert any(c.startswith("hb-card") for c in cards) and any(c.startswith("hb-chip") for c in cards)
     # every picture has a text alternative a screen reader can speak
     labels = [lab for c, lab in zip(p.svg_classes, p.svg_labels, strict=True) if c.startswith("hb-c")]
-    assert all(re.fullmatch(r"(ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|two) of "
-                            r"(clubs|diamonds|hearts|spades)|a face-down card", lab) for lab in labels), labels
+    assert all(
+        re.fullmatch(
+            r"(ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|two) of "
+            r"(clubs|diamonds|hearts|spades)|a face-down card",
+            lab,
+        )
+        for lab in labels
+    ), labels
     assert {"a-worked-hand", "a-worked-round"} & p.ids, f"{game}: no worked hand section"
     assert "Trick 5" in p.text, f"{game}: the worked hand does not reach the last trick"
     assert p.tables >= 2, f"{game}: {p.tables} tables"
     # reading order: the game first, the rule decisions at the end, each linked to its cases
-    assert p.text.index('id="how-the-game-goes"' if game != "buckem" else 'id="how-a-round-goes"') < p.text.index(
-        'id="a-worked-'
-    )
+    assert p.text.index(
+        'id="how-the-game-goes"' if game != "buckem" else 'id="how-a-round-goes"'
+    ) < p.text.index('id="a-worked-')
     decisions = p.text.index(f'id="{game}-decisions"')
     assert p.text.index('id="a-worked-') < decisions
-    assert p.text.count("rules/cases.html#def-") + p.text.count('cases.html#def-') >= 15
+    assert p.text.count("rules/cases.html#def-") + p.text.count("cases.html#def-") >= 15
     assert "statistics.html" in p.text
 
 
 def test_deerpark_trump_table_has_both_bowers_for_each_suit(site: Path) -> None:
     text = (site / "rules/deerpark.html").read_text(encoding="utf-8")
-    for right, left in (("spades", "clubs"), ("hearts", "diamonds"), ("diamonds", "hearts"), ("clubs", "spades")):
+    for right, left in (
+        ("spades", "clubs"),
+        ("hearts", "diamonds"),
+        ("diamonds", "hearts"),
+        ("clubs", "spades"),
+    ):
         row = re.search(rf"<td><p>. {right}</p></td>(.*?)</tr>", text, re.S)
         assert row, f"no trump row for {right}"
         labels = re.findall(r'aria-label="([^"]+)"', row.group(1))
@@ -161,8 +172,12 @@ def test_every_public_name_is_in_the_api_reference(site: Path) -> None:
     # each name is documented once: under its home only
     twice = sorted(f"{mod}.{name}" for (mod, name), h in home.items() if mod != h and f"{mod}.{name}" in ids)
     assert not twice, f"documented twice: {twice}"
-    for need in ("hucklebuck.conformance.adapter.serve", "hucklebuck.games.HucklebuckGame.apply",
-                 "hucklebuck.games.BuckEmGame.legal_actions", "hucklebuck.games.DeerParkGame.observation"):
+    for need in (
+        "hucklebuck.conformance.adapter.serve",
+        "hucklebuck.games.HucklebuckGame.apply",
+        "hucklebuck.games.BuckEmGame.legal_actions",
+        "hucklebuck.games.DeerParkGame.observation",
+    ):
         assert need in ids, need
 
 

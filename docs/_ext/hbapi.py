@@ -20,7 +20,9 @@ from sphinx.util.docutils import SphinxDirective
 _ATTRIBUTE_KINDS = {"attribute", "data", "property"}
 
 
-def drop_type_docstring(app: Sphinx, what: str, name: str, obj: object, options: Any, lines: list[str]) -> None:
+def drop_type_docstring(
+    app: Sphinx, what: str, name: str, obj: object, options: Any, lines: list[str]
+) -> None:
     """A constant without a docstring of its own must not show its type's (``dict``'s) docstring."""
     if what not in _ATTRIBUTE_KINDS:
         return
@@ -29,7 +31,9 @@ def drop_type_docstring(app: Sphinx, what: str, name: str, obj: object, options:
         lines.clear()
 
 
-def rejoin_inline_type(app: Sphinx, what: str, name: str, obj: object, options: Any, lines: list[str]) -> None:
+def rejoin_inline_type(
+    app: Sphinx, what: str, name: str, obj: object, options: Any, lines: list[str]
+) -> None:
     """Undo Napoleon's inline-attribute split (``:type: X`` appended, ``X:`` cut off line one)."""
     if what not in _ATTRIBUTE_KINDS:
         return
@@ -144,7 +148,6 @@ class ApiModule(SphinxDirective):
             lines.append("   :no-members:")
         lines.append("")
         from hucklebuck.games.engine import TrickGame
-
         from hucklebuck.games.options import OptionsBase
 
         def rank(item: tuple[str, object]) -> int:  # the game first, then its options

@@ -40,16 +40,25 @@ SUIT_PATHS = {
 RED = "#c4172c"
 BLACK = "#1b1b1f"
 RANK_WORDS = {
-    "A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "ten", "9": "nine", "8": "eight",
-    "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two",
-}  # fmt: skip
+    "A": "ace",
+    "K": "king",
+    "Q": "queen",
+    "J": "jack",
+    "10": "ten",
+    "9": "nine",
+    "8": "eight",
+    "7": "seven",
+    "6": "six",
+    "5": "five",
+    "4": "four",
+    "3": "three",
+    "2": "two",
+}
 
 
 def _suit_shape(suit: str, x: float, y: float, size: float, colour: str) -> str:
     k = size / 100
-    return (
-        f'<path transform="translate({x:g} {y:g}) scale({k:g})" d="{SUIT_PATHS[suit]}" fill="{colour}"/>'
-    )
+    return f'<path transform="translate({x:g} {y:g}) scale({k:g})" d="{SUIT_PATHS[suit]}" fill="{colour}"/>'
 
 
 class Token:
@@ -128,11 +137,11 @@ def card_svg(tok: Token) -> str:
     )
 
 
-class cards_inline(nodes.inline):  # noqa: N801 - docutils node names are lower case
+class cards_inline(nodes.inline):
     """Inline cards; the text child is the fallback for non-HTML builders."""
 
 
-class cards_block(nodes.container):  # noqa: N801
+class cards_block(nodes.container):
     """A block of card rows; the paragraph children are the fallback."""
 
 
@@ -165,7 +174,10 @@ class CardsDirective(SphinxDirective):
     optional_arguments = 1
     final_argument_whitespace = True
     has_content = True
-    option_spec: ClassVar[dict[str, Any]] = {"caption": directives.unchanged, "class": directives.class_option}
+    option_spec: ClassVar[dict[str, Any]] = {
+        "caption": directives.unchanged,
+        "class": directives.class_option,
+    }
 
     def run(self) -> list[nodes.Node]:
         rows: list[tuple[str, list[Token]]] = []

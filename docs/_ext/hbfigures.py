@@ -51,8 +51,13 @@ def _plt() -> Any:
     import matplotlib.pyplot as plt
 
     plt.rcParams.update(
-        {"svg.fonttype": "none", "font.size": 11, "axes.spines.top": False, "axes.spines.right": False,
-         "svg.hashsalt": "hucklebuck"}  # fmt: skip
+        {
+            "svg.fonttype": "none",
+            "font.size": 11,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "svg.hashsalt": "hucklebuck",
+        }
     )
     return plt
 
@@ -88,8 +93,16 @@ def hucklebuck_bids() -> Figure:
         acc = dict.fromkeys(lines, 0.0)
         for i in range(deals):
             hand = _hand_with(rng, cards, hb.Suit.SPADES, k)
-            d = evaluate_hand("hucklebuck", hb.Suit.SPADES, hand, players=4, seat=0, leader=0,
-                              samples=playouts, seed=SEED + 1000 * k + i)  # fmt: skip
+            d = evaluate_hand(
+                "hucklebuck",
+                hb.Suit.SPADES,
+                hand,
+                players=4,
+                seat=0,
+                leader=0,
+                samples=playouts,
+                seed=SEED + 1000 * k + i,
+            )
             for b in acc:
                 acc[b] += d.at_least(b)
         for b in lines:
@@ -127,11 +140,21 @@ def buckem_burn() -> Figure:
         for k in range(1 if with_ace else 0, 6 if with_ace else 5):
             total = 0.0
             for i in range(deals):
-                hand = _hand_with(rng, [c for c in cards if with_ace or c != ace], trump, k,
-                                  [ace] if with_ace else None)  # fmt: skip
+                hand = _hand_with(
+                    rng, [c for c in cards if with_ace or c != ace], trump, k, [ace] if with_ace else None
+                )
                 seat = rng.randrange(5)
-                d = evaluate_hand("buckem", trump, hand, players=5, seat=seat, leader=1, seen=[upcard],
-                                  samples=playouts, seed=SEED + 7919 * k + i)  # fmt: skip
+                d = evaluate_hand(
+                    "buckem",
+                    trump,
+                    hand,
+                    players=5,
+                    seat=seat,
+                    leader=1,
+                    seen=[upcard],
+                    samples=playouts,
+                    seed=SEED + 7919 * k + i,
+                )
                 total += 1 - d.at_least(2)
             xs.append(k)
             ys.append(100 * total / deals)
@@ -162,12 +185,19 @@ def buckem_pot() -> Figure:
     for lim, label in ((None, "no pot limit"), (limit, f"pot_limit = {limit}")):
         mean, high = [], []
         for n in range(1, rounds + 1):
-            pots = sorted(simulate_buckem(5, n, seed=SEED + s, pot_limit=lim).final_pot for s in range(sessions))
+            pots = sorted(
+                simulate_buckem(5, n, seed=SEED + s, pot_limit=lim).final_pot for s in range(sessions)
+            )
             mean.append(sum(pots) / len(pots))
             high.append(pots[int(0.9 * (len(pots) - 1))])
         line = ax.plot(range(1, rounds + 1), mean, label=f"{label}: mean")[0]
-        ax.plot(range(1, rounds + 1), high, linestyle="--", color=line.get_color(),
-                label=f"{label}: 1 session in 10 is above")  # fmt: skip
+        ax.plot(
+            range(1, rounds + 1),
+            high,
+            linestyle="--",
+            color=line.get_color(),
+            label=f"{label}: 1 session in 10 is above",
+        )
     ax.set_xlabel("rounds played")
     ax.set_ylabel("chips in the pot")
     ax.set_ylim(bottom=0)
@@ -204,8 +234,16 @@ def deerpark_bowers() -> Figure:
                 hearts = [c for c in pool if c.suit is trump and c not in must]
                 others = [c for c in pool if c.suit is not trump and c not in must]
                 hand = must + rng.sample(hearts, k - bowers) + rng.sample(others, 5 - k)
-                d = evaluate_hand("deerpark", trump, hand, players=4, seat=1, leader=1,
-                                  samples=playouts, seed=SEED + 31 * k + i)  # fmt: skip
+                d = evaluate_hand(
+                    "deerpark",
+                    trump,
+                    hand,
+                    players=4,
+                    seat=1,
+                    leader=1,
+                    samples=playouts,
+                    seed=SEED + 31 * k + i,
+                )
                 total += d.at_least(3)
                 hands += 1
             xs.append(k)
@@ -274,7 +312,7 @@ FIGURES: dict[str, Callable[[], Figure]] = {
 }
 
 
-class sim_figure(nodes.container):  # noqa: N801 - docutils node names are lower case
+class sim_figure(nodes.container):
     """A simulated figure; the caption paragraph is the fallback for non-HTML builders."""
 
 

@@ -18,12 +18,12 @@ from collections import defaultdict
 from typing import Any
 
 from docutils import nodes
+from hbcards import Token, _text_of, cards_inline
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 import hucklebuck as hb
-from hbcards import Token, _text_of, cards_inline
 
 CASES_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "conformance", "cases")
 CASES_DOC = "rules/cases"
@@ -85,8 +85,13 @@ class PackTable(SphinxDirective):
             rows.append(row)
         if kind is hb.GameKind.DEERPARK:
             eight = hb.pack(kind, 8, eight_players=True)
-            rows.append(["8", f"{len(eight)} cards, {_lowest_rank(eight).display} to A (option)", "0 + the "
-                         "dealer's last card is turned"])  # fmt: skip
+            rows.append(
+                [
+                    "8",
+                    f"{len(eight)} cards, {_lowest_rank(eight).display} to A (option)",
+                    "0 + the dealer's last card is turned",
+                ]
+            )
         header = ["players", "pack", "cards left after the deal"]
         widths = [12, 40, 28]
         if short:
@@ -113,11 +118,16 @@ class TrumpOrderTable(SphinxDirective):
         for trump in (hb.Suit.SPADES, hb.Suit.HEARTS, hb.Suit.DIAMONDS, hb.Suit.CLUBS):
             order = _trump_order(trump, full)
             same = trump.partner
-            rest = sorted((c for c in full if c.suit is same and hb.effective_suit("deerpark", trump, c) is same),
-                          key=lambda c: -c.rank)  # fmt: skip
+            rest = sorted(
+                (c for c in full if c.suit is same and hb.effective_suit("deerpark", trump, c) is same),
+                key=lambda c: -c.rank,
+            )
             rows.append([f"{trump.glyph} {trump.name.lower()}", _chips(order), _chips(rest)])
-        table = _table(["trump", "trumps, highest first (right bower, left bower, A ...)",
-                        "same-colour suit: no jack"], rows, [12, 52, 36])  # fmt: skip
+        table = _table(
+            ["trump", "trumps, highest first (right bower, left bower, A ...)", "same-colour suit: no jack"],
+            rows,
+            [12, 52, 36],
+        )
         return [table]
 
 
@@ -199,9 +209,14 @@ class DefCasesRole(SphinxRole):
             if len(nums) > 1:
                 label = f"#{num}: {label}"
             ref = addnodes.pending_xref(
-                "", refdomain="std", reftype="ref", reftarget=f"hb-def-{num}", refexplicit=True,
-                refdoc=self.env.docname, refwarn=True,
-            )  # fmt: skip
+                "",
+                refdomain="std",
+                reftype="ref",
+                reftarget=f"hb-def-{num}",
+                refexplicit=True,
+                refdoc=self.env.docname,
+                refwarn=True,
+            )
             ref += nodes.inline("", label, classes=["hb-def-link"])
             out.append(ref)
         return out, []
