@@ -44,7 +44,7 @@ from .engine import (
     pack_of,
 )
 from .history import History
-from .ids import BE_DRAW, interned, subset_ids
+from .ids import BE_DRAW, BE_FOLD, BE_STAY, BE_SWAP, interned, subset_ids
 from .options import OptionsBase
 
 __all__ = [
@@ -591,9 +591,15 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         return out
 
     def _legal_ids_in_phase(self, seat: int) -> list[int] | None:
-        if self._phase is Phase.DRAW:  # every choice of 0-3 cards, as _legal_in_phase lists
-            return subset_ids(BE_DRAW, self._hands[seat].bit_count(), 0, MAX_DRAW)
-        return None
+        # The ids of exactly what _legal_in_phase lists, ascending.
+        if self._phase is Phase.STAY_FOLD:
+            ids = [BE_STAY]
+            if self._can_swap(seat):
+                ids.append(BE_SWAP)
+            if not self._scared_in(seat):
+                ids.append(BE_FOLD)
+            return ids
+        return subset_ids(BE_DRAW, self._hands[seat].bit_count(), 0, MAX_DRAW)  # every 0-3 cards
 
     def _check_action(self, action: Action) -> None:
         seat = action.seat

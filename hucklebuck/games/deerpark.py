@@ -42,7 +42,7 @@ from .engine import (
     pack_of,
 )
 from .history import History
-from .ids import interned
+from .ids import DP_CALL, DP_DISCARD, DP_ORDER, DP_PASS, interned
 from .options import OptionsBase
 
 __all__ = [
@@ -421,6 +421,24 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         if self._stuck(seat) or not self._options.round2_excludes_turned_suit:
             return list(Suit)
         return [s for s in Suit if s is not self._turned.suit]
+
+    def _legal_ids_in_phase(self, seat: int) -> list[int] | None:
+        # The ids of exactly what _legal_in_phase lists, ascending.
+        if self._phase is Phase.ORDER:
+            return [DP_PASS] if self.locked(seat) else [DP_PASS, DP_ORDER]
+        if self._phase is Phase.CALL:
+            if self._stuck(seat):
+                return [DP_CALL, DP_CALL + 1, DP_CALL + 2, DP_CALL + 3]
+            if self.locked(seat):
+                return [DP_PASS]
+            return [DP_PASS, *(DP_CALL + s for s in self._callable_suits(seat))]
+        out = []
+        mask = self._hands[seat]
+        while mask:
+            low = mask & -mask
+            out.append(DP_DISCARD + low.bit_length() - 1)
+            mask ^= low
+        return out
 
     def _legal_in_phase(self, seat: int) -> list[Action]:
         if self._phase is Phase.ORDER:

@@ -45,7 +45,7 @@ from .engine import (
     pack_of,
 )
 from .history import History
-from .ids import HB_DISCARD, interned, subset_ids
+from .ids import HB_BID, HB_DISCARD, HB_DROP, HB_PASS, HB_STAY, HB_TRUMP, interned, subset_ids
 from .options import OptionsBase
 
 __all__ = [
@@ -519,11 +519,21 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         return [Discard(seat, combo) for combo in itertools.combinations(self.hand(seat), k)]
 
     def _legal_ids_in_phase(self, seat: int) -> list[int] | None:
-        if self._phase is Phase.EXCHANGE:  # every choice of k cards, as _legal_in_phase lists
-            k = self._declared[seat]
-            assert k is not None
-            return subset_ids(HB_DISCARD, self._hands[seat].bit_count(), k, k)
-        return None
+        # The ids of exactly what _legal_in_phase lists, ascending.
+        phase = self._phase
+        if phase is Phase.AUCTION:
+            low = 2 if self._high is None else self._high + 1
+            ids = [] if self._dealer_forced(seat) else [HB_PASS]
+            ids.extend(range(HB_BID + low - 2, HB_BID + 4))
+            return ids
+        if phase is Phase.TRUMP:
+            return list(range(HB_TRUMP, HB_TRUMP + 4))
+        if phase is Phase.DECLARE:
+            stays = range(HB_STAY, HB_STAY + HAND_SIZE + 1)
+            return list(stays) if seat == self._bidder else [HB_DROP, *stays]
+        k = self._declared[seat]  # the exchange: every choice of k cards
+        assert k is not None
+        return subset_ids(HB_DISCARD, self._hands[seat].bit_count(), k, k)
 
     def _dealer_forced(self, seat: int) -> bool:
         return (

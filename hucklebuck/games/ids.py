@@ -72,7 +72,19 @@ from ..packs import GameKind
 
 __all__ = [
     "BE_DRAW",
+    "BE_FOLD",
+    "BE_STAY",
+    "BE_SWAP",
+    "DP_CALL",
+    "DP_DISCARD",
+    "DP_ORDER",
+    "DP_PASS",
+    "HB_BID",
     "HB_DISCARD",
+    "HB_DROP",
+    "HB_PASS",
+    "HB_STAY",
+    "HB_TRUMP",
     "NUM_ACTIONS",
     "PLAYS",
     "PLAY_BY_TEXT",
@@ -108,12 +120,13 @@ PLAY_BY_TEXT: Final = {
 }
 """Protocol text -> the shared play (``"2 play TH"``)."""
 
+# The first id of each kind of action (see the tables above).
 # Hucklebuck
-_HB_PASS, _HB_BID, _HB_TRUMP, _HB_DROP, _HB_STAY, HB_DISCARD = 52, 53, 57, 61, 62, 68
+HB_PASS, HB_BID, HB_TRUMP, HB_DROP, HB_STAY, HB_DISCARD = 52, 53, 57, 61, 62, 68
 # Buck 'Em
-_BE_STAY, _BE_SWAP, _BE_FOLD, BE_DRAW = 52, 53, 54, 55
+BE_STAY, BE_SWAP, BE_FOLD, BE_DRAW = 52, 53, 54, 55
 # Deer Park Euchre
-_DP_DISCARD, _DP_PASS, _DP_ORDER, _DP_CALL = 52, 104, 105, 106
+DP_DISCARD, DP_PASS, DP_ORDER, DP_CALL = 52, 104, 105, 106
 
 
 def play_action(seat: int, index: int) -> Play:
@@ -203,30 +216,30 @@ def action_from_id(kind: GameKind, i: int, seat: int, hand: int) -> Action:
     if i < PLAY_IDS:
         return play_action(seat, i)
     if kind is GameKind.DEERPARK:
-        if i < _DP_PASS:
-            return interned(Discard, seat, (_CARDS[i - _DP_DISCARD],))
-        if i == _DP_PASS:
+        if i < DP_PASS:
+            return interned(Discard, seat, (_CARDS[i - DP_DISCARD],))
+        if i == DP_PASS:
             return interned(Pass, seat)
-        if i == _DP_ORDER:
+        if i == DP_ORDER:
             return interned(Order, seat)
-        return interned(Call, seat, _SUITS[i - _DP_CALL])
+        return interned(Call, seat, _SUITS[i - DP_CALL])
     if kind is GameKind.HUCKLEBUCK:
-        if i == _HB_PASS:
+        if i == HB_PASS:
             return interned(Pass, seat)
-        if i < _HB_TRUMP:
-            return interned(Bid, seat, i - _HB_BID + 2)
-        if i < _HB_DROP:
-            return interned(NameTrump, seat, _SUITS[i - _HB_TRUMP])
-        if i == _HB_DROP:
+        if i < HB_TRUMP:
+            return interned(Bid, seat, i - HB_BID + 2)
+        if i < HB_DROP:
+            return interned(NameTrump, seat, _SUITS[i - HB_TRUMP])
+        if i == HB_DROP:
             return interned(Drop, seat)
         if i < HB_DISCARD:
-            return interned(Stay, seat, i - _HB_STAY)
+            return interned(Stay, seat, i - HB_STAY)
         return Discard(seat, _subset(i, i - HB_DISCARD, seat, hand))
-    if i == _BE_STAY:
+    if i == BE_STAY:
         return interned(BuckStay, seat)
-    if i == _BE_SWAP:
+    if i == BE_SWAP:
         return interned(BuckStay, seat, True)
-    if i == _BE_FOLD:
+    if i == BE_FOLD:
         return interned(Fold, seat)
     return Draw(seat, _subset(i, i - BE_DRAW, seat, hand))
 
@@ -241,37 +254,37 @@ def action_id(kind: GameKind, action: Action, hand: int) -> int:
         return action.card.index
     if kind is GameKind.DEERPARK:
         if isinstance(action, Discard) and len(action.cards) == 1:
-            return _DP_DISCARD + action.cards[0].index
+            return DP_DISCARD + action.cards[0].index
         if isinstance(action, Pass):
-            return _DP_PASS
+            return DP_PASS
         if isinstance(action, Order):
-            return _DP_ORDER
+            return DP_ORDER
         if isinstance(action, Call):
-            return _DP_CALL + int(action.suit)
+            return DP_CALL + int(action.suit)
         if isinstance(action, Discard):
             raise IllegalAction(f"{action}: the dealer discards exactly one card")
     elif kind is GameKind.HUCKLEBUCK:
         if isinstance(action, Pass):
-            return _HB_PASS
+            return HB_PASS
         if isinstance(action, Bid):
             if not 2 <= action.amount <= 5:
                 raise IllegalAction(f"{action}: bids are 2 to 5")
-            return _HB_BID + action.amount - 2
+            return HB_BID + action.amount - 2
         if isinstance(action, NameTrump):
-            return _HB_TRUMP + int(action.suit)
+            return HB_TRUMP + int(action.suit)
         if isinstance(action, Drop):
-            return _HB_DROP
+            return HB_DROP
         if isinstance(action, Stay):
             if not 0 <= action.exchange <= 5:
                 raise IllegalAction(f"{action}: a player exchanges 0 to 5 cards")
-            return _HB_STAY + action.exchange
+            return HB_STAY + action.exchange
         if isinstance(action, Discard):
             return HB_DISCARD + _subset_bits(action, hand)
     else:
         if isinstance(action, BuckStay):
-            return _BE_SWAP if action.swap else _BE_STAY
+            return BE_SWAP if action.swap else BE_STAY
         if isinstance(action, Fold):
-            return _BE_FOLD
+            return BE_FOLD
         if isinstance(action, Draw):
             return BE_DRAW + _subset_bits(action, hand)
     raise IllegalAction(f"{action!r} is not a {kind.title} action")
