@@ -178,12 +178,12 @@ class Card:
     @property
     def suit(self) -> Suit:
         """The printed suit (Deer Park Euchre's left bower keeps its printed suit here)."""
-        return Suit(self._index // 13)
+        return _SUIT_OF[self._index]
 
     @property
     def rank(self) -> Rank:
         """The printed rank."""
-        return Rank(self._index % 13 + 2)
+        return _RANK_OF[self._index]
 
     @property
     def mask(self) -> int:
@@ -247,6 +247,8 @@ class Card:
 
 _ALL: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(52))
 _CODES: Final[tuple[str, ...]] = tuple(Rank(i % 13 + 2).symbol + Suit(i // 13).symbol for i in range(52))
+_SUIT_OF: Final[tuple[Suit, ...]] = tuple(Suit(i // 13) for i in range(52))
+_RANK_OF: Final[tuple[Rank, ...]] = tuple(Rank(i % 13 + 2) for i in range(52))
 _STRICT: Final[dict[str, Card]] = {c.code: c for c in _ALL}
 
 
