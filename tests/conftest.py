@@ -16,8 +16,9 @@ import hucklebuck
 
 BACKENDS = hucklebuck.available()
 
-# Adapter scripts run as subprocesses by the tests; they are not test modules.
-collect_ignore_glob = ["fixtures/*"]
+# Adapter scripts run as subprocesses by the tests, and the atheris fuzz harnesses
+# (replayed by test_hardening_fuzz.py), are not test modules.
+collect_ignore_glob = ["fixtures/*", "fuzz/*"]
 
 if os.environ.get("HUCKLEBUCK_TEST_REQUIRE_C") == "1" and "c" not in BACKENDS:
     raise pytest.UsageError(
