@@ -12,6 +12,14 @@ is called after each chunk.  Results are reproducible: the same inputs,
 ``seed`` and chunking give the same answer on either core and on any executor
 (the random source is specified in :mod:`hucklebuck._core._py_eval`).
 
+Every argument is checked before any work starts, the same way on both cores
+(one set of checks above both cores): a suit is a :class:`~hucklebuck.cards.Suit` or
+its letter ``"C"``, ``"D"``, ``"H"``, ``"S"``; a hand is a
+:class:`~hucklebuck.cards.CardSet` or an iterable of cards; seats and counts
+are ints (not bools or floats).  A wrong value or a wrong type raises a
+:class:`~hucklebuck.errors.HucklebuckError` whose message starts with the
+argument's name; only a wrong call signature raises Python's ``TypeError``.
+
 >>> from hucklebuck import Suit, parse_cards
 >>> solve("hucklebuck", Suit.SPADES, [parse_cards("AS KS"), parse_cards("AH KH")], leader=1, seat=0)
 2
@@ -86,7 +94,7 @@ MAX_NODES: Final = (1 << 63) - 1
 )
 def solve(
     game: GameKind | str,
-    trump: Suit | int,
+    trump: Suit | str,
     hands: Sequence[Iterable[Card] | CardSet],
     *,
     leader: int,
@@ -140,7 +148,7 @@ class TrickDistribution:
         return math.sqrt(var / self.samples)
 
     def at_least(self, k: int) -> float:
-        """P(tricks >= k)."""
+        """P(tricks >= k): 1.0 for any ``k <= 0`` (when there are samples), 0.0 above 5."""
         k = v.integer(k, "k", -(1 << 63), 1 << 63)
         return sum(self.counts[max(k, 0) :]) / self.samples if self.samples else 0.0
 
@@ -206,7 +214,7 @@ def _check_workers(workers: int) -> None:
 )
 def evaluate_hand(
     game: GameKind | str,
-    trump: Suit | int,
+    trump: Suit | str,
     hand: Iterable[Card] | CardSet,
     *,
     players: int,
@@ -290,7 +298,7 @@ def hucklebuck_advice(
     hand: Iterable[Card] | CardSet,
     *,
     players: int,
-    trump: Suit | None = None,
+    trump: Suit | str | None = None,
     samples: int = 4000,
     seed: int = 0,
     workers: int = 1,
@@ -336,7 +344,7 @@ def hucklebuck_advice(
 
 
 @v.checked(hand=v.HAND, trump=v.SUIT)
-def rake_qualifies(hand: Iterable[Card] | CardSet, trump: Suit) -> bool:
+def rake_qualifies(hand: Iterable[Card] | CardSet, trump: Suit | str) -> bool:
     """Buck 'Em's rake test (S3, DEF #43): the trump ace, or two trumps with a trump K, Q or J."""
     trumps = [c for c in _cards(hand, "hand") if c.suit is trump]
     if any(c.rank is Rank.ACE for c in trumps):
