@@ -133,11 +133,11 @@ def test_tensor_shape_and_restore(name: str, make: Callable[[int], Game]) -> Non
     for k, game in enumerate(random_states(make, 6, 3, 3)):
         (size,) = game.observation_tensor_shape()
         for seat in range(game.players):
-            t = game.observation_tensor(seat)
-            assert len(t) == size
-            assert all(isinstance(x, float) for x in t)
+            assert len(game.observation_tensor(seat)) == size
+        if k % 10 == 0:
+            assert all(type(x) is float for x in game.observation_tensor(0))
         phases.add(game.phase)
-        if k % 7 == 0:
+        if k % 11 == 0:
             seat = rng.randrange(game.players)
             restored = type(game).from_json(game.to_json())
             assert restored.observation_tensor(seat) == game.observation_tensor(seat)
