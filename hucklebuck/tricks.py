@@ -9,6 +9,15 @@ for leading, following and winning (S4: the usual Euchre bowers).
 Each function calls the active core (:func:`hucklebuck.backend`) once; the
 batch functions call it once for a whole batch.
 
+Arguments are checked before the core is called, the same way on both cores:
+``game`` is a :class:`~hucklebuck.packs.GameKind` or its name, a suit is a
+:class:`~hucklebuck.cards.Suit` or its letter (``"S"``; not a number), cards
+are :class:`~hucklebuck.cards.Card` objects and a hand is a
+:class:`~hucklebuck.cards.CardSet` or an iterable of cards.  Anything else,
+of any type, raises a :class:`~hucklebuck.errors.HucklebuckError` (a
+:class:`~hucklebuck.errors.CardError` or
+:class:`~hucklebuck.errors.OptionsError`) whose message names the argument.
+
 >>> from hucklebuck import Suit, parse_cards
 >>> trick_winner("deerpark", Suit.HEARTS, parse_cards("AH JD KH"))
 1
