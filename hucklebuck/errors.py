@@ -3,6 +3,14 @@
 Every error the library raises on bad input derives from :class:`HucklebuckError`.
 The input-validation errors also derive from :class:`ValueError` so generic
 callers can catch them the usual way.
+
+The rule for arguments, the same on the C core and the Python core: a public
+function given a wrong value *or a value of the wrong Python type* (a float
+seat, a string where a card belongs, ``None`` for a count) raises one of these
+errors, with a message that names the argument; it never lets a
+:class:`TypeError`, :class:`AttributeError`, :class:`OverflowError` or
+:class:`ZeroDivisionError` escape.  Python's own :class:`TypeError` is raised
+only for a call with the wrong signature (a missing or unknown argument).
 """
 
 from __future__ import annotations
