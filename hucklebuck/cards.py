@@ -279,6 +279,10 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Parse several cards: a whitespace- or comma-separated string, or an iterable."""
     items: Iterable[str | Card]
     items = text.replace(",", " ").split() if isinstance(text, str) else text
+    try:
+        items = iter(items)
+    except TypeError:
+        raise CardError(f"cards must be text or an iterable of cards, not {type(text).__name__}") from None
     return tuple(parse_card(t) if not isinstance(t, Card) else t for t in items)
 
 
@@ -293,6 +297,10 @@ class CardSet:
     def __init__(self, cards: Iterable[Card] = ()) -> None:
         """Build a set from cards; a duplicate card is an error (it would be lost)."""
         mask = 0
+        try:
+            cards = iter(cards)
+        except TypeError:
+            raise CardError(f"a CardSet needs an iterable of Cards, not {type(cards).__name__}") from None
         for card in cards:
             if not isinstance(card, Card):
                 raise CardError(f"{card!r} is not a Card")

@@ -38,8 +38,10 @@ Observations
     (:mod:`hucklebuck.games.tensors`); the observation string names the seat's
     hand and the public state.  The information-state string (perfect recall)
     adds everything the seat has seen this episode: its dealt hands and each
-    hand's actions as the seat saw them (others' discards hidden).  No
-    information-state tensor is provided.
+    hand's actions as the seat saw them (others' discards hidden).  The
+    information-state tensor is the observation tensor followed by, for each
+    hand, the seat's dealt cards and one slot per action: the actor and the
+    id, or a 'hidden' flag for another seat's private action.
 
 Rewards
     When a hand is scored each seat is rewarded with its score change in that
@@ -146,7 +148,7 @@ def _game_type(kind: GameKind) -> Any:
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=spec,
@@ -185,6 +187,31 @@ class _Config:
     tensor_size: int
     pack: CardSet
     removed: tuple[int, ...]
+
+    @property
+    def slots(self) -> int:
+        """Most player actions in one hand (a bound), the history slots per hand."""
+        return 12 * self.players + 8
+
+    @property
+    def slot_width(self) -> int:
+        """One history slot: the actor (relative seat), the action id, or 'hidden'."""
+        return self.players + NUM_ACTIONS[self.kind] + 1
+
+    @property
+    def info_size(self) -> int:
+        """Length of the information-state tensor."""
+        return self.tensor_size + self.hands * (52 + self.slots * self.slot_width)
+
+    def private(self, action: int) -> bool:
+        """Whether other seats never see which action this id was (only that it was taken)."""
+        if self.kind is GameKind.HUCKLEBUCK:
+            return 68 <= action <= 99  # the exchange's discards
+        if self.kind is GameKind.DEERPARK:
+            return 52 <= action <= 103  # the dealer's discard
+        if 55 <= action <= 86:  # Buck 'Em draws
+            return True
+        return 52 <= action <= 54 and bool(self.option_dict["simultaneous_declare"])
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
         return self
@@ -283,6 +310,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         self._totals = [0.0] * self._spec.players
         self._last = [0.0] * self._spec.players
         self._seen: list[list[str]] = [[] for _ in range(self._spec.players)]
+        self._log: list[list[tuple[int, int]]] = []  # per hand: (actor, action id)
+        self._dealt: list[tuple[tuple[int, ...], ...]] = []  # per hand: each seat's dealt cards
         self._over = False
 
     # ------------------------------------------------------------ structure
@@ -313,7 +342,10 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         self._last = [0.0] * self._spec.players
         game = self._game
         assert game is not None
+        actor = game.to_act
         game.apply_id(int(action))
+        assert actor is not None
+        self._log[-1].append((actor, int(action)))
         if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
             self._hand_scored()
 
@@ -341,6 +373,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             )
         else:
             game.next_hand(deal)
+        self._dealt.append(tuple(tuple(c.index for c in h) for h in deal.hands))
+        self._log.append([])
         self._dealing = []
         self._remaining = sorted(c.index for c in spec.pack)
 
@@ -465,17 +499,39 @@ class _Observer:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.perfect_recall = perfect_recall
-        size = 0 if perfect_recall else game.tensor_size
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor} if size else {}
+        self.cfg = game
+        self.tensor = np.zeros(game.info_size if perfect_recall else game.tensor_size, np.float32)
+        self.dict = {"observation": self.tensor[: game.tensor_size]}
+        if perfect_recall:
+            per_hand = 52 + game.slots * game.slot_width
+            self.dict["history"] = self.tensor[game.tensor_size :].reshape(game.hands, per_hand)
 
     def set_from(self, state: SpielState, player: int) -> None:
-        """Fill :attr:`tensor` for ``player`` in ``state``."""
+        """Fill :attr:`tensor` for ``player`` in ``state``.
+
+        The information-state tensor is the observation tensor, then per hand of
+        the episode: the 52 cards dealt to ``player``, and one slot per action:
+        the actor (relative to ``player``) and the action id, or a 'hidden' flag
+        for another seat's private action (a discard or a draw, and under
+        ``simultaneous_declare`` a Buck 'Em declaration)."""
         self.tensor.fill(0)
         game = state._game
-        if self.perfect_recall or game is None:
+        cfg = self.cfg
+        if game is None:
             return
-        self.tensor[:] = game.observation_tensor(player)
+        self.tensor[: cfg.tensor_size] = game.observation_tensor(player)
+        if not self.perfect_recall:
+            return
+        history = self.dict["history"]
+        n, width, hidden = cfg.players, cfg.slot_width, cfg.players + NUM_ACTIONS[cfg.kind]
+        for h, (dealt, log) in enumerate(zip(state._dealt, state._log, strict=True)):
+            row = history[h]
+            row[list(dealt[player])] = 1.0
+            for k, (actor, action) in enumerate(log):
+                base = 52 + k * width
+                row[base + (actor - player) % n] = 1.0
+                seen = actor == player or not cfg.private(action)
+                row[base + (n + action if seen else hidden)] = 1.0
 
     def string_from(self, state: SpielState, player: int) -> str:
         """The observation (or information-state) string of ``player``."""

@@ -158,3 +158,32 @@ def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(sys.modules, "hucklebuck.openspiel")
     with pytest.raises(ImportError, match=r"hucklebuck\[openspiel\]"):
         importlib.import_module("hucklebuck.openspiel")
+
+
+def test_information_state_tensor_hides_others_discards() -> None:
+    game = load("hucklebuck", players=4)
+    n, actions = 4, game.num_distinct_actions()
+    width, obs_size = n + actions + 1, game.observation_tensor_size()
+    assert game.information_state_tensor_size() == obs_size + 52 + (12 * n + 8) * width
+    rng = random.Random(4)
+    for _ in range(200):  # find a deal where someone exchanges cards
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            actor = state.current_player()
+            action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            if 68 <= action <= 99:  # a discard: its cards are the actor's secret
+                k = len(state._log[-1]) - 1
+                base = obs_size + 52 + k * width
+                own = state.information_state_tensor(actor)
+                other = state.information_state_tensor((actor + 1) % n)
+                assert own[base + n + action] == 1.0 and own[base + n + actions] == 0.0
+                assert other[base + n + action] == 0.0 and other[base + n + actions] == 1.0
+                assert other[base + (actor - (actor + 1)) % n] == 1.0  # but who discarded is public
+                dealt = state._dealt[-1][actor]
+                assert [own[obs_size + c] for c in dealt] == [1.0] * 5
+                return
+    raise AssertionError("no exchange in 200 random deals")
