@@ -89,6 +89,9 @@ def pack(
     Raises :class:`~hucklebuck.errors.PlayerCountError` for an unsupported count.
     """
     kind = GameKind.coerce(game)
+    for name, flag in (("short_handed", short_handed), ("eight_players", eight_players)):
+        if not isinstance(flag, bool):
+            raise OptionsError(f"{name} must be True or False, not {flag!r}"[:200])
     if not (kind is GameKind.DEERPARK and eight_players and players == 8):
         _check_players(kind, players)
     if kind is GameKind.DEERPARK:
