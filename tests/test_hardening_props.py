@@ -360,3 +360,38 @@ def test_junk_as_the_next_deal_is_a_library_error_and_changes_nothing(cls: Any, 
     with pytest.raises(HucklebuckError):
         game.next_hand(junk)
     assert game.to_json() == before
+
+
+TOP_LEVEL: list[tuple[str, Callable[[object], object]]] = [
+    ("parse_card", hb.parse_card),
+    ("parse_cards", hb.parse_cards),
+    ("parse_suit", hb.parse_suit),
+    ("Card.parse", hb.Card.parse),
+    ("Card.from_index", hb.Card.from_index),
+    ("Card(rank)", lambda x: hb.Card(x, Suit.SPADES)),  # type: ignore[arg-type]
+    ("Card(suit)", lambda x: hb.Card(14, x)),  # type: ignore[arg-type]
+    ("CardSet", CardSet),  # type: ignore[arg-type]
+    ("CardSet.from_mask", CardSet.from_mask),  # type: ignore[arg-type]
+    ("CardSet.parse", CardSet.parse),  # type: ignore[arg-type]
+    ("pack(game)", lambda x: hb.pack(x, 4)),  # type: ignore[arg-type]
+    ("pack(players)", lambda x: hb.pack("buckem", x)),  # type: ignore[arg-type]
+    ("pack(short_handed)", lambda x: hb.pack("buckem", 5, short_handed=x)),  # type: ignore[arg-type]
+    ("player_range", hb.player_range),  # type: ignore[arg-type]
+    ("GameKind.coerce", GameKind.coerce),  # type: ignore[arg-type]
+    ("set_backend", hb.set_backend),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize(("name", "fn"), TOP_LEVEL, ids=[n for n, _ in TOP_LEVEL])
+@settings(max_examples=40, deadline=None)
+@given(junk=JUNK)
+def test_the_top_level_functions_raise_only_library_errors(
+    name: str, fn: Callable[[object], object], junk: object
+) -> None:
+    before = hb.backend()
+    try:
+        fn(junk)
+    except HucklebuckError:
+        pass
+    if name == "set_backend":
+        hb.set_backend(before)
