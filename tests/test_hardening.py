@@ -320,3 +320,24 @@ def test_hand_arguments_are_cardsets_or_card_iterables_not_text() -> None:
     with pytest.raises(CardError, match=r"^hand"):
         hb.legal_plays("hucklebuck", Suit.SPADES, 5)  # type: ignore[arg-type]
     assert hb.legal_plays("hucklebuck", "S", CardSet(HAND)) == CardSet(HAND)
+
+
+@pytest.mark.parametrize("text", ["² pass", "١ pass", "1 bid ²", "9" * 5000 + " pass"])
+def test_the_adapter_answers_bad_action_numbers_with_bad_request_naming_the_action(text: str) -> None:
+    import json
+
+    from hucklebuck.conformance.adapter import answer_line
+
+    deal = HucklebuckGame(3, seed=1).to_dict()["hands"][0]["deal"]
+    request = {
+        "id": 7,
+        "op": "play",
+        "game": "hucklebuck",
+        "players": 3,
+        "hands": [{"deal": deal, "actions": [text]}],
+    }
+    answer = json.loads(answer_line(json.dumps(request).encode()) or "null")
+    assert answer["ok"] is False and answer["id"] == 7
+    error = answer["error"]
+    assert error["code"] == "bad_request" and (error["hand"], error["action"]) == (0, 0)
+    assert "internal error" not in error["message"]
