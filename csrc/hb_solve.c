@@ -91,23 +91,34 @@ static int play_from(solver *S, int pos, int k);
  * the pending players play. */
 static void quick_bounds(const solver *S, int remaining, int seat_leads, unsigned pending, int *lo, int *hi)
 {
+    /* A trump of the seat loses its trick only to a higher trump played to the same trick,
+     * and each opposing trump is played to one trick: so at most a maximum matching of the
+     * seat's trumps to higher opposing trumps lose (lower bound).  Likewise each trump of
+     * one opponent that the seat does not match with a higher trump of its own costs the
+     * seat a trick (upper bound).  Both matchings are greedy, strongest card first. */
     const uint8_t *cards = S->by_suit[S->trump];
-    int i, cnt[8] = {0}, maxc = 0, seen_mine = 0, seen_opp = 0, low = 0;
+    int i, loss[8] = {0}, avail[8] = {0}, maxc = 0, seen_opp = 0, top = 0, mine = 0, opp_free = 0, low;
     for (i = S->n_by_suit[S->trump] - 1; i >= 0; i--) {
         int c = cards[i], o;
         if (!(S->all & BIT(c))) continue;
         o = S->owner[c];
         if (o == S->seat) {
-            if (!seen_opp) low++;
-            seen_mine = 1;
+            int j;
+            if (!seen_opp) top++;
+            if (opp_free > 0) opp_free--;  /* killed by a higher opposing trump */
+            else mine++;                   /* no opposing trump left to kill it */
+            for (j = 0; j < S->nact; j++) avail[j]++;
         } else {
             seen_opp = 1;
-            if (!seen_mine) cnt[o]++;
+            opp_free++;
+            if (avail[o] > 0) avail[o]--;  /* the seat can beat this one */
+            else loss[o]++;
         }
     }
+    low = mine;
     for (i = 0; i < S->nact; i++) {
-        int c = cnt[i] - (int)((pending >> i) & 1u);
-        if (c > maxc) maxc = c;
+        int c = loss[i] - (int)((pending >> i) & 1u);
+        if (i != S->seat && c > maxc) maxc = c;
     }
     if (seat_leads) {
         /* On lead, seat cashes its top trumps first; if that draws every opposing trump
@@ -116,7 +127,7 @@ static void quick_bounds(const solver *S, int remaining, int seat_leads, unsigne
         int maxt = 0, s;
         for (i = 0; i < S->nact; i++)
             if (i != S->seat && popcount64(S->hands[i] & S->trumps) > maxt) maxt = popcount64(S->hands[i] & S->trumps);
-        if (maxt <= low) {
+        if (maxt <= top) {
             low = popcount64(S->hands[S->seat] & S->trumps);
             for (s = 0; s < 4; s++) {
                 if (s == S->trump) continue;

@@ -130,28 +130,39 @@ class _Solver:
 
     def bounds(self, remaining: int, seat_leads: bool, pending: int) -> tuple[int, int]:
         """Lower and upper bounds on the seat's tricks from the cards held now (see the C twin)."""
-        cnt = [0] * 8
-        low = 0
-        seen_mine = seen_opp = False
-        alls, owner, seat = self.all, self.owner, self.seat
+        # Greedy matchings of trumps, strongest first (see the C twin).
+        loss = [0] * 8
+        avail = [0] * 8
+        seen_opp = False
+        top = mine = opp_free = 0
+        alls, owner, seat, nact = self.all, self.owner, self.seat, self.nact
         for c in reversed(self.by_suit[self.trump]):
             if not alls >> c & 1:
                 continue
             o = owner[c]
             if o == seat:
                 if not seen_opp:
-                    low += 1
-                seen_mine = True
+                    top += 1
+                if opp_free > 0:
+                    opp_free -= 1
+                else:
+                    mine += 1
+                for j in range(nact):
+                    avail[j] += 1
             else:
                 seen_opp = True
-                if not seen_mine:
-                    cnt[o] += 1
-        maxc = max(0, *(cnt[i] - (pending >> i & 1) for i in range(self.nact)))
+                opp_free += 1
+                if avail[o] > 0:
+                    avail[o] -= 1
+                else:
+                    loss[o] += 1
+        low = mine
+        maxc = max(0, *(loss[i] - (pending >> i & 1) for i in range(nact) if i != seat))
         if seat_leads:
             trumps = self.masks[self.trump]
             hands = self.hands
             maxt = max((hands[i] & trumps).bit_count() for i in range(self.nact) if i != seat)
-            if maxt <= low:
+            if maxt <= top:
                 low = (hands[seat] & trumps).bit_count()
                 for s in range(4):
                     if s == self.trump:
