@@ -188,7 +188,7 @@ def test_render_narrates_like_the_command_line(capsys: pytest.CaptureFixture[str
     h.reset(seed=1)
     _play_out(h, np.random.default_rng(6))
     out = capsys.readouterr().out
-    assert "Upcard" in out and "Stopped after 1 hands" in out
+    assert f"Upcard: {h.game.upcard.display}" in out and "Stopped after" in out
     with pytest.warns(UserWarning, match="render_mode"):
         assert env("deerpark", players=3).render() is None  # no render mode: nothing drawn
 
