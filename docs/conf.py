@@ -30,7 +30,7 @@ extensions = [
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_default_options = {"members": True}  # hbapi adds show-inheritance where a class has real bases
 intersphinx_mapping: dict[str, tuple[str, None]] = {}
 nitpicky = False
 html_theme = "furo"

@@ -31,11 +31,6 @@ def drop_type_docstring(
         lines.clear()
 
 
-def drop_object_base(app: Sphinx, name: str, obj: object, options: Any, bases: list[type]) -> None:
-    """Leave out "Bases: object", which says nothing; show real base classes only."""
-    bases[:] = [b for b in bases if b is not object]
-
-
 def rejoin_inline_type(
     app: Sphinx, what: str, name: str, obj: object, options: Any, lines: list[str]
 ) -> None:
@@ -170,6 +165,8 @@ class ApiModule(SphinxDirective):
             lines.append(f".. auto{kind}:: {modname}.{name}")
             if kind == "class":
                 lines.append("   :members:")
+                if any(base is not object for base in getattr(obj, "__bases__", ())):
+                    lines.append("   :show-inheritance:")
                 if inspect.isclass(obj) and issubclass(obj, TrickGame) and obj is not TrickGame:
                     lines.append("   :inherited-members:")
                     lines.append("   :exclude-members: kind")
@@ -181,6 +178,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # Napoleon listens at the default priority 500; run after it.
     app.connect("autodoc-process-docstring", rejoin_inline_type, priority=600)
     app.connect("autodoc-process-docstring", drop_type_docstring, priority=400)
-    app.connect("autodoc-process-bases", drop_object_base)
     app.add_directive("api-module", ApiModule)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
