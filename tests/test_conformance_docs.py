@@ -109,3 +109,12 @@ def test_docs_and_docstrings_point_at_nothing_outside_the_project() -> None:
         text = path.read_text(encoding="utf-8")
         for bad in ("conformance-protocol.md", "rules-decisions", "../shared", "shared folder"):
             assert bad not in text, (path, bad)
+
+
+@pytest.mark.single_core
+def test_the_solve_budget_on_the_page_is_the_adapters() -> None:
+    from hucklebuck.conformance import protocol
+
+    text = " ".join(PAGE.read_text(encoding="utf-8").split())
+    nodes = f"{protocol.SOLVE_NODES:,}"
+    assert f"more than {nodes} search nodes or about {protocol.SOLVE_SECONDS:g} seconds" in text
