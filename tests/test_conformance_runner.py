@@ -274,3 +274,16 @@ def test_a_report_that_cannot_be_written_is_an_error(tmp_path: Path) -> None:
     target = tmp_path / "no-such-dir" / "report.json"
     out = cli("run", "--id-prefix", "deerpark/deck/players-3", "--json", str(target))
     assert_refused(out, f"error: No such file or directory: {target}")
+
+
+def test_check_schema_fails_answers_of_the_wrong_shape() -> None:
+    pytest.importorskip("jsonschema", reason="jsonschema is a development dependency (the dev extra)")
+    prefix = "deerpark/scoring/maker-set"
+    cmd = f"{PY} {FIXTURES / 'sloppy_adapter.py'}"
+    out = cli("run", "--adapter", cmd, "--id-prefix", prefix)
+    assert out.returncode == 0, out.stdout  # the case does not compare restock
+    out = cli("run", "--adapter", cmd, "--id-prefix", prefix, "--check-schema")
+    assert out.returncode == 1
+    assert f"FAIL {prefix}: schema: $.result.hands[0].restock: None is not of type 'array'" in out.stdout
+    out = cli("run", "--backend", "python", "--check-schema", "--game", "deerpark", "--quiet")
+    assert out.returncode == 0 and out.stdout.splitlines()[-1].endswith(" passed, 0 failed")

@@ -53,6 +53,11 @@ def _parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=10.0, help="seconds to wait for each answer (with --adapter)"
     )
     rn.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    rn.add_argument(
+        "--check-schema",
+        action="store_true",
+        help="also check every answer against the answer schema (needs the jsonschema package)",
+    )
     rn.add_argument("--junit-xml", metavar="FILE", help="also write a JUnit XML report")
     rn.add_argument("--json", metavar="FILE", help="also write a JSON report ('-': to stdout)")
     li = sub.add_parser("lint", help="check the case files and show what they cover")
@@ -98,7 +103,13 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         head = f"conformance suite {info['suite']} (protocol {info['protocol']})"
         print(f"{head}: {len(cases)} cases against {target}", file=out)
     try:
-        report = run_cases(cases, adapter, protocol=info["protocol"], log=lambda s: print(s, file=out))
+        report = run_cases(
+            cases,
+            adapter,
+            protocol=info["protocol"],
+            log=lambda s: print(s, file=out),
+            check_schema=args.check_schema,
+        )
     finally:
         adapter.close()
     report.suite = str(info["suite"])

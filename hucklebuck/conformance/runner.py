@@ -389,6 +389,7 @@ def run_cases(
     *,
     protocol: int = 1,
     log: Callable[[str], object] | None = None,
+    check_schema: bool = False,
 ) -> Report:
     """Run cases against an adapter; ``log`` (a callable) receives failure lines.
 
@@ -396,8 +397,18 @@ def run_cases(
     this protocol version.  A timeout or an adapter that dies fails that case
     (the message names it); a subprocess adapter is then restarted, up to
     :data:`MAX_RESTARTS` times, after which the remaining cases fail as not run.
+    With ``check_schema`` (needs the ``jsonschema`` package) an answer that does
+    not match the answer schema of its op fails even when it matches the case.
     """
     say = log or (lambda _line: None)
+    checker = None
+    if check_schema:
+        from .schemas import AnswerChecker
+
+        try:
+            checker = AnswerChecker()
+        except ImportError as exc:
+            raise RunnerError(str(exc)) from None
     hello = check_hello(adapter, protocol)
     report = Report(protocol=protocol, adapter=hello)
     games = {g for g in hello.get("games") or [] if isinstance(g, str)}
@@ -431,6 +442,10 @@ def run_cases(
                     dead = f"not run: {err}"
             continue
         status, problem = _judge(c, answer)
+        if checker is not None and status != "failed":
+            shape = checker.problem(c.request.get("op"), answer)
+            if shape is not None:
+                status, problem = "failed", shape
         report.add(c.id, status, problem, c.file, time.perf_counter() - began)  # type: ignore[arg-type]
         if status == "failed":
             say(f"FAIL {c.id}: {problem}  [{c.file}]")

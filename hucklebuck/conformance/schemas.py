@@ -24,7 +24,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["SCHEMA_DIR", "load_schema", "schema_paths", "validator"]
+__all__ = ["SCHEMA_DIR", "AnswerChecker", "load_schema", "schema_paths", "validator"]
 
 #: The folder holding the bundled schema files.
 SCHEMA_DIR: Final = Path(__file__).resolve().parent / "schemas"
@@ -69,3 +69,28 @@ def validator(name: str, definition: str | None = None) -> Any:
             raise KeyError(f"schema {name!r} has no definition {definition!r}")
         schema = {"$ref": f"{schema['$id']}#/$defs/{definition}"}
     return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
+class AnswerChecker:
+    """Checks answers against ``answer.schema.json`` (``#/$defs/answer_<op>`` for
+    the operations of protocol version 1, the envelope for any other).
+
+    Needs the ``jsonschema`` package; building one without it raises ImportError.
+    """
+
+    def __init__(self) -> None:
+        """Build the validators once."""
+        from .protocol import OPS
+
+        self._generic = validator("answer")
+        self._by_op = {op: validator("answer", f"answer_{op}") for op in OPS}
+
+    def problem(self, op: object, answer: Any) -> str | None:
+        """None when ``answer`` (to a request of ``op``) matches the schema, else
+        the first mismatch as ``schema: PATH: MESSAGE``."""
+        v = self._by_op.get(op, self._generic) if isinstance(op, str) else self._generic
+        errors = sorted(v.iter_errors(answer), key=lambda e: list(e.absolute_path))
+        if not errors:
+            return None
+        deepest = max(errors[0].context or [errors[0]], key=lambda e: len(e.absolute_path))
+        return f"schema: {deepest.json_path}: {deepest.message[:200]}"
