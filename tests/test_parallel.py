@@ -110,13 +110,13 @@ def test_merge_is_exact_sum_of_chunk_runs() -> None:
 
 def test_workers_keep_their_meaning() -> None:
     # workers=N alone: N chunks on N threads, the same as those N chunks anywhere else
-    threads = simulate_deerpark(4, 3_001, seed=5, workers=3)
-    inline = simulate_deerpark(4, 3_001, seed=5, workers=3, executor=InlineExecutor())
+    threads = simulate_deerpark(4, 1_201, seed=5, workers=3)
+    inline = simulate_deerpark(4, 1_201, seed=5, workers=3, executor=InlineExecutor())
     assert threads == inline
-    assert threads != simulate_deerpark(4, 3_001, seed=5)  # one chunk: a different sample
+    assert threads != simulate_deerpark(4, 1_201, seed=5)  # one chunk: a different sample
     # workers=N with chunk_size: the chunk plan decides the result, the threads only run it
-    a = simulate_buckem(5, 2_000, seed=9, chunk_size=300)
-    b = simulate_buckem(5, 2_000, seed=9, chunk_size=300, workers=4)
+    a = simulate_buckem(5, 1_000, seed=9, chunk_size=300)
+    b = simulate_buckem(5, 1_000, seed=9, chunk_size=300, workers=4)
     assert a == b
 
 
@@ -132,14 +132,14 @@ def _runs(fn: Callable[..., Any], pool: Executor) -> list[Any]:
 
 def test_simulations_identical_on_every_executor(process_pool: ProcessPoolExecutor) -> None:
     sims: list[Callable[..., Any]] = [
-        lambda **kw: simulate_hucklebuck(5, 4_000, seed=3, chunk_size=900, **kw),
-        lambda **kw: simulate_deerpark(3, 4_000, seed=3, chunk_size=900, **kw),
-        lambda **kw: simulate_buckem(6, 4_000, seed=3, chunk_size=900, pot_limit=64, **kw),
+        lambda **kw: simulate_hucklebuck(5, 1_500, seed=3, chunk_size=400, **kw),
+        lambda **kw: simulate_deerpark(3, 1_500, seed=3, chunk_size=400, **kw),
+        lambda **kw: simulate_buckem(6, 1_500, seed=3, chunk_size=400, pot_limit=64, **kw),
     ]
     for sim in sims:
         runs = _runs(sim, process_pool)
         assert all(r == runs[0] for r in runs), [astuple(r) for r in runs]
-        assert runs[0].hands == 4_000
+        assert runs[0].hands == 1_500
 
 
 def test_evaluate_hand_identical_on_every_executor(process_pool: ProcessPoolExecutor) -> None:
@@ -147,12 +147,12 @@ def test_evaluate_hand_identical_on_every_executor(process_pool: ProcessPoolExec
 
     def ev(**kw: Any) -> Any:
         return evaluate_hand(
-            "hucklebuck", Suit.SPADES, hand, players=4, samples=3_000, seed=21, chunk_size=700, **kw
+            "hucklebuck", Suit.SPADES, hand, players=4, samples=1_200, seed=21, chunk_size=300, **kw
         )
 
     runs = _runs(ev, process_pool)
     assert all(r == runs[0] for r in runs)
-    assert sum(runs[0].counts) == runs[0].samples == 3_000
+    assert sum(runs[0].counts) == runs[0].samples == 1_200
 
 
 def test_progress_reports_every_chunk() -> None:
