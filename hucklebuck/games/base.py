@@ -7,7 +7,7 @@ import enum
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from .._core import get_core
 from ..actions import Action
@@ -184,6 +184,17 @@ Event: TypeAlias = (
 """Any entry of a game's event log."""
 
 
+F = TypeVar("F")
+
+
+def build_frozen(cls: type[F], fields: dict[str, Any]) -> F:
+    """An instance of the frozen dataclass ``cls`` from all of its ``fields``, whose
+    values are already right (``__init__`` and its per-field ``__setattr__`` skipped)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
 _SUIT_TABLES: dict[tuple[type, int, int], tuple[bytes, tuple[int, ...]]] = {}
 
 
@@ -279,7 +290,9 @@ class TrickPlay:
             return None
         index = get_core().trick_winner(self.game_id, self.trump, bytes([c._index for c in current]))
         winner = seats[index]
-        trick = Trick(self.leader, seats, tuple(current), winner)
+        trick = build_frozen(
+            Trick, {"leader": self.leader, "seats": seats, "cards": tuple(current), "winner": winner}
+        )
         self.tricks.append(trick)
         self.won[winner] += 1
         self.leader = winner

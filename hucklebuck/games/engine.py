@@ -34,6 +34,7 @@ from .base import (
     Trick,
     TrickEvent,
     TrickPlay,
+    build_frozen,
     rng_from_json,
     rng_to_json,
 )
@@ -379,12 +380,14 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     # ---------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
         """Every legal action now, for the seat to act (empty when nobody acts)."""
-        seat = self.to_act
-        if seat is None:
-            return []
         if self._phase is Phase.PLAY:
-            assert self._play is not None
-            mask = self._play.legal_mask(self._hands[seat])
+            play = self._play
+            assert play is not None
+            current = play.current
+            seat = play.seats[len(current)]
+            mask = self._hands[seat]
+            if current:  # follow the suit led if possible
+                mask = mask & play.suit_masks[play.suit_of[current[0]._index]] or mask
             plays = _ids.PLAYS[seat]
             out: list[Action] = []
             while mask:
@@ -392,7 +395,10 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
                 out.append(plays[low.bit_length() - 1])
                 mask ^= low
             return out
-        return self._legal_in_phase(seat)
+        to_act = self.to_act
+        if to_act is None:
+            return []
+        return self._legal_in_phase(to_act)
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` may be applied now (False for anything that is not an action)."""
@@ -453,15 +459,21 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             # The common case first: a legal play (anything else takes the checked path).
             play = self._play
             assert play is not None
+            current = play.current
             seat = action.seat
-            if seat == play.seats[len(play.current)]:
+            if seat == play.seats[len(current)]:
                 held = self._hands[seat]
                 bit = 1 << action.card._index
-                if held & bit and play.legal_mask(held) & bit:
-                    self._actions.append(action)
-                    self._events.append(action)
-                    self._do_play(action)
-                    return
+                if held & bit:
+                    follow = held & play.suit_masks[play.suit_of[current[0]._index]] if current else bit
+                    if follow & bit or not follow:  # it follows suit, or the seat cannot
+                        self._actions.append(action)
+                        self._events.append(action)
+                        self._hands[seat] = held ^ bit
+                        trick = play.play(action.card)
+                        if trick is not None:
+                            self._trick_done(play, trick)
+                        return
         if isinstance(action, str):
             action = parse_action(self.kind, action)
         if not isinstance(action, self._accepted()):
@@ -563,15 +575,21 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         if self._phase is Phase.PLAY and type(i) is int and 0 <= i < _ids.PLAY_IDS:
             play = self._play
             assert play is not None
-            seat = play.seats[len(play.current)]
+            current = play.current
+            seat = play.seats[len(current)]
             action = _ids.PLAYS[seat][i]
             held = self._hands[seat]
             bit = 1 << i
-            if held & bit and play.legal_mask(held) & bit:
-                self._actions.append(action)
-                self._events.append(action)
-                self._do_play(action)
-                return
+            if held & bit:
+                follow = held & play.suit_masks[play.suit_of[current[0]._index]] if current else bit
+                if follow & bit or not follow:  # it follows suit, or the seat cannot
+                    self._actions.append(action)
+                    self._events.append(action)
+                    self._hands[seat] = held ^ bit
+                    trick = play.play(action.card)
+                    if trick is not None:
+                        self._trick_done(play, trick)
+                    return
             self.apply(action)  # raises the typed action's error
             raise AssertionError("unreachable")  # pragma: no cover
         i = _ids.check_id(self.kind, i)
@@ -625,10 +643,15 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         card = action.card
         self._hands[action.seat] &= ~(1 << card._index)
         trick = play.play(card)
-        if trick is None:
-            return
-        self._events.append(TrickEvent(self._hand_no, len(play.tricks), trick))
-        if len(play.tricks) == HAND_SIZE:
+        if trick is not None:
+            self._trick_done(play, trick)
+
+    def _trick_done(self, play: TrickPlay, trick: Trick) -> None:
+        number = len(play.tricks)
+        self._events.append(
+            build_frozen(TrickEvent, {"hand": self._hand_no, "number": number, "trick": trick})
+        )
+        if number == HAND_SIZE:
             self._hand_played()
 
     def _end_game(self, winners: tuple[int, ...], reason: str) -> None:
@@ -795,12 +818,8 @@ def pack_cards(cards: CardSet) -> list[Card]:
     return list(cards)
 
 
-def make_observation(cls: type[T], fields: dict[str, Any]) -> T:
-    """An instance of the frozen dataclass ``cls`` from all of its ``fields``
-    (the values are already right, so ``__init__`` is skipped)."""
-    obs = object.__new__(cls)
-    obs.__dict__.update(fields)
-    return obs
+make_observation = build_frozen
+"""Build a game's observation (a frozen dataclass) from all of its fields."""
 
 
 _EVENT_TYPES: Final = frozenset(
