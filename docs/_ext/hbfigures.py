@@ -53,7 +53,7 @@ def _plt() -> Any:
     plt.rcParams.update(
         {
             "svg.fonttype": "none",
-            "font.size": 11,
+            "font.size": 13,
             "axes.spines.top": False,
             "axes.spines.right": False,
             "svg.hashsalt": "hucklebuck",
@@ -135,6 +135,7 @@ def buckem_burn() -> Figure:
     cards = [c for c in hb.pack("buckem", 5) if c != upcard]
     ace = hb.parse_card("AS")
     series: dict[str, tuple[list[int], list[float]]] = {}
+    hands = 0
     for label, with_ace in (("without the trump ace", False), ("with the trump ace", True)):
         xs, ys = [], []
         for k in range(1 if with_ace else 0, 6 if with_ace else 5):
@@ -156,6 +157,7 @@ def buckem_burn() -> Figure:
                     seed=SEED + 7919 * k + i,
                 )
                 total += 1 - d.at_least(2)
+                hands += 1
             xs.append(k)
             ys.append(100 * total / deals)
         series[label] = (xs, ys)
@@ -167,7 +169,6 @@ def buckem_burn() -> Figure:
     ax.set_ylim(0, 100)
     ax.grid(alpha=0.3)
     ax.legend(frameon=False)
-    hands = 10 * deals - deals
     return Figure(
         _svg(fig),
         f"Buck 'Em, five players who all stay (no draw), random seat: the chance of taking fewer than "
@@ -202,7 +203,7 @@ def buckem_pot() -> Figure:
     ax.set_ylabel("chips in the pot")
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
-    ax.legend(frameon=False, fontsize=9, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.18))
+    ax.legend(frameon=False, fontsize=11, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     total = sessions * rounds * (rounds + 1) // 2
     return Figure(
         _svg(fig),
