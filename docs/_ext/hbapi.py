@@ -77,10 +77,22 @@ def public_modules() -> list[str]:
     return sorted(names)
 
 
-def _exports(modname: str) -> list[tuple[str, object]]:
+_MOCKED: list[str] = []
+"""Optional packages that are not installed (``autodoc_mock_imports``): modules needing them are
+imported against stand-ins, so the reference builds with the ``docs`` extra alone."""
+
+
+def _import(modname: str) -> Any:
     import importlib
 
-    mod = importlib.import_module(modname)
+    from sphinx.ext.autodoc.mock import mock
+
+    with mock(_MOCKED):
+        return importlib.import_module(modname)
+
+
+def _exports(modname: str) -> list[tuple[str, object]]:
+    mod = _import(modname)
     names = getattr(mod, "__all__", None)
     if names is None:
         names = [n for n in vars(mod) if not n.startswith("_")]
@@ -117,12 +129,11 @@ def _kind(obj: object) -> str:
 def _defined_in(obj: object, name: str, modname: str) -> bool:
     """Whether ``obj`` comes from ``modname`` (classes and functions say so; constants
     and type aliases are looked up by name)."""
-    import importlib
     import inspect
 
     if inspect.isclass(obj) or inspect.isfunction(obj):
         return getattr(obj, "__module__", None) == modname
-    return getattr(importlib.import_module(modname), name, None) is obj
+    return getattr(_import(modname), name, None) is obj
 
 
 class ApiModule(SphinxDirective):
@@ -176,6 +187,7 @@ class ApiModule(SphinxDirective):
 
 def setup(app: Sphinx) -> dict[str, Any]:
     # Napoleon listens at the default priority 500; run after it.
+    app.connect("config-inited", lambda app, config: _MOCKED.extend(config.autodoc_mock_imports))
     app.connect("autodoc-process-docstring", rejoin_inline_type, priority=600)
     app.connect("autodoc-process-docstring", drop_type_docstring, priority=400)
     app.add_directive("api-module", ApiModule)
