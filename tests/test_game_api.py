@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -285,3 +286,13 @@ def test_copies_are_independent(name: str, make: Callable[[int], Game]) -> None:
                 continue
             other.apply_id(rng.choice(other.legal_action_ids()))
         assert game.to_json() == before
+
+
+def test_games_pickle_mid_hand() -> None:
+    for name, make in VARIANTS[::3]:
+        for k, game in enumerate(random_states(make, 1, 1, 6)):
+            if k == 9:
+                back = pickle.loads(pickle.dumps(game.copy()))
+                assert back.to_json() == game.to_json(), name
+                assert back.observation_tensor(0) == game.observation_tensor(0)
+                break

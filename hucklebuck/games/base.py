@@ -243,7 +243,7 @@ class TrickPlay:
         self.leader = leader
         self.seats = self._rotated(leader)
         self.current: list[Card] = []
-        self.tricks: list[Trick] = []
+        self.tricks: tuple[Trick, ...] = ()
         self.won: list[int] = [0] * players
         self.played: list[int] = [0] * players
         """Per seat, the mask of the cards it has played this hand (current trick included)."""
@@ -259,7 +259,7 @@ class TrickPlay:
         other.game_id, other.trump, other.order = self.game_id, self.trump, self.order
         other.leader, other.seats = self.leader, self.seats
         other.current = self.current[:]
-        other.tricks = self.tricks[:]
+        other.tricks = self.tricks
         other.won = self.won[:]
         other.played = self.played[:]
         other.suit_of, other.suit_masks = self.suit_of, self.suit_masks
@@ -293,7 +293,7 @@ class TrickPlay:
         trick = build_frozen(
             Trick, {"leader": self.leader, "seats": seats, "cards": tuple(current), "winner": winner}
         )
-        self.tricks.append(trick)
+        self.tricks = (*self.tricks, trick)
         self.won[winner] += 1
         self.leader = winner
         self.seats = self._rotated(winner)
