@@ -11,6 +11,8 @@ import sys
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hucklebuck.conformance.adapter import answer_line, encode_answer, serve, strict_loads
 
@@ -127,3 +129,60 @@ def test_from_json_of_deeply_nested_text_is_a_restore_error(core_name: str) -> N
         for text in ("[" * 5000 + "]" * 5000, '{"a":' * 3000 + "1" + "}" * 3000):
             with pytest.raises(RestoreError, match="nested too deeply"):
                 game.from_json(text)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+OPS_AND_FIELDS = st.fixed_dictionaries(
+    {"op": st.sampled_from(["hello", "deck", "trick_winner", "legal_plays", "play", "solve", "nope"])},
+    optional={
+        "id": JSON_VALUES,
+        "game": st.sampled_from(["hucklebuck", "buckem", "deerpark", "poker"]) | JSON_VALUES,
+        "players": st.integers(-2, 10) | JSON_VALUES,
+        "trump": st.sampled_from(["C", "D", "H", "S", "X"]) | JSON_VALUES,
+        "plays": st.lists(st.sampled_from(["AS", "KS", "2C", "JD", "10H", "TH"]), max_size=9) | JSON_VALUES,
+        "hand": st.lists(st.sampled_from(["AS", "KS", "2C", "JD", "TH"]), max_size=6) | JSON_VALUES,
+        "hands": JSON_VALUES,
+        "options": st.dictionaries(st.sampled_from(["target", "ante", "lock_at", "x"]), JSON_VALUES)
+        | JSON_VALUES,
+        "start": JSON_VALUES,
+        "leader": JSON_VALUES,
+        "seat": JSON_VALUES,
+    },
+)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(raw=st.binary(max_size=200))
+def test_any_bytes_get_exactly_one_strict_json_answer(core_name: str, raw: bytes) -> None:
+    line = raw.replace(b"\n", b" ")
+    text = answer_line(line)
+    if not line.strip():
+        assert text is None
+        return
+    assert text is not None and text.isascii()
+    answer = strict(text)
+    assert set(answer) in ({"id", "ok", "result"}, {"id", "ok", "error"})
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(req=OPS_AND_FIELDS)
+def test_any_request_object_gets_an_answer_echoing_its_id(core_name: str, req: dict[str, Any]) -> None:
+    text = answer_line(json.dumps(req))
+    assert text is not None
+    answer = strict(text)
+    assert answer["id"] == req.get("id")
+    if answer["ok"] is False:
+        assert answer["error"]["code"] in ("bad_request", "illegal_action", "unsupported")
+        assert "internal error" not in answer["error"]["message"], answer
