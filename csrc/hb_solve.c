@@ -60,6 +60,7 @@ typedef struct {
     uint8_t by_suit[4][16];      /* cards of each effective suit, by increasing strength */
     int n_by_suit[4];
     uint16_t order_key[52];      /* power * 64 + card: trumps, then rank, then card number */
+    uint64_t below[52];          /* the cards of each card's effective suit that it beats */
     uint32_t history[52];        /* cut-offs each card caused, weighted by depth */
     hb_tt_entry *tt;
     size_t tt_mask, tt_count, tt_limit;
@@ -274,19 +275,14 @@ static int boundary(solver *S, int k)
 }
 
 /* No live card strictly between two cards of one effective suit: equivalent plays. */
-static int touching(const solver *S, uint64_t live, int suit, int lo_card, int hi_card)
+static int touching(const solver *S, uint64_t live, int lo_card, int hi_card)
 {
-    int i, lo = S->r.rank[lo_card], hi = S->r.rank[hi_card];
-    for (i = 0; i < S->n_by_suit[suit]; i++) {
-        int c = S->by_suit[suit][i], rk = S->r.rank[c];
-        if (rk > lo && rk < hi && (live & BIT(c))) return 0;
-    }
-    return 1;
+    return !(live & S->below[hi_card] & ~(S->below[lo_card] | BIT(lo_card)));
 }
 
 static int play_from(solver *S, int pos, int k)
 {
-    int p, i, a, b, nt = 0, nc = 0, best = -1, wpos = -1, lead_suit = -1, soff, res, seat_beats = 1;
+    int p, i, a, b, nt = 0, nc = 0, best = -1, wpos = -1, lead_suit = -1, soff, res, seat_beats = 1, seat_top = -1;
     int tmp[16], cands[16], last_kept[4] = {-1, -1, -1, -1};
     uint64_t pri[16], pr;
     uint64_t legal, live, m;
@@ -328,9 +324,11 @@ static int play_from(solver *S, int pos, int k)
     soff = (S->seat - S->leader + S->nact) % S->nact;
     if (pos > 0 && soff >= pos) {  /* can the seat, still to play, beat the trick so far? */
         uint64_t sl = S->hands[S->seat] & S->r.suit_mask[lead_suit];
-        seat_beats = 0;
-        for (m = sl ? sl : S->hands[S->seat]; m; m &= m - 1)
-            if (trick_key(S, lead_suit, lowest_bit(m)) > best) { seat_beats = 1; break; }
+        for (m = sl ? sl : S->hands[S->seat]; m; m &= m - 1) {
+            int kk = trick_key(S, lead_suit, lowest_bit(m));
+            if (kk > seat_top) seat_top = kk;
+        }
+        seat_beats = seat_top > best;
     }
     if (pos > 0 && (soff < pos || !seat_beats)) {  /* the seat has played, or cannot take this trick */
         int d = decided_mid_trick(S, pos, k, lead_suit, best, wpos, soff);
@@ -338,7 +336,7 @@ static int play_from(solver *S, int pos, int k)
     }
     for (a = 0; a < nt; a++) {
         int c = tmp[a], s = S->r.suit[c], ok = S->order_key[c], wins, g;
-        if (last_kept[s] >= 0 && touching(S, live, s, c, last_kept[s])) continue;
+        if (last_kept[s] >= 0 && touching(S, live, c, last_kept[s])) continue;
         last_kept[s] = c;
         wins = pos > 0 && trick_key(S, lead_suit, c) > best;
         if (pos == 0 && p != S->seat) {                   /* an opponent leads */
@@ -353,7 +351,8 @@ static int play_from(solver *S, int pos, int k)
             g = wins ? 8192 + (pos == S->nact - 1 ? 4095 - ok : ok) : 4095 - ok;
         else if (soff < pos)                               /* seat has played */
             g = (wpos == soff && wins) ? 8192 + 4095 - ok : 4095 - ok;
-        else if (seat_beats) g = 4096 + ok;               /* seat still to play: strongest first */
+        else if (seat_beats)  /* seat still to play: first cover its best card as cheaply as possible */
+            g = (trick_key(S, lead_suit, c) > seat_top) ? 8192 + 4095 - ok : 4096 + ok;
         else g = 4095 - ok;                               /* ... unless the seat cannot win it anyway */
         pr = ((uint64_t)(g >> 12) << 48) | ((uint64_t)S->history[c] << 12) | (uint64_t)(g & 4095);
         for (b = nc - 1; b >= 0 && pri[b] < pr; b--) { cands[b + 1] = cands[b]; pri[b + 1] = pri[b]; }
@@ -452,6 +451,9 @@ int hb__solve_position(int game, int trump, const uint64_t *hands, int nseats, i
         S.by_suit[s][j + 1] = (uint8_t)i;
         S.n_by_suit[s]++;
     }
+    for (s = 0; s < 4; s++)
+        for (i = 0; i < S.n_by_suit[s]; i++)
+            S.below[S.by_suit[s][i]] = i ? S.below[S.by_suit[s][i - 1]] | BIT(S.by_suit[s][i - 1]) : 0;
     size = popcount64(S.hands[S.seat]);
     while (k < size && boundary(&S, k + 1) && !S.stop) k++;
     if (nodes != NULL) *nodes = S.nodes;

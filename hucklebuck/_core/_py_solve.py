@@ -295,9 +295,11 @@ class _Solver:
         seat = self.seat
         soff = (seat - self.leader) % nact
         seat_beats = True
+        seat_top = -1
         if pos > 0 and soff >= pos:
             sh = hands[seat]
-            seat_beats = any(self.key(lead_suit, c) > best for c in _bits(sh & self.masks[lead_suit] or sh))
+            seat_top = max(self.key(lead_suit, c) for c in _bits(sh & self.masks[lead_suit] or sh))
+            seat_beats = seat_top > best
         if pos > 0 and (soff < pos or not seat_beats):
             d = self.decided_mid_trick(pos, k, lead_suit, best, wpos, soff)
             if d >= 0:
@@ -326,8 +328,8 @@ class _Solver:
                 g = (8192 + (4095 - ok if pos == nact - 1 else ok)) if wins else 4095 - ok
             elif soff < pos:
                 g = 8192 + 4095 - ok if (wpos == soff and wins) else 4095 - ok
-            elif seat_beats:
-                g = 4096 + ok
+            elif seat_beats:  # cover the seat's best card as cheaply as possible first
+                g = 8192 + 4095 - ok if self.key(lead_suit, c) > seat_top else 4096 + ok
             else:
                 g = 4095 - ok
             cands.append((((g >> 12) << 48) | (self.history[c] << 12) | (g & 4095), c))
