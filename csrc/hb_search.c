@@ -17,6 +17,7 @@
 #define FULL52 ((UINT64_C(1) << 52) - 1)
 #define BIT(c) (UINT64_C(1) << (c))
 #define MAX_TRIES 64
+#define DUCKS(p) ((unsigned)((p)->flags >> 8) & 0xFFu) /* Deer Park seats playing for 50 */
 
 #if defined(__GNUC__) || defined(__clang__)
 static int popc(uint64_t x) { return __builtin_popcountll(x); }
@@ -97,9 +98,35 @@ static uint64_t bk_discards(uint64_t hand, int trump)
     return disc;
 }
 
-/* Finish the current trick with the policy, then play out the hand. */
+/* The ducking policy of a Deer Park seat playing for 50: lead its weakest card;
+ * follow with its strongest card that does not take the lead, else its weakest. */
+static int duck_card(const hb_rules *r, int trump, uint64_t hand, const uint8_t *trick, int tlen)
+{
+    uint64_t m, legal = hb_i_legal(r, hand, tlen ? trick[0] : -1);
+    int i, top = -1, lead = tlen ? r->suit[trick[0]] : -1, lo = -1, lo_v = 1 << 30, hi = -1, hi_v = -1;
+    for (i = 0; i < tlen; i++) {
+        int s = r->suit[trick[i]];
+        int k = ((s == trump) << 5) | ((s == lead) << 4) | r->rank[trick[i]];
+        if (k > top) top = k;
+    }
+    for (m = legal; m; m &= m - 1) {
+        int c = lowbit(m), s = r->suit[c], v = hb_i_power(r, trump, c) * 64 + c;
+        int k = ((s == trump) << 5) | ((s == lead) << 4) | r->rank[c];
+        if (v < lo_v) { lo_v = v; lo = c; }
+        if (tlen && k <= top && v > hi_v) { hi_v = v; hi = c; }
+    }
+    return hi >= 0 ? hi : lo;
+}
+
+static int card_for(const hb_rules *r, int trump, uint64_t hand, const uint8_t *trick, int tlen, int ducks)
+{
+    return ducks ? duck_card(r, trump, hand, trick, tlen) : hb_i_policy_card(r, trump, hand, trick, tlen);
+}
+
+/* Finish the current trick, then play out the hand: every seat by the playout
+ * policy, except the seats of `duck` (bit per seat), which duck. */
 static void play_rest(const hb_rules *r, int trump, uint64_t *hands, int nseats, unsigned active, int leader,
-                      const uint8_t *trick0, int tlen, int *won)
+                      const uint8_t *trick0, int tlen, int *won, unsigned duck)
 {
     int order[8], nact = 0, lp = 0, i;
     uint8_t trick[8];
@@ -107,12 +134,29 @@ static void play_rest(const hb_rules *r, int trump, uint64_t *hands, int nseats,
     for (i = 0; i < nseats; i++)
         if (active & (1u << i)) { if (i == leader) lp = nact; order[nact++] = i; }
     if (nact == 0) return;
-    if (tlen > 0) {
+    for (i = 0; i < tlen; i++) { trick[i] = trick0[i]; seats[i] = order[(lp + i) % nact]; }
+    if (!(duck & active)) {
+        if (tlen > 0) {
+            int w;
+            for (i = tlen; i < nact; i++) {
+                int s = order[(lp + i) % nact];
+                int c = hb_i_policy_card(r, trump, hands[s], trick, i);
+                hands[s] &= ~BIT(c);
+                trick[i] = (uint8_t)c;
+                seats[i] = s;
+            }
+            w = seats[hb_i_trick_winner(r, trump, trick, nact)];
+            won[w]++;
+            for (i = 0; i < nact; i++) if (order[i] == w) lp = i;
+        }
+        if (hands[order[lp]]) hb_i_playout(r, trump, hands, order, nact, lp, won);
+        return;
+    }
+    while (tlen > 0 || hands[order[lp]]) {
         int w;
-        for (i = 0; i < tlen; i++) { trick[i] = trick0[i]; seats[i] = order[(lp + i) % nact]; }
         for (i = tlen; i < nact; i++) {
             int s = order[(lp + i) % nact];
-            int c = hb_i_policy_card(r, trump, hands[s], trick, i);
+            int c = card_for(r, trump, hands[s], trick, i, (duck >> s) & 1);
             hands[s] &= ~BIT(c);
             trick[i] = (uint8_t)c;
             seats[i] = s;
@@ -120,8 +164,8 @@ static void play_rest(const hb_rules *r, int trump, uint64_t *hands, int nseats,
         w = seats[hb_i_trick_winner(r, trump, trick, nact)];
         won[w]++;
         for (i = 0; i < nact; i++) if (order[i] == w) lp = i;
+        tlen = 0;
     }
-    if (hands[order[lp]]) hb_i_playout(r, trump, hands, order, nact, lp, won);
 }
 
 static void record_play(const hb_search_pos *p, unsigned active, const int *won, int8_t *rec)
@@ -207,7 +251,7 @@ static void sim_hucklebuck(const hb_search_pos *p, const hb_rules *rules, uint64
         st[s] = 2;
     }
     for (i = 0; i < n; i++) if (st[i] == 2) active |= 1u << i;
-    play_rest(&rules[trump], trump, hands, n, active, bidder, NULL, 0, won);
+    play_rest(&rules[trump], trump, hands, n, active, bidder, NULL, 0, won, 0);
     for (i = 0; i < 8; i++) rec[i] = (int8_t)((i < n && (active & (1u << i))) ? won[i] : -1);
     rec[8] = (int8_t)bidder; rec[9] = (int8_t)high; rec[10] = 0; rec[11] = (int8_t)trump;
 }
@@ -223,14 +267,24 @@ static void sim_deerpark(const hb_search_pos *p, const hb_rules *rules, uint64_t
     if (p->phase == HB_SP_ORDER) {
         if (cand->arg == 1) { maker = me; req = 3; trump = ts; }
         for (i = k_me + 1; i < n && maker < 0; i++) {
-            int s = (dealer + 1 + i) % n;
-            if (!(p->state[s] & 2) && hb_i_dp_strength(&rules[ts], ts, hands[s]) >= 26) {
-                maker = s; req = 3; trump = ts;
-            }
+            int s = (dealer + 1 + i) % n, est;
+            if (p->state[s] & 2) continue;
+            est = hb_i_dp_strength(&rules[ts], ts, hands[s] | (s == dealer ? BIT(turned) : 0));
+            if ((DUCKS(p) >> s) & 1 ? est < 16 : est >= 26) { maker = s; req = 3; trump = ts; }
         }
         if (maker >= 0) {  /* the dealer picks the turned card up and discards */
             hands[dealer] |= BIT(turned);
-            hands[dealer] &= ~weakest(&rules[trump], trump, hands[dealer], 1);
+            if ((DUCKS(p) >> dealer) & 1) {  /* a ducking dealer sheds its strongest card */
+                uint64_t m, keep = hands[dealer];
+                int best = -1, bv = -1;
+                for (m = keep; m; m &= m - 1) {
+                    int c = lowbit(m), v = hb_i_power(&rules[trump], trump, c) * 64 + c;
+                    if (v > bv) { bv = v; best = c; }
+                }
+                hands[dealer] &= ~BIT(best);
+            } else {
+                hands[dealer] &= ~weakest(&rules[trump], trump, hands[dealer], 1);
+            }
         }
     }
     if (maker < 0) {  /* round 2: name a suit */
@@ -243,19 +297,21 @@ static void sim_deerpark(const hb_search_pos *p, const hb_rules *rules, uint64_t
             int s = (dealer + 1 + i) % n, bs = -1, be = -1, t;
             int stuck = s == dealer;
             if (!stuck && (p->state[s] & 2)) continue;
+            int ducks = (DUCKS(p) >> s) & 1;
             for (t = 0; t < 4; t++) {
                 int est;
                 if (!stuck && (p->flags & 1) && t == ts) continue;
                 est = hb_i_dp_strength(&rules[t], t, hands[s]);
-                if (est >= be) { be = est; bs = t; }
+                if (ducks) est = -est;  /* a ducking seat looks for its weakest suit */
+                if (est >= be || bs < 0) { be = est; bs = t; }
             }
-            if (stuck || be >= 28) { maker = s; trump = bs; req = stuck ? 2 : 3; }
+            if (stuck || (ducks ? -be < 16 : be >= 28)) { maker = s; trump = bs; req = stuck ? 2 : 3; }
         }
     }
     if (p->phase == HB_SP_DEALER_DISCARD) hands[me] &= ~cand->cards;
     for (i = 0; i < n; i++) if (p->size[i]) active |= 1u << i;
     leader = (p->flags & 2) ? maker : (dealer + 1) % n;
-    play_rest(&rules[trump], trump, hands, n, active, leader, NULL, 0, won);
+    play_rest(&rules[trump], trump, hands, n, active, leader, NULL, 0, won, DUCKS(p));
     for (i = 0; i < 8; i++) rec[i] = (int8_t)((i < n && (active & (1u << i))) ? won[i] : -1);
     rec[8] = (int8_t)maker; rec[9] = (int8_t)req; rec[10] = 0; rec[11] = (int8_t)trump;
 }
@@ -305,7 +361,7 @@ static void sim_buckem(const hb_search_pos *p, const hb_rules *rules, uint64_t *
         st[s] = 4;
     }
     for (i = 0; i < n; i++) if (st[i] == 4) active |= 1u << i;
-    play_rest(&rules[trump], trump, hands, n, active, lead, NULL, 0, won);
+    play_rest(&rules[trump], trump, hands, n, active, lead, NULL, 0, won, 0);
     for (i = 0; i < 8; i++) rec[i] = (int8_t)((i < n && (active & (1u << i))) ? won[i] : -1);
     rec[10] = 0;
 }
@@ -345,6 +401,7 @@ static int check_pos(const hb_search_pos *p, const hb_rules *r)
                           p->phase == HB_SP_CALL))
         return HB_E_TRUMP;
     if (p->pool & ~FULL52) return HB_E_MASK;
+    if (p->flags < 0 || p->flags >= (1 << 16) || (DUCKS(p) >> n) != 0) return HB_E_MODE;
     for (i = 0; i < 8; i++) {
         if (i >= n) {
             if (p->size[i] || p->known[i] || p->voids[i]) return HB_E_SEATS;
@@ -593,7 +650,8 @@ int hb_search(const hb_search_pos *pos, const hb_search_cand *cands, int ncands,
                 memcpy(trick, pos->trick, 8);
                 trick[pos->trick_len] = (uint8_t)c;
                 hands[pos->seat] &= ~BIT(c);
-                play_rest(&rules[t], t, hands, pos->nseats, active, pos->leader, trick, pos->trick_len + 1, won);
+                play_rest(&rules[t], t, hands, pos->nseats, active, pos->leader, trick, pos->trick_len + 1, won,
+                          DUCKS(pos));
                 record_play(pos, active, won, rec);
                 rec[8] = (int8_t)pos->bidder; rec[9] = (int8_t)pos->high; rec[10] = 0; rec[11] = (int8_t)t;
             } else if (pos->game == HB_GAME_HUCKLEBUCK) {

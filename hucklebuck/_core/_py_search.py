@@ -173,28 +173,61 @@ class _Pile:
         self.aside |= disc
 
 
+def _duck_card(r: _Rules, hand: int, trick: list[int]) -> int:
+    """A Deer Park seat playing for 50: its weakest card, or when following its
+    strongest card that does not take the lead."""
+    cards = _bits(r.legal(hand, trick[0] if trick else -1))
+    lo = min(cards, key=lambda c: r.power(c) * 64 + c)
+    if not trick:
+        return lo
+    lead = r.suit[trick[0]]
+    top = max(r.key(lead, c) for c in trick)
+    losers = [c for c in cards if r.key(lead, c) <= top]
+    return max(losers, key=lambda c: r.power(c) * 64 + c) if losers else lo
+
+
 def _play_rest(
-    r: _Rules, hands: list[int], n: int, active: int, leader: int, trick0: list[int], won: list[int]
+    r: _Rules,
+    hands: list[int],
+    n: int,
+    active: int,
+    leader: int,
+    trick0: list[int],
+    won: list[int],
+    duck: int,
 ) -> None:
     order = [i for i in range(n) if active >> i & 1]
     if not order:
         return
     lp = order.index(leader) if leader in order else 0
     nact = len(order)
-    if trick0:
-        trick = list(trick0)
-        seats = [order[(lp + i) % nact] for i in range(len(trick0))]
-        for i in range(len(trick0), nact):
+    trick = list(trick0)
+    seats = [order[(lp + i) % nact] for i in range(len(trick0))]
+    if not duck & active:
+        if trick0:
+            for i in range(len(trick0), nact):
+                s = order[(lp + i) % nact]
+                c = r.policy(hands[s], trick)
+                hands[s] &= ~(1 << c)
+                trick.append(c)
+                seats.append(s)
+            w = seats[r.winner(trick)]
+            won[w] += 1
+            lp = order.index(w)
+        if hands[order[lp]]:
+            _playout(r, hands, order, lp, won)
+        return
+    while trick or hands[order[lp]]:
+        for i in range(len(trick), nact):
             s = order[(lp + i) % nact]
-            c = r.policy(hands[s], trick)
+            c = _duck_card(r, hands[s], trick) if duck >> s & 1 else r.policy(hands[s], trick)
             hands[s] &= ~(1 << c)
             trick.append(c)
             seats.append(s)
         w = seats[r.winner(trick)]
         won[w] += 1
         lp = order.index(w)
-    if hands[order[lp]]:
-        _playout(r, hands, order, lp, won)
+        trick, seats = [], []
 
 
 def _tricks(n: int, active: int, won: list[int], base: list[int] | None = None) -> list[int]:
@@ -270,7 +303,7 @@ def _sim_hucklebuck(
         st[s] = 2
     active = sum(1 << i for i in range(n) if st[i] == 2)
     won = [0] * 8
-    _play_rest(rules[trump], hands, n, active, bidder, [], won)
+    _play_rest(rules[trump], hands, n, active, bidder, [], won, 0)
     return [*_tricks(n, active, won), bidder, high, 0, trump]
 
 
@@ -284,15 +317,23 @@ def _sim_deerpark(
     if p.phase == ORDER:
         if arg == 1:
             maker, req, trump = me, 3, ts
+        ducks = p.flags >> 8 & 0xFF
         for i in range(k_me + 1, n):
             if maker >= 0:
                 break
             s = (dealer + 1 + i) % n
-            if not p.state[s] & 2 and _dp_strength(rules[ts], hands[s]) >= 26:
+            if p.state[s] & 2:
+                continue
+            est = _dp_strength(rules[ts], hands[s] | (1 << turned if s == dealer else 0))
+            if (est < 16) if ducks >> s & 1 else (est >= 26):
                 maker, req, trump = s, 3, ts
         if maker >= 0:
             hands[dealer] |= 1 << turned
-            hands[dealer] &= ~_weakest(rules[trump], hands[dealer], 1)
+            r = rules[trump]
+            if ducks >> dealer & 1:  # a ducking dealer sheds its strongest card
+                hands[dealer] &= ~(1 << max(_bits(hands[dealer]), key=lambda c: r.power(c) * 64 + c))
+            else:
+                hands[dealer] &= ~_weakest(r, hands[dealer], 1)
     if maker < 0:
         first = 0
         if p.phase == CALL:
@@ -307,20 +348,23 @@ def _sim_deerpark(
             if not stuck and p.state[s] & 2:
                 continue
             bs, be = -1, -1
+            ducking = p.flags >> (8 + s) & 1
             for t in range(4):
                 if not stuck and p.flags & 1 and t == ts:
                     continue
                 est = _dp_strength(rules[t], hands[s])
-                if est >= be:
+                if ducking:
+                    est = -est  # a ducking seat looks for its weakest suit
+                if est >= be or bs < 0:
                     be, bs = est, t
-            if stuck or be >= 28:
+            if stuck or (-be < 16 if ducking else be >= 28):
                 maker, trump, req = s, bs, 2 if stuck else 3
     if p.phase == DEALER_DISCARD:
         hands[me] &= ~cards
     active = sum(1 << i for i in range(n) if p.size[i])
     leader = maker if p.flags & 2 else (dealer + 1) % n
     won = [0] * 8
-    _play_rest(rules[trump], hands, n, active, leader, [], won)
+    _play_rest(rules[trump], hands, n, active, leader, [], won, p.flags >> 8 & 0xFF)
     return [*_tricks(n, active, won), maker, req, 0, trump]
 
 
@@ -363,7 +407,7 @@ def _sim_buckem(
         st[s] = 4
     active = sum(1 << i for i in range(n) if st[i] == 4)
     won = [0] * 8
-    _play_rest(rules[trump], hands, n, active, lead, [], won)
+    _play_rest(rules[trump], hands, n, active, lead, [], won, 0)
     return [*_tricks(n, active, won), -1, 0, 0, 0]
 
 
@@ -400,6 +444,8 @@ def _check_pos(p: SearchPosition, r: _Rules | None) -> None:
         bad(E_TRUMP)
     if p.pool & ~FULL52 or p.pool < 0:
         bad(E_MASK)
+    if not 0 <= p.flags < 1 << 16 or (p.flags >> 8 & 0xFF) >> n:
+        bad(E_MODE)
     seen, need = 0, 0
     for i in range(8):
         if i >= n:
@@ -614,7 +660,7 @@ def search(p: SearchPosition, cands: list[tuple[int, int]], seed: int, samples: 
                 c = (cards & -cards).bit_length() - 1
                 hands[p.seat] &= ~cards
                 won = [0] * 8
-                _play_rest(rules[t], hands, n, active, p.leader, [*p.trick, c], won)
+                _play_rest(rules[t], hands, n, active, p.leader, [*p.trick, c], won, p.flags >> 8 & 0xFF)
                 rec = [*_tricks(n, active, won, p.won), p.bidder, p.high, 0, t]
             elif p.game == 0:
                 rec = _sim_hucklebuck(p, rules, hands, pl, a, cards)

@@ -38,6 +38,7 @@ from ..games.buckem import BuckEmObservation
 from ..games.deerpark import DeerParkObservation
 from ..games.hucklebuck import HucklebuckObservation
 from ..packs import GameKind, pack
+from .heuristics import plays_for_fifty
 
 __all__ = ["build_position", "candidates", "game_of", "run_search", "sample_hands"]
 
@@ -199,6 +200,9 @@ def _deerpark(pos: pys.SearchPosition, obs: DeerParkObservation, n: int) -> int:
     )
     for s in obs.locked:
         pos.state[s] |= 2
+    for s in range(n):  # the seats that play for 50 duck in the play-outs
+        if plays_for_fifty(obs.scores, s):
+            pos.flags |= 1 << (8 + s)
     seen = turned.mask
     if obs.phase in (Phase.ORDER, Phase.CALL):
         for s in range(n):
@@ -228,9 +232,8 @@ def _buckem(pos: pys.SearchPosition, obs: BuckEmObservation, n: int) -> int:
     pos.turned = obs.upcard.index
     seen = obs.upcard.mask
     decided = dict(obs.decisions)
-    swapped = [s for s, d in decided.items() if d == "stay swap"]
-    if swapped:
-        seen |= Card(2, trump).mask  # the deuce of trump went to the upcard's place
+    # After a deuce swap the observation shows the deuce as the upcard (seen, out of play)
+    # and no longer names the card the swapper took, so that card stays unseen.
     drew = {int(e.split()[0]) for e in obs.history if e.split()[1:2] == ["draw"]}
     table_seen = 0
     active = [s for s in range(n) if decided.get(s, "").startswith("stay")]
@@ -258,8 +261,6 @@ def _buckem(pos: pys.SearchPosition, obs: BuckEmObservation, n: int) -> int:
                 pos.known[s] |= scare.mask
                 if scare.suit is trump and d is None:
                     pos.state[s] |= 8
-            if s in swapped and s not in drew:  # after the draw it may have been discarded
-                pos.known[s] |= obs.upcard.mask
     for s in range(n):
         if s != me:
             seen &= ~pos.known[s]

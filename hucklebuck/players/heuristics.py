@@ -43,6 +43,7 @@ __all__ = [
     "estimate_tricks",
     "euchre_strength",
     "hands_to_goal",
+    "plays_for_fifty",
 ]
 
 
@@ -231,6 +232,21 @@ def hands_to_goal(score: int, *, low_rate: float = 1.3, high_rate: float = 5.0) 
     return max(score, 0) / low_rate, max(50 - score, 0) / high_rate
 
 
+def plays_for_fifty(scores: Sequence[int], seat: int) -> bool:
+    """Deer Park Euchre: whether ``seat`` reaches 50 in fewer hands than 0, given the table's scores.
+
+    Every other player who would race for 50 makes ducking every trick harder,
+    so each lowers the points a hand counted on going high by 15 %.
+    """
+    others_high = 0
+    for s, sc in enumerate(scores):
+        if s != seat:
+            lo, hi = hands_to_goal(sc)
+            others_high += hi <= lo
+    low, high = hands_to_goal(scores[seat], high_rate=5.0 * max(0.3, 1.0 - 0.15 * others_high))
+    return high <= low
+
+
 class DeerParkHeuristic:
     """A sensible Deer Park Euchre player.
 
@@ -239,28 +255,27 @@ class DeerParkHeuristic:
     is racing for 50 makes ducking every trick harder, so it counts on fewer
     points a hand going high (15 % less per such player).  Playing for 0 it
     calls on trump strength (bowers count most), discards its weakest card and
-    wins tricks as cheaply as it can; playing for 50 it never calls unless
-    stuck (then in its weakest suit), keeps its low cards and ducks tricks.
+    wins tricks as cheaply as it can; playing for 50 it makes trump in its
+    weakest suit when that suit looks good for fewer than three tricks (a
+    failed maker scores +5 as surely as a defender without a trick), keeps
+    its low cards and ducks tricks.
     ``high_from`` fixes the switch to a score instead (the old behaviour).
     """
 
-    def __init__(self, *, high_from: int | None = None, call_at: float = 2.6) -> None:
-        """``call_at``: the estimated tricks needed to call voluntarily."""
+    def __init__(
+        self, *, high_from: int | None = None, call_at: float = 2.6, fail_below: float = 1.6
+    ) -> None:
+        """``call_at``: the estimated tricks needed to call voluntarily when playing for 0;
+        ``fail_below``: playing for 50, it makes trump when it expects fewer tricks than this."""
         self.high_from = high_from
         self.call_at = call_at
+        self.fail_below = fail_below
 
     def goes_high(self, obs: DeerParkObservation) -> bool:
         """Whether this hand it plays for 50 rather than for 0."""
-        score = obs.scores[obs.seat]
         if self.high_from is not None:
-            return score >= self.high_from
-        others_high = 0
-        for s, sc in enumerate(obs.scores):
-            if s != obs.seat:
-                lo, hi = hands_to_goal(sc)
-                others_high += hi <= lo
-        low, high = hands_to_goal(score, high_rate=5.0 * max(0.3, 1.0 - 0.15 * others_high))
-        return high <= low
+            return obs.scores[obs.seat] >= self.high_from
+        return plays_for_fifty(obs.scores, obs.seat)
 
     def choose(self, observation: DeerParkObservation) -> Action:
         """Pick an action for the seat that observes."""
@@ -270,17 +285,23 @@ class DeerParkHeuristic:
             raise ValueError("this seat has no legal action now")
         going_high = self.goes_high(obs)
         if obs.phase is Phase.ORDER:
-            strong = euchre_strength(obs.hand, obs.turned.suit) >= self.call_at
+            strength = euchre_strength(obs.hand, obs.turned.suit)
+            if obs.seat == obs.dealer:
+                strength += euchre_strength(CardSet([obs.turned]), obs.turned.suit)
+            # Going high, a maker who takes fewer than 3 tricks scores +5: a weak hand makes trump.
+            good = strength < self.fail_below if going_high else strength >= self.call_at
             want = Order(obs.seat)
-            return want if strong and not going_high and want in legal else Pass(obs.seat)
+            return want if good and want in legal else Pass(obs.seat)
         if obs.phase is Phase.CALL:
             calls = [a for a in legal if isinstance(a, Call)]
             if not calls:
                 return legal[0]
             best = max(calls, key=lambda a: euchre_strength(obs.hand, a.suit))
             stuck = not any(isinstance(a, Pass) for a in legal)
-            if stuck and going_high:
-                return min(calls, key=lambda a: euchre_strength(obs.hand, a.suit))
+            if going_high:
+                worst = min(calls, key=lambda a: euchre_strength(obs.hand, a.suit))
+                weak = euchre_strength(obs.hand, worst.suit) < self.fail_below
+                return worst if stuck or weak else Pass(obs.seat)
             if stuck or (not going_high and euchre_strength(obs.hand, best.suit) >= self.call_at):
                 return best
             return Pass(obs.seat)
