@@ -285,5 +285,5 @@ def test_check_schema_fails_answers_of_the_wrong_shape() -> None:
     out = cli("run", "--adapter", cmd, "--id-prefix", prefix, "--check-schema")
     assert out.returncode == 1
     assert f"FAIL {prefix}: schema: $.result.hands[0].restock: None is not of type 'array'" in out.stdout
-    out = cli("run", "--backend", "python", "--check-schema", "--game", "deerpark", "--quiet")
+    out = cli("run", "--backend", "python", "--check-schema", "--id-prefix", "deerpark/scoring/", "--quiet")
     assert out.returncode == 0 and out.stdout.splitlines()[-1].endswith(" passed, 0 failed")

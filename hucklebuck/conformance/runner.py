@@ -277,8 +277,14 @@ class SubprocessAdapter:
         lines.put(None)
 
     def restart(self) -> None:
-        """Stop the adapter (if it still runs) and start it again."""
-        self.close()
+        """Kill the adapter (a hung one would not read its end of input) and start it again."""
+        try:
+            if self.proc.stdin:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        self.proc.kill()
+        self.proc.wait()
         self._start()
 
     def request(self, req: dict[str, Any]) -> dict[str, Any]:
