@@ -10,6 +10,7 @@ shows a misread type.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -99,6 +100,7 @@ def _exports(modname: str) -> list[tuple[str, object]]:
     return [(n, getattr(mod, n)) for n in names if not n.startswith("__")]
 
 
+@functools.cache
 def homes() -> dict[tuple[str, str], str]:
     """(module, name) -> the module that documents that object."""
     by_obj: dict[tuple[int, str], list[tuple[str, str]]] = {}
