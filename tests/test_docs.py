@@ -117,6 +117,17 @@ def test_rules_pages_show_cards_a_worked_hand_and_tables(site: Path, game: str) 
     assert "statistics.html" in p.text
 
 
+@pytest.mark.parametrize("game", RULES)
+def test_worked_hands_are_doctested_scripts(game: str) -> None:
+    """The worked hand is played on the engine by pytest's doctest run of the page, deal to score."""
+    text = (DOCS / "rules" / f"{game}.rst").read_text(encoding="utf-8")
+    start = text.index("\nA worked ")
+    section = text[start : text.index("\nTables\n", start)]
+    assert section.count(">>> ") >= 8
+    assert "deal=" in section and "game.apply(action)" in section and ".. cards::" in section
+    assert "delta" in section or "payouts" in section or "scores" in section
+
+
 def test_deerpark_trump_table_has_both_bowers_for_each_suit(site: Path) -> None:
     text = (site / "rules/deerpark.html").read_text(encoding="utf-8")
     for right, left in (
