@@ -17,6 +17,7 @@ from typing import Any
 from .._core import _py_search as pys
 from ..actions import Action
 from ..errors import OptionsError
+from ..games.hucklebuck import OUT_AT
 from ..packs import GameKind
 from . import _search
 
@@ -73,6 +74,8 @@ def _hucklebuck(rec: bytes, obs: Any) -> float:
     u = float(delta[me])
     if obs.scores[me] + delta[me] >= target:
         u += WIN_BONUS
+    if obs.scores[me] + delta[me] <= OUT_AT:  # out of the game (S0, S2, DEF #16)
+        u -= WIN_BONUS
     if any(obs.scores[s] + delta[s] >= target for s in range(n) if s != me):
         u -= WIN_BONUS
     return u
@@ -141,7 +144,7 @@ def hand_utility(game: GameKind, record: bytes, obs: Any) -> float:
     * Hucklebuck: the seat's points for the hand (S0, S2 scoring: tricks, -5
       for a set or a stayer without a trick, -15 for a missed moon), plus
       :data:`WIN_BONUS` when this takes it to the target, minus it when
-      another seat gets there.
+      another seat gets there or when it falls to -25 (out of the game).
     * Deer Park Euchre: minus the hands still needed to reach the nearer goal
       (0 at :data:`DP_LOW_RATE` points a hand, 50 at :data:`DP_HIGH_RATE`),
       or :data:`WIN_BONUS` for winning the game here and minus it for losing.
