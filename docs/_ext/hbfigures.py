@@ -1,11 +1,12 @@
 """Figures simulated when the docs build: ``.. sim-figure:: NAME``.
 
 Each figure is computed from the engine with a fixed seed, drawn with
-matplotlib (the ``docs`` extra) as SVG into the build's ``_images`` folder and
-captioned with the number of simulated hands and the seed.  Monte Carlo figures
-use :func:`hucklebuck.evaluate.evaluate_hand` (the fast playout policy, on the
-C core when it is built); the game-length figure plays whole games between
-the library's heuristic players through the public game API.
+matplotlib (the ``docs`` extra) as SVG, written to the build's ``_images``
+folder with the page, and captioned with the number of simulated hands and the
+seed.  Monte Carlo figures use :func:`hucklebuck.evaluate.evaluate_hand` (the
+fast playout policy, on the active core: ``HUCKLEBUCK_BACKEND`` picks it); the
+game-length figure plays whole games between the library's heuristic players
+through the public game API.
 
 Without the C core the playout counts shrink (the pure-Python core is about a
 hundred times slower) so that the build still takes seconds; the captions then
@@ -327,12 +328,9 @@ class SimFigure(SphinxDirective):
         if name not in FIGURES:
             raise self.error(f"sim-figure: unknown figure {name!r}; known: {', '.join(FIGURES)}")
         fig = FIGURES[name]()
-        outdir = os.path.join(self.env.app.outdir, "_images")
-        os.makedirs(outdir, exist_ok=True)
-        with open(os.path.join(outdir, f"hb-{name}.svg"), "w", encoding="utf-8") as fh:
-            fh.write(fig.svg)
         node = sim_figure(classes=["hb-figure"])
         node["name"] = name
+        node["svg"] = fig.svg  # kept in the doctree, written out with the page
         node["alt"] = fig.alt
         node["caption"] = fig.caption
         node["ids"] = [f"figure-{name}"]
@@ -341,6 +339,10 @@ class SimFigure(SphinxDirective):
 
 
 def visit_figure_html(self: Any, node: sim_figure) -> None:
+    images = os.path.join(self.builder.outdir, "_images")
+    os.makedirs(images, exist_ok=True)
+    with open(os.path.join(images, f"hb-{node['name']}.svg"), "w", encoding="utf-8") as fh:
+        fh.write(node["svg"])
     up = "../" * self.builder.current_docname.count("/")
     self.body.append(
         f'<figure class="hb-figure" id="figure-{node["name"]}">'
