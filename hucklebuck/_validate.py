@@ -311,3 +311,9 @@ def evaluation_fits(args: dict[str, Any]) -> None:
             f"seen: only {unseen} unseen cards are left, too few to deal {len(own)} to each of "
             f"{len(seats) - 1} other seats"
         )
+
+
+def upcard_apart(args: dict[str, Any]) -> None:
+    """Buck 'Em advice: the upcard is not one of the hand's cards."""
+    if args["upcard"] in args["hand"]:
+        raise CardError(f"upcard {args['upcard'].code} is also in the hand")

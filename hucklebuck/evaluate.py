@@ -366,6 +366,7 @@ class BuckEmAdvice:
 
 
 @v.checked(
+    v.upcard_apart,
     hand=v.HAND,
     upcard=v.CARD,
     players=v.players_of(GameKind.BUCKEM),

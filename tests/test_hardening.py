@@ -73,7 +73,12 @@ OUT_OF_RANGE: list[tuple[str, Callable[[], object]]] = [
         "leader",
         lambda: solve("hucklebuck", Suit.SPADES, [parse_cards("AS"), parse_cards("AH")], leader=2, seat=0),
     ),
-    ("seat", lambda: solve("hucklebuck", Suit.SPADES, [parse_cards("AS"), []], leader=0, seat=1)),
+    (
+        "seat",
+        lambda: solve(
+            "hucklebuck", Suit.SPADES, [parse_cards("AS"), parse_cards("AH"), []], leader=0, seat=2
+        ),
+    ),
     ("hands", lambda: solve("hucklebuck", Suit.SPADES, [parse_cards("AS")], leader=0, seat=0)),
     (
         "hands",

@@ -54,6 +54,12 @@ def _never(x: object) -> bool:
     return False
 
 
+def _seats5(x: object) -> bool:
+    """Distinct seats of a five-seat table, as a list or tuple."""
+    ok = isinstance(x, (list, tuple)) and all(_int_in(0, 4)(s) for s in x)
+    return ok and len(set(x)) == len(x)  # type: ignore[arg-type]
+
+
 def _cards(x: object) -> bool:
     """A CardSet or a list/tuple of Cards (which may then be valid for the argument)."""
     return isinstance(x, CardSet) or (isinstance(x, (list, tuple)) and all(isinstance(c, hb.Card) for c in x))
@@ -174,7 +180,7 @@ CASES: list[Case] = [
             "players": _int_in(5, 8),
             "seat": _int_in(0, 4),
             "dealer": _int_in(0, 4),
-            "stayers": lambda x: x is None or x in ([], (), b""),
+            "stayers": lambda x: x is None or _seats5(x),
             "samples": SAMPLES,
             "seed": SEED,
             "workers": WORKERS,
