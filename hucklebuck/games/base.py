@@ -245,8 +245,8 @@ class TrickPlay:
         self.current: list[Card] = []
         self.tricks: tuple[Trick, ...] = ()
         self.won: list[int] = [0] * players
-        self.played: list[int] = [0] * players
-        """Per seat, the mask of the cards it has played this hand (current trick included)."""
+        self.played: list[tuple[int, ...]] = [()] * players
+        """Per seat, the numbers of the cards it has played this hand (current trick included)."""
         self.suit_of, self.suit_masks = suit_tables(game_id, trump)
 
     def _rotated(self, leader: int) -> tuple[int, ...]:
@@ -284,7 +284,8 @@ class TrickPlay:
         """Add a card (already checked legal); return the trick if it is now complete."""
         current = self.current
         seats = self.seats
-        self.played[seats[len(current)]] |= 1 << card._index
+        seat = seats[len(current)]
+        self.played[seat] = (*self.played[seat], card._index)
         current.append(card)
         if len(current) < len(seats):
             return None

@@ -77,6 +77,8 @@ class Layout:
         "n",
         "phase",
         "played",
+        "rot",
+        "rot52",
         "size",
         "standings",
         "to_act",
@@ -146,6 +148,9 @@ class Layout:
         self.phase = self.offset("phase")
         self.tricks_won = self.offset("tricks_won")
         self.standings = self.offset("standings")
+        self.rot = tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n))
+        """``rot[seat][s]``: where seat ``s`` sits in an ``n``-long block seen from ``seat``."""
+        self.rot52 = tuple(tuple(52 * r for r in row) for row in self.rot)
 
     def offset(self, name: str) -> int:
         """Where block ``name`` starts."""
@@ -173,8 +178,9 @@ def _set_mask(t: list[float], off: int, mask: int) -> None:
 
 def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
     """The tensor of ``seat`` (already checked) in ``game``; see the module docstring."""
-    n = game._n
-    lay = _LAYOUTS.get((game.kind, n)) or layout(game.kind, n)
+    kind = game.kind
+    lay = _LAYOUTS.get((kind, game._n)) or layout(kind, game._n)
+    rot = lay.rot[seat]
     t = [0.0] * lay.size
     mask = game._hands[seat]
     while mask:
@@ -183,39 +189,37 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
         mask ^= low
     play = game._play
     phase = game._phase
+    to_act = game._turn
     if play is not None:
+        rot52 = lay.rot52[seat]
         off = lay.played
-        for s, mask in enumerate(play.played):
-            if not mask:
-                continue
-            base = off + ((s - seat) % n) * 52
-            while mask:
-                low = mask & -mask
-                t[base + low.bit_length() - 1] = 1.0
-                mask ^= low
-        if play.current:
+        for s, cards in enumerate(play.played):
+            base = off + rot52[s]
+            for i in cards:
+                t[base + i] = 1.0
+        current = play.current
+        if current:
             off = lay.trick
-            for s, c in zip(play.seats, play.current, strict=False):
-                t[off + ((s - seat) % n) * 52 + c._index] = 1.0
+            for s, c in zip(play.seats, current, strict=False):
+                t[off + rot52[s] + c._index] = 1.0
         if phase is Phase.PLAY:
-            t[lay.leader + (play.leader - seat) % n] = 1.0
+            t[lay.leader + rot[play.leader]] = 1.0
+            to_act = play.seats[len(current)]
         off = lay.tricks_won
         for s, w in enumerate(play.won):
             if w:
-                t[off + (s - seat) % n] = float(w)
-    to_act = game.to_act
-    if to_act is not None:
-        t[lay.to_act + (to_act - seat) % n] = 1.0
-    t[lay.dealer + (game.dealer - seat) % n] = 1.0
-    trump = game.trump
+                t[off + rot[s]] = float(w)
+    if to_act is not None and phase is not Phase.HAND_OVER and phase is not Phase.GAME_OVER:
+        t[lay.to_act + rot[to_act]] = 1.0
+    t[lay.dealer + rot[game._dealer]] = 1.0  # type: ignore[attr-defined]
+    trump = game._trump  # type: ignore[attr-defined]
     if trump is not None:
         t[lay.trump + trump] = 1.0
     t[lay.phase + _PHASE_AT[id(phase)]] = 1.0
     off = lay.standings
-    for s, v in enumerate(game.standings):
+    for s, v in enumerate(game._bankrolls if kind is GameKind.BUCKEM else game._scores):  # type: ignore[attr-defined]
         if v:
-            t[off + (s - seat) % n] = float(v)
-    kind = game.kind
+            t[off + rot[s]] = float(v)
     if kind is GameKind.DEERPARK:
         _deerpark(game, seat, t, lay)  # type: ignore[arg-type]
     elif kind is GameKind.HUCKLEBUCK:
