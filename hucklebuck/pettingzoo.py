@@ -204,6 +204,8 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
 
     def step(self, action: int | None) -> None:
         """Apply the action id of the agent to act (``None`` for an agent whose episode ended)."""
+        if not hasattr(self, "agent_selection"):
+            raise IllegalAction("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -194,6 +194,8 @@ def test_render_narrates_like_the_command_line(capsys: pytest.CaptureFixture[str
 
 
 def test_bad_arguments() -> None:
+    with pytest.raises(IllegalAction, match="reset"):
+        env("hucklebuck", players=4).step(0)
     with pytest.raises(PlayerCountError):
         env("buckem", players=4)
     with pytest.raises(OptionsError):
