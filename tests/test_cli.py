@@ -359,3 +359,14 @@ def test_every_option_value_plays_from_the_command_line(
             assert "=== Hand 1:" in out and (
                 "Stopped after 1 hand." in out or "Game over after 1 hand." in out
             )
+
+
+def test_hint_rates_every_legal_move(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["play", "deerpark", "-n", "3", "--you", "1", "--seed", "9", "--bots", "heuristic"]
+    code, out, _ = cli(capsys, *args, stdin="hint\nquit\n")
+    assert code == 0
+    moves = re.search(r"Your moves:\n((?:  .*\n)+)", out)
+    assert moves is not None
+    count = len(re.findall(r"\d+\) ", moves.group(1)))
+    rated = out.split("Hint: the expected value of each move")[1].split("Your move")[0]
+    assert len(re.findall(r"^  \S.*[-+]\d+\.\d\d", rated, re.M)) == count

@@ -394,9 +394,7 @@ class Human:
             self.say(f"No hint: {exc}")
             return
         game = self.game
-        self.say(
-            f"Expected value of each move over sampled deals of the unseen cards ({_HINT_UNITS[game.kind]}):"
-        )
+        self.para(f"Hint: the expected value of each move over sampled deals ({_HINT_UNITS[game.kind]}):")
         for action, value, unit in sorted(rated, key=lambda r: -r[1]):
             self.say(f"  {move_text(action, game):<32} {value:+.2f} {unit}")
 
