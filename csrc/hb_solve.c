@@ -12,9 +12,11 @@
  *     leader.  Two positions with the same key play identically.
  * Inside a trick, a player's cards that are adjacent in strength among the
  * live cards of their suit are equivalent (one is tried), and moves are
- * ordered: a card that takes the trick first for the seat, the cheapest card
- * that overtakes the seat for an opponent, the cheapest card when the trick is
- * already decided.
+ * ordered: a card that takes the trick first for the seat (on lead: a top
+ * trump, else its cheapest card); for an opponent, the cheapest card that
+ * covers or overtakes the seat, the cheapest card when the trick is decided,
+ * and on lead the cheapest card of a suit the seat must follow and cannot win,
+ * then the cheapest trump.  Ties go to cards that caused cut-offs before.
  *
  * The pure-Python twin (hucklebuck/_core/_py_solve.py) follows the same
  * search step for step, so both count the same nodes (cards tried) and a
@@ -343,10 +345,13 @@ static int play_from(solver *S, int pos, int k)
             uint64_t ss = S->hands[S->seat] & S->r.suit_mask[s];
             int top = -1;
             for (m = ss; m; m &= m - 1) if (S->r.rank[lowest_bit(m)] > top) top = S->r.rank[lowest_bit(m)];
-            if (ss && S->r.rank[c] > top) g = 12288 + ok;     /* the seat must follow and is beaten */
-            else if (s == S->trump) g = 8192 + ok;            /* draw the seat's trumps */
+            if (ss && S->r.rank[c] > top) g = 12288 + 4095 - ok;  /* the seat must follow and is beaten */
+            else if (s == S->trump) g = 8192 + 4095 - ok;          /* draw the seat's trumps, cheaply */
             else g = ss ? 4096 + ok : 4095 - ok;
-        } else if (pos == 0) g = 4096 + ok;              /* the seat leads: strongest first */
+        } else if (pos == 0) {                           /* the seat leads: a top trump, else low */
+            g = (s == S->trump && !(S->all & S->trumps & ~S->hands[S->seat] & ~S->below[c])) ? 8192 + ok
+                                                                                          : 4095 - ok;
+        }
         else if (p == S->seat)                             /* seat: take the trick if it can */
             g = wins ? 8192 + (pos == S->nact - 1 ? 4095 - ok : ok) : 4095 - ok;
         else if (soff < pos)                               /* seat has played */

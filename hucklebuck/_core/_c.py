@@ -79,7 +79,11 @@ def _interruptible(call: Callable[[_CData], int], time_limit: float | None) -> i
                 cancel[0] = 1
     except BaseException:
         cancel[0] = 1
-        worker.join()
+        while worker.is_alive():  # the worker uses this thread's table: let it finish first
+            try:
+                worker.join()
+            except BaseException:  # a second Ctrl-C while it winds down (a millisecond)
+                cancel[0] = 1
         raise
     return box[0]
 

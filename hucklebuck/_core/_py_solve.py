@@ -13,10 +13,11 @@ found by yes/no searches ("can the seat take at least k?") for k = 1, 2, ...
   most ``tt_size // 2`` positions, then empties the table and carries on.
 - **Equivalent cards**: of a player's cards that are adjacent in strength
   among the live cards of their suit, one is tried.
-- **Move ordering**: a card that takes the trick first for the seat, the
-  cheapest card that overtakes the seat for an opponent, the cheapest card
-  when the trick is decided; an opponent on lead first tries a suit the seat
-  must follow and cannot win, then trumps; ties by how often a card caused a
+- **Move ordering**: a card that takes the trick first for the seat (on lead:
+  a top trump, else its cheapest card); for an opponent, the cheapest card
+  that covers or overtakes the seat, the cheapest card when the trick is
+  decided, and on lead the cheapest card of a suit the seat must follow and
+  cannot win, then the cheapest trump; ties by how often a card caused a
   cut-off (history), then by strength.
 
 Every step matches the C core, so both count the same **nodes** (cards
@@ -113,6 +114,10 @@ class _Solver:
         self.by_suit = [
             sorted((c for c in range(52) if suit[c] == s), key=lambda c: rank[c]) for s in range(4)
         ]
+        self.below = [0] * 52  # the cards of each card's effective suit that it beats
+        for bs in self.by_suit:
+            for i in range(1, len(bs)):
+                self.below[bs[i]] = self.below[bs[i - 1]] | 1 << bs[i - 1]
         self.history = [0] * 52
         self.trick = [0] * 8
         self.tt: dict[tuple[int, bytes, bytes, bytes, bytes], list[int]] | None = {} if tt_size else None
@@ -317,13 +322,14 @@ class _Solver:
                 ss = hands[seat] & self.masks[s]
                 top = max((rank[x] for x in _bits(ss)), default=-1)
                 if ss and rank[c] > top:
-                    g = 12288 + ok  # the seat must follow and is beaten
+                    g = 12288 + 4095 - ok  # the seat must follow and is beaten: cheapest first
                 elif s == self.trump:
-                    g = 8192 + ok  # draw the seat's trumps
+                    g = 8192 + 4095 - ok  # draw the seat's trumps, cheaply
                 else:
                     g = 4096 + ok if ss else 4095 - ok
-            elif pos == 0:
-                g = 4096 + ok
+            elif pos == 0:  # the seat leads: a top trump first, else its cheapest card
+                above = self.all & self.masks[self.trump] & ~hands[seat] & ~self.below[c]
+                g = 8192 + ok if s == self.trump and not above else 4095 - ok
             elif p == seat:
                 g = (8192 + (4095 - ok if pos == nact - 1 else ok)) if wins else 4095 - ok
             elif soff < pos:
