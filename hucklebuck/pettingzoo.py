@@ -67,10 +67,10 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
     ) from _exc
 
 from .actions import Action
-from .errors import IllegalAction, OptionsError, PlayerCountError
+from .errors import IllegalAction, OptionsError
 from .games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
 from .games.engine import TrickGame
-from .packs import GameKind, player_range
+from .packs import GameKind
 
 __all__ = ["HucklebuckAECEnv", "HucklebuckParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -105,9 +105,6 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
         """See :func:`env`."""
         super().__init__()
         self.kind = GameKind.coerce(game)
-        low, high = player_range(self.kind)
-        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-            raise PlayerCountError(f"{self.kind.title} takes {low}-{high} players, not {players!r}")
         if render_mode not in (None, "human", "ansi"):
             raise OptionsError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         if reward not in ("hand", "game"):
@@ -125,7 +122,7 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
         self.max_cycles = max_cycles
         self.illegal: IllegalMode = illegal
         self.illegal_reward = float(illegal_reward)
-        probe = self._new_game(0)  # checks the options too
+        probe = self._new_game(0)  # checks the player count and the options
         self.metadata: dict[str, Any] = {
             "render_modes": ["human", "ansi"],
             "name": f"{self.kind.value}_v0",

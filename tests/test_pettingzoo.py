@@ -60,6 +60,21 @@ def test_api_test(game: str, players: int) -> None:
     assert _unexpected(caught) == []
 
 
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("buckem", 6, {"simultaneous_declare": True, "scare_cards": True, "deuce_swap": True}),
+        ("hucklebuck", 4, {"all_pass": "dealer_must_bid", "target": 11}),
+        ("deerpark", 8, {"eight_player_turnup": "dealer_last_card", "club_turnup_pickup": True}),
+    ],
+)
+def test_api_test_with_options(game: str, players: int, options: dict[str, Any]) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(game, players=players, options=options), num_cycles=300)
+    assert _unexpected(caught) == []
+
+
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_seed_test(game: str, players: int) -> None:
     seed_test(lambda: env(game, players=players), num_cycles=200)
