@@ -63,7 +63,9 @@ def register(subparsers: Any) -> None:
         default=None,
         help="Buck 'Em's upcard (sets trump) or Deer Park's turned card",
     )
-    p.add_argument("--players", "-n", type=int, required=True, help="number of players at the table")
+    p.add_argument(
+        "--players", "-n", type=int, metavar="N", required=True, help="number of players at the table"
+    )
     p.add_argument(
         "--samples", type=positive_int, default=None, help="deals to sample (default 10000; solver 500)"
     )
@@ -71,7 +73,7 @@ def register(subparsers: Any) -> None:
         "--method", choices=("playout", "solver"), default="playout", help="how the hands are played"
     )
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--workers", type=positive_int, default=1, help="threads to use (default 1)")
+    p.add_argument("--workers", type=positive_int, default=1, metavar="N", help="threads to use (default 1)")
     add_option_argument(p)
     add_ascii_argument(p)
     p.set_defaults(run=run)

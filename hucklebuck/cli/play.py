@@ -64,7 +64,12 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("game", metavar="GAME", nargs="?", help="hucklebuck, buckem or deerpark")
     p.add_argument(
-        "--players", "-n", type=int, default=None, help="number of players (default 4; Buck 'Em 5)"
+        "--players",
+        "-n",
+        type=int,
+        metavar="N",
+        default=None,
+        help="number of players (default 4; Buck 'Em 5)",
     )
     p.add_argument(
         "--you",

@@ -54,12 +54,12 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_argument(p)
-    p.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    p.add_argument("--players", "-n", type=int, metavar="N", required=True, help="number of players")
     p.add_argument(
         "--hands", type=positive_int, default=100_000, metavar="N", help="hands to simulate (default 100000)"
     )
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--workers", type=positive_int, default=1, help="threads to use (default 1)")
+    p.add_argument("--workers", type=positive_int, default=1, metavar="N", help="threads to use (default 1)")
     p.add_argument(
         "--chunk",
         type=positive_int,
