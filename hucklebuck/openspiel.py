@@ -136,6 +136,8 @@ def _options_from_params(kind: GameKind, params: dict[str, Any]) -> dict[str, An
 
 def _game_type(kind: GameKind) -> Any:
     low, high = player_range(kind)
+    if kind is GameKind.DEERPARK:
+        high = 8  # with eight_player_turnup=dealer_last_card
     spec = {"players": _DEFAULT_PLAYERS[kind], "hands": 1, "seed": 0, **_option_defaults(kind)}
     return pyspiel.GameType(
         short_name=GAME_NAMES[kind],
