@@ -32,6 +32,8 @@ def test_schemas_are_valid_draft_2020_12_and_listed() -> None:
 
     paths = schema_paths()
     assert sorted(paths) == ["answer", "case-file", "request"]
+    assert set(OPS) <= set(load_schema("request")["$defs"])
+    assert {f"answer_{op}" for op in OPS} <= set(load_schema("answer")["$defs"])
     for name, path in paths.items():
         assert path.is_file()
         schema = load_schema(name)
