@@ -5,6 +5,7 @@ illegal one; then save and resume, and a corrupt save file."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -182,10 +183,17 @@ def test_save_then_resume_gives_the_same_continuation(tmp_path: Path) -> None:
             '"options": {}, "start": {}, "hands": [{"deal": {}, "actions": ["0 bid 9"]}], "rng": null}',
             "is not a valid saved game",
         ),
+        ("SAVED", "its 'table' entry is damaged"),
     ],
 )
 def test_a_corrupt_save_file_is_refused(tmp_path: Path, content: str, message: str) -> None:
     bad = tmp_path / "bad.json"
+    if content == "SAVED":  # a real save whose seat list was edited by hand
+        saved = tmp_path / "good.json"
+        _run(GAMES["deerpark"], [f"save {saved}", "quit"])
+        data = json.loads(saved.read_text(encoding="utf-8"))
+        data["table"]["you"] = ["zero"]
+        content = json.dumps(data)
     bad.write_text(content, encoding="utf-8")
     result = _run(["--resume", str(bad)], [])
     assert result.returncode == 2

@@ -119,7 +119,16 @@ def _load(path: str) -> tuple[GameSpec, TrickGame[Any, Any], dict[str, Any]]:
     except HucklebuckError as exc:
         raise CliError(f"{path} is not a valid saved game: {exc}") from None
     meta = data.get("table")
-    return spec, game, meta if isinstance(meta, dict) else {}
+    meta = meta if isinstance(meta, dict) else {}
+    you, bots, bot_seed = meta.get("you", []), meta.get("bots"), meta.get("bot_seed", 0)
+    if (
+        not isinstance(you, list)
+        or not all(isinstance(s, int) and not isinstance(s, bool) for s in you)
+        or not (bots is None or isinstance(bots, str))
+        or not isinstance(bot_seed, int)
+    ):
+        raise CliError(f"{path} is not a valid saved game: its 'table' entry is damaged")
+    return spec, game, meta
 
 
 def _kinds(text: str | None) -> list[str]:
