@@ -370,3 +370,16 @@ def test_hint_rates_every_legal_move(capsys: pytest.CaptureFixture[str]) -> None
     count = len(re.findall(r"\d+\) ", moves.group(1)))
     rated = out.split("Hint: the expected value of each move")[1].split("Your move")[0]
     assert len(re.findall(r"^  \S.*[-+]\d+\.\d\d", rated, re.M)) == count
+
+
+def test_simultaneous_declaring_hides_earlier_decisions_from_a_person(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["play", "buckem", "-n", "5", "--you", "2", "--seed", "4", "--bots", "heuristic"]
+    code, out, _ = cli(capsys, *args, "-o", "simultaneous_declare=true", stdin="1\nquit\n")
+    assert code == 0
+    before, after = out.split("> 1\n", 1)
+    assert not re.search(r"P1 (stays|folds)", before)  # P1 spoke first, unseen
+    assert re.search(r"Everyone has declared:\n  P1 (stays|folds)", after)
+    code, out, _ = cli(capsys, *args, stdin="1\nquit\n")
+    assert re.search(r"P1 (stays|folds)", out.split("> 1\n", 1)[0])  # the default: decisions in turn, seen

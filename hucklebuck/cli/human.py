@@ -263,6 +263,7 @@ class Human:
         if kind is GameKind.DEERPARK and up is not None and game.phase in (Phase.ORDER, Phase.CALL):
             say(f"Turned up: {up.display}" + ("  (turned down)" if game.phase is Phase.CALL else ""))
         if kind is GameKind.BUCKEM and up is not None:
+            up = game.observation(seat).upcard  # hides a deuce swap until everyone has declared
             say(f"Upcard: {up.display}")
         say(f"Trump: {trump.glyph} {SUIT_NAMES[trump]}" if trump is not None else "Trump: not chosen yet")
         if kind is GameKind.HUCKLEBUCK and game.bid is not None and game.bidder is not None:

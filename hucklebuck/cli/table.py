@@ -100,7 +100,7 @@ def describe_action(action: Action, name: str, *, show_cards: bool = True) -> st
     if isinstance(action, Draw):
         n = len(action.cards)
         if not n:
-            return f"{name} stands pat (draws none)"
+            return f"{name} stands pat"
         shown = f" {cards_text(action.cards)}" if show_cards else f" {n}"
         return f"{name} discards{shown} and draws {n}"
     if isinstance(action, Play):
@@ -168,6 +168,7 @@ class Table:
         deals = [i for i, ev in enumerate(game.events) if isinstance(ev, DealEvent)]
         self._seen = deals[-1] if deals else len(game.events)
         self._scores: list[ScoreEvent] = []
+        self._held: list[str] = []
         self._out_before: tuple[int, ...] = tuple(getattr(game, "out", ()))
 
     def say(self, line: str) -> None:
@@ -241,21 +242,40 @@ class Table:
     def action(self, seat: int, action: Action, before: CardSet) -> None:
         """Narrate ``action`` by ``seat`` (``before``: the seat's cards before it)."""
         up = self.upcard()
+        lines: list[str] = []
         if isinstance(action, Order) and up is not None:
             dealer = self.names[self.game.dealer]
-            self.say(
+            lines.append(
                 f"  {self.names[seat]} orders up {up.display}: {SUIT_NAMES[up.suit]} are trump"
                 f" and {dealer} picks it up"
             )
         elif not isinstance(action, Play):
-            self.say("  " + describe_action(action, self.names[seat], show_cards=self.sees(seat)))
+            lines.append("  " + describe_action(action, self.names[seat], show_cards=self.sees(seat)))
         after = self.game.hand(seat)
         drawn = after - before
         if drawn and not isinstance(action, Play):
             if self.sees(seat):
                 got = cards_text(sort_hand(drawn, self.game.trump, self.kind))
-                self.say(f"  {self.names[seat]} gets {got}")
+                lines.append(f"  {self.names[seat]} gets {got}")
+        if self._secret_declarations() and self.game.phase is Phase.STAY_FOLD and seat not in self.private:
+            self._held.extend(lines)  # simultaneous declaring: shown once everyone has declared
+        else:
+            if self._held and self.game.phase is not Phase.STAY_FOLD:
+                self.say("  Everyone has declared:")
+                for line in self._held:
+                    self.say(line)
+                self._held = []
+            for line in lines:
+                self.say(line)
         self.events()
+
+    def _secret_declarations(self) -> bool:
+        """Buck 'Em's simultaneous declaring with a person at the table (S3, DEF #59)."""
+        return (
+            self.kind is GameKind.BUCKEM
+            and not self.show_all
+            and bool(getattr(self.game.options, "simultaneous_declare", False))
+        )
 
     def events(self) -> None:
         """Narrate new tricks; collect score lines for the hand's table."""
