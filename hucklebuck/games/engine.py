@@ -183,7 +183,10 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     def _hand_events(self) -> list[Event]:
         """This hand's events, each action as its :class:`ActionEvent`."""
         hand = self._hand_no
-        return [e if type(e) in _EVENT_TYPES else ActionEvent(hand, e) for e in self._events]  # type: ignore[misc,arg-type]
+        return [
+            e if type(e) in _EVENT_TYPES else build_frozen(ActionEvent, {"hand": hand, "action": e})  # type: ignore[misc]
+            for e in self._events
+        ]
 
     def _check_seat(self, seat: object, what: str) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
