@@ -277,7 +277,10 @@ class Human:
                 say(f"This trick: {plays}")
             else:
                 say("This trick: you lead")
-            won = ", ".join(f"{names[s]} {w}" for s, w in enumerate(game.tricks_won))
+            playing = {s for s in range(game.players) if game.hand(s)} | {
+                s for t in game.tricks for s in t.seats
+            }  # seats that dropped, folded or are out hold no cards and sit the hand out
+            won = ", ".join(f"{names[s]} {w}" for s, w in enumerate(game.tricks_won) if s in playing)
             say(f"Tricks won: {won}")
         say(t.standings_text())
         say(f"Your hand: {cards_text(sort_hand(game.hand(seat), trump, kind))}")
