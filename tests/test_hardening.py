@@ -346,3 +346,18 @@ def test_the_adapter_answers_bad_action_numbers_with_bad_request_naming_the_acti
     error = answer["error"]
     assert error["code"] == "bad_request" and (error["hand"], error["action"]) == (0, 0)
     assert "internal error" not in error["message"]
+
+
+def test_a_long_game_still_pickles_copies_and_restores() -> None:
+    import copy
+    import pickle
+
+    g = BuckEmGame(8, seed=2)
+    for _ in range(50):
+        while g.to_act is not None:
+            g.apply(f"{g.to_act} fold")
+        g.next_hand()
+    assert pickle.loads(pickle.dumps(g)) == g
+    assert copy.deepcopy(g) == g == g.copy()
+    assert BuckEmGame.from_json(g.to_json()) == g
+    assert len(g.results) == 50 and g.results[-1].hand == 50
