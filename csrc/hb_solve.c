@@ -4,9 +4,12 @@
  * every card is open and every other seat plays against it?  The search is a
  * sequence of yes/no searches ("can seat take at least k?") over the play,
  * with, at each trick boundary:
- *   - quick bounds: seat's trumps above every opposing trump win a trick each
- *     (a lower bound); an opponent's trumps above every trump of seat lose
- *     seat a trick each (an upper bound);
+ *   - quick bounds from greedy matchings of trumps: a trump of the seat loses
+ *     only to a higher trump played to the same trick (lower bound); each trump
+ *     of one opponent that the seat cannot cover costs it a trick (upper
+ *     bound); on lead, once its top trumps draw every opposing trump, the seat's
+ *     side-suit winners count too.  The same bounds are checked mid-trick once
+ *     the seat has played or can no longer take the trick;
  *   - a transposition table keyed by *relative* ranks: for each effective suit,
  *     the owners of the cards still held, in order of strength, and the
  *     leader.  Two positions with the same key play identically.

@@ -4,9 +4,12 @@ The question: how many of the remaining tricks can ``seat`` be sure of when
 every card is open and every other seat plays against it?  The answer is
 found by yes/no searches ("can the seat take at least k?") for k = 1, 2, ...
 
-- **Quick bounds** at each trick boundary: the seat's trumps above every
-  opposing trump win a trick each (lower bound); one opponent's trumps above
-  every trump of the seat lose the seat a trick each (upper bound).
+- **Quick bounds** from greedy matchings of trumps: a trump of the seat loses
+  only to a higher trump played to the same trick (lower bound); each trump of
+  one opponent that the seat cannot cover costs it a trick (upper bound); on
+  lead, once its top trumps draw every opposing trump, the seat's side-suit
+  winners count too.  Checked at each trick boundary and mid-trick once the
+  seat has played or can no longer take the trick.
 - **Transposition table** keyed by *relative* ranks: for each effective suit,
   the positions holding the remaining cards in order of strength, and the
   leader.  Positions with the same key play identically.  A solve keeps at
