@@ -116,7 +116,8 @@ def test_rules_pages_show_cards_a_worked_hand_and_tables(site: Path, game: str) 
     assert p.text.count("rules/cases.html#def-") + p.text.count("cases.html#def-") >= 15
     assert "statistics.html" in p.text
     # the variant options link to their class and fields in the API reference
-    options = {"hucklebuck": "HucklebuckOptions", "buckem": "BuckEmOptions", "deerpark": "DeerParkOptions"}[game]
+    classes = {"hucklebuck": "HucklebuckOptions", "buckem": "BuckEmOptions", "deerpark": "DeerParkOptions"}
+    options = classes[game]
     assert f'#hucklebuck.games.{options}"' in p.text
     assert p.text.count(f"#hucklebuck.games.{options}.") >= 5
 
