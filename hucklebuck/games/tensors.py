@@ -71,6 +71,7 @@ class Layout:
     """The blocks of one game's tensor for ``n`` players: name -> (offset, length)."""
 
     __slots__ = (
+        "at",
         "blocks",
         "dealer",
         "leader",
@@ -148,6 +149,8 @@ class Layout:
         self.phase = self.offset("phase")
         self.tricks_won = self.offset("tricks_won")
         self.standings = self.offset("standings")
+        self.at = {name: off for name, (off, _) in self.blocks.items()}
+        """Block name -> offset."""
         self.rot = tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n))
         """``rot[seat][s]``: where seat ``s`` sits in an ``n``-long block seen from ``seat``."""
         self.rot52 = tuple(tuple(52 * r for r in row) for row in self.rot)
@@ -231,29 +234,35 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
 
 def _deerpark(game: DeerParkGame, seat: int, t: list[float], lay: Layout) -> None:
     n = lay.n
-    b = lay.blocks
+    at = lay.at
+    rot = lay.rot[seat]
     if game._turned is not None:
-        t[b["turned"][0] + game._turned._index] = 1.0
+        t[at["turned"] + game._turned._index] = 1.0
     if game._maker is not None:
-        t[b["maker"][0] + (game._maker - seat) % n] = 1.0
+        t[at["maker"] + rot[game._maker]] = 1.0
     if game._requirement is not None:
-        t[b["requirement"][0] + (0 if game._requirement == 2 else 1)] = 1.0
-    off = b["locked"][0]
+        t[at["requirement"] + (0 if game._requirement == 2 else 1)] = 1.0
+    off = at["locked"]
     opts = game._options
-    lock_at, permanent, ever, scores = opts.lock_at, opts.lock_permanent, game._ever_locked, game._scores
-    for s in range(n):
-        if scores[s] >= lock_at or (permanent and ever[s]):
-            t[off + (s - seat) % n] = 1.0
+    lock_at, ever, scores = opts.lock_at, game._ever_locked, game._scores
+    if opts.lock_permanent:
+        for s in range(n):
+            if scores[s] >= lock_at or ever[s]:
+                t[off + rot[s]] = 1.0
+    else:
+        for s in range(n):
+            if scores[s] >= lock_at:
+                t[off + rot[s]] = 1.0
     passes = 0
-    off_order, off_call, off_own = b["passed_order"][0], b["passed_call"][0], b["own_discard"][0]
     for a in game._actions:
-        if isinstance(a, Play):
+        kind = type(a)
+        if kind is Play:
             break
-        if isinstance(a, Pass):
-            t[(off_order if passes < n else off_call) + (a.seat - seat) % n] = 1.0
+        if kind is Pass:
+            t[at["passed_order" if passes < n else "passed_call"] + rot[a.seat]] = 1.0
             passes += 1
-        elif isinstance(a, Discard) and a.seat == seat:  # only the dealer discards, and sees it
-            t[off_own + a.cards[0]._index] = 1.0
+        elif kind is Discard and a.seat == seat:  # only the dealer discards, and sees it
+            t[at["own_discard"] + a.cards[0]._index] = 1.0  # type: ignore[union-attr]
 
 
 def _hucklebuck(game: HucklebuckGame, seat: int, t: list[float], lay: Layout) -> None:
