@@ -130,6 +130,14 @@ def test_solver_matches_brute_force_on_three_card_crowds() -> None:
         assert get_core().solve(game, trump, hands, leader, seat) == brute(game, trump, hands, leader, seat)
 
 
+def test_a_lone_seat_in_play_takes_every_trick() -> None:
+    # Found by the fuzzer: one seat in play (the others empty) crashed the Python core.
+    for game, trump, hand in [(0, 0, 0b111), (2, 1, CardSet(parse_cards("9S TH JD")).mask), (1, 3, 1 << 51)]:
+        hands = [0, hand, 0]
+        assert get_core().solve_counted(game, trump, hands, 1, 1) == (hand.bit_count(), 0)
+        assert brute(game, trump, hands, 1, 1) == hand.bit_count()
+
+
 def test_issue_deal_is_solved_quickly_and_exactly() -> None:
     value, nodes = get_core().solve_counted(1, 0, ISSUE_DEAL, 3, 4)
     assert value == solve("buckem", Suit.CLUBS, [CardSet.from_mask(h) for h in ISSUE_DEAL], leader=3, seat=4)

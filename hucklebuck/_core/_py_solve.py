@@ -165,11 +165,11 @@ class _Solver:
                 else:
                     loss[o] += 1
         low = mine
-        maxc = max(0, *(loss[i] - (pending >> i & 1) for i in range(nact) if i != seat))
+        maxc = max([0, *(loss[i] - (pending >> i & 1) for i in range(nact) if i != seat)])
         if seat_leads:
             trumps = self.masks[self.trump]
             hands = self.hands
-            maxt = max((hands[i] & trumps).bit_count() for i in range(self.nact) if i != seat)
+            maxt = max([0, *((hands[i] & trumps).bit_count() for i in range(self.nact) if i != seat)])
             if maxt <= top:
                 low = (hands[seat] & trumps).bit_count()
                 for s in range(4):
