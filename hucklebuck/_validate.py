@@ -293,8 +293,6 @@ def seat_hands(value: object, name: str, args: dict[str, Any]) -> list[CardSet]:
         if seen & h.mask:
             raise CardError(f"{name}[{i}] holds a card that is also in another hand")
         seen |= h.mask
-    if sum(1 for h in hands if h) < 2:
-        raise CardError(f"{name}: at least two seats must be in play (hold cards)")
     sizes = {len(h) for h in hands if h}
     if len(sizes) != 1 or not 1 <= min(sizes) <= 5:
         raise CardError(f"{name}: the seats in play must hold the same number of cards, 1 to 5")
