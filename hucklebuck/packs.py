@@ -62,7 +62,7 @@ def player_range(game: GameKind | str) -> tuple[int, int]:
 def _check_players(game: GameKind, players: int) -> None:
     lo, hi = _RANGES[game]
     if isinstance(players, bool) or not isinstance(players, int):
-        raise PlayerCountError(f"the player count must be an integer, not {players!r}")
+        raise PlayerCountError(f"players (the player count) must be an integer, not {players!r}"[:200])
     if not lo <= players <= hi:
         raise PlayerCountError(f"{game.title} is for {lo} to {hi} players, not {players}")
 
