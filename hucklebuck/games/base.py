@@ -7,12 +7,13 @@ import enum
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, Final, TypeAlias, TypeVar
 
 from .._core import get_core
 from ..actions import Action
 from ..cards import Card, CardSet
-from ..errors import CardError, DealError, HucklebuckError, RestoreError
+from ..errors import CardError, DealError, HucklebuckError, OptionsError, RestoreError
+from ..packs import GameKind, pack
 
 __all__ = [
     "ActionEvent",
@@ -421,3 +422,66 @@ def require_keys(data: object, keys: Sequence[str], game: str) -> None:
     for key in keys:
         if key not in data:
             raise DealError(f"a {game} deal needs {key!r}")
+
+
+HAND_SIZE: Final = 5
+"""Cards per hand in all three games."""
+
+_PACKS: dict[tuple[GameKind, int, bool, bool], tuple[CardSet, tuple[Card, ...]]] = {}
+
+
+def pack_of(
+    kind: GameKind, players: int, *, short_handed: bool = False, eight_players: bool = False
+) -> CardSet:
+    """:func:`~hucklebuck.packs.pack`, built once per game, player count and flags."""
+    if type(players) is not int:
+        return pack(kind, players, short_handed=short_handed, eight_players=eight_players)
+    key = (kind, players, short_handed, eight_players)
+    hit = _PACKS.get(key)
+    if hit is None:
+        p = pack(kind, players, short_handed=short_handed, eight_players=eight_players)
+        hit = _PACKS[key] = (p, tuple(p))
+    return hit[0]
+
+
+def pack_cards(cards: CardSet) -> list[Card]:
+    """The cards of a pack from :func:`pack_of` as a new list, in canonical order."""
+    for p, listed in _PACKS.values():
+        if p is cards:
+            return list(listed)
+    return list(cards)
+
+
+make_observation = build_frozen
+"""Build a game's observation (a frozen dataclass) from all of its fields."""
+
+
+def mask_of(cards: Sequence[Card]) -> int:
+    """The mask of ``cards``."""
+    m = 0
+    for c in cards:
+        m |= 1 << c._index
+    return m
+
+
+def check_int_list(values: object, n: int, what: str) -> list[int]:
+    """``values`` as a list of ``n`` integers, or an OptionsError naming ``what``."""
+    if (
+        isinstance(values, (str, bytes))
+        or not isinstance(values, Sequence)
+        or len(values) != n
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in values)
+    ):
+        raise OptionsError(f"{what} must be {n} integers, not {values!r}")
+    return list(values)
+
+
+def coerce_deal_type(deal: object, deal_type: type[Any], game: str) -> Any:
+    """Accept a deal of ``deal_type`` or a mapping in protocol form."""
+    if isinstance(deal, Mapping):
+        return deal_type.from_dict(deal)
+    if not isinstance(deal, deal_type):
+        raise DealError(
+            f"a {game} deal must be a {deal_type.__name__} or a mapping, not {type(deal).__name__}"
+        )
+    return deal

@@ -23,26 +23,24 @@ from ..cards import Card, CardSet, Rank, Suit
 from ..errors import DealError, IllegalAction, OptionsError, RestoreError
 from ..packs import GameKind
 from .base import (
+    HAND_SIZE,
     HandOverEvent,
     Phase,
     RestockEvent,
     ScoreEvent,
     Trick,
     check_exact_cards,
-    parse_card_lists,
-    parse_deal_cards,
-    require_keys,
-    serve_from_stock,
-)
-from .engine import (
-    HAND_SIZE,
-    TrickGame,
     check_int_list,
     coerce_deal_type,
     make_observation,
     pack_cards,
     pack_of,
+    parse_card_lists,
+    parse_deal_cards,
+    require_keys,
+    serve_from_stock,
 )
+from .engine import TrickGame
 from .history import History
 from .ids import BE_DRAW, BE_FOLD, BE_STAY, BE_SWAP, interned, subset_ids
 from .options import OptionsBase

@@ -23,24 +23,22 @@ from ..cards import Card, CardSet, Suit
 from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
 from ..packs import GameKind
 from .base import (
+    HAND_SIZE,
     HandOverEvent,
     Phase,
     ScoreEvent,
     Trick,
     check_exact_cards,
-    parse_card_lists,
-    parse_deal_cards,
-    require_keys,
-)
-from .engine import (
-    HAND_SIZE,
-    TrickGame,
     check_int_list,
     coerce_deal_type,
     make_observation,
     pack_cards,
     pack_of,
+    parse_card_lists,
+    parse_deal_cards,
+    require_keys,
 )
+from .engine import TrickGame
 from .history import History
 from .ids import DP_CALL, DP_DISCARD, DP_ORDER, DP_PASS, interned
 from .options import OptionsBase

@@ -18,11 +18,13 @@ from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError, RestoreError
-from ..packs import GameKind, pack
+from ..errors import DealError, IllegalAction, OptionsError, PlayerCountError
+from ..packs import GameKind
 from . import ids as _ids
+from . import persist as _persist
 from . import tensors as _tensors
 from .base import (
+    HAND_SIZE,
     ActionEvent,
     DealEvent,
     Event,
@@ -35,17 +37,12 @@ from .base import (
     TrickEvent,
     TrickPlay,
     build_frozen,
-    rng_from_json,
-    rng_to_json,
+    mask_of,
 )
 from .history import History
 from .options import OptionsBase
 
 __all__ = ["DealLike", "TrickGame"]
-
-HAND_SIZE: Final = 5
-FORMAT: Final = "hucklebuck-game"
-FORMAT_VERSION: Final = 1
 
 
 class DealLike(Protocol):
@@ -272,7 +269,7 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         self._hand_start = start
         self._hand_no += 1
         self._deal = d
-        self._hands = [_mask_of(h) for h in d.hands]
+        self._hands = [mask_of(h) for h in d.hands]
         self._events.append(DealEvent(self._hand_no, self.dealer, d.hands, d.public_stock()))
         self._begin_hand(d)
 
@@ -690,29 +687,7 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     def to_dict(self) -> dict[str, Any]:
         """The whole game as JSON-safe data: set-up, every deal and action, and the
         random state, so :meth:`from_dict` rebuilds an identical game."""
-        logs = list(self._past_logs)
-        if self._deal is not None:
-            logs.append((self._deal, tuple(self._restocks), tuple(self._actions)))
-        hands = [
-            {
-                "deal": deal.to_dict(),
-                "restock": [[c.code for c in r] for r in restocks],
-                "actions": [str(a) for a in actions],
-            }
-            for deal, restocks, actions in logs
-        ]
-        if self._deal is not None:  # this hand's texts are cached already
-            hands[-1]["actions"] = list(self._public_history()[0])
-        return {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
-            "game": self.kind.value,
-            "players": self._n,
-            "options": self._options.to_dict(),
-            "start": self._start_state(),
-            "hands": hands,
-            "rng": rng_to_json(self._rng_obj),
-        }
+        return _persist.game_to_dict(self)
 
     def to_json(self) -> str:
         """:meth:`to_dict` as a JSON string."""
@@ -724,64 +699,13 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
 
         Raises :class:`~hucklebuck.errors.RestoreError` naming what is wrong.
         """
-        try:
-            if not isinstance(data, Mapping):
-                raise RestoreError("a saved game must be an object")
-            if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
-                raise RestoreError(f"not a saved game (expected format {FORMAT!r} version {FORMAT_VERSION})")
-            if data.get("game") != cls.kind.value:
-                raise RestoreError(f"this saved game is {data.get('game')!r}, not {cls.kind.value!r}")
-            hands = data["hands"]
-            if not isinstance(hands, list) or not hands:
-                raise RestoreError("the saved game has no hands")
-            game: G | None = None
-            for i, h in enumerate(hands):
-                if not isinstance(h, Mapping) or not isinstance(h.get("deal"), Mapping):
-                    raise RestoreError(f"hand {i + 1} has no deal")
-                formed_raw = h.get("restock") or []
-                if not isinstance(formed_raw, list):
-                    raise RestoreError(f"hand {i + 1}: 'restock' must be a list")
-                given = cls._deal_from_dict(h["deal"])
-                formed = tuple(tuple(Card.parse(c) for c in r) for r in formed_raw)
-                # Replay with the stocks actually formed, so no shuffle is redone.
-                replay = given if given.restock is not None else cls._deal_with_restock(given, formed)
-                if game is None:
-                    game = cls._from_start(data["players"], data["options"], data["start"], replay)
-                else:
-                    game.next_hand(replay)
-                game._deal = given
-                actions = h.get("actions")
-                if not isinstance(actions, list):
-                    raise RestoreError(f"hand {i + 1}: 'actions' must be a list")
-                for a in actions:
-                    game.apply(a)
-                if tuple(game._restocks) != formed:
-                    raise RestoreError(
-                        f"hand {i + 1}: the saved 'restock' {[' '.join(c.code for c in r) for r in formed]} "
-                        f"is not what replaying its actions forms "
-                        f"{[' '.join(c.code for c in r) for r in game._restocks]}"
-                    )
-                if i < len(hands) - 1 and game.phase is not Phase.HAND_OVER:
-                    raise RestoreError(f"hand {i + 1} is unfinished but more hands follow")
-            assert game is not None
-            game._rng = rng_from_json(data["rng"])
-            return game
-        except RestoreError:
-            raise
-        except (HucklebuckError, LookupError, TypeError, AttributeError, ArithmeticError, ValueError) as exc:
-            why = str(exc)[:200]
-            raise RestoreError(f"the saved game is not valid: {type(exc).__name__}: {why}") from None
+        game: G = _persist.game_from_dict(cls, data)
+        return game
 
     @classmethod
     def from_json(cls: type[G], text: str) -> G:
         """Rebuild a game from :meth:`to_json` output."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise RestoreError(f"the saved game is not JSON: {exc}") from None
-        except RecursionError:
-            raise RestoreError("the saved game is not JSON this library reads: nested too deeply") from None
-        return cls.from_dict(data)
+        return cls.from_dict(_persist.load_json(text))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TrickGame) or type(other) is not type(self):
@@ -796,65 +720,6 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
 
 _DEFAULT_OPTIONS: dict[type, OptionsBase] = {}
 """Each options class's default instance (options are immutable, so one is shared)."""
-_PACKS: dict[tuple[GameKind, int, bool, bool], tuple[CardSet, tuple[Card, ...]]] = {}
-
-
-def pack_of(
-    kind: GameKind, players: int, *, short_handed: bool = False, eight_players: bool = False
-) -> CardSet:
-    """:func:`~hucklebuck.packs.pack`, built once per game, player count and flags."""
-    if type(players) is not int:
-        return pack(kind, players, short_handed=short_handed, eight_players=eight_players)
-    key = (kind, players, short_handed, eight_players)
-    hit = _PACKS.get(key)
-    if hit is None:
-        p = pack(kind, players, short_handed=short_handed, eight_players=eight_players)
-        hit = _PACKS[key] = (p, tuple(p))
-    return hit[0]
-
-
-def pack_cards(cards: CardSet) -> list[Card]:
-    """The cards of a pack from :func:`pack_of` as a new list, in canonical order."""
-    for p, listed in _PACKS.values():
-        if p is cards:
-            return list(listed)
-    return list(cards)
-
-
-make_observation = build_frozen
-"""Build a game's observation (a frozen dataclass) from all of its fields."""
-
-
 _EVENT_TYPES: Final = frozenset(
     {DealEvent, ActionEvent, RestockEvent, TrickEvent, ScoreEvent, HandOverEvent, GameOverEvent}
 )
-
-
-def _mask_of(cards: Sequence[Card]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c._index
-    return m
-
-
-def check_int_list(values: object, n: int, what: str) -> list[int]:
-    """``values`` as a list of ``n`` integers, or an OptionsError naming ``what``."""
-    if (
-        isinstance(values, (str, bytes))
-        or not isinstance(values, Sequence)
-        or len(values) != n
-        or any(isinstance(v, bool) or not isinstance(v, int) for v in values)
-    ):
-        raise OptionsError(f"{what} must be {n} integers, not {values!r}")
-    return list(values)
-
-
-def coerce_deal_type(deal: object, deal_type: type[Any], game: str) -> Any:
-    """Accept a deal of ``deal_type`` or a mapping in protocol form."""
-    if isinstance(deal, Mapping):
-        return deal_type.from_dict(deal)
-    if not isinstance(deal, deal_type):
-        raise DealError(
-            f"a {game} deal must be a {deal_type.__name__} or a mapping, not {type(deal).__name__}"
-        )
-    return deal

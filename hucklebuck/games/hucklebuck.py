@@ -24,26 +24,24 @@ from ..cards import Card, CardSet, Suit
 from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
 from ..packs import GameKind
 from .base import (
+    HAND_SIZE,
     HandOverEvent,
     Phase,
     RestockEvent,
     ScoreEvent,
     Trick,
     check_exact_cards,
-    parse_card_lists,
-    parse_deal_cards,
-    require_keys,
-    serve_from_stock,
-)
-from .engine import (
-    HAND_SIZE,
-    TrickGame,
     check_int_list,
     coerce_deal_type,
     make_observation,
     pack_cards,
     pack_of,
+    parse_card_lists,
+    parse_deal_cards,
+    require_keys,
+    serve_from_stock,
 )
+from .engine import TrickGame
 from .history import History
 from .ids import HB_BID, HB_DISCARD, HB_DROP, HB_PASS, HB_STAY, HB_TRUMP, interned, subset_ids
 from .options import OptionsBase
