@@ -85,9 +85,13 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     phase_actions: ClassVar[Mapping[Phase, tuple[type, ...]]]
     """The action classes each acting phase accepts."""
     seat_private_actions: ClassVar[tuple[type, ...]] = ()
-    mutable_state: ClassVar[tuple[str, ...]] = ("_hands", "_actions", "_events", "_restocks", "_play")
-    """Attributes :meth:`copy` copies (lists, dicts, the trick state; ``None`` allowed);
-    a game class adds its own.  Everything else in a game is immutable and shared."""
+    mutable_state: ClassVar[tuple[str, ...]] = ("_hands", "_actions", "_events", "_restocks")
+    """Attributes :meth:`copy` copies (lists and dicts; ``None`` allowed); a game
+    class adds its own.  Everything else in a game is immutable and shared, but
+    for :attr:`shared_until_written`."""
+    shared_until_written: ClassVar[tuple[str, ...]] = ("_play", "_rng_obj")
+    """Mutable attributes a copy shares until either game changes them (the trick
+    state and the random source), then that game takes its own copy."""
     """Action classes whose history text may differ from seat to seat."""
 
     # ------------------------------------------------------------ construction
@@ -137,6 +141,7 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         self._restocks: list[tuple[Card, ...]] = []
         self._turn: int | None = None
         self._play: TrickPlay | None = None
+        self._play_shared = False
         self._hist: tuple[str, ...] = ()
         self._hist_private: tuple[int, ...] = ()
 
@@ -470,6 +475,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
                         self._actions.append(action)
                         self._events.append(action)
                         self._hands[seat] = held ^ bit
+                        if self._play_shared:
+                            play = self._own_play()
                         trick = play.play(action.card)
                         if trick is not None:
                             self._trick_done(play, trick)
@@ -586,6 +593,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
                     self._actions.append(action)
                     self._events.append(action)
                     self._hands[seat] = held ^ bit
+                    if self._play_shared:
+                        play = self._own_play()
                     trick = play.play(action.card)
                     if trick is not None:
                         self._trick_done(play, trick)
@@ -634,12 +643,21 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
 
     def _start_play(self, trump: Suit, order: Sequence[int], leader: int) -> None:
         self._play = TrickPlay(self.kind.core_id, int(trump), order, leader, self._n)
+        self._play_shared = False
         self._phase = Phase.PLAY
         self._turn = None
 
-    def _do_play(self, action: Play) -> None:
+    def _own_play(self) -> TrickPlay:
+        """The trick state, copied first if a :meth:`copy` shares it."""
         play = self._play
         assert play is not None
+        if self._play_shared:
+            play = self._play = play.copy()
+            self._play_shared = False
+        return play
+
+    def _do_play(self, action: Play) -> None:
+        play = self._own_play()
         card = action.card
         self._hands[action.seat] &= ~(1 << card._index)
         trick = play.play(card)
@@ -664,9 +682,9 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     def copy(self: G) -> G:
         """An independent copy, cheap enough for search (no deep copy).
 
-        Lists, dicts and the trick state are copied one level deep; everything
-        else in a game is immutable and shared.  The random source is shared
-        until either game draws from it, which then takes its own copy (so a
+        Lists and dicts are copied one level deep; everything else in a game is
+        immutable and shared, but for the trick state and the random source,
+        which are shared until either game changes them and then copied (so a
         ``rng`` passed in is no longer advanced by a game once it is copied).
         """
         new = object.__new__(type(self))
@@ -678,6 +696,9 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
                 d[name] = v.copy()
         self._rng_shared = True
         d["_rng_shared"] = True
+        if self._play is not None:
+            self._play_shared = True
+            d["_play_shared"] = True
         return new
 
     def __copy__(self: G) -> G:
