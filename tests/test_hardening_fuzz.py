@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 FUZZ = Path(__file__).resolve().parent / "fuzz"
-HARNESSES = ("adapter", "from_json", "actions", "evaluate")
+HARNESSES = ("adapter", "play", "from_json", "actions", "evaluate")
 
 pytestmark = pytest.mark.single_core
 

@@ -34,6 +34,11 @@ def TestOneInput(data: bytes) -> None:  # the name atheris expects
     if text is None:
         assert not line.strip()
         return
+    check_answer(text)
+
+
+def check_answer(text: str) -> None:
+    """One answer line: ASCII strict JSON with ``id`` and ``ok``; errors coded, never internal."""
     assert text.isascii() and "\n" not in text
     answer = json.loads(text, parse_constant=_no_constant)
     assert isinstance(answer, dict) and "id" in answer and isinstance(answer.get("ok"), bool), text[:200]

@@ -14,7 +14,7 @@ import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-HARNESSES = ("adapter", "from_json", "actions", "evaluate")
+HARNESSES = ("adapter", "play", "from_json", "actions", "evaluate")
 
 
 def inputs(paths: list[str]) -> list[Path]:
