@@ -302,7 +302,9 @@ class Table:
         if self.kind is GameKind.DEERPARK:
             maker, need = getattr(game, "maker", None), getattr(game, "requirement", None)
             if maker is not None and need is not None:
-                self.say(f"  {self.names[maker]} is the maker and needs {need} tricks; everyone else needs 1")
+                who = self.names[maker]
+                verbs = ("are", "need") if who == "You" else ("is", "needs")
+                self.say(f"  {who} {verbs[0]} the maker and {verbs[1]} {need} tricks; everyone else needs 1")
 
     def hand_end(self) -> None:
         """The hand's scoring table, with the reason (and rule) for each line."""
