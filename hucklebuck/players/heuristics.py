@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .._core import get_core
 from ..actions import (
@@ -206,7 +207,13 @@ class HucklebuckHeuristic:
 
 
 def _tables(trump: Suit) -> tuple[bytes, bytes]:
-    """Deer Park Euchre's effective suits and strengths for ``trump`` (one core call)."""
+    """Deer Park Euchre's effective suits and strengths for ``trump`` (one core call per core and trump)."""
+    return _core_tables(get_core().name, trump)
+
+
+@lru_cache(maxsize=8)
+def _core_tables(core_name: str, trump: Suit) -> tuple[bytes, bytes]:
+    """Keyed by the active core's name, so each core's own tables are used."""
     return get_core().rules(GameKind.DEERPARK.core_id, int(trump))
 
 
@@ -238,6 +245,11 @@ def plays_for_fifty(scores: Sequence[int], seat: int) -> bool:
     Every other player who would race for 50 makes ducking every trick harder,
     so each lowers the points a hand counted on going high by 15 %.
     """
+    return _plays_for_fifty(tuple(scores), seat)
+
+
+@lru_cache(maxsize=1024)
+def _plays_for_fifty(scores: tuple[int, ...], seat: int) -> bool:
     others_high = 0
     for s, sc in enumerate(scores):
         if s != seat:
