@@ -13,7 +13,6 @@ variants the project fixed where they are silent (DEF #1-#34).
 from __future__ import annotations
 
 import enum
-import itertools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,14 +20,13 @@ from typing import Any, ClassVar, Final
 
 from ..actions import Action, Bid, Discard, Drop, NameTrump, Pass, Play, Stay
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
+from ..errors import DealError, PlayerCountError, RestoreError
 from ..packs import GameKind
+from . import _hucklebuck_bidding as _bidding
+from . import _hucklebuck_scoring as _scoring
 from .base import (
     HAND_SIZE,
-    HandOverEvent,
     Phase,
-    RestockEvent,
-    ScoreEvent,
     Trick,
     check_exact_cards,
     check_int_list,
@@ -39,11 +37,9 @@ from .base import (
     parse_card_lists,
     parse_deal_cards,
     require_keys,
-    serve_from_stock,
 )
 from .engine import TrickGame
 from .history import History
-from .ids import HB_BID, HB_DISCARD, HB_DROP, HB_PASS, HB_STAY, HB_TRUMP, interned, subset_ids
 from .options import OptionsBase
 
 __all__ = [
@@ -497,373 +493,24 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         """Stay/drop decisions so far: (seat, exchange count) or (seat, None) for a drop."""
         return tuple(self._declared.items())
 
-    # ---------------------------------------------------------- legal actions
+    # ------------------------------------------ phases before play, scoring
+    # The auction, trump, declarations and exchange are in _hucklebuck_bidding;
+    # scoring a hand and the game's end in _hucklebuck_scoring.
     def _legal_in_phase(self, seat: int) -> list[Action]:
-        phase = self._phase
-        if phase is Phase.AUCTION:
-            acts: list[Action] = []
-            if not self._dealer_forced(seat):
-                acts.append(interned(Pass, seat))
-            low = 2 if self._high is None else self._high + 1
-            acts.extend(interned(Bid, seat, b) for b in range(low, 6))
-            return acts
-        if phase is Phase.TRUMP:
-            return [interned(NameTrump, seat, s) for s in Suit]
-        if phase is Phase.DECLARE:
-            stays: list[Action] = [interned(Stay, seat, k) for k in range(HAND_SIZE + 1)]
-            return stays if seat == self._bidder else [interned(Drop, seat), *stays]
-        k = self._declared[seat]
-        assert phase is Phase.EXCHANGE and k is not None
-        return [Discard(seat, combo) for combo in itertools.combinations(self.hand(seat), k)]
+        return _bidding.legal_in_phase(self, seat)
 
     def _legal_ids_in_phase(self, seat: int) -> list[int] | None:
         # The ids of exactly what _legal_in_phase lists, ascending.
-        phase = self._phase
-        if phase is Phase.AUCTION:
-            low = 2 if self._high is None else self._high + 1
-            ids = [] if self._dealer_forced(seat) else [HB_PASS]
-            ids.extend(range(HB_BID + low - 2, HB_BID + 4))
-            return ids
-        if phase is Phase.TRUMP:
-            return list(range(HB_TRUMP, HB_TRUMP + 4))
-        if phase is Phase.DECLARE:
-            stays = range(HB_STAY, HB_STAY + HAND_SIZE + 1)
-            return list(stays) if seat == self._bidder else [HB_DROP, *stays]
-        k = self._declared[seat]  # the exchange: every choice of k cards
-        assert k is not None
-        return subset_ids(HB_DISCARD, self._hands[seat].bit_count(), k, k)
-
-    def _dealer_forced(self, seat: int) -> bool:
-        return (
-            self._options.all_pass is AllPass.DEALER_MUST_BID and seat == self._dealer and self._high is None
-        )
+        return _bidding.legal_ids_in_phase(self, seat)
 
     def _check_action(self, action: Action) -> None:
-        if isinstance(action, Pass):
-            if self._dealer_forced(action.seat):
-                raise IllegalAction(f"{action}: nobody has bid, so the dealer must bid (dealer_must_bid)")
-        elif isinstance(action, Bid):
-            low = 2 if self._high is None else self._high + 1
-            if action.amount > 5:
-                raise IllegalAction(f"{action}: the highest bid is 5 (shooting the moon)")
-            if action.amount < low:
-                if self._high is None:
-                    raise IllegalAction(f"{action}: the lowest bid is 2")
-                raise IllegalAction(f"{action}: a bid must beat the current bid of {self._high}")
-        elif isinstance(action, Stay):
-            if not 0 <= action.exchange <= HAND_SIZE:
-                raise IllegalAction(f"{action}: a player exchanges 0 to 5 cards")
-        elif isinstance(action, Drop):
-            if action.seat == self._bidder:
-                raise IllegalAction(f"{action}: the bidder cannot drop")
-        elif isinstance(action, Discard):
-            k = self._declared[action.seat]
-            if len(action.cards) != k:
-                raise IllegalAction(
-                    f"{action}: seat {action.seat} said it would exchange {k}, "
-                    f"so it must discard exactly {k} card(s)"
-                )
-            if len(set(action.cards)) != len(action.cards):
-                raise IllegalAction(f"{action}: a card is discarded twice")
-            held = self._hands[action.seat]
-            for c in action.cards:
-                if not held & c.mask:
-                    raise IllegalAction(f"{action}: seat {action.seat} does not hold {c.code}")
-            self._plan_exchange(action, None)  # may raise DealError for a wrong restock
+        _bidding.check_action(self, action)
 
-    # ------------------------------------------------------------------ apply
     def _do_action(self, action: Action) -> None:
-        if isinstance(action, (Bid, Pass)):
-            self._do_auction(action)
-        elif isinstance(action, NameTrump):
-            self._do_trump(action)
-        elif isinstance(action, (Stay, Drop)):
-            self._do_declare(action)
-        elif isinstance(action, Discard):
-            self._do_exchange(action)
-
-    def _do_auction(self, action: Bid | Pass) -> None:
-        seat = action.seat
-        seated = self._seated()
-        if isinstance(action, Bid):
-            self._high, self._bidder = action.amount, seat
-            self._passes_in_row = 0
-            if action.amount == 5:  # shooting the moon ends the auction (S2, DEF #32)
-                self._end_auction()
-                return
-        else:
-            self._passed[seat] = True
-            self._passes_in_row += 1
-        if self._options.auction_reentry:
-            if self._high is None and self._passes_in_row >= len(seated):
-                self._all_passed()
-                return
-            if self._high is not None and self._passes_in_row >= len(seated) - 1:
-                self._end_auction()
-                return
-            self._turn = self._next_seated(seat)
-            return
-        live = [s for s in seated if not self._passed[s]]
-        if not live:
-            self._all_passed()
-            return
-        if self._high is not None and live == [self._bidder]:
-            self._end_auction()
-            return
-        nxt = self._next_seated(seat)
-        while self._passed[nxt]:
-            nxt = self._next_seated(nxt)
-        self._turn = nxt
-
-    def _end_auction(self) -> None:
-        self._phase = Phase.TRUMP
-        self._turn = self._bidder
-
-    def _all_passed(self) -> None:
-        delta = [0] * self._n
-        reasons = [""] * self._n
-        delta[self._dealer] = 5
-        reasons[self._dealer] = "everyone passed: the dealer scores 5 without play (S0, DEF #4)"
-        self._finish_hand(delta, reasons, active=(), winner_by_moon=None)
-
-    def _do_trump(self, action: NameTrump) -> None:
-        self._trump = action.suit
-        assert self._bidder is not None
-        others = [s for s in self._seated() if s != self._bidder]
-        self._decl_order = (*self._clockwise_from(_left(self._bidder, self._n), others), self._bidder)
-        self._phase = Phase.DECLARE
-        self._turn = self._decl_order[0]
-
-    def _do_declare(self, action: Stay | Drop) -> None:
-        seat = action.seat
-        if isinstance(action, Drop):
-            self._declared[seat] = None
-            self._set_aside.extend(CardSet.from_mask(self._hands[seat]))
-            self._hands[seat] = 0
-        else:
-            self._declared[seat] = action.exchange
-        if seat == self._bidder:  # the bidder declares last (S2)
-            self._start_exchange()
-            return
-        nxt = self._decl_order[self._decl_order.index(seat) + 1]
-        if nxt == self._bidder and all(v is None for v in self._declared.values()):
-            self._lone_bidder()
-            return
-        self._turn = nxt
-
-    def _lone_bidder(self) -> None:
-        assert self._bidder is not None
-        delta = [0] * self._n
-        reasons = [""] * self._n
-        moon_win: int | None = None
-        if self._high == 5 and self._options.lone_moon_bidder is LoneMoonBidder.WINS_GAME:
-            moon_win = self._bidder
-            reasons[self._bidder] = (
-                "everyone else dropped against a moon bid: the bidder wins "
-                "the game (lone_moon_bidder=wins_game, DEF #6)"
-            )
-        else:
-            reasons[self._bidder] = "everyone else dropped: the bidder scores 5 without play (S2, DEF #5, #6)"
-        delta[self._bidder] = 5
-        self._finish_hand(delta, reasons, active=(), winner_by_moon=moon_win)
-
-    def _start_exchange(self) -> None:
-        assert self._bidder is not None
-        stayers = [s for s, k in self._declared.items() if k is not None]
-        if self._options.exchange_order is ExchangeOrder.BIDDER_LEFT_BIDDER_LAST:
-            others = [s for s in stayers if s != self._bidder]
-            order = (*self._clockwise_from(_left(self._bidder, self._n), others), self._bidder)
-        else:
-            order = self._clockwise_from(_left(self._dealer, self._n), stayers)
-        self._exch_order = tuple(s for s in order if self._declared[s])
-        self._exch_index = 0
-        if self._exch_order:
-            self._phase = Phase.EXCHANGE
-            self._turn = self._exch_order[0]
-        else:
-            self._begin_play()
-
-    def _plan_exchange(
-        self, action: Discard, rng: random.Random | None
-    ) -> tuple[list[Card], list[Card], list[tuple[Card, ...]], list[Card], list[tuple[Card, ...]] | None]:
-        """Work out an exchange without changing state.
-
-        Returns (cards received, the stock afterwards, new stocks formed, the
-        set-aside pile afterwards, the restock queue afterwards).  With ``rng``
-        None nothing is shuffled (used to validate only).
-        """
-        set_aside = list(self._set_aside)
-
-        def take_pool() -> list[Card]:
-            # DEF #18: every card set aside and not used in an earlier new stock,
-            # but not the discards of the player being served (not added yet).
-            pool = list(set_aside)
-            set_aside.clear()
-            return pool
-
-        received, stock, formed, queue = serve_from_stock(
-            len(action.cards), self._stock, take_pool, self._restock_queue, rng, len(self._restocks)
-        )
-        set_aside.extend(action.cards)
-        return received, stock, formed, set_aside, queue
-
-    def _do_exchange(self, action: Discard) -> None:
-        received, stock, formed, set_aside, queue = self._plan_exchange(action, self._rng)
-        seat = action.seat
-        hand = self._hands[seat]
-        for c in action.cards:
-            hand &= ~c.mask
-        for c in received:
-            hand |= c.mask
-        self._hands[seat] = hand
-        self._stock = stock
-        self._set_aside = set_aside
-        self._restock_queue = queue
-        for f in formed:
-            self._restocks.append(f)
-            self._events.append(RestockEvent(self._hand_no, f))
-        self._exch_index += 1
-        if self._exch_index < len(self._exch_order):
-            self._turn = self._exch_order[self._exch_index]
-        else:
-            self._begin_play()
-
-    def _begin_play(self) -> None:
-        assert self._bidder is not None and self._trump is not None
-        active = [s for s, k in self._declared.items() if k is not None]
-        # The bidder leads the first trick (S0, S2, DEF #23).
-        self._start_play(self._trump, self._clockwise_from(0, active), self._bidder)
+        _bidding.do_action(self, action)
 
     def _hand_played(self) -> None:
-        self._score_played_hand()
-
-    # ---------------------------------------------------------------- scoring
-    def _score_played_hand(self) -> None:
-        assert self._play is not None and self._bidder is not None and self._high is not None
-        opts = self._options
-        delta = [0] * self._n
-        reasons = [""] * self._n
-        moon_win: int | None = None
-        active = tuple(sorted(s for s, k in self._declared.items() if k is not None))
-        for s in active:
-            t = self._play.won[s]
-            if s != self._bidder:
-                if t >= 1:
-                    delta[s], reasons[s] = t, f"stayed and took {t} trick(s): +{t} (S0, S2)"
-                else:
-                    delta[s], reasons[s] = -5, "stayed and took no trick: -5 (S0, S2, DEF #10)"
-                continue
-            bid, prior = self._high, self._scores[s]
-            stacks = opts.bidder_zero_trick_penalty_stacks and t == 0
-            if bid == 5:
-                if t == 5:
-                    if prior > 0 or (prior == 0 and opts.moon_at_zero is MoonAtZero.WIN):
-                        moon_win = s
-                        delta[s] = 5
-                        reasons[s] = "shot the moon from a positive score: wins the game (S0, S2, DEF #15)"
-                    elif prior == 0 and opts.moon_at_zero is MoonAtZero.SCORE_NORMALLY:
-                        delta[s] = 5
-                        reasons[s] = "shot the moon from 0: scores 5 (moon_at_zero=score_normally, DEF #12)"
-                    else:
-                        delta[s] = -prior
-                        reasons[s] = "shot the moon from zero or below: back to 0 (S0, S2, DEF #12)"
-                else:
-                    delta[s] = -20 if stacks else -15
-                    reasons[s] = f"missed the moon with {t} trick(s): {delta[s]} (S0, S2" + (
-                        ", stacked penalty, DEF #14)" if stacks else ", DEF #14)"
-                    )
-            elif t >= bid:
-                if prior < 0 and opts.in_the_hole_reset_applies_to is InTheHoleReset.ANY_BID:
-                    delta[s] = -prior
-                    reasons[s] = (
-                        f"made the bid of {bid} from the hole: back to 0 "
-                        "(in_the_hole_reset_applies_to=any_bid, DEF #13)"
-                    )
-                else:
-                    delta[s] = t
-                    reasons[s] = f"made the bid of {bid} with {t} trick(s): +{t} (S0, DEF #9)"
-            else:
-                delta[s] = -10 if stacks else -5
-                reasons[s] = f"set: bid {bid}, took {t}: {delta[s]} (S0, S2, DEF #7" + (
-                    ", stacked penalty, DEF #8)" if stacks else ", #8)"
-                )
-        self._finish_hand(delta, reasons, active=active, winner_by_moon=moon_win)
-
-    def _finish_hand(
-        self,
-        delta: list[int],
-        reasons: list[str],
-        *,
-        active: tuple[int, ...],
-        winner_by_moon: int | None,
-    ) -> None:
-        for s in range(self._n):
-            self._scores[s] += delta[s]
-            if delta[s] or reasons[s]:
-                self._events.append(ScoreEvent(self._hand_no, s, delta[s], reasons[s]))
-        for s in range(self._n):  # out at -25 or lower (S0, S2, DEF #16)
-            if not self._out[s] and self._scores[s] <= OUT_AT:
-                self._out[s] = True
-        out = self.out
-        self._events.append(HandOverEvent(self._hand_no, tuple(self._scores), out))
-        play = self._play
-        self._results = self._results.plus(
-            HandResult(
-                hand=self._hand_no,
-                dealer=self._dealer,
-                bidder=self._bidder,
-                bid=self._high,
-                trump=self._trump,
-                active=active,
-                tricks=tuple(play.tricks) if play else (),
-                tricks_won=tuple(play.won) if play else (0,) * self._n,
-                delta=tuple(delta),
-                scores=tuple(self._scores),
-                out=out,
-                reasons=tuple(reasons),
-                restock=tuple(self._restocks),
-            ),
-        )
-        winners, why = self._game_end(winner_by_moon)
-        self._turn = None
-        if not all(self._out):
-            self._dealer = self._next_seated(self._dealer)  # who deals next (S2, DEF #31)
-        if winners:
-            self._end_game(winners, why)
-        else:
-            self._phase = Phase.HAND_OVER
-
-    def _game_end(self, moon: int | None) -> tuple[tuple[int, ...], str]:
-        """Winners after a hand, checked in order: a winning moon (DEF #15), the
-        target (DEF #17, #34), the last survivor (DEF #16)."""
-        if moon is not None:
-            return (moon,), "moon"
-        alive = self._seated()
-        target = self._options.target
-        at_target = [s for s in alive if self._scores[s] >= target]
-        bidder = self._bidder if self._high is not None else None
-        if at_target:
-            top = max(self._scores[s] for s in at_target)
-            tied = [s for s in at_target if self._scores[s] == top]
-            tb = self._options.tie_break
-            if tb is TieBreak.HIGHEST_THEN_BIDDER:
-                if len(tied) == 1:
-                    return (tied[0],), "target"
-                if bidder is not None and bidder in tied:
-                    return (bidder,), "target, tie broken for the bidder"
-            elif tb is TieBreak.BIDDER_FIRST:
-                if bidder is not None and bidder in at_target:
-                    return (bidder,), "target, bidder first"
-                if len(at_target) == 1:
-                    return (at_target[0],), "target"
-            else:
-                return tuple(tied), "target, shared"
-        if len(alive) == 1:
-            return (alive[0],), "last player not out"
-        if not alive:
-            top = max(self._scores)
-            return tuple(s for s in range(self._n) if self._scores[s] == top), "everyone out: highest score"
-        return (), ""
+        _scoring.score_played_hand(self)
 
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> HucklebuckObservation:
