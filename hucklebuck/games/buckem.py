@@ -20,29 +20,24 @@ from typing import Any, ClassVar, Final
 
 from ..actions import Action, BuckStay, Draw, Fold, Play
 from ..cards import Card, CardSet, Rank, Suit
-from ..errors import DealError, IllegalAction, OptionsError, RestoreError
+from ..errors import OptionsError, RestoreError
 from ..packs import GameKind
+from . import _buckem_deal as _dealing
+from . import _buckem_settle as _settle
 from .base import (
-    HAND_SIZE,
-    HandOverEvent,
     Phase,
-    RestockEvent,
     ScoreEvent,
     Trick,
-    check_exact_cards,
     check_int_list,
     coerce_deal_type,
     make_observation,
-    pack_cards,
     pack_of,
     parse_card_lists,
     parse_deal_cards,
     require_keys,
-    serve_from_stock,
 )
 from .engine import TrickGame
 from .history import History
-from .ids import BE_DRAW, BE_FOLD, BE_STAY, BE_SWAP, interned, subset_ids
 from .options import OptionsBase
 
 __all__ = [
@@ -273,14 +268,6 @@ class BuckEmObservation:
     options: BuckEmOptions
 
 
-def _rake_qualifies(hand: Sequence[Card], trump: Suit) -> bool:
-    """S3, DEF #43: the ace of trump, or two trumps at least one of them K, Q or J."""
-    trumps = [c for c in hand if c.suit is trump]
-    if any(c.rank is Rank.ACE for c in trumps):
-        return True
-    return len(trumps) >= 2 and any(c.rank in (Rank.KING, Rank.QUEEN, Rank.JACK) for c in trumps)
-
-
 class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
     """A session of Buck 'Em for 5-8 players.
 
@@ -390,53 +377,11 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
     def _deal_with_restock(cls, deal: BuckEmDeal, restock: tuple[tuple[Card, ...], ...]) -> BuckEmDeal:
         return BuckEmDeal(deal.hands, deal.upcard, deal.stock, deal.scare, restock)
 
-    def _removed_mode(self) -> bool:
-        return self._options.short_handed_trump is ShortHandedTrump.REMOVED_CARD
-
     def _validate_deal(self, deal: BuckEmDeal) -> None:
-        if len(deal.hands) != self._n:
-            raise DealError(f"the deal has {len(deal.hands)} hands for {self._n} seats")
-        for s, h in enumerate(deal.hands):
-            if len(h) != HAND_SIZE:
-                raise DealError(f"seat {s} must get {HAND_SIZE} cards, not {len(h)}")
-        what = f"deal (the {len(self._pack)}-card pack)"
-        if self._removed_mode():
-            if deal.upcard not in self._removed:
-                raise DealError(f"the upcard {deal.upcard.code} must be one of the removed cards")
-            parts = [(f"hand of seat {s}", h) for s, h in enumerate(deal.hands)] + [("stock", deal.stock)]
-        else:
-            parts = [(f"hand of seat {s}", h) for s, h in enumerate(deal.hands)]
-            parts += [("upcard", (deal.upcard,)), ("stock", deal.stock)]
-        check_exact_cards(parts, self._pack, what)
-        if self._options.scare_cards:
-            if deal.scare is None or len(deal.scare) != self._n:
-                raise DealError(f"with scare cards the deal needs one scare card per seat ({self._n})")
-            for s, c in enumerate(deal.scare):
-                if c not in deal.hands[s]:
-                    raise DealError(f"the scare card {c.code} of seat {s} is not in that seat's hand")
-        for i, r in enumerate(deal.restock or ()):
-            if len(set(r)) != len(r) or any(c not in self._pack for c in r):
-                raise DealError(f"restock {i} lists a card twice or a card not in the pack")
+        _dealing.validate_deal(self, deal)
 
     def _random_deal(self) -> BuckEmDeal:
-        cards = pack_cards(self._pack)
-        self._rng.shuffle(cards)
-        n = self._n
-        dealt = HAND_SIZE * n
-        hands: list[tuple[Card, ...]] = [()] * n
-        for i in range(n):  # one at a time from eldest (DEF #1): every n-th card
-            hands[(self._dealer + 1 + i) % n] = tuple(cards[i:dealt:n])
-        if self._removed_mode():
-            upcard = self._rng.choice(sorted(self._removed))
-            rest = cards[dealt:]
-        else:
-            upcard = cards[dealt]
-            rest = cards[dealt + 1 :]
-        scare = None
-        if self._options.scare_cards:
-            k = self._options.scare_position - 1
-            scare = tuple(h[k] for h in hands)
-        return BuckEmDeal(tuple(hands), upcard, tuple(rest), scare)
+        return _dealing.random_deal(self)
 
     def _begin_hand(self, deal: BuckEmDeal) -> None:
         self._reset_hand_state()
@@ -559,284 +504,24 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
             "discards": CardSet(self._discards),
         }
 
-    # ---------------------------------------------------------- legal actions
-    def _scared_in(self, seat: int) -> bool:
-        c = self._scare[seat]
-        return c is not None and c.suit is self._trump
-
-    def _can_swap(self, seat: int) -> bool:
-        if not self._swap_on or self._upcard is None or self._trump is None:
-            return False
-        deuce = Card(Rank.TWO, self._trump)
-        if self._upcard.rank is Rank.ACE:
-            return False  # the trump ace is locked in (S3, DEF #54)
-        return bool(self._dealt[seat] & deuce.mask) and bool(self._hands[seat] & deuce.mask)
-
+    # ------------------------------------------- deciding, drawing, settling
+    # Dealing, staying, folding and the draw are in _buckem_deal; settling the
+    # pot and the round's result in _buckem_settle.
     def _legal_in_phase(self, seat: int) -> list[Action]:
-        if self._phase is Phase.STAY_FOLD:
-            acts: list[Action] = [interned(BuckStay, seat)]
-            if self._can_swap(seat):
-                acts.append(interned(BuckStay, seat, True))
-            if not self._scared_in(seat):
-                acts.append(interned(Fold, seat))
-            return acts
-        hand = list(self.hand(seat))
-        out: list[Action] = []
-        from itertools import combinations
-
-        for k in range(MAX_DRAW + 1):
-            out.extend(Draw(seat, combo) for combo in combinations(hand, k))
-        return out
+        return _dealing.legal_in_phase(self, seat)
 
     def _legal_ids_in_phase(self, seat: int) -> list[int] | None:
         # The ids of exactly what _legal_in_phase lists, ascending.
-        if self._phase is Phase.STAY_FOLD:
-            ids = [BE_STAY]
-            if self._can_swap(seat):
-                ids.append(BE_SWAP)
-            if not self._scared_in(seat):
-                ids.append(BE_FOLD)
-            return ids
-        return subset_ids(BE_DRAW, self._hands[seat].bit_count(), 0, MAX_DRAW)  # every 0-3 cards
+        return _dealing.legal_ids_in_phase(self, seat)
 
     def _check_action(self, action: Action) -> None:
-        seat = action.seat
-        if isinstance(action, Fold):
-            if self._scared_in(seat):
-                c = self._scare[seat]
-                assert c is not None
-                raise IllegalAction(
-                    f"{action}: seat {seat}'s scare card {c.code} is a trump, so it must stay"
-                )
-        elif isinstance(action, BuckStay):
-            if action.swap and not self._can_swap(seat):
-                if not self._swap_on:
-                    raise IllegalAction(f"{action}: the deuce swap is not in play")
-                if self._upcard is not None and self._upcard.rank is Rank.ACE:
-                    raise IllegalAction(f"{action}: the upcard is the ace of trump and cannot be swapped")
-                raise IllegalAction(f"{action}: only a player dealt the 2 of trump may swap")
-        elif isinstance(action, Draw):
-            if len(action.cards) > MAX_DRAW:
-                raise IllegalAction(f"{action}: a player draws at most {MAX_DRAW} cards")
-            if len(set(action.cards)) != len(action.cards):
-                raise IllegalAction(f"{action}: a card is listed twice")
-            for c in action.cards:
-                if not self._hands[seat] & c.mask:
-                    raise IllegalAction(f"{action}: seat {seat} does not hold {c.code}")
-            self._plan_draw(action, None)
+        _dealing.check_action(self, action)
 
-    # ------------------------------------------------------------------ apply
     def _do_action(self, action: Action) -> None:
-        seat = action.seat
-        if isinstance(action, BuckStay):
-            self._decisions[seat] = True
-            if action.swap:
-                assert self._trump is not None and self._upcard is not None
-                deuce = Card(Rank.TWO, self._trump)
-                self._hands[seat] = (self._hands[seat] & ~deuce.mask) | self._upcard.mask
-                self._upcard = deuce
-                self._swapped = seat
-            self._next_decision()
-        elif isinstance(action, Fold):
-            self._decisions[seat] = False
-            self._folded_pool.extend(self.hand(seat))
-            self._hands[seat] = 0
-            self._next_decision()
-        elif isinstance(action, Draw):
-            self._do_draw(action)
-
-    def _next_decision(self) -> None:
-        self._index += 1
-        if self._index < len(self._order):
-            self._turn = self._order[self._index]
-            return
-        stayers = self.stayers
-        if not stayers:
-            self._void_round("nobody stayed: the pot carries over (S3, DEF #48)")
-        elif len(stayers) == 1:
-            self._lone_stayer(stayers[0])
-        else:
-            self._order = tuple(s for s in self._order if self._decisions[s])
-            self._index = 0
-            self._phase = Phase.DRAW
-            self._turn = self._order[0]
-
-    def _plan_draw(
-        self, action: Draw, rng: random.Random | None
-    ) -> tuple[
-        list[Card], list[Card], list[tuple[Card, ...]], list[Card], list[Card], list[tuple[Card, ...]] | None
-    ]:
-        folded = list(self._folded_pool)
-        discards = list(self._discards)
-
-        def take_pool() -> list[Card]:
-            # DEF #50: the folded hands first (S3), then the unused discards of
-            # the stayers already served, never the current player's.
-            if folded:
-                pool = list(folded)
-                folded.clear()
-            else:
-                pool = list(discards)
-                discards.clear()
-            return pool
-
-        received, stock, formed, queue = serve_from_stock(
-            len(action.cards), self._stock, take_pool, self._restock_queue, rng, len(self._restocks)
-        )
-        discards.extend(action.cards)
-        return received, stock, formed, folded, discards, queue
-
-    def _do_draw(self, action: Draw) -> None:
-        received, stock, formed, folded, discards, queue = self._plan_draw(action, self._rng)
-        seat = action.seat
-        hand = self._hands[seat]
-        for c in action.cards:
-            hand &= ~c.mask
-        for c in received:
-            hand |= c.mask
-        self._hands[seat] = hand
-        self._stock, self._folded_pool, self._discards = stock, folded, discards
-        self._restock_queue = queue
-        for f in formed:
-            self._restocks.append(f)
-            self._events.append(RestockEvent(self._hand_no, f))
-        self._index += 1
-        if self._index < len(self._order):
-            self._turn = self._order[self._index]
-            return
-        assert self._trump is not None
-        # The first stayer left of the dealer leads (S3, DEF #60).
-        self._start_play(self._trump, self._order, self._order[0])
-
-    # ---------------------------------------------------------------- settling
-    def _void_round(self, reason: str) -> None:
-        """No play: the pot carries; the next round antes unless the option says not."""
-        self._ante_due = self._options.after_void_round_ante
-        self._close_round(raked=None, winners=(), burned=(), payouts=[0] * self._n, reason=reason)
-
-    def _lone_stayer(self, seat: int) -> None:
-        assert self._trump is not None
-        as_dealt = self._options.rake_hand is RakeHand.AS_DEALT
-        hand = list(CardSet.from_mask(self._dealt[seat] if as_dealt else self._hands[seat]))
-        if not _rake_qualifies(hand, self._trump):
-            self._void_round(
-                f"seat {seat} stayed alone without the rake cards: no play, the pot carries (S3, DEF #47)"
-            )
-            return
-        pot = self._pot
-        if self._units <= 1:
-            take = pot
-        elif self._options.rake_rounding is RakeRounding.CEIL:
-            take = (pot + 1) // 2
-        else:
-            take = pot // 2
-        payouts = [0] * self._n
-        payouts[seat] = take
-        self._bankrolls[seat] += take
-        self._delta[seat] += take
-        self._pot -= take
-        if self._pot > 0:
-            self._units = 1  # a rake leftover counts as single (DEF #46); no ante next (S3)
-            self._ante_due = False
-        else:
-            self._units = 0
-            self._ante_due = True
-        kind = "all of a single pot" if take == pot else "half of a double pot"
-        self._events.append(ScoreEvent(self._hand_no, seat, take, f"rakes {take}, {kind} (S3, DEF #41-#46)"))
-        self._close_round(raked=seat, winners=(seat,), burned=(), payouts=payouts, reason="")
+        _dealing.do_action(self, action)
 
     def _hand_played(self) -> None:
-        assert self._play is not None
-        opts = self._options
-        won = self._play.won
-        stayers = self.stayers
-        pot = self._pot
-        winners = tuple(s for s in stayers if won[s] >= 2)
-        burned = tuple(s for s in stayers if won[s] <= 1)
-        payouts = [0] * self._n
-        if len(winners) == 1:
-            payouts[winners[0]] = pot
-        elif len(winners) == 2:
-            a, b = winners
-            if opts.split is Split.PROPORTIONAL:
-                total = won[a] + won[b]
-                payouts[a] = pot * won[a] // total
-                payouts[b] = pot * won[b] // total
-            else:
-                half = pot // 2
-                payouts[a] = payouts[b] = half
-                if pot % 2:
-                    odd_to: int | None = None
-                    if opts.odd_chip is OddChip.BUCKUP and won[a] != won[b]:
-                        odd_to = a if won[a] > won[b] else b
-                    elif opts.odd_chip is OddChip.FIRST_LEFT_OF_DEALER:
-                        odd_to = min(winners, key=lambda s: (s - self._dealer - 1) % self._n)
-                    if odd_to is not None:
-                        payouts[odd_to] += 1
-        paid = sum(payouts)
-        for s in winners:
-            self._bankrolls[s] += payouts[s]
-            self._delta[s] += payouts[s]
-            self._events.append(
-                ScoreEvent(self._hand_no, s, payouts[s], f"took {won[s]} tricks: wins {payouts[s]} (S3)")
-            )
-        carry = pot - paid
-        # Carried money keeps its units only if nobody won it (DEF #39, #41).
-        carry_units = self._units if not winners else 0
-        match = pot if opts.pot_limit is None else min(pot, opts.pot_limit)
-        for s in burned:
-            self._bankrolls[s] -= match
-            self._delta[s] -= match
-            self._events.append(
-                ScoreEvent(
-                    self._hand_no, s, -match, f"took {won[s]} trick(s): burned, pays {match} (S3, DEF #36)"
-                )
-            )
-        self._pot = carry + match * len(burned)
-        self._units = carry_units + len(burned)
-        self._ante_due = not burned  # a burn round has no ante (S3, DEF #64)
-        self._close_round(raked=None, winners=winners, burned=burned, payouts=payouts, reason="")
-
-    def _close_round(
-        self,
-        *,
-        raked: int | None,
-        winners: tuple[int, ...],
-        burned: tuple[int, ...],
-        payouts: list[int],
-        reason: str,
-    ) -> None:
-        assert self._trump is not None
-        if reason:
-            self._events.append(ScoreEvent(self._hand_no, self._dealer, 0, reason))
-        if self._pot == 0:
-            self._units = 0
-        self._events.append(HandOverEvent(self._hand_no, tuple(self._bankrolls), ()))
-        play = self._play
-        self._results = self._results.plus(
-            BuckEmHandResult(
-                hand=self._hand_no,
-                dealer=self._dealer,
-                trump=self._trump,
-                stayers=self.stayers,
-                raked=raked,
-                winners=winners,
-                burned=burned,
-                tricks=tuple(play.tricks) if play else (),
-                tricks_won=tuple(play.won) if play else (0,) * self._n,
-                payouts=tuple(payouts),
-                delta=tuple(self._delta),
-                bankrolls=tuple(self._bankrolls),
-                pot=self._pot,
-                pot_units=self._units,
-                ante_due=self._ante_due,
-                restock=tuple(self._restocks),
-                reasons=(reason,),
-            ),
-        )
-        self._turn = None
-        self._phase = Phase.HAND_OVER
-        self._dealer = (self._dealer + 1) % self._n  # the deal rotates clockwise (S3)
+        _settle.hand_played(self)
 
     def returns(self) -> tuple[float, ...]:
         """Per seat, the chips won or lost since the session began: bankroll now minus
