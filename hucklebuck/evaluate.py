@@ -37,6 +37,7 @@ from typing import Final, Literal
 from . import _validate as v
 from ._core import get_core
 from ._core._py_eval import SplitMix64
+from ._simulate import simulate_buckem, simulate_deerpark, simulate_hucklebuck
 from .cards import Card, CardSet, Rank, Suit
 from .errors import CardError, OptionsError
 from .packs import GameKind, pack
@@ -176,18 +177,6 @@ def _mc_chunk(
     return core.mc_eval(
         game, trump, known, sizes, pool, leader, seat, chunk.seed, chunk.size, mode, node_limit
     )
-
-
-def _hucklebuck_chunk(core_name: str, players: int, chunk: Chunk) -> list[int]:
-    return core_named(core_name).sim_hucklebuck(players, chunk.seed, chunk.size)
-
-
-def _deerpark_chunk(core_name: str, players: int, chunk: Chunk) -> list[int]:
-    return core_named(core_name).sim_deerpark(players, chunk.seed, chunk.size)
-
-
-def _buckem_chunk(core_name: str, players: int, ante: int, pot_limit: int, chunk: Chunk) -> list[int]:
-    return core_named(core_name).sim_buckem(players, chunk.seed, chunk.size, ante, pot_limit)
 
 
 def _check_workers(workers: int) -> None:
@@ -498,28 +487,6 @@ class HucklebuckSimStats:
         return self.made[bid] / n if n else 0.0
 
 
-@v.checked(players=v.players_of(GameKind.HUCKLEBUCK), hands=v.COUNT, seed=v.SEED, workers=v.WORKERS)
-def simulate_hucklebuck(
-    players: int,
-    hands: int,
-    *,
-    seed: int = 0,
-    workers: int = 1,
-    executor: Executor | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-) -> HucklebuckSimStats:
-    """Simulate ``hands`` Hucklebuck hands with the fixed policy: one core call per chunk
-    (chunking and ``executor``: :mod:`hucklebuck.parallel`)."""
-    _check_workers(workers)
-    chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
-    task = partial(_hucklebuck_chunk, get_core().name, players)
-    s = merge_counts(run_chunks(task, chunks, executor=executor, workers=workers, progress=progress))
-    made = {b: s[6 + 2 * (b - 2)] for b in range(2, 6)}
-    sets = {b: s[7 + 2 * (b - 2)] for b in range(2, 6)}
-    return HucklebuckSimStats(hands, s[0], s[1], s[2], s[3], s[4], s[5], made, sets)
-
-
 @dataclass(frozen=True)
 class DeerParkSimStats:
     """Totals over simulated Deer Park Euchre hands (policy in :mod:`hucklebuck._core._py_eval`)."""
@@ -552,27 +519,6 @@ class DeerParkSimStats:
         return self.forced_set / n if n else 0.0
 
 
-@v.checked(players=v.players_of(GameKind.DEERPARK), hands=v.COUNT, seed=v.SEED, workers=v.WORKERS)
-def simulate_deerpark(
-    players: int,
-    hands: int,
-    *,
-    seed: int = 0,
-    workers: int = 1,
-    executor: Executor | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-) -> DeerParkSimStats:
-    """Simulate ``hands`` Deer Park Euchre hands with the fixed policy: one core call per chunk
-    (chunking and ``executor``: :mod:`hucklebuck.parallel`)."""
-    _check_workers(workers)
-    chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
-    task = partial(_deerpark_chunk, get_core().name, players)
-    return DeerParkSimStats(
-        *merge_counts(run_chunks(task, chunks, executor=executor, workers=workers, progress=progress))
-    )
-
-
 @dataclass(frozen=True)
 class BuckEmSimStats:
     """Totals over a simulated Buck 'Em session (policy in :mod:`hucklebuck._core._py_eval`)."""
@@ -598,33 +544,3 @@ class BuckEmSimStats:
         """Rounds whose pot carried untaken (no stayers, an unqualified lone stayer, no winner)."""
         return self.no_stayers + self.lone_without_rake + self.no_winner
 
-
-@v.checked(
-    players=v.players_of(GameKind.BUCKEM),
-    hands=v.COUNT,
-    seed=v.SEED,
-    ante=v.ANTE,
-    pot_limit=v.POT_LIMIT,
-    workers=v.WORKERS,
-)
-def simulate_buckem(
-    players: int,
-    hands: int,
-    *,
-    seed: int = 0,
-    ante: int = 1,
-    pot_limit: int | None = None,
-    workers: int = 1,
-    executor: Executor | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-) -> BuckEmSimStats:
-    """Simulate Buck 'Em sessions of ``hands`` rounds in all: one session per chunk (the pot
-    carries within a chunk; ``final_pot`` sums the chunks' final pots; chunking and
-    ``executor``: :mod:`hucklebuck.parallel`)."""
-    _check_workers(workers)
-    chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
-    task = partial(_buckem_chunk, get_core().name, players, ante, pot_limit or 0)
-    return BuckEmSimStats(
-        *merge_counts(run_chunks(task, chunks, executor=executor, workers=workers, progress=progress))
-    )
