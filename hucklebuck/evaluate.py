@@ -464,7 +464,7 @@ def deerpark_advice(
 # --------------------------------------------------------------- simulation
 @dataclass(frozen=True)
 class HucklebuckSimStats:
-    """Totals over simulated Hucklebuck hands (policy in :mod:`hucklebuck._core._py_eval`)."""
+    """Totals over simulated Hucklebuck hands (policy in :mod:`hucklebuck._core._py_sim`)."""
 
     hands: int
     all_pass: int
@@ -489,7 +489,7 @@ class HucklebuckSimStats:
 
 @dataclass(frozen=True)
 class DeerParkSimStats:
-    """Totals over simulated Deer Park Euchre hands (policy in :mod:`hucklebuck._core._py_eval`)."""
+    """Totals over simulated Deer Park Euchre hands (policy in :mod:`hucklebuck._core._py_sim`)."""
 
     hands: int
     club_turnups: int
@@ -521,7 +521,7 @@ class DeerParkSimStats:
 
 @dataclass(frozen=True)
 class BuckEmSimStats:
-    """Totals over a simulated Buck 'Em session (policy in :mod:`hucklebuck._core._py_eval`)."""
+    """Totals over a simulated Buck 'Em session (policy in :mod:`hucklebuck._core._py_sim`)."""
 
     hands: int
     no_stayers: int

@@ -153,9 +153,9 @@ class PythonCore:
 
     def sim_hucklebuck(self, players: int, seed: int, hands: int) -> list[int]:
         """See :meth:`hucklebuck._core._api.Core.sim_hucklebuck`."""
-        from . import _py_eval
+        from . import _py_sim
 
-        return _py_eval.sim_hucklebuck(players, seed, hands)
+        return _py_sim.sim_hucklebuck(players, seed, hands)
 
     @property
     def name(self) -> str:
@@ -213,12 +213,12 @@ class PythonCore:
 
     def sim_deerpark(self, players: int, seed: int, hands: int) -> list[int]:
         """See :meth:`hucklebuck._core._api.Core.sim_deerpark`."""
-        from . import _py_eval
+        from . import _py_sim
 
-        return _py_eval.sim_deerpark(players, seed, hands)
+        return _py_sim.sim_deerpark(players, seed, hands)
 
     def sim_buckem(self, players: int, seed: int, hands: int, ante: int, pot_limit: int) -> list[int]:
         """See :meth:`hucklebuck._core._api.Core.sim_buckem`."""
-        from . import _py_eval
+        from . import _py_sim
 
-        return _py_eval.sim_buckem(players, seed, hands, ante, pot_limit)
+        return _py_sim.sim_buckem(players, seed, hands, ante, pot_limit)

@@ -45,19 +45,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from ._py_eval import (
-    SplitMix64,
-    _best_suit,
-    _bits,
-    _bk_rakes,
-    _bk_stays,
-    _dp_strength,
-    _estimate,
-    _playout,
-    _Rules,
-    _weak,
-)
+from ._py_eval import SplitMix64, _bits, _playout, _Rules
 from ._py_search_check import SearchError, check_cand, check_pos
+from ._py_sim import _best_suit, _bk_rakes, _bk_stays, _dp_strength, _estimate, _weak
 
 __all__ = [
     "MAX_CANDS",
