@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hucklebuck import CardSet, pack, parse_cards
+from hucklebuck._core._py import _TABLES
 from hucklebuck.games import HucklebuckDeal, HucklebuckGame
 
 FULL = pack("hucklebuck", 3)
@@ -41,3 +42,33 @@ def play_lowest(game: HucklebuckGame) -> None:
 
     while game.phase is Phase.PLAY:
         game.apply(game.legal_actions()[0])
+
+
+def brute(game: int, trump: int, hands: list[int], leader: int, seat: int) -> int:
+    """Plain minimax over every play: the definition the solver must meet."""
+    suit, rank, masks = _TABLES[(game, trump)]
+    order = [i for i, h in enumerate(hands) if h]
+
+    def key(lead: int, c: int) -> int:
+        s = suit[c]
+        return ((s == trump) << 5) | ((s == lead) << 4) | rank[c]
+
+    def rec(hands: list[int], leader: int, trick: list[int], seats: list[int]) -> int:
+        n = len(order)
+        if len(trick) == n:
+            w = seats[max(range(n), key=lambda i: key(suit[trick[0]], trick[i]))]
+            return (w == seat) + rec(hands, w, [], [])
+        p = order[(order.index(leader) + len(trick)) % n]
+        if not hands[p]:
+            return 0
+        legal = hands[p]
+        if trick:
+            legal = hands[p] & masks[suit[trick[0]]] or hands[p]
+        vals = []
+        for c in CardSet.from_mask(legal):
+            nh = list(hands)
+            nh[p] &= ~c.mask
+            vals.append(rec(nh, leader, [*trick, c.index], [*seats, p]))
+        return max(vals) if p == seat else min(vals)
+
+    return rec(list(hands), leader, [], [])

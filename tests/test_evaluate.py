@@ -8,13 +8,13 @@ import random
 from collections import Counter
 
 import pytest
+from hb_helpers import brute
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hucklebuck
 from hucklebuck import CardSet, CoreInputError, Suit, parse_cards
 from hucklebuck._core import get_core
-from hucklebuck._core._py import _TABLES
 from hucklebuck._core._py_eval import SplitMix64
 from hucklebuck.evaluate import (
     buckem_advice,
@@ -65,34 +65,6 @@ def test_prng_and_shuffle_agree_between_cores(seed: int, n: int) -> None:
 
 
 # --------------------------------------------------------------------- solver
-def brute(game: int, trump: int, hands: list[int], leader: int, seat: int) -> int:
-    """Plain minimax over every play: the definition the solver must meet."""
-    suit, rank, masks = _TABLES[(game, trump)]
-    order = [i for i, h in enumerate(hands) if h]
-
-    def key(lead: int, c: int) -> int:
-        s = suit[c]
-        return ((s == trump) << 5) | ((s == lead) << 4) | rank[c]
-
-    def rec(hands: list[int], leader: int, trick: list[int], seats: list[int]) -> int:
-        n = len(order)
-        if len(trick) == n:
-            w = seats[max(range(n), key=lambda i: key(suit[trick[0]], trick[i]))]
-            return (w == seat) + rec(hands, w, [], [])
-        p = order[(order.index(leader) + len(trick)) % n]
-        if not hands[p]:
-            return 0
-        legal = hands[p]
-        if trick:
-            legal = hands[p] & masks[suit[trick[0]]] or hands[p]
-        vals = []
-        for c in CardSet.from_mask(legal):
-            nh = list(hands)
-            nh[p] &= ~c.mask
-            vals.append(rec(nh, leader, [*trick, c.index], [*seats, p]))
-        return max(vals) if p == seat else min(vals)
-
-    return rec(list(hands), leader, [], [])
 
 
 def random_position(

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import cast
 
 import pytest
+from hb_helpers import brute
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hucklebuck
 from hucklebuck import CardSet, OptionsError, SolveBudgetExceeded, Suit, parse_cards
 from hucklebuck._core import Core, get_core
-from hucklebuck._core._py import _TABLES
 from hucklebuck._core._py_solve import solve as py_solve
 from hucklebuck.evaluate import TrickDistribution, evaluate_hand, solve
 
@@ -55,36 +55,6 @@ HEAVY_DEAL = [
 
 
 TINY = [parse_cards("AS"), parse_cards("AH")]
-
-
-def brute(game: int, trump: int, hands: list[int], leader: int, seat: int) -> int:
-    """Plain minimax over every play: the definition the solver must meet."""
-    suit, rank, masks = _TABLES[(game, trump)]
-    order = [i for i, h in enumerate(hands) if h]
-
-    def key(lead: int, c: int) -> int:
-        s = suit[c]
-        return ((s == trump) << 5) | ((s == lead) << 4) | rank[c]
-
-    def rec(hands: list[int], leader: int, trick: list[int], seats: list[int]) -> int:
-        n = len(order)
-        if len(trick) == n:
-            w = seats[max(range(n), key=lambda i: key(suit[trick[0]], trick[i]))]
-            return (w == seat) + rec(hands, w, [], [])
-        p = order[(order.index(leader) + len(trick)) % n]
-        if not hands[p]:
-            return 0
-        legal = hands[p]
-        if trick:
-            legal = hands[p] & masks[suit[trick[0]]] or hands[p]
-        vals = []
-        for c in CardSet.from_mask(legal):
-            nh = list(hands)
-            nh[p] &= ~c.mask
-            vals.append(rec(nh, leader, [*trick, c.index], [*seats, p]))
-        return max(vals) if p == seat else min(vals)
-
-    return rec(list(hands), leader, [], [])
 
 
 def position(
