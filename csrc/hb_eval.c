@@ -74,24 +74,6 @@ int hb_rng_shuffle(uint64_t seed, uint8_t *cards, size_t n)
 }
 
 /* ------------------------------------------------------------ helpers */
-#if defined(__GNUC__) || defined(__clang__)
-static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
-static int lowest_bit(uint64_t x) { return __builtin_ctzll(x); }
-#else
-static int popcount64(uint64_t x)
-{
-    int c = 0;
-    while (x) { x &= x - 1; c++; }
-    return c;
-}
-
-static int lowest_bit(uint64_t x)
-{
-    int i = 0;
-    while (!(x & 1)) { x >>= 1; i++; }
-    return i;
-}
-#endif
 
 /* Strength for the playout's "cheapest/strongest": trumps above everything. */
 static int power(const hb_rules *r, int trump, int c)

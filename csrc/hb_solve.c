@@ -28,29 +28,12 @@
 #include <string.h>
 #include "hb_core.h"
 #include "hb_solve.h"
+#include "hb_internal.h"
 
 #define FULL52 ((UINT64_C(1) << 52) - 1)
 #define BIT(c) (UINT64_C(1) << (c))
 #define CANCEL_EVERY 1023u
 
-#if defined(__GNUC__) || defined(__clang__)
-static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
-static int lowest_bit(uint64_t x) { return __builtin_ctzll(x); }
-#else
-static int popcount64(uint64_t x)
-{
-    int c = 0;
-    while (x) { x &= x - 1; c++; }
-    return c;
-}
-
-static int lowest_bit(uint64_t x)
-{
-    int i = 0;
-    while (!(x & 1)) { x >>= 1; i++; }
-    return i;
-}
-#endif
 
 typedef struct {
     hb_rules r;
