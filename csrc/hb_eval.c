@@ -275,6 +275,31 @@ static int best_suit(uint64_t hand, int *est_out)
     return best;
 }
 
+/* The bid the simulated Hucklebuck bidder holding `hand` goes up to (0..5). */
+static int sim_want(uint64_t hand)
+{
+    int e, w;
+    best_suit(hand, &e);
+    w = (e + 3) / 10;
+    return (e >= 47 || w > 5) ? 5 : w;
+}
+
+/* The simulated auction from seat `cur` on: a seat raises by one while its
+   `want` allows, else passes for good.  Updates `passed`, `*high` and returns
+   the high bidder (-1 when everyone passed). */
+static int sim_auction(const int *want, int *passed, int live, int *high, int bidder, int cur, int n)
+{
+    while (live > 0 && !(bidder >= 0 && live == 1) && *high < 5) {
+        int need = *high ? *high + 1 : 2;
+        if (!passed[cur] && cur != bidder) {
+            if (want[cur] >= need) { *high = need; bidder = cur; }
+            else { passed[cur] = 1; live--; }
+        }
+        cur = (cur + 1) % n;
+    }
+    return bidder;
+}
+
 static uint64_t weak_cards(uint64_t hand, int trump)
 {
     uint64_t m, w = 0;
@@ -309,23 +334,10 @@ int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *st
         memcpy(stock, deck + pos, (size_t)nstock);
         pos = 0;
         /* auction: pass is final; raise by one while the estimate allows */
-        for (i = 0; i < players; i++) {
-            int e;
-            best_suit(hands[i], &e);
-            want[i] = (e + 3) / 10;
-            if (e >= 47) want[i] = 5;
-            if (want[i] > 5) want[i] = 5;
-        }
+        for (i = 0; i < players; i++) want[i] = sim_want(hands[i]);
         {
-            int passed[8] = {0}, live = players, cur = (dealer + 1) % players;
-            while (live > 0 && !(bidder >= 0 && live == 1) && high < 5) {
-                int need = high ? high + 1 : 2;
-                if (!passed[cur] && cur != bidder) {
-                    if (want[cur] >= need) { high = need; bidder = cur; }
-                    else { passed[cur] = 1; live--; }
-                }
-                cur = (cur + 1) % players;
-            }
+            int passed[8] = {0};
+            bidder = sim_auction(want, passed, players, &high, bidder, (dealer + 1) % players, players);
         }
         if (bidder < 0) { stats[HB_SIM_ALL_PASS]++; continue; }
         {
@@ -614,6 +626,11 @@ uint64_t hb_i_legal(const hb_rules *r, uint64_t hand, int lead_card) { return le
 int hb_i_estimate(uint64_t hand, int trump) { return estimate(hand, trump); }
 int hb_i_best_suit(uint64_t hand, int *est_out) { return best_suit(hand, est_out); }
 uint64_t hb_i_weak_cards(uint64_t hand, int trump) { return weak_cards(hand, trump); }
+int hb_i_sim_want(uint64_t hand) { return sim_want(hand); }
+int hb_i_sim_auction(const int *want, int *passed, int live, int *high, int bidder, int cur, int n)
+{
+    return sim_auction(want, passed, live, high, bidder, cur, n);
+}
 int hb_i_dp_strength(const hb_rules *r, int trump, uint64_t hand) { return dp_strength(r, trump, hand); }
 int hb_i_bk_stays(uint64_t hand, int trump) { return bk_stays(hand, trump); }
 int hb_i_bk_rakes(uint64_t hand, int trump) { return bk_rakes(hand, trump); }

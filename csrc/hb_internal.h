@@ -39,6 +39,8 @@ uint64_t hb_i_legal(const hb_rules *r, uint64_t hand, int lead_card);
 int hb_i_estimate(uint64_t hand, int trump);
 int hb_i_best_suit(uint64_t hand, int *est_out);
 uint64_t hb_i_weak_cards(uint64_t hand, int trump);
+int hb_i_sim_want(uint64_t hand);
+int hb_i_sim_auction(const int *want, int *passed, int live, int *high, int bidder, int cur, int n);
 int hb_i_dp_strength(const hb_rules *r, int trump, uint64_t hand);
 int hb_i_bk_stays(uint64_t hand, int trump);
 int hb_i_bk_rakes(uint64_t hand, int trump);

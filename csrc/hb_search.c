@@ -185,26 +185,16 @@ static void sim_hucklebuck(const hb_search_pos *p, const hb_rules *rules, uint64
     uint64_t my_disc = 0;
     int have_disc = 0;
     if (p->phase == HB_SP_AUCTION) {
-        int passed[8], want[8], live = 0, cur;
+        int passed[8], want[8], live = 0;
         for (i = 0; i < n; i++) {
             passed[i] = p->size[i] == 0 || (p->state[i] & 1);
             if (!passed[i]) live++;
-            hb_i_best_suit(hands[i], &e);
-            want[i] = (e + 3) / 10;
-            if (e >= 47 || want[i] > 5) want[i] = 5;
+            want[i] = hb_i_sim_want(hands[i]);
         }
         want[me] = cand->arg;
         if (cand->arg == 0) { passed[me] = 1; live--; }
         else { high = cand->arg; bidder = me; }
-        cur = (me + 1) % n;
-        while (live > 0 && !(bidder >= 0 && live == 1) && high < 5) {
-            int need = high ? high + 1 : 2;
-            if (!passed[cur] && cur != bidder) {
-                if (want[cur] >= need) { high = need; bidder = cur; }
-                else { passed[cur] = 1; live--; }
-            }
-            cur = (cur + 1) % n;
-        }
+        bidder = hb_i_sim_auction(want, passed, live, &high, bidder, (me + 1) % n, n);
         if (bidder < 0) {
             for (i = 0; i < 8; i++) rec[i] = -1;
             rec[8] = -1; rec[9] = 0; rec[10] = 1; rec[11] = -1;

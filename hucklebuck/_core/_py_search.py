@@ -47,7 +47,7 @@ from typing import Final
 
 from ._py_eval import SplitMix64, _bits, _playout, _Rules
 from ._py_search_check import SearchError, check_cand, check_pos
-from ._py_sim import _best_suit, _bk_rakes, _bk_stays, _dp_strength, _estimate, _weak
+from ._py_sim import _best_suit, _bk_rakes, _bk_stays, _dp_strength, _estimate, _sim_auction, _sim_want, _weak
 
 __all__ = [
     "MAX_CANDS",
@@ -222,27 +222,14 @@ def _sim_hucklebuck(
     if p.phase == AUCTION:
         passed = [p.size[i] == 0 or bool(p.state[i] & 1) for i in range(n)]
         live = passed.count(False)
-        want = []
-        for i in range(n):
-            e = _best_suit(hands[i])[1]
-            w = (e + 3) // 10
-            want.append(5 if e >= 47 or w > 5 else w)
+        want = [_sim_want(hands[i]) for i in range(n)]
         want[me] = arg
         if arg == 0:
             passed[me] = True
             live -= 1
         else:
             high, bidder = arg, me
-        cur = (me + 1) % n
-        while live > 0 and not (bidder >= 0 and live == 1) and high < 5:
-            need = high + 1 if high else 2
-            if not passed[cur] and cur != bidder:
-                if want[cur] >= need:
-                    high, bidder = need, cur
-                else:
-                    passed[cur] = True
-                    live -= 1
-            cur = (cur + 1) % n
+        high, bidder = _sim_auction(want, passed, live, high, bidder, (me + 1) % n)
         if bidder < 0:
             return [-1] * 8 + [-1, 0, 1, -1]
     my_disc = -1

@@ -59,6 +59,32 @@ def _best_suit(hand: int) -> tuple[int, int]:
     return best, be
 
 
+def _sim_want(hand: int) -> int:
+    """The bid the simulated Hucklebuck bidder holding ``hand`` goes up to (0..5)."""
+    e = _best_suit(hand)[1]
+    w = (e + 3) // 10
+    return 5 if e >= 47 or w > 5 else w
+
+
+def _sim_auction(
+    want: list[int], passed: list[bool], live: int, high: int, bidder: int, cur: int
+) -> tuple[int, int]:
+    """The simulated auction from seat ``cur`` on: a seat raises by one while its
+    ``want`` allows, else passes for good.  Returns (high bid, high bidder or -1);
+    updates ``passed``."""
+    n = len(want)
+    while live > 0 and not (bidder >= 0 and live == 1) and high < 5:
+        need = high + 1 if high else 2
+        if not passed[cur] and cur != bidder:
+            if want[cur] >= need:
+                high, bidder = need, cur
+            else:
+                passed[cur] = True
+                live -= 1
+        cur = (cur + 1) % n
+    return high, bidder
+
+
 def _weak(hand: int, trump: int) -> int:
     return sum(1 << c for c in _bits(hand) if c // 13 != trump and c % 13 < 10)
 
@@ -90,24 +116,8 @@ def sim_hucklebuck(players: int, seed: int, hands_n: int) -> list[int]:
         pos = _deal_five(deck, dealer, hands)
         stock = bytearray(deck[pos:])
         pos = 0
-        want = []
-        for i in range(players):
-            _, e = _best_suit(hands[i])
-            w = 5 if e >= 47 else min(5, (e + 3) // 10)
-            want.append(w)
-        high, bidder = 0, -1
-        passed = [False] * players
-        live = players
-        cur = (dealer + 1) % players
-        while live > 0 and not (bidder >= 0 and live == 1) and high < 5:
-            need = high + 1 if high else 2
-            if not passed[cur] and cur != bidder:
-                if want[cur] >= need:
-                    high, bidder = need, cur
-                else:
-                    passed[cur] = True
-                    live -= 1
-            cur = (cur + 1) % players
+        want = [_sim_want(h) for h in hands]
+        high, bidder = _sim_auction(want, [False] * players, players, 0, -1, (dealer + 1) % players)
         if bidder < 0:
             stats[0] += 1
             continue
