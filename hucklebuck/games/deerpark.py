@@ -22,11 +22,10 @@ from ..actions import Action, Call, Discard, Order, Pass, Play
 from ..cards import Card, CardSet, Suit
 from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
 from ..packs import GameKind
+from . import _deerpark_scoring as _scoring
 from .base import (
     HAND_SIZE,
-    HandOverEvent,
     Phase,
-    ScoreEvent,
     Trick,
     check_exact_cards,
     check_int_list,
@@ -511,76 +510,11 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
 
     # ---------------------------------------------------------------- scoring
     def _hand_played(self) -> None:
-        assert self._play is not None and self._maker is not None and self._requirement is not None
-        assert self._trump is not None and self._turned is not None
-        opts = self._options
-        delta = [0] * self._n
-        reasons = [""] * self._n
-        for s in range(self._n):
-            t = self._play.won[s]
-            need = self._requirement if s == self._maker else 1
-            role = "the maker" if s == self._maker else "a defender"
-            if t >= need:
-                delta[s] = -t
-                reasons[s] = f"{role} needed {need} and took {t}: -{t} (S4, DEF #65)"
-            elif s == self._maker and opts.failed_contract_tricks_count:
-                delta[s] = 5 - t
-                reasons[s] = (
-                    f"the maker needed {need} and took {t}: +5 - {t} (failed_contract_tricks_count, DEF #66)"
-                )
-            else:
-                delta[s] = 5
-                reasons[s] = f"{role} needed {need} and took {t}: +5 (S4, DEF #66)"
-        for s in range(self._n):
-            self._scores[s] += delta[s]
-            if self._scores[s] >= opts.lock_at:
-                self._ever_locked[s] = True
-            self._events.append(ScoreEvent(self._hand_no, s, delta[s], reasons[s]))
-        self._events.append(HandOverEvent(self._hand_no, tuple(self._scores), ()))
-        self._results = self._results.plus(
-            DeerParkHandResult(
-                hand=self._hand_no,
-                dealer=self._dealer,
-                turned=self._turned,
-                maker=self._maker,
-                requirement=self._requirement,
-                trump=self._trump,
-                tricks=tuple(self._play.tricks),
-                tricks_won=tuple(self._play.won),
-                delta=tuple(delta),
-                scores=tuple(self._scores),
-                reasons=tuple(reasons),
-            ),
-        )
-        winners, why = self._game_end()
-        self._turn = None
-        self._dealer = (self._dealer + 1) % self._n  # who deals next (DEF #81)
-        if winners:
-            self._end_game(winners, why)
-        else:
-            self._phase = Phase.HAND_OVER
+        _scoring.score_played_hand(self)
 
     def _game_end(self) -> tuple[tuple[int, ...], str]:
         """Winners after a hand (S4, DEF #73, #74)."""
-
-        def distance(s: int) -> int:
-            sc = self._scores[s]
-            return LOW_GOAL - sc if sc <= LOW_GOAL else sc - HIGH_GOAL
-
-        reached = [s for s in range(self._n) if self._scores[s] <= LOW_GOAL or self._scores[s] >= HIGH_GOAL]
-        if not reached:
-            return (), ""
-        if len(reached) == 1:
-            return (reached[0],), "goal reached"
-        far = max(distance(s) for s in reached)
-        best = [s for s in reached if distance(s) == far]
-        if len(best) == 1:
-            return (best[0],), "goal reached, farthest past it"
-        if self._options.tie_break is DeerParkTieBreak.SHARED:
-            return tuple(best), "goal reached, shared"
-        if self._maker is not None and self._maker in best:
-            return (self._maker,), "goal reached, tie broken for the maker"
-        return (), ""
+        return _scoring.game_end(self)
 
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> DeerParkObservation:

@@ -1,0 +1,93 @@
+"""Scoring a Deer Park Euchre hand and deciding whether the game is over (S4;
+DEF #65, #66, #73, #74, #81).
+
+Functions of a :class:`~hucklebuck.games.deerpark.DeerParkGame`: each seat's
+score change after the five tricks, the hand's result, and the winners.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import deerpark as _dp
+from .base import HandOverEvent, Phase, ScoreEvent
+
+if TYPE_CHECKING:
+    from .deerpark import DeerParkGame
+
+
+def score_played_hand(game: DeerParkGame) -> None:
+    """Score the five tricks just played, record the result, and end the hand or the game."""
+    assert game._play is not None and game._maker is not None and game._requirement is not None
+    assert game._trump is not None and game._turned is not None
+    opts = game._options
+    delta = [0] * game._n
+    reasons = [""] * game._n
+    for s in range(game._n):
+        t = game._play.won[s]
+        need = game._requirement if s == game._maker else 1
+        role = "the maker" if s == game._maker else "a defender"
+        if t >= need:
+            delta[s] = -t
+            reasons[s] = f"{role} needed {need} and took {t}: -{t} (S4, DEF #65)"
+        elif s == game._maker and opts.failed_contract_tricks_count:
+            delta[s] = 5 - t
+            reasons[s] = (
+                f"the maker needed {need} and took {t}: +5 - {t} (failed_contract_tricks_count, DEF #66)"
+            )
+        else:
+            delta[s] = 5
+            reasons[s] = f"{role} needed {need} and took {t}: +5 (S4, DEF #66)"
+    for s in range(game._n):
+        game._scores[s] += delta[s]
+        if game._scores[s] >= opts.lock_at:
+            game._ever_locked[s] = True
+        game._events.append(ScoreEvent(game._hand_no, s, delta[s], reasons[s]))
+    game._events.append(HandOverEvent(game._hand_no, tuple(game._scores), ()))
+    game._results = game._results.plus(
+        _dp.DeerParkHandResult(
+            hand=game._hand_no,
+            dealer=game._dealer,
+            turned=game._turned,
+            maker=game._maker,
+            requirement=game._requirement,
+            trump=game._trump,
+            tricks=tuple(game._play.tricks),
+            tricks_won=tuple(game._play.won),
+            delta=tuple(delta),
+            scores=tuple(game._scores),
+            reasons=tuple(reasons),
+        ),
+    )
+    winners, why = game._game_end()
+    game._turn = None
+    game._dealer = (game._dealer + 1) % game._n  # who deals next (DEF #81)
+    if winners:
+        game._end_game(winners, why)
+    else:
+        game._phase = Phase.HAND_OVER
+
+
+def game_end(game: DeerParkGame) -> tuple[tuple[int, ...], str]:
+    """Winners after a hand (S4, DEF #73, #74): the one past a goal, else the farthest past, else
+    the tie-break."""
+
+    def distance(s: int) -> int:
+        sc = game._scores[s]
+        return _dp.LOW_GOAL - sc if sc <= _dp.LOW_GOAL else sc - _dp.HIGH_GOAL
+
+    scores = game._scores
+    reached = [s for s in range(game._n) if scores[s] <= _dp.LOW_GOAL or scores[s] >= _dp.HIGH_GOAL]
+    if not reached:
+        return (), ""
+    if len(reached) == 1:
+        return (reached[0],), "goal reached"
+    far = max(distance(s) for s in reached)
+    best = [s for s in reached if distance(s) == far]
+    if len(best) == 1:
+        return (best[0],), "goal reached, farthest past it"
+    if game._options.tie_break is _dp.DeerParkTieBreak.SHARED:
+        return tuple(best), "goal reached, shared"
+    if game._maker is not None and game._maker in best:
+        return (game._maker,), "goal reached, tie broken for the maker"
+    return (), ""
