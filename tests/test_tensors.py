@@ -38,7 +38,9 @@ VARIANTS: list[tuple[str, Callable[[int], Game]]] = [
     ("buckem-5", lambda s: BuckEmGame(5, seed=s)),
     (
         "buckem-6-short-scare",
-        lambda s: BuckEmGame(6, seed=s, options={"short_handed": True, "scare_cards": True, "deuce_swap": False}),
+        lambda s: BuckEmGame(
+            6, seed=s, options={"short_handed": True, "scare_cards": True, "deuce_swap": False}
+        ),
     ),
     (
         "buckem-8-simultaneous",
