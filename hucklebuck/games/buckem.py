@@ -332,10 +332,6 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         if not isinstance(ante_due, bool):
             raise OptionsError(f"ante_due must be true or false, not {ante_due!r}")
         self._check_seat(dealer, "the dealer")
-        self._bankrolls = list(bankrolls)
-        self._pot = pot
-        self._units = pot_units
-        self._ante_due = ante_due
         self._dealer = dealer
         self._start: dict[str, Any] = {
             "dealer": dealer,
@@ -345,10 +341,17 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
             "ante_due": ante_due,
         }
         self._results: History[BuckEmHandResult] = History()
-        self._reset_hand_state()
-        self.next_hand(deal)
+        self._first_hand(deal, seed, rng)
 
     # ------------------------------------------------------------------ set-up
+    def _before_first_deal(self) -> None:
+        # The first deal takes the ante, so the money is set with it (from the set-up).
+        start = self._start
+        self._bankrolls = list(start["bankrolls"])
+        self._pot: int = start["pot"]
+        self._units: int = start["pot_units"]
+        self._ante_due: bool = start["ante_due"]
+
     def _reset_hand_state(self) -> None:
         self._stock: list[Card] = []
         self._upcard: Card | None = None

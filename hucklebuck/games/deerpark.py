@@ -258,8 +258,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         self._start: dict[str, Any] = {"dealer": dealer, "scores": list(scores)}
         self._ever_locked = [s >= self._options.lock_at for s in self._scores]
         self._results: History[DeerParkHandResult] = History()
-        self._reset_hand_state()
-        self.next_hand(deal)
+        self._first_hand(deal, seed, rng)
 
     # ------------------------------------------------------------------ set-up
     def _reset_hand_state(self) -> None:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import abc
 import json
 import random
+import threading
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
@@ -121,7 +122,27 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
             raise OptionsError(f"rng must be a random.Random, not {type(rng).__name__}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise OptionsError(f"seed must be an integer or None, not {type(seed).__name__}")
-        self._rng_obj = rng if rng is not None else random.Random(seed if seed is not None else 0)
+
+    def _first_hand(
+        self, deal: D | Mapping[str, Any] | None, seed: int | None, rng: random.Random | None
+    ) -> None:
+        """The constructor's last step, once its arguments are checked: deal the first
+        hand now (an explicit ``deal``, or a given ``rng``, which other code may go on
+        drawing from), or, from a seed, record the seed and deal on first use.
+
+        A pending deal is made by :meth:`__getattr__` when an attribute the deal sets
+        is first read (every public accessor reads one), from ``random.Random(seed)``
+        exactly as an eager deal would: same cards, same saved form.  Like OpenSpiel's
+        ``new_initial_state``, a new game then costs no shuffle until it is used.
+        """
+        if deal is None and rng is None:
+            self._pending_seed = 0 if seed is None else seed
+            return
+        self._deal_first_hand(rng if rng is not None else random.Random(0 if seed is None else seed), deal)
+
+    def _deal_first_hand(self, rng: random.Random, deal: D | Mapping[str, Any] | None) -> None:
+        """Set every attribute the first deal changes, then deal it."""
+        self._rng_obj = rng
         self._rng_shared = False
         self._hand_no = 0
         self._winners: tuple[int, ...] = ()
@@ -131,7 +152,33 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         self._deal: D | None = None
         self._game_start: tuple[int, ...] = ()
         self._hand_start: tuple[int, ...] = ()
-        self._reset_common()
+        self._before_first_deal()
+        self.next_hand(deal)
+
+    def _before_first_deal(self) -> None:
+        """Set the game's own attributes that dealing a hand changes (from the checked
+        set-up), just before the first deal; nothing by default."""
+
+    if not TYPE_CHECKING:  # at run time only, so mypy still checks every attribute name
+
+        def __getattr__(self, name: str) -> Any:
+            # Called only for a missing attribute: with a first hand still to deal, deal
+            # it (once, even if two threads ask together) and look again.  Dunder names
+            # (the copy and pickle protocols probe them) never deal.
+            d = self.__dict__
+            seed = d.get("_pending_seed")
+            if seed is not None and name[:2] != "__":
+                with _DEAL_LOCK:
+                    if seed is not _DEALING and d.get("_pending_seed") is seed:
+                        d["_pending_seed"] = _DEALING  # a nested look-up fails instead of recursing
+                        try:
+                            self._deal_first_hand(random.Random(seed), None)
+                        finally:
+                            del d["_pending_seed"]
+                return object.__getattribute__(self, name)
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
+            )
 
     def _reset_common(self) -> None:
         self._hands: list[int] = [0] * self._n
@@ -690,6 +737,12 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         new = object.__new__(type(self))
         d = new.__dict__
         d.update(self.__dict__)
+        if "_pending_seed" in d:  # not dealt yet: the copy deals the same hand from the same seed
+            for name in self.mutable_state:
+                v = d.get(name)
+                if v is not None:
+                    d[name] = v.copy()
+            return new
         for name in self.mutable_state:
             v = d[name]
             if v is not None:
@@ -739,6 +792,10 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         return f"<{type(self).__name__} players={self._n} hand={self._hand_no} phase={self._phase.value}>"
 
 
+_DEAL_LOCK: Final = threading.RLock()
+"""Held while a pending first hand is dealt (see :meth:`TrickGame._first_hand`)."""
+_DEALING: Final = object()
+"""``_pending_seed`` while its deal is in progress."""
 _DEFAULT_OPTIONS: dict[type, OptionsBase] = {}
 """Each options class's default instance (options are immutable, so one is shared)."""
 _EVENT_TYPES: Final = frozenset(

@@ -329,8 +329,7 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         }
         self._dealer = dealer
         self._results: History[HandResult] = History()
-        self._reset_hand_state()
-        self.next_hand(deal)
+        self._first_hand(deal, seed, rng)
 
     # ------------------------------------------------------------------ set-up
     def _reset_hand_state(self) -> None:
