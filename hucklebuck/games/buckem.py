@@ -273,7 +273,9 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
 
     ``bankrolls`` (default all 0; they may go negative, DEF #62), ``pot``,
     ``pot_units`` and ``ante_due`` set a known starting position.  Deal from
-    ``seed`` / ``rng`` or an explicit ``deal``.
+    ``seed`` / ``rng`` or an explicit ``deal``.  From a seed the first round is
+    dealt (and the ante taken) on first use (any look at the game's state), with
+    the cards the constructor would have dealt; bad arguments still raise here.
     """
 
     kind: ClassVar[GameKind] = GameKind.BUCKEM

@@ -206,7 +206,9 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
     """A game of Deer Park Euchre for 3-7 players (8 with a variant).
 
     Everyone starts at 20 (``scores`` can set another start); the first to 0 or
-    50 wins.  Deal from ``seed`` / ``rng`` or an explicit ``deal``.
+    50 wins.  Deal from ``seed`` / ``rng`` or an explicit ``deal``.  From a seed
+    the first hand is dealt on first use (any look at the game's state), with
+    the cards the constructor would have dealt; bad arguments still raise here.
     """
 
     kind: ClassVar[GameKind] = GameKind.DEERPARK

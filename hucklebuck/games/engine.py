@@ -2,7 +2,10 @@
 
 A game is a sequence of hands.  Each hand is dealt (from the game's random
 source or from an explicit deal), then driven by typed actions until it is
-scored.  :class:`TrickGame` owns everything that does not depend on the game's
+scored.  A game built from a seed deals its first hand on first use, not in
+its constructor (as OpenSpiel's new state is dealt by later chance actions):
+it deals the same cards, and a new game costs no shuffle until it is looked at.
+:class:`TrickGame` owns everything that does not depend on the game's
 rules: turn and phase checks before an action is applied, the event log, the
 record of deals and actions, the five tricks, cheap copies and the JSON form.
 A game class supplies its phases, its legal actions and its scoring.
@@ -733,6 +736,7 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         immutable and shared, but for the trick state and the random source,
         which are shared until either game changes them and then copied (so a
         ``rng`` passed in is no longer advanced by a game once it is copied).
+        A copy of a game whose first hand is still to be dealt deals the same hand.
         """
         new = object.__new__(type(self))
         d = new.__dict__

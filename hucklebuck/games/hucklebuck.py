@@ -267,7 +267,9 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
 
     Deal from ``seed`` / ``rng`` (a :class:`random.Random`; never the global
     one) or from an explicit ``deal``.  ``dealer`` is the first dealer (DEF #3);
-    ``scores`` and ``out`` let a game start from a known position.
+    ``scores`` and ``out`` let a game start from a known position.  From a seed
+    the first hand is dealt on first use (any look at the game's state), with
+    the cards the constructor would have dealt; bad arguments still raise here.
 
     Each call of :meth:`apply` checks the action first and raises
     :class:`~hucklebuck.errors.IllegalAction` without changing anything when
