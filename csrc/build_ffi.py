@@ -33,7 +33,14 @@ def make_ffi() -> FFI:
     ffi.set_source(
         "hucklebuck._hbc",
         '#include "hb_core.h"',
-        sources=["csrc/hb_core.c", "csrc/hb_eval.c", "csrc/hb_search.c", "csrc/hb_solve.c"],
+        sources=[
+            "csrc/hb_core.c",
+            "csrc/hb_eval.c",
+            "csrc/hb_search.c",
+            "csrc/hb_search_check.c",
+            "csrc/hb_maxn.c",
+            "csrc/hb_solve.c",
+        ],
         include_dirs=["csrc"],
         depends=["csrc/hb_core.h", "csrc/hb_internal.h", "csrc/hb_solve.h"],
         extra_compile_args=["-std=c99", "-O2"],

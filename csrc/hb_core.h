@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HB_ABI_VERSION_VALUE 4
+#define HB_ABI_VERSION_VALUE 5
 
 /* CDEF-BEGIN */
 enum {
@@ -164,8 +164,11 @@ enum {
     HB_E_CAND = -14,      /* a search candidate that is not a legal choice of the position */
     HB_SP_PLAY = 0, HB_SP_AUCTION = 1, HB_SP_TRUMP = 2, HB_SP_DECLARE = 3, HB_SP_EXCHANGE = 4,
     HB_SP_ORDER = 5, HB_SP_CALL = 6, HB_SP_DEALER_DISCARD = 7, HB_SP_STAY_FOLD = 8, HB_SP_DRAW = 9,
+    HB_E_NOMEM = -17,     /* the search's table could not be allocated */
     HB_SEARCH_REC = 12,   /* bytes per (candidate, sample) record */
-    HB_SEARCH_MAX_CANDS = 64
+    HB_SEARCH_MAX_CANDS = 64,
+    HB_SEARCH_PLAYOUT = 0, /* method: the rest of the hand by the playout policies */
+    HB_SEARCH_SOLVER = 1   /* method: the play solved with open cards (hb_maxn.c) */
 };
 
 /* A decision point as one seat sees it (see hucklebuck/_core/_py_search.py). */
@@ -199,6 +202,13 @@ int hb_search_sample(const hb_search_pos *pos, uint64_t seed, uint32_t samples, 
    bidder or maker, the bid or requirement, a status, an extra byte. */
 int hb_search(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
               uint32_t samples, int8_t *out, size_t out_len);
+
+/* hb_search with a method: HB_SEARCH_PLAYOUT (as hb_search) or HB_SEARCH_SOLVER, where
+   the cards of each simulated hand are played with open cards, every seat taking as
+   many tricks as it can for itself (a Deer Park seat playing for 50: as few); a solve
+   past node_limit cards tried (0: no limit) is played by the policies instead. */
+int hb_search_ex(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
+                 uint32_t samples, int method, uint64_t node_limit, int8_t *out, size_t out_len);
 /* CDEF-END */
 
 #endif

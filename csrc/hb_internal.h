@@ -45,4 +45,23 @@ int hb_i_dp_strength(const hb_rules *r, int trump, uint64_t hand);
 int hb_i_bk_stays(uint64_t hand, int trump);
 int hb_i_bk_rakes(uint64_t hand, int trump);
 
+/* hb_search_check.c: the argument checks of hb_search and hb_search_sample. */
+#define HB_I_DUCKS(p) ((unsigned)((p)->flags >> 8) & 0xFFu) /* Deer Park seats playing for 50 */
+int hb_i_search_check_pos(const hb_search_pos *p, const hb_rules *r);
+int hb_i_search_check_cand(const hb_search_pos *p, const hb_rules *r, const hb_search_cand *c);
+
+/* hb_maxn.c: the open-cards play of the search's solver method.  The table is
+   owned by the caller (HB_MAXN_SLOTS slots, at most HB_MAXN_KEEP positions kept). */
+#define HB_MAXN_SLOTS (1u << 15)
+#define HB_MAXN_KEEP (1u << 14)
+typedef struct hb_maxn_tt hb_maxn_tt;
+hb_maxn_tt *hb_i_maxn_new(void);
+void hb_i_maxn_free(hb_maxn_tt *t);
+void hb_i_maxn_clear(hb_maxn_tt *t);
+/* Adds to won[] the tricks each seat takes from the position (trick0: the current
+   trick, leader first; it may be complete); 1 when solved, 0 past `limit` nodes
+   (0: no limit), won[] then untouched. */
+int hb_i_maxn(const hb_rules *r, int trump, const uint64_t *hands, int nseats, unsigned active, int leader,
+              const uint8_t *trick0, int tlen, unsigned duck, uint64_t limit, hb_maxn_tt *tt, int *won);
+
 #endif

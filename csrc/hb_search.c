@@ -17,7 +17,7 @@
 #define FULL52 ((UINT64_C(1) << 52) - 1)
 #define BIT(c) (UINT64_C(1) << (c))
 #define MAX_TRIES 64
-#define DUCKS(p) ((unsigned)((p)->flags >> 8) & 0xFFu) /* Deer Park seats playing for 50 */
+#define DUCKS(p) HB_I_DUCKS(p)
 
 #if defined(__GNUC__) || defined(__clang__)
 static int popc(uint64_t x) { return __builtin_popcountll(x); }
@@ -168,6 +168,21 @@ static void play_rest(const hb_rules *r, int trump, uint64_t *hands, int nseats,
     }
 }
 
+/* How the rest of a simulated hand is played: by the policies (tt NULL), or with
+ * open cards by hb_maxn.c, falling back to the policies past `limit` nodes. */
+typedef struct {
+    hb_maxn_tt *tt;
+    uint64_t limit;
+} finisher;
+
+static void finish(const finisher *f, const hb_rules *r, int trump, uint64_t *hands, int nseats, unsigned active,
+                   int leader, const uint8_t *trick0, int tlen, int *won, unsigned duck)
+{
+    if (f->tt && hb_i_maxn(r, trump, hands, nseats, active, leader, trick0, tlen, duck, f->limit, f->tt, won))
+        return;
+    play_rest(r, trump, hands, nseats, active, leader, trick0, tlen, won, duck);
+}
+
 static void record_play(const hb_search_pos *p, unsigned active, const int *won, int8_t *rec)
 {
     int i;
@@ -177,7 +192,7 @@ static void record_play(const hb_search_pos *p, unsigned active, const int *won,
 
 /* ------------------------------------------------------------ Hucklebuck */
 static void sim_hucklebuck(const hb_search_pos *p, const hb_rules *rules, uint64_t *hands, pile *pl,
-                           const hb_search_cand *cand, int8_t *rec)
+                           const hb_search_cand *cand, const finisher *f, int8_t *rec)
 {
     int n = p->nseats, me = p->seat, high = p->high, bidder = p->bidder, trump = p->trump, i, e;
     int st[8], won[8] = {0}, others = 0;
@@ -241,14 +256,14 @@ static void sim_hucklebuck(const hb_search_pos *p, const hb_rules *rules, uint64
         st[s] = 2;
     }
     for (i = 0; i < n; i++) if (st[i] == 2) active |= 1u << i;
-    play_rest(&rules[trump], trump, hands, n, active, bidder, NULL, 0, won, 0);
+    finish(f, &rules[trump], trump, hands, n, active, bidder, NULL, 0, won, 0);
     for (i = 0; i < 8; i++) rec[i] = (int8_t)((i < n && (active & (1u << i))) ? won[i] : -1);
     rec[8] = (int8_t)bidder; rec[9] = (int8_t)high; rec[10] = 0; rec[11] = (int8_t)trump;
 }
 
 /* ------------------------------------------------------------ Deer Park */
 static void sim_deerpark(const hb_search_pos *p, const hb_rules *rules, uint64_t *hands,
-                         const hb_search_cand *cand, int8_t *rec)
+                         const hb_search_cand *cand, const finisher *f, int8_t *rec)
 {
     int n = p->nseats, me = p->seat, dealer = p->dealer, turned = p->turned, ts = turned / 13;
     int maker = p->bidder, req = p->high, trump = p->trump, i, k_me, won[8] = {0}, leader;
@@ -301,14 +316,14 @@ static void sim_deerpark(const hb_search_pos *p, const hb_rules *rules, uint64_t
     if (p->phase == HB_SP_DEALER_DISCARD) hands[me] &= ~cand->cards;
     for (i = 0; i < n; i++) if (p->size[i]) active |= 1u << i;
     leader = (p->flags & 2) ? maker : (dealer + 1) % n;
-    play_rest(&rules[trump], trump, hands, n, active, leader, NULL, 0, won, DUCKS(p));
+    finish(f, &rules[trump], trump, hands, n, active, leader, NULL, 0, won, DUCKS(p));
     for (i = 0; i < 8; i++) rec[i] = (int8_t)((i < n && (active & (1u << i))) ? won[i] : -1);
     rec[8] = (int8_t)maker; rec[9] = (int8_t)req; rec[10] = 0; rec[11] = (int8_t)trump;
 }
 
 /* ------------------------------------------------------------ Buck 'Em */
 static void sim_buckem(const hb_search_pos *p, const hb_rules *rules, uint64_t *hands, pile *pl,
-                       const hb_search_cand *cand, int8_t *rec)
+                       const hb_search_cand *cand, const finisher *f, int8_t *rec)
 {
     int n = p->nseats, me = p->seat, dealer = p->dealer, trump = p->trump, i, nst = 0, won[8] = {0};
     int st[8], lead = -1;
@@ -351,164 +366,10 @@ static void sim_buckem(const hb_search_pos *p, const hb_rules *rules, uint64_t *
         st[s] = 4;
     }
     for (i = 0; i < n; i++) if (st[i] == 4) active |= 1u << i;
-    play_rest(&rules[trump], trump, hands, n, active, lead, NULL, 0, won, 0);
+    finish(f, &rules[trump], trump, hands, n, active, lead, NULL, 0, won, 0);
     for (i = 0; i < 8; i++) rec[i] = (int8_t)((i < n && (active & (1u << i))) ? won[i] : -1);
     rec[10] = 0;
 }
-
-/* ------------------------------------------------------------ checking */
-static int phase_game(int phase)
-{
-    if (phase == HB_SP_PLAY) return -1;
-    if (phase <= HB_SP_EXCHANGE) return HB_GAME_HUCKLEBUCK;
-    if (phase <= HB_SP_DEALER_DISCARD) return HB_GAME_DEERPARK;
-    return HB_GAME_BUCKEM;
-}
-
-/* Seats in play order for the current trick (play phase). */
-static int play_order(const hb_search_pos *p, int *order, int *lp)
-{
-    int i, nact = 0;
-    *lp = -1;
-    for (i = 0; i < p->nseats; i++)
-        if (p->state[i] & 1) { if (i == p->leader) *lp = nact; order[nact++] = i; }
-    return nact;
-}
-
-static int check_pos(const hb_search_pos *p, const hb_rules *r)
-{
-    int i, n, need = 0, g;
-    uint64_t seen = 0;
-    if (p->game < 0 || p->game > 2) return HB_E_GAME;
-    if (p->phase < 0 || p->phase > HB_SP_DRAW) return HB_E_MODE;
-    g = phase_game(p->phase);
-    if (g >= 0 && g != p->game) return HB_E_MODE;
-    n = p->nseats;
-    if (n < 2 || n > 8) return HB_E_SEATS;
-    if (p->seat < 0 || p->seat >= n || p->dealer < 0 || p->dealer >= n) return HB_E_SEATS;
-    if (p->trump < -1 || p->trump > 3) return HB_E_TRUMP;
-    if (p->trump < 0 && !(p->phase == HB_SP_AUCTION || p->phase == HB_SP_TRUMP || p->phase == HB_SP_ORDER ||
-                          p->phase == HB_SP_CALL))
-        return HB_E_TRUMP;
-    if (p->pool & ~FULL52) return HB_E_MASK;
-    if (p->flags < 0 || p->flags >= (1 << 16) || (DUCKS(p) >> n) != 0) return HB_E_MODE;
-    for (i = 0; i < 8; i++) {
-        if (i >= n) {
-            if (p->size[i] || p->known[i] || p->voids[i]) return HB_E_SEATS;
-            continue;
-        }
-        if (p->known[i] & ~FULL52) return HB_E_MASK;
-        if (p->known[i] & (seen | p->pool)) return HB_E_DUP;
-        seen |= p->known[i];
-        if (p->size[i] > 6 || popc(p->known[i]) > p->size[i]) return HB_E_LEN;
-        if (p->voids[i] > 15 || p->won[i] > 5) return HB_E_LEN;
-        if (p->voids[i] && p->trump < 0) return HB_E_TRUMP;
-        if (p->voids[i] && r != NULL) {
-            int s;
-            for (s = 0; s < 4; s++)
-                if ((p->voids[i] >> s & 1) && (p->known[i] & r->suit_mask[s])) return HB_E_DUP;
-        }
-        if (i != p->seat) need += p->size[i] - popc(p->known[i]);
-    }
-    if (popc(p->known[p->seat]) != p->size[p->seat]) return HB_E_LEN;
-    if (p->size[p->seat] == 0) return HB_E_SEATS;
-    if (need > popc(p->pool)) return HB_E_NODEAL;
-    if (p->trick_len < 0 || p->trick_len > 7) return HB_E_LEN;
-    for (i = 0; i < p->trick_len; i++) {
-        int c = p->trick[i];
-        if (c > 51) return HB_E_CARD;
-        if ((seen | p->pool) & BIT(c)) return HB_E_DUP;
-        seen |= BIT(c);
-    }
-    if (p->turned < -1 || p->turned > 51) return HB_E_CARD;
-    if (p->phase == HB_SP_PLAY) {
-        int order[8], lp, nact = play_order(p, order, &lp);
-        if (lp < 0 || p->trick_len >= nact) return HB_E_SEATS;
-        if (order[(lp + p->trick_len) % nact] != p->seat) return HB_E_SEATS;
-        for (i = 0; i < n; i++) {  /* equal hands at the trick's start; inactive seats hold nothing */
-            int j, played = 0, in_play = (p->state[i] & 1) != 0;
-            for (j = 0; j < p->trick_len; j++) if (order[(lp + j) % nact] == i) played = 1;
-            if (!in_play && p->size[i] != 0) return HB_E_LEN;
-            if (in_play && p->size[i] + played != p->size[p->seat]) return HB_E_LEN;
-        }
-    } else {
-        if (p->trick_len != 0) return HB_E_LEN;
-        for (i = 0; i < n; i++) {  /* before play: five cards a hand (the Deer Park dealer's six) */
-            int full = (p->phase == HB_SP_DEALER_DISCARD && i == p->seat) ? 6 : 5, st = p->state[i] & 7;
-            int out_ok = p->phase == HB_SP_AUCTION || p->phase == HB_SP_TRUMP || st == 1;
-            if (p->size[i] != full && !(p->size[i] == 0 && out_ok && i != p->seat)) return HB_E_LEN;
-            if (p->size[i] == 0 && p->phase >= HB_SP_ORDER && p->phase <= HB_SP_DEALER_DISCARD) return HB_E_LEN;
-            if (p->size[i] == full && st == 1 && p->phase != HB_SP_AUCTION && p->phase < HB_SP_ORDER)
-                return HB_E_LEN;
-            if (p->size[i] == full && st == 1 && p->phase >= HB_SP_STAY_FOLD) return HB_E_LEN;
-        }
-    }
-    if (p->phase == HB_SP_AUCTION) {
-        if (p->high < 0 || p->high > 5 || p->bidder < -1 || p->bidder >= n) return HB_E_MODE;
-        if ((p->high == 0) != (p->bidder < 0)) return HB_E_MODE;
-    }
-    if (p->phase >= HB_SP_TRUMP && p->phase <= HB_SP_EXCHANGE) {
-        if (p->high < 2 || p->high > 5 || p->bidder < 0 || p->bidder >= n) return HB_E_MODE;
-        if (p->phase == HB_SP_TRUMP && p->bidder != p->seat) return HB_E_SEATS;
-    }
-    if (p->phase >= HB_SP_ORDER && p->phase <= HB_SP_DEALER_DISCARD) {
-        if (p->turned < 0) return HB_E_CARD;
-        if (p->phase == HB_SP_ORDER && ((p->pool | seen) & BIT(p->turned))) return HB_E_DUP;
-        if (p->phase == HB_SP_DEALER_DISCARD) {
-            if (p->seat != p->dealer || p->bidder < 0 || p->bidder >= n || p->high < 2 || p->high > 3)
-                return HB_E_SEATS;
-        } else if (p->bidder != -1) {
-            return HB_E_MODE;
-        }
-    }
-    if (p->phase >= HB_SP_ORDER) {  /* the turned card or upcard is never dealt from the pool */
-        if (p->turned < 0) return HB_E_CARD;
-        if (p->pool & BIT(p->turned)) return HB_E_DUP;
-    }
-    if (p->bidder < -1 || p->bidder >= n || p->high < 0 || p->high > 5) return HB_E_MODE;
-    return HB_OK;
-}
-
-static int check_cand(const hb_search_pos *p, const hb_rules *r, const hb_search_cand *c)
-{
-    uint64_t hand = p->known[p->seat];
-    int a = c->arg;
-    if (c->cards & ~hand) return HB_E_CAND;
-    switch (p->phase) {
-    case HB_SP_PLAY:
-        if (popc(c->cards) != 1) return HB_E_CAND;
-        if (!(hb_i_legal(r, hand, p->trick_len ? p->trick[0] : -1) & c->cards)) return HB_E_CAND;
-        return HB_OK;
-    case HB_SP_AUCTION:
-        if (c->cards || !(a == 0 || (a >= 2 && a <= 5 && a > p->high))) return HB_E_CAND;
-        return HB_OK;
-    case HB_SP_TRUMP:
-        return (c->cards || a < 0 || a > 3) ? HB_E_CAND : HB_OK;
-    case HB_SP_DECLARE:
-        if (a < -1 || a > 5) return HB_E_CAND;
-        if (a == -1 && p->seat == p->bidder) return HB_E_CAND;
-        if (popc(c->cards) != (a < 0 ? 0 : a)) return HB_E_CAND;
-        return HB_OK;
-    case HB_SP_EXCHANGE:
-        return (a != 0 || popc(c->cards) != p->state[p->seat] - 3) ? HB_E_CAND : HB_OK;
-    case HB_SP_ORDER:
-        return (c->cards || (a != 0 && a != 1)) ? HB_E_CAND : HB_OK;
-    case HB_SP_CALL:
-        if (a == -1 && p->seat == p->dealer) return HB_E_CAND;  /* the stuck dealer must name a suit */
-        return (c->cards || a < -1 || a > 3) ? HB_E_CAND : HB_OK;
-    case HB_SP_DEALER_DISCARD:
-        return (a != 0 || popc(c->cards) != 1) ? HB_E_CAND : HB_OK;
-    case HB_SP_STAY_FOLD:
-        if (c->cards || a < 0 || a > 2) return HB_E_CAND;
-        if (a == 2 && !(hand & BIT(13 * p->trump))) return HB_E_CAND;
-        return HB_OK;
-    case HB_SP_DRAW:
-        return (a != 0 || popc(c->cards) > 3) ? HB_E_CAND : HB_OK;
-    default:
-        return HB_E_CAND;
-    }
-}
-
 /* ------------------------------------------------------------ sampling */
 typedef struct {
     uint8_t arr[52];
@@ -590,7 +451,7 @@ int hb_search_sample(const hb_search_pos *pos, uint64_t seed, uint32_t samples, 
     if (pos == NULL || (out == NULL && samples > 0)) return HB_E_NULL;
     if (pos->game < 0 || pos->game > 2) return HB_E_GAME;
     t = rules_for(pos, rules);
-    rc = check_pos(pos, pos->trump >= 0 ? &rules[t] : NULL);
+    rc = hb_i_search_check_pos(pos, pos->trump >= 0 ? &rules[t] : NULL);
     if (rc != HB_OK) return rc;
     if (out_len < (size_t)samples * 8) return HB_E_LEN;
     sampler_init(&S, pos, &rules[t]);
@@ -604,6 +465,13 @@ int hb_search_sample(const hb_search_pos *pos, uint64_t seed, uint32_t samples, 
 int hb_search(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
               uint32_t samples, int8_t *out, size_t out_len)
 {
+    return hb_search_ex(pos, cands, ncands, seed, samples, HB_SEARCH_PLAYOUT, 0, out, out_len);
+}
+
+int hb_search_ex(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
+                 uint32_t samples, int method, uint64_t node_limit, int8_t *out, size_t out_len)
+{
+    finisher f;
     hb_rules rules[4];
     sampler S;
     uint8_t rest[52];
@@ -613,25 +481,33 @@ int hb_search(const hb_search_pos *pos, const hb_search_cand *cands, int ncands,
     if (pos == NULL || cands == NULL || out == NULL) return HB_E_NULL;
     if (pos->game < 0 || pos->game > 2) return HB_E_GAME;
     t = rules_for(pos, rules);
-    rc = check_pos(pos, pos->trump >= 0 ? &rules[t] : NULL);
+    rc = hb_i_search_check_pos(pos, pos->trump >= 0 ? &rules[t] : NULL);
     if (rc != HB_OK) return rc;
     if (ncands < 1 || ncands > HB_SEARCH_MAX_CANDS) return HB_E_CAND;
     if (samples < 1 || samples > (1u << 20)) return HB_E_LEN;
     if (out_len < (size_t)ncands * samples * HB_SEARCH_REC) return HB_E_LEN;
     for (ci = 0; ci < ncands; ci++) {
-        rc = check_cand(pos, &rules[t], &cands[ci]);
+        rc = hb_i_search_check_cand(pos, &rules[t], &cands[ci]);
         if (rc != HB_OK) return rc;
     }
+    if (method != HB_SEARCH_PLAYOUT && method != HB_SEARCH_SOLVER) return HB_E_MODE;
+    f.tt = NULL;
+    f.limit = node_limit;
+    if (method == HB_SEARCH_SOLVER && (f.tt = hb_i_maxn_new()) == NULL) return HB_E_NOMEM;
+    rc = HB_OK;
     sampler_init(&S, pos, &rules[t]);
-    for (k = 0; k < samples; k++) {
+    for (k = 0; k < samples && rc == HB_OK; k++) {
         rc = sample_once(&S, pos, &st, dealt, rest, &nrest);
-        if (rc != HB_OK) return rc;
+        if (rc != HB_OK) break;
         for (ci = 0; ci < ncands; ci++) {
             uint64_t hands[8];
             int8_t *rec = out + ((size_t)ci * samples + k) * HB_SEARCH_REC;
             pile pl;
             memcpy(hands, dealt, sizeof hands);
             pl.cards = rest; pl.n = nrest; pl.pos = 0; pl.aside = 0;
+            /* a solve's table is kept across the cards of one deal (the hands are the
+               same), emptied for every other solve (the hands may differ) */
+            if (f.tt && (ci == 0 || pos->phase != HB_SP_PLAY)) hb_i_maxn_clear(f.tt);
             if (pos->phase == HB_SP_PLAY) {
                 int won[8] = {0}, c = lowbit(cands[ci].cards), i;
                 uint8_t trick[8];
@@ -640,18 +516,19 @@ int hb_search(const hb_search_pos *pos, const hb_search_cand *cands, int ncands,
                 memcpy(trick, pos->trick, 8);
                 trick[pos->trick_len] = (uint8_t)c;
                 hands[pos->seat] &= ~BIT(c);
-                play_rest(&rules[t], t, hands, pos->nseats, active, pos->leader, trick, pos->trick_len + 1, won,
-                          DUCKS(pos));
+                finish(&f, &rules[t], t, hands, pos->nseats, active, pos->leader, trick, pos->trick_len + 1, won,
+                       DUCKS(pos));
                 record_play(pos, active, won, rec);
                 rec[8] = (int8_t)pos->bidder; rec[9] = (int8_t)pos->high; rec[10] = 0; rec[11] = (int8_t)t;
             } else if (pos->game == HB_GAME_HUCKLEBUCK) {
-                sim_hucklebuck(pos, rules, hands, &pl, &cands[ci], rec);
+                sim_hucklebuck(pos, rules, hands, &pl, &cands[ci], &f, rec);
             } else if (pos->game == HB_GAME_DEERPARK) {
-                sim_deerpark(pos, rules, hands, &cands[ci], rec);
+                sim_deerpark(pos, rules, hands, &cands[ci], &f, rec);
             } else {
-                sim_buckem(pos, rules, hands, &pl, &cands[ci], rec);
+                sim_buckem(pos, rules, hands, &pl, &cands[ci], &f, rec);
             }
         }
     }
-    return HB_OK;
+    hb_i_maxn_free(f.tt);
+    return rc;
 }

@@ -186,7 +186,7 @@ def test_registry() -> None:
             bot = make_player(kind, game, seed=1)
             assert callable(bot.choose)
     assert isinstance(make_player("mc", "deerpark"), MonteCarloPlayer)
-    with pytest.raises(OptionsError, match="mc, heuristic, random"):
+    with pytest.raises(OptionsError, match="mc, mc-solver, heuristic, random"):
         make_player("clever", "hucklebuck")
     with pytest.raises(OptionsError, match="is not a game"):
         make_player("mc", "poker")
@@ -199,7 +199,7 @@ def test_bad_sample_counts(samples: Any) -> None:
 
 
 def test_bad_method() -> None:
-    with pytest.raises(OptionsError, match="use one of: playout"):
+    with pytest.raises(OptionsError, match="use one of: playout, solver"):
         MonteCarloPlayer(method="guess")
 
 

@@ -60,7 +60,7 @@ def test_same_table_on_either_core() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"bots": ("mc", "wizard")}, OptionsError, "mc, heuristic, random"),
+        ({"bots": ("mc", "wizard")}, OptionsError, "mc, mc-solver, heuristic, random"),
         ({"games": 0}, OptionsError, "games must be a positive integer"),
         ({"players": 9}, OptionsError, "3 to 7 players"),
         ({"options": {"no_such_option": 1}}, UnsupportedOption, "known:"),
@@ -78,7 +78,7 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "share of games won" in out and "95% CI" in out and "seed 0" in out
     assert main(["tournament", "hucklebuck", "--bots", "heuristic,oracle", "--games", "3"]) == 2
-    assert "mc, heuristic, random" in capsys.readouterr().err
+    assert "mc, mc-solver, heuristic, random" in capsys.readouterr().err
     assert main(["tournament", "deerpark", "--games", "3", "--option", "nope=1"]) == 2
     assert "club_turnup_pickup" in capsys.readouterr().err
     with pytest.raises(SystemExit):

@@ -40,7 +40,13 @@ static void fresh(hb_search_pos *p, int game, int phase, int n, int seat, uint64
 static int search(const hb_search_pos *p, const hb_search_cand *c, int nc, uint32_t samples)
 {
     static int8_t out[64 * 64 * HB_SEARCH_REC];
-    int rc = hb_search(p, c, nc, 7, samples, out, sizeof out), i, k;
+    static unsigned calls = 0;
+    /* every other search solves the play with open cards, some with a budget that runs out */
+    int method = (calls & 1) ? HB_SEARCH_SOLVER : HB_SEARCH_PLAYOUT;
+    uint64_t limit = (calls & 2) ? 40 : 5000;
+    int rc, i, k;
+    calls++;
+    rc = hb_search_ex(p, c, nc, 7, samples, method, limit, out, sizeof out);
     if (rc != HB_OK) return rc;
     for (k = 0; k < nc * (int)samples; k++) {
         const int8_t *r = out + k * HB_SEARCH_REC;
@@ -123,6 +129,8 @@ static void refusals(void)
     CHECK(hb_search(&p, c, 65, 1, 1, out, sizeof out) == HB_E_CAND);
     CHECK(hb_search(&p, c, 1, 1, 0, out, sizeof out) == HB_E_LEN);
     CHECK(hb_search(&p, c, 1, 1, 5, out, sizeof out) == HB_E_LEN);  /* out too small */
+    CHECK(hb_search_ex(&p, c, 1, 1, 1, 2, 0, out, sizeof out) == HB_E_MODE);  /* no such method */
+    CHECK(hb_search_ex(&p, c, 1, 1, 1, -1, 0, out, sizeof out) == HB_E_MODE);
     c[0].arg = 1;  /* a bid of 1 */
     CHECK(hb_search(&p, c, 1, 1, 1, out, sizeof out) == HB_E_CAND);
     c[0].arg = 0;

@@ -45,6 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from . import _py_maxn
 from ._py_eval import SplitMix64, _bits, _playout, _Rules
 from ._py_search_check import SearchError, check_cand, check_pos
 from ._py_sim import _best_suit, _bk_rakes, _bk_stays, _dp_strength, _estimate, _sim_auction, _sim_want, _weak
@@ -52,7 +53,9 @@ from ._py_sim import _best_suit, _bk_rakes, _bk_stays, _dp_strength, _estimate, 
 __all__ = [
     "MAX_CANDS",
     "PHASES",
+    "PLAYOUT",
     "REC",
+    "SOLVER",
     "SearchError",
     "SearchPosition",
     "sample",
@@ -76,7 +79,9 @@ PHASES: Final = {
     "stay_fold": STAY_FOLD,
     "draw": DRAW,
 }
-E_GAME, E_LEN, E_NODEAL, E_CAND = -1, -4, -13, -14
+E_GAME, E_LEN, E_MODE, E_NODEAL, E_CAND = -1, -4, -11, -13, -14
+#: Search methods shared with the C core (``HB_SEARCH_PLAYOUT``, ``HB_SEARCH_SOLVER``).
+PLAYOUT, SOLVER = 0, 1
 
 
 @dataclass
@@ -211,12 +216,42 @@ def _play_rest(
         trick, seats = [], []
 
 
+class _Finisher:
+    """How the rest of a simulated hand is played: by the policies, or with open cards.
+
+    The twin of the C core's ``finisher``.
+    """
+
+    __slots__ = ("limit", "table")
+
+    def __init__(self, method: int, limit: int) -> None:
+        self.table = _py_maxn.Table() if method == SOLVER else None
+        self.limit = limit
+
+    def finish(
+        self,
+        r: _Rules,
+        hands: list[int],
+        n: int,
+        active: int,
+        leader: int,
+        trick0: list[int],
+        won: list[int],
+        duck: int,
+    ) -> None:
+        if self.table is not None and _py_maxn.maxn(
+            r, hands, n, active, leader, trick0, duck, self.limit, self.table, won
+        ):
+            return
+        _play_rest(r, hands, n, active, leader, trick0, won, duck)
+
+
 def _tricks(n: int, active: int, won: list[int], base: list[int] | None = None) -> list[int]:
     return [(won[i] + (base[i] if base else 0)) if i < n and active >> i & 1 else -1 for i in range(8)]
 
 
 def _sim_hucklebuck(
-    p: SearchPosition, rules: list[_Rules], hands: list[int], pl: _Pile, arg: int, cards: int
+    p: SearchPosition, rules: list[_Rules], hands: list[int], pl: _Pile, arg: int, cards: int, fin: _Finisher
 ) -> list[int]:
     n, me, high, bidder, trump = p.nseats, p.seat, p.high, p.bidder, p.trump
     if p.phase == AUCTION:
@@ -271,12 +306,12 @@ def _sim_hucklebuck(
         st[s] = 2
     active = sum(1 << i for i in range(n) if st[i] == 2)
     won = [0] * 8
-    _play_rest(rules[trump], hands, n, active, bidder, [], won, 0)
+    fin.finish(rules[trump], hands, n, active, bidder, [], won, 0)
     return [*_tricks(n, active, won), bidder, high, 0, trump]
 
 
 def _sim_deerpark(
-    p: SearchPosition, rules: list[_Rules], hands: list[int], arg: int, cards: int
+    p: SearchPosition, rules: list[_Rules], hands: list[int], arg: int, cards: int, fin: _Finisher
 ) -> list[int]:
     n, me, dealer, turned = p.nseats, p.seat, p.dealer, p.turned
     ts = turned // 13
@@ -332,12 +367,12 @@ def _sim_deerpark(
     active = sum(1 << i for i in range(n) if p.size[i])
     leader = maker if p.flags & 2 else (dealer + 1) % n
     won = [0] * 8
-    _play_rest(rules[trump], hands, n, active, leader, [], won, p.flags >> 8 & 0xFF)
+    fin.finish(rules[trump], hands, n, active, leader, [], won, p.flags >> 8 & 0xFF)
     return [*_tricks(n, active, won), maker, req, 0, trump]
 
 
 def _sim_buckem(
-    p: SearchPosition, rules: list[_Rules], hands: list[int], pl: _Pile, arg: int, cards: int
+    p: SearchPosition, rules: list[_Rules], hands: list[int], pl: _Pile, arg: int, cards: int, fin: _Finisher
 ) -> list[int]:
     n, me, dealer, trump = p.nseats, p.seat, p.dealer, p.trump
     st = [p.state[i] & 7 for i in range(n)]
@@ -375,7 +410,7 @@ def _sim_buckem(
         st[s] = 4
     active = sum(1 << i for i in range(n) if st[i] == 4)
     won = [0] * 8
-    _play_rest(rules[trump], hands, n, active, lead, [], won, 0)
+    fin.finish(rules[trump], hands, n, active, lead, [], won, 0)
     return [*_tricks(n, active, won), -1, 0, 0, 0]
 
 
@@ -443,8 +478,21 @@ def sample(p: SearchPosition, seed: int, samples: int) -> list[list[int]]:
     return [sampler.deal(p, rng)[0] for _ in range(samples)]
 
 
-def search(p: SearchPosition, cands: list[tuple[int, int]], seed: int, samples: int) -> bytes:
-    """Records for every (candidate, sample), candidate-major (twin of ``hb_search``)."""
+def search(
+    p: SearchPosition,
+    cands: list[tuple[int, int]],
+    seed: int,
+    samples: int,
+    method: int = PLAYOUT,
+    limit: int = 0,
+) -> bytes:
+    """Records for every (candidate, sample), candidate-major (twin of ``hb_search_ex``).
+
+    ``method`` :data:`PLAYOUT` plays the rest of each hand by the policies;
+    :data:`SOLVER` plays its cards with open cards (:mod:`._py_maxn`), falling
+    back to the policies for a deal whose solve passes ``limit`` nodes (0: no
+    limit).
+    """
     rules, t = _rules(p)
     check_pos(p, rules[t] if p.trump >= 0 else None)
     if not 1 <= len(cands) <= MAX_CANDS:
@@ -453,6 +501,9 @@ def search(p: SearchPosition, cands: list[tuple[int, int]], seed: int, samples: 
         raise SearchError(E_LEN)
     for a, cards in cands:
         check_cand(p, rules[t], a, cards)
+    if method not in (PLAYOUT, SOLVER):
+        raise SearchError(E_MODE)
+    fin = _Finisher(method, limit)
     sampler = _Sampler(p, rules[t])
     rng = SplitMix64(seed)
     out = [[b""] * samples for _ in cands]
@@ -463,17 +514,20 @@ def search(p: SearchPosition, cands: list[tuple[int, int]], seed: int, samples: 
         for ci, (a, cards) in enumerate(cands):
             hands = list(dealt)
             pl = _Pile(rest)
+            # one deal's table is kept across the cards played to it (same hands), emptied otherwise
+            if fin.table is not None and (ci == 0 or p.phase != PLAY):
+                fin.table.clear()
             if p.phase == PLAY:
                 c = (cards & -cards).bit_length() - 1
                 hands[p.seat] &= ~cards
                 won = [0] * 8
-                _play_rest(rules[t], hands, n, active, p.leader, [*p.trick, c], won, p.flags >> 8 & 0xFF)
+                fin.finish(rules[t], hands, n, active, p.leader, [*p.trick, c], won, p.flags >> 8 & 0xFF)
                 rec = [*_tricks(n, active, won, p.won), p.bidder, p.high, 0, t]
             elif p.game == 0:
-                rec = _sim_hucklebuck(p, rules, hands, pl, a, cards)
+                rec = _sim_hucklebuck(p, rules, hands, pl, a, cards, fin)
             elif p.game == 2:
-                rec = _sim_deerpark(p, rules, hands, a, cards)
+                rec = _sim_deerpark(p, rules, hands, a, cards, fin)
             else:
-                rec = _sim_buckem(p, rules, hands, pl, a, cards)
+                rec = _sim_buckem(p, rules, hands, pl, a, cards, fin)
             out[ci][k] = bytes(x & 0xFF for x in rec)
     return b"".join(b"".join(row) for row in out)

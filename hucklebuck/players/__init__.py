@@ -48,7 +48,7 @@ __all__ = [
     "make_player",
 ]
 
-PLAYER_KINDS: tuple[str, ...] = ("mc", "heuristic", "random")
+PLAYER_KINDS: tuple[str, ...] = ("mc", "mc-solver", "heuristic", "random")
 """The player kinds :func:`make_player` knows, strongest first."""
 
 DEFAULT_PLAYER_KIND: str = PLAYER_KINDS[0]
@@ -66,12 +66,16 @@ def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> 
 
     ``seed`` seeds the player's own random source (the heuristics use none
     and ignore it).  ``"mc"`` is :class:`MonteCarloPlayer` with its default
-    settings, ``"heuristic"`` the game's rule-of-thumb player.  An unknown kind or game raises
+    settings, ``"mc-solver"`` the same with ``method="solver"`` (open-cards
+    solves instead of playouts: slower), ``"heuristic"`` the game's
+    rule-of-thumb player.  An unknown kind or game raises
     :class:`~hucklebuck.errors.OptionsError` naming the valid ones.
     """
     g = GameKind.coerce(game)
     if kind == "mc":
         return MonteCarloPlayer(seed=seed)
+    if kind == "mc-solver":
+        return MonteCarloPlayer(method="solver", seed=seed)
     if kind == "random":
         return RandomPlayer(seed=seed)
     if kind == "heuristic":

@@ -338,8 +338,18 @@ def _raise(code: int) -> None:
     raise CoreInputError(f"search: {msg}")
 
 
-def run_search(p: pys.SearchPosition, cands: list[tuple[int, int]], seed: int, samples: int) -> bytes:
-    """Records of every candidate over every sample, from the active core (one call)."""
+def run_search(
+    p: pys.SearchPosition,
+    cands: list[tuple[int, int]],
+    seed: int,
+    samples: int,
+    method: int = pys.PLAYOUT,
+    limit: int = 0,
+) -> bytes:
+    """Records of every candidate over every sample, from the active core (one call).
+
+    ``method`` and ``limit`` as in :func:`hucklebuck._core._py_search.search`.
+    """
     seed &= (1 << 64) - 1
     if get_core().name == "c":
         ffi, lib = _c_module()
@@ -350,13 +360,13 @@ def run_search(p: pys.SearchPosition, cands: list[tuple[int, int]], seed: int, s
             cc[i].cards = cards
         size = len(cands) * samples * pys.REC
         out = ffi.new("int8_t[]", size)
-        rc = lib.hb_search(cp, cc, len(cands), seed, samples, out, size)
+        rc = lib.hb_search_ex(cp, cc, len(cands), seed, samples, method, limit, out, size)
         if rc != 0:
             _raise(rc)
         data: bytes = ffi.buffer(out)[:]
         return data
     try:
-        return pys.search(p, cands, seed, samples)
+        return pys.search(p, cands, seed, samples, method, limit)
     except pys.SearchError as exc:
         _raise(exc.code)
         raise  # pragma: no cover
