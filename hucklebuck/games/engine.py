@@ -666,7 +666,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
     def observation_tensor(self, seat: int) -> list[float]:
         """What ``seat`` may know now as a flat list of floats (layout in
         :mod:`hucklebuck.games.tensors`); never shows a card the seat may not see."""
-        self._check_seat(seat, "seat")
+        if type(seat) is not int or not 0 <= seat < self._n:  # the full check only off the fast path
+            self._check_seat(seat, "seat")
         return _tensors.observation_tensor(self, seat)
 
     def hand_returns(self) -> tuple[float, ...]:

@@ -63,12 +63,59 @@ if TYPE_CHECKING:
 
 __all__ = ["Layout", "layout", "observation_tensor"]
 
+# zip() without strict= below: the keyword costs about 0.2 µs per call, and every
+# zipped pair has equal lengths (or, for the trick, stops at the shorter on purpose).
 _PHASES: Final = {p: i for i, p in enumerate(Phase)}
-_PHASE_AT: Final = {id(p): i for i, p in enumerate(Phase)}  # ints hash faster than enum members
+_FLOATS: Final = tuple(float(i) for i in range(64))
+"""Small counts as floats (indexing a tuple is cheaper than calling float)."""
+_PLAY: Final = Phase.PLAY
+_HAND_OVER: Final = Phase.HAND_OVER
+_GAME_OVER: Final = Phase.GAME_OVER
+_STAY_FOLD: Final = Phase.STAY_FOLD
+_DEERPARK: Final = GameKind.DEERPARK
+_HUCKLEBUCK: Final = GameKind.HUCKLEBUCK
+_BUCKEM: Final = GameKind.BUCKEM
+
+# Blocks with one entry (or one row of ``width``) per seat, seen from the observer.
+_PER_SEAT: Final = {
+    "played": 52,
+    "trick": 52,
+    "leader": 1,
+    "to_act": 1,
+    "dealer": 1,
+    "tricks_won": 1,
+    "standings": 1,
+    "bidder": 1,
+    "passed": 1,
+    "out": 1,
+    "declared": 7,
+    "scare": 52,
+    "decisions": 3,
+    "drew": 1,
+    "draw_count": 1,
+    "maker": 1,
+    "locked": 1,
+    "passed_order": 1,
+    "passed_call": 1,
+}
+_COMMON_SEAT_BLOCKS: Final = ("played", "trick", "leader", "to_act", "dealer", "tricks_won", "standings")
+_EXTRA_SEAT_BLOCKS: Final = {
+    GameKind.DEERPARK: ("maker", "locked", "passed_order", "passed_call"),
+    GameKind.HUCKLEBUCK: ("bidder", "passed", "out", "declared"),
+    GameKind.BUCKEM: ("scare", "decisions", "drew", "draw_count"),
+}
+
+
+_View = tuple[tuple[int, ...], ...]
 
 
 class Layout:
-    """The blocks of one game's tensor for ``n`` players: name -> (offset, length)."""
+    """The blocks of one game's tensor for ``n`` players: name -> (offset, length).
+
+    Besides the offsets it holds, per observing seat, where each seat's entry of
+    every per-seat block lies (:attr:`views`), so building a tensor adds no
+    rotation arithmetic.
+    """
 
     __slots__ = (
         "at",
@@ -77,6 +124,7 @@ class Layout:
         "leader",
         "n",
         "phase",
+        "phase_at",
         "played",
         "rot",
         "rot52",
@@ -86,6 +134,7 @@ class Layout:
         "trick",
         "tricks_won",
         "trump",
+        "views",
     )
 
     def __init__(self, kind: GameKind, n: int) -> None:
@@ -154,6 +203,16 @@ class Layout:
         self.rot = tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n))
         """``rot[seat][s]``: where seat ``s`` sits in an ``n``-long block seen from ``seat``."""
         self.rot52 = tuple(tuple(52 * r for r in row) for row in self.rot)
+        self.phase_at = {id(p): self.phase + i for p, i in _PHASES.items()}
+        """``id(phase)`` -> the index of its flag (ints hash faster than enum members)."""
+        names = _COMMON_SEAT_BLOCKS + _EXTRA_SEAT_BLOCKS[kind]
+        self.views = tuple(
+            tuple(tuple(self.at[name] + _PER_SEAT[name] * rot[s] for s in range(n)) for name in names)
+            for rot in self.rot
+        )
+        """``views[seat][b][s]``: where seat ``s``'s entry (or row) of per-seat block ``b``
+        starts, seen from ``seat``; blocks in the order of ``_COMMON_SEAT_BLOCKS`` then
+        the game's ``_EXTRA_SEAT_BLOCKS``."""
 
     def offset(self, name: str) -> int:
         """Where block ``name`` starts."""
@@ -161,6 +220,8 @@ class Layout:
 
 
 _LAYOUTS: dict[tuple[GameKind, int], Layout] = {}
+_BY_KIND: dict[int, list[Layout | None]] = {id(kind): [None] * 9 for kind in GameKind}
+"""``id(kind)`` -> layouts by player count (enum members hash slowly; ints do not)."""
 
 
 def layout(kind: GameKind, n: int) -> Layout:
@@ -169,21 +230,19 @@ def layout(kind: GameKind, n: int) -> Layout:
     lay = _LAYOUTS.get(key)
     if lay is None:
         lay = _LAYOUTS[key] = Layout(kind, n)
+        by_n = _BY_KIND[id(kind)]
+        if n < len(by_n):
+            by_n[n] = lay
     return lay
-
-
-def _set_mask(t: list[float], off: int, mask: int) -> None:
-    while mask:
-        low = mask & -mask
-        t[off + low.bit_length() - 1] = 1.0
-        mask ^= low
 
 
 def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
     """The tensor of ``seat`` (already checked) in ``game``; see the module docstring."""
     kind = game.kind
-    lay = _LAYOUTS.get((kind, game._n)) or layout(kind, game._n)
-    rot = lay.rot[seat]
+    n = game._n
+    lay = _BY_KIND[id(kind)][n] or layout(kind, n)
+    view = lay.views[seat]
+    played_at, trick_at, leader_at, to_act_at, dealer_at, won_at = view[:6]
     t = [0.0] * lay.size
     mask = game._hands[seat]
     while mask:
@@ -192,140 +251,150 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
         mask ^= low
     play = game._play
     phase = game._phase
-    to_act = game._turn
     if play is not None:
-        rot52 = lay.rot52[seat]
-        off = lay.played
-        for s, cards in enumerate(play.played):
-            base = off + rot52[s]
+        for base, cards in zip(played_at, play.played):  # noqa: B905
             for i in cards:
                 t[base + i] = 1.0
         current = play.current
         if current:
-            off = lay.trick
-            for s, c in zip(play.seats, current, strict=False):
-                t[off + rot52[s] + c._index] = 1.0
-        if phase is Phase.PLAY:
-            t[lay.leader + rot[play.leader]] = 1.0
-            to_act = play.seats[len(current)]
-        off = lay.tricks_won
-        for s, w in enumerate(play.won):
+            for s, c in zip(play.seats, current):  # noqa: B905
+                t[trick_at[s] + c._index] = 1.0
+        for at, w in zip(won_at, play.won):  # noqa: B905
             if w:
-                t[off + rot[s]] = float(w)
-    if to_act is not None and phase is not Phase.HAND_OVER and phase is not Phase.GAME_OVER:
-        t[lay.to_act + rot[to_act]] = 1.0
-    t[lay.dealer + rot[game._dealer]] = 1.0  # type: ignore[attr-defined]
+                t[at] = _FLOATS[w]
+        if phase is _PLAY:
+            t[leader_at[play.leader]] = 1.0
+            t[to_act_at[play.seats[len(current)]]] = 1.0
+        elif phase is not _HAND_OVER and phase is not _GAME_OVER and game._turn is not None:
+            t[to_act_at[game._turn]] = 1.0
+    elif phase is not _HAND_OVER and phase is not _GAME_OVER and game._turn is not None:
+        t[to_act_at[game._turn]] = 1.0
+    t[dealer_at[game._dealer]] = 1.0  # type: ignore[attr-defined]
     trump = game._trump  # type: ignore[attr-defined]
     if trump is not None:
         t[lay.trump + trump] = 1.0
-    t[lay.phase + _PHASE_AT[id(phase)]] = 1.0
-    off = lay.standings
-    for s, v in enumerate(game._bankrolls if kind is GameKind.BUCKEM else game._scores):  # type: ignore[attr-defined]
-        if v:
-            t[off + rot[s]] = float(v)
-    if kind is GameKind.DEERPARK:
-        _deerpark(game, seat, t, lay)  # type: ignore[arg-type]
-    elif kind is GameKind.HUCKLEBUCK:
-        _hucklebuck(game, seat, t, lay)  # type: ignore[arg-type]
+    t[lay.phase_at[id(phase)]] = 1.0
+    if kind is _DEERPARK:
+        _deerpark(game, seat, t, lay, view)  # type: ignore[arg-type]
+    elif kind is _HUCKLEBUCK:
+        _hucklebuck(game, seat, t, lay, view)  # type: ignore[arg-type]
     else:
-        _buckem(game, seat, t, lay)  # type: ignore[arg-type]
+        _buckem(game, seat, t, lay, view)  # type: ignore[arg-type]
     return t
 
 
-def _deerpark(game: DeerParkGame, seat: int, t: list[float], lay: Layout) -> None:
+def _deerpark(game: DeerParkGame, seat: int, t: list[float], lay: Layout, view: _View) -> None:
     n = lay.n
+    standing_at, maker_at, locked_at, order_at, call_at = view[6:]
+    scores = game._scores
+    for pos, v in zip(standing_at, scores):  # noqa: B905
+        if v:
+            t[pos] = float(v)
     at = lay.at
-    rot = lay.rot[seat]
-    if game._turned is not None:
-        t[at["turned"] + game._turned._index] = 1.0
+    turned = game._turned
+    if turned is not None:
+        t[at["turned"] + turned._index] = 1.0
     if game._maker is not None:
-        t[at["maker"] + rot[game._maker]] = 1.0
+        t[maker_at[game._maker]] = 1.0
     if game._requirement is not None:
         t[at["requirement"] + (0 if game._requirement == 2 else 1)] = 1.0
-    off = at["locked"]
     opts = game._options
-    lock_at, ever, scores = opts.lock_at, game._ever_locked, game._scores
+    lock_at = opts.lock_at
     if opts.lock_permanent:
-        for s in range(n):
-            if scores[s] >= lock_at or ever[s]:
-                t[off + rot[s]] = 1.0
+        for pos, v, ever in zip(locked_at, scores, game._ever_locked):  # noqa: B905
+            if v >= lock_at or ever:
+                t[pos] = 1.0
     else:
-        for s in range(n):
-            if scores[s] >= lock_at:
-                t[off + rot[s]] = 1.0
+        for pos, v in zip(locked_at, scores):  # noqa: B905
+            if v >= lock_at:
+                t[pos] = 1.0
     passes = 0
     for a in game._actions:
         kind = type(a)
-        if kind is Play:
-            break
         if kind is Pass:
-            t[at["passed_order" if passes < n else "passed_call"] + rot[a.seat]] = 1.0
+            t[(order_at if passes < n else call_at)[a.seat]] = 1.0
             passes += 1
+        elif kind is Play:
+            break
         elif kind is Discard and a.seat == seat:  # only the dealer discards, and sees it
             t[at["own_discard"] + a.cards[0]._index] = 1.0  # type: ignore[union-attr]
 
 
-def _hucklebuck(game: HucklebuckGame, seat: int, t: list[float], lay: Layout) -> None:
-    n = lay.n
-    b = lay.blocks
+def _hucklebuck(game: HucklebuckGame, seat: int, t: list[float], lay: Layout, view: _View) -> None:
+    standing_at, bidder_at, passed_at, out_at, declared_at = view[6:]
+    for pos, v in zip(standing_at, game._scores):  # noqa: B905
+        if v:
+            t[pos] = float(v)
+    at = lay.at
     if game._bidder is not None:
-        t[b["bidder"][0] + (game._bidder - seat) % n] = 1.0
+        t[bidder_at[game._bidder]] = 1.0
     if game._high is not None:
-        t[b["bid"][0] + game._high - 2] = 1.0
-    off_p, off_o = b["passed"][0], b["out"][0]
-    for s in range(n):
-        r = (s - seat) % n
-        if game._passed[s]:
-            t[off_p + r] = 1.0
-        if game._out[s]:
-            t[off_o + r] = 1.0
-    off = b["declared"][0]
+        t[at["bid"] + game._high - 2] = 1.0
+    passed = game._passed
+    if True in passed:
+        for pos, flag in zip(passed_at, passed):  # noqa: B905
+            if flag:
+                t[pos] = 1.0
+    out = game._out
+    if True in out:
+        for pos, flag in zip(out_at, out):  # noqa: B905
+            if flag:
+                t[pos] = 1.0
     for s, k in game._declared.items():
-        t[off + ((s - seat) % n) * 7 + (0 if k is None else 1 + k)] = 1.0
-    off = b["own_discard"][0]
-    for a in game._actions:
-        if isinstance(a, Play):
+        t[declared_at[s] + (0 if k is None else 1 + k)] = 1.0
+    # The exchange is the last phase before the play and takes only discards, so this
+    # hand's discards are the run of actions just before the first play (or, before
+    # any play, at the end): walk back over that run instead of the whole auction.
+    acts = game._actions
+    play = game._play
+    i = len(acts) - (0 if play is None else sum(map(len, play.played))) - 1
+    off = at["own_discard"]
+    while i >= 0:
+        a = acts[i]
+        if type(a) is not Discard:
             break
-        if isinstance(a, Discard) and a.seat == seat:
+        if a.seat == seat:
             for c in a.cards:
                 t[off + c._index] = 1.0
-    t[b["stock_size"][0]] = float(len(game._stock))
+        i -= 1
+    t[at["stock_size"]] = _FLOATS[len(game._stock)]
 
 
-def _buckem(game: BuckEmGame, seat: int, t: list[float], lay: Layout) -> None:
-    n = lay.n
-    b = lay.blocks
-    hidden = game._options.simultaneous_declare and game._phase is Phase.STAY_FOLD
+def _buckem(game: BuckEmGame, seat: int, t: list[float], lay: Layout, view: _View) -> None:
+    standing_at, scare_at, decided_at, drew_at, count_at = view[6:]
+    for pos, v in zip(standing_at, game._bankrolls):  # noqa: B905
+        if v:
+            t[pos] = float(v)
+    at = lay.at
+    hidden = game._phase is _STAY_FOLD and game._options.simultaneous_declare
     upcard = game._upcard
     if hidden and game._swapped is not None and game._swapped != seat and game._deal is not None:
         upcard = game._deal.upcard
     if upcard is not None:
-        t[b["upcard"][0] + upcard._index] = 1.0
-    off = b["scare"][0]
-    for s, c in enumerate(game._scare):
-        if c is not None:
-            t[off + ((s - seat) % n) * 52 + c._index] = 1.0
-    off_d, off_drew, off_cnt, off_own = (
-        b["decisions"][0],
-        b["drew"][0],
-        b["draw_count"][0],
-        b["own_discard"][0],
-    )
-    for a in game._actions:
-        if isinstance(a, Play):
-            break
-        r = (a.seat - seat) % n
-        if isinstance(a, (BuckStay, Fold)):
-            if hidden and a.seat != seat:
-                continue
-            col = 2 if isinstance(a, Fold) else (1 if a.swap else 0)
-            t[off_d + r * 3 + col] = 1.0
-        elif isinstance(a, Draw):
-            t[off_drew + r] = 1.0
-            t[off_cnt + r] = float(len(a.cards))
-            if a.seat == seat:
-                for c in a.cards:
+        t[at["upcard"] + upcard._index] = 1.0
+    scare = game._scare
+    if scare.count(None) != len(scare):
+        for pos, c in zip(scare_at, scare):  # noqa: B905
+            if c is not None:
+                t[pos + c._index] = 1.0
+    off_own = at["own_discard"]
+    for a in game._actions:  # stays, folds and draws, then the plays
+        kind = type(a)
+        if kind is Draw:
+            s = a.seat
+            t[drew_at[s]] = 1.0
+            t[count_at[s]] = _FLOATS[len(a.cards)]  # type: ignore[union-attr]
+            if s == seat:
+                for c in a.cards:  # type: ignore[union-attr]
                     t[off_own + c._index] = 1.0
-    t[b["pot"][0]] = float(game._pot)
-    t[b["pot_units"][0]] = float(game._units)
-    t[b["stock_size"][0]] = float(len(game._stock))
+        elif kind is BuckStay:
+            if not hidden or a.seat == seat:
+                t[decided_at[a.seat] + (1 if a.swap else 0)] = 1.0  # type: ignore[union-attr]
+        elif kind is Fold:
+            if not hidden or a.seat == seat:
+                t[decided_at[a.seat] + 2] = 1.0
+        elif kind is Play:
+            break
+    t[at["pot"]] = float(game._pot)
+    t[at["pot_units"]] = float(game._units)
+    t[at["stock_size"]] = _FLOATS[len(game._stock)]
