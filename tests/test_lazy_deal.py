@@ -12,6 +12,7 @@ import copy
 import hashlib
 import pickle
 import random
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -236,25 +237,38 @@ def test_bad_arguments_still_raise_in_the_constructor(
         make()
 
 
-def test_threads_asking_one_undealt_game_together_deal_it_once() -> None:
-    for seed in range(5):
-        game = HucklebuckGame(5, seed=seed)
-        ref = HucklebuckGame(5, rng=random.Random(seed)).to_json()
-        start = threading.Barrier(8)
-        seen: list[Any] = []
+@pytest.mark.parametrize(("cls", "n", "kw"), CASES, ids=IDS)
+def test_threads_asking_one_undealt_game_together_deal_it_once(
+    cls: type[Game], n: int, kw: dict[str, Any]
+) -> None:
+    # A tiny switch interval makes the threads interleave inside the deal itself.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for seed in range(20):
+            game = cls(n, seed=seed, **kw)
+            ref = cls(n, rng=random.Random(seed), **kw).to_json()
+            start = threading.Barrier(6)
+            seen: list[str] = []
 
-        def look(g: Game = game, barrier: threading.Barrier = start, out: list[Any] = seen) -> None:
-            barrier.wait()
-            out.append((g.phase, g.to_act, g.to_json()))
+            def look(
+                k: int, g: Game = game, barrier: threading.Barrier = start, out: list[str] = seen
+            ) -> None:
+                barrier.wait()
+                try:
+                    out.append((g.copy() if k % 2 else g).to_json())
+                except Exception as exc:  # reported by the assertion below
+                    out.append(repr(exc))
 
-        threads = [threading.Thread(target=look) for _ in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert len(seen) == 8
-        assert {s[2] for s in seen} == {ref}  # one deal: the random source advanced once
-        assert game.to_json() == ref
+            threads = [threading.Thread(target=look, args=(k,)) for k in range(6)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert seen == [ref] * 6  # whole, and dealt once: the random source advanced once
+            assert game.to_json() == ref
+    finally:
+        sys.setswitchinterval(interval)
 
 
 def test_a_given_rng_is_still_drawn_from_in_the_constructor() -> None:

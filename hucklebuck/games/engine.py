@@ -166,22 +166,23 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
 
         def __getattr__(self, name: str) -> Any:
             # Called only for a missing attribute: with a first hand still to deal, deal
-            # it (once, even if two threads ask together) and look again.  Dunder names
-            # (the copy and pickle protocols probe them) never deal.
+            # it and look again.  Dunder names (the copy and pickle protocols probe them)
+            # never deal.  The deal is made on a scratch twin and published with one
+            # dict update under a lock, so another thread reading this game meanwhile
+            # sees it either undealt or fully dealt, and it is dealt once.
             d = self.__dict__
-            seed = d.get("_pending_seed")
-            if seed is not None and name[:2] != "__":
+            if "_pending_seed" in d and name[:2] != "__":
                 with _DEAL_LOCK:
-                    if seed is not _DEALING and d.get("_pending_seed") is seed:
-                        d["_pending_seed"] = _DEALING  # a nested look-up fails instead of recursing
-                        try:
-                            self._deal_first_hand(random.Random(seed), None)
-                        finally:
-                            del d["_pending_seed"]
-                return object.__getattribute__(self, name)
-            raise AttributeError(
-                f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
-            )
+                    seed = d.get("_pending_seed")
+                    if seed is not None:  # not dealt by another thread meanwhile
+                        twin = object.__new__(type(self))
+                        state = twin.__dict__
+                        state.update(d)
+                        del state["_pending_seed"]
+                        twin._deal_first_hand(random.Random(seed), None)
+                        d.update(state)
+                        del d["_pending_seed"]
+            return object.__getattribute__(self, name)
 
     def _reset_common(self) -> None:
         self._hands: list[int] = [0] * self._n
@@ -797,10 +798,8 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         return f"<{type(self).__name__} players={self._n} hand={self._hand_no} phase={self._phase.value}>"
 
 
-_DEAL_LOCK: Final = threading.RLock()
+_DEAL_LOCK: Final = threading.Lock()
 """Held while a pending first hand is dealt (see :meth:`TrickGame._first_hand`)."""
-_DEALING: Final = object()
-"""``_pending_seed`` while its deal is in progress."""
 _DEFAULT_OPTIONS: dict[type, OptionsBase] = {}
 """Each options class's default instance (options are immutable, so one is shared)."""
 _EVENT_TYPES: Final = frozenset(
