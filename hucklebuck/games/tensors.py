@@ -56,10 +56,7 @@ from ..packs import GameKind
 from .base import Phase
 
 if TYPE_CHECKING:
-    from .buckem import BuckEmGame
-    from .deerpark import DeerParkGame
     from .engine import TrickGame
-    from .hucklebuck import HucklebuckGame
 
 __all__ = ["Layout", "layout", "observation_tensor"]
 
@@ -99,14 +96,16 @@ _PER_SEAT: Final = {
     "passed_call": 1,
 }
 _COMMON_SEAT_BLOCKS: Final = ("played", "trick", "leader", "to_act", "dealer", "tricks_won", "standings")
+_FIXED_BLOCKS: Final = {
+    GameKind.DEERPARK: ("turned", "requirement", "own_discard"),
+    GameKind.HUCKLEBUCK: ("bid", "own_discard", "stock_size"),
+    GameKind.BUCKEM: ("upcard", "own_discard", "pot", "pot_units", "stock_size"),
+}
 _EXTRA_SEAT_BLOCKS: Final = {
     GameKind.DEERPARK: ("maker", "locked", "passed_order", "passed_call"),
     GameKind.HUCKLEBUCK: ("bidder", "passed", "out", "declared"),
     GameKind.BUCKEM: ("scare", "decisions", "drew", "draw_count"),
 }
-
-
-_View = tuple[tuple[int, ...], ...]
 
 
 class Layout:
@@ -206,13 +205,15 @@ class Layout:
         self.phase_at = {id(p): self.phase + i for p, i in _PHASES.items()}
         """``id(phase)`` -> the index of its flag (ints hash faster than enum members)."""
         names = _COMMON_SEAT_BLOCKS + _EXTRA_SEAT_BLOCKS[kind]
+        fixed = tuple(self.at[name] for name in _FIXED_BLOCKS[kind])
         self.views = tuple(
-            tuple(tuple(self.at[name] + _PER_SEAT[name] * rot[s] for s in range(n)) for name in names)
+            (*(tuple(self.at[name] + _PER_SEAT[name] * rot[s] for s in range(n)) for name in names), fixed)
             for rot in self.rot
         )
         """``views[seat][b][s]``: where seat ``s``'s entry (or row) of per-seat block ``b``
-        starts, seen from ``seat``; blocks in the order of ``_COMMON_SEAT_BLOCKS`` then
-        the game's ``_EXTRA_SEAT_BLOCKS``."""
+        starts, seen from ``seat``, blocks in the order of ``_COMMON_SEAT_BLOCKS`` then
+        the game's ``_EXTRA_SEAT_BLOCKS``; last, the offsets of the game's
+        ``_FIXED_BLOCKS``."""
 
     def offset(self, name: str) -> int:
         """Where block ``name`` starts."""
@@ -238,11 +239,14 @@ def layout(kind: GameKind, n: int) -> Layout:
 
 def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
     """The tensor of ``seat`` (already checked) in ``game``; see the module docstring."""
+    # One function for the three games: a call per game part would cost more than the
+    # part itself.  Names ``x1..x4`` are the game's per-seat blocks (see Layout.views).
     kind = game.kind
     n = game._n
     lay = _BY_KIND[id(kind)][n] or layout(kind, n)
-    view = lay.views[seat]
-    played_at, trick_at, leader_at, to_act_at, dealer_at, won_at = view[:6]
+    played_at, trick_at, leader_at, to_act_at, dealer_at, won_at, standing_at, x1, x2, x3, x4, fixed = (
+        lay.views[seat]
+    )
     t = [0.0] * lay.size
     mask = game._hands[seat]
     while mask:
@@ -252,16 +256,15 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
     play = game._play
     phase = game._phase
     if play is not None:
-        for base, cards in zip(played_at, play.played):  # noqa: B905
+        for base, cards, pos, w in zip(played_at, play.played, won_at, play.won):  # noqa: B905
             for i in cards:
                 t[base + i] = 1.0
+            if w:
+                t[pos] = _FLOATS[w]
         current = play.current
         if current:
             for s, c in zip(play.seats, current):  # noqa: B905
                 t[trick_at[s] + c._index] = 1.0
-        for at, w in zip(won_at, play.won):  # noqa: B905
-            if w:
-                t[at] = _FLOATS[w]
         if phase is _PLAY:
             t[leader_at[play.leader]] = 1.0
             t[to_act_at[play.seats[len(current)]]] = 1.0
@@ -274,127 +277,109 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
     if trump is not None:
         t[lay.trump + trump] = 1.0
     t[lay.phase_at[id(phase)]] = 1.0
+    g: Any = game  # the game-specific state below
     if kind is _DEERPARK:
-        _deerpark(game, seat, t, lay, view)  # type: ignore[arg-type]
-    elif kind is _HUCKLEBUCK:
-        _hucklebuck(game, seat, t, lay, view)  # type: ignore[arg-type]
-    else:
-        _buckem(game, seat, t, lay, view)  # type: ignore[arg-type]
-    return t
-
-
-def _deerpark(game: DeerParkGame, seat: int, t: list[float], lay: Layout, view: _View) -> None:
-    n = lay.n
-    standing_at, maker_at, locked_at, order_at, call_at = view[6:]
-    scores = game._scores
-    for pos, v in zip(standing_at, scores):  # noqa: B905
-        if v:
-            t[pos] = float(v)
-    at = lay.at
-    turned = game._turned
-    if turned is not None:
-        t[at["turned"] + turned._index] = 1.0
-    if game._maker is not None:
-        t[maker_at[game._maker]] = 1.0
-    if game._requirement is not None:
-        t[at["requirement"] + (0 if game._requirement == 2 else 1)] = 1.0
-    opts = game._options
-    lock_at = opts.lock_at
-    if opts.lock_permanent:
-        for pos, v, ever in zip(locked_at, scores, game._ever_locked):  # noqa: B905
-            if v >= lock_at or ever:
-                t[pos] = 1.0
-    else:
-        for pos, v in zip(locked_at, scores):  # noqa: B905
+        # x1..x4: maker, locked, passed_order, passed_call
+        turned_off, requirement_off, discard_off = fixed
+        scores = g._scores
+        lock_at = g._options.lock_at
+        for pos, lock_pos, v in zip(standing_at, x2, scores):  # noqa: B905
+            if v:
+                t[pos] = float(v)
             if v >= lock_at:
-                t[pos] = 1.0
-    passes = 0
-    for a in game._actions:
-        kind = type(a)
-        if kind is Pass:
-            t[(order_at if passes < n else call_at)[a.seat]] = 1.0
-            passes += 1
-        elif kind is Play:
-            break
-        elif kind is Discard and a.seat == seat:  # only the dealer discards, and sees it
-            t[at["own_discard"] + a.cards[0]._index] = 1.0  # type: ignore[union-attr]
-
-
-def _hucklebuck(game: HucklebuckGame, seat: int, t: list[float], lay: Layout, view: _View) -> None:
-    standing_at, bidder_at, passed_at, out_at, declared_at = view[6:]
-    for pos, v in zip(standing_at, game._scores):  # noqa: B905
-        if v:
-            t[pos] = float(v)
-    at = lay.at
-    if game._bidder is not None:
-        t[bidder_at[game._bidder]] = 1.0
-    if game._high is not None:
-        t[at["bid"] + game._high - 2] = 1.0
-    passed = game._passed
-    if True in passed:
-        for pos, flag in zip(passed_at, passed):  # noqa: B905
-            if flag:
-                t[pos] = 1.0
-    out = game._out
-    if True in out:
-        for pos, flag in zip(out_at, out):  # noqa: B905
-            if flag:
-                t[pos] = 1.0
-    for s, k in game._declared.items():
-        t[declared_at[s] + (0 if k is None else 1 + k)] = 1.0
-    # The exchange is the last phase before the play and takes only discards, so this
-    # hand's discards are the run of actions just before the first play (or, before
-    # any play, at the end): walk back over that run instead of the whole auction.
-    acts = game._actions
-    play = game._play
-    i = len(acts) - (0 if play is None else sum(map(len, play.played))) - 1
-    off = at["own_discard"]
-    while i >= 0:
-        a = acts[i]
-        if type(a) is not Discard:
-            break
-        if a.seat == seat:
-            for c in a.cards:
-                t[off + c._index] = 1.0
-        i -= 1
-    t[at["stock_size"]] = _FLOATS[len(game._stock)]
-
-
-def _buckem(game: BuckEmGame, seat: int, t: list[float], lay: Layout, view: _View) -> None:
-    standing_at, scare_at, decided_at, drew_at, count_at = view[6:]
-    for pos, v in zip(standing_at, game._bankrolls):  # noqa: B905
-        if v:
-            t[pos] = float(v)
-    at = lay.at
-    hidden = game._phase is _STAY_FOLD and game._options.simultaneous_declare
-    upcard = game._upcard
-    if hidden and game._swapped is not None and game._swapped != seat and game._deal is not None:
-        upcard = game._deal.upcard
-    if upcard is not None:
-        t[at["upcard"] + upcard._index] = 1.0
-    scare = game._scare
-    if scare.count(None) != len(scare):
-        for pos, c in zip(scare_at, scare):  # noqa: B905
-            if c is not None:
-                t[pos + c._index] = 1.0
-    off_own = at["own_discard"]
-    for a in game._actions:  # stays, folds and draws, then the plays
-        kind = type(a)
-        if kind is Draw:
-            s = a.seat
-            t[drew_at[s]] = 1.0
-            t[count_at[s]] = _FLOATS[len(a.cards)]  # type: ignore[union-attr]
-            if s == seat:
-                for c in a.cards:  # type: ignore[union-attr]
-                    t[off_own + c._index] = 1.0
-        elif kind is BuckStay:
-            if not hidden or a.seat == seat:
-                t[decided_at[a.seat] + (1 if a.swap else 0)] = 1.0  # type: ignore[union-attr]
-        elif kind is Fold:
-            if not hidden or a.seat == seat:
-                t[decided_at[a.seat] + 2] = 1.0
-        elif kind is Play:
-            break
-    t[at["pot"]] = float(game._pot)
-    t[at["pot_units"]] = float(game._units)
-    t[at["stock_size"]] = _FLOATS[len(game._stock)]
+                t[lock_pos] = 1.0
+        if g._options.lock_permanent:
+            for lock_pos, ever in zip(x2, g._ever_locked):  # noqa: B905
+                if ever:
+                    t[lock_pos] = 1.0
+        turned = g._turned
+        if turned is not None:
+            t[turned_off + turned._index] = 1.0
+        if g._maker is not None:
+            t[x1[g._maker]] = 1.0
+        if g._requirement is not None:
+            t[requirement_off + (0 if g._requirement == 2 else 1)] = 1.0
+        passes = 0
+        for a in g._actions:
+            cls = type(a)
+            if cls is Pass:
+                t[(x3 if passes < n else x4)[a.seat]] = 1.0
+                passes += 1
+            elif cls is Play:
+                break
+            elif cls is Discard and a.seat == seat:  # only the dealer discards, and sees it
+                t[discard_off + a.cards[0]._index] = 1.0
+    elif kind is _HUCKLEBUCK:
+        # x1..x4: bidder, passed, out, declared
+        bid_off, discard_off, stock_off = fixed
+        for pos, v in zip(standing_at, g._scores):  # noqa: B905
+            if v:
+                t[pos] = float(v)
+        if g._bidder is not None:
+            t[x1[g._bidder]] = 1.0
+        if g._high is not None:
+            t[bid_off + g._high - 2] = 1.0
+        passed = g._passed
+        if True in passed:
+            for pos, flag in zip(x2, passed):  # noqa: B905
+                if flag:
+                    t[pos] = 1.0
+        out = g._out
+        if True in out:
+            for pos, flag in zip(x3, out):  # noqa: B905
+                if flag:
+                    t[pos] = 1.0
+        for s, k in g._declared.items():
+            t[x4[s] + (0 if k is None else 1 + k)] = 1.0
+        # The exchange is the last phase before the play and takes only discards, so
+        # this hand's discards are the run of actions just before the first play (or,
+        # before any play, at the end): walk back over that run, not the whole auction.
+        acts = g._actions
+        i = len(acts) - (0 if play is None else sum(map(len, play.played))) - 1
+        while i >= 0:
+            a = acts[i]
+            if type(a) is not Discard:
+                break
+            if a.seat == seat:
+                for c in a.cards:
+                    t[discard_off + c._index] = 1.0
+            i -= 1
+        t[stock_off] = _FLOATS[len(g._stock)]
+    else:
+        # x1..x4: scare, decisions, drew, draw_count
+        upcard_off, discard_off, pot_off, units_off, stock_off = fixed
+        for pos, v in zip(standing_at, g._bankrolls):  # noqa: B905
+            if v:
+                t[pos] = float(v)
+        hidden = phase is _STAY_FOLD and g._options.simultaneous_declare
+        upcard = g._upcard
+        if hidden and g._swapped is not None and g._swapped != seat and g._deal is not None:
+            upcard = g._deal.upcard
+        if upcard is not None:
+            t[upcard_off + upcard._index] = 1.0
+        scare = g._scare
+        if scare.count(None) != len(scare):
+            for pos, c in zip(x1, scare):  # noqa: B905
+                if c is not None:
+                    t[pos + c._index] = 1.0
+        for a in g._actions:  # stays, folds and draws, then the plays
+            cls = type(a)
+            if cls is Draw:
+                s = a.seat
+                t[x3[s]] = 1.0
+                t[x4[s]] = _FLOATS[len(a.cards)]
+                if s == seat:
+                    for c in a.cards:
+                        t[discard_off + c._index] = 1.0
+            elif cls is BuckStay:
+                if not hidden or a.seat == seat:
+                    t[x2[a.seat] + (1 if a.swap else 0)] = 1.0
+            elif cls is Fold:
+                if not hidden or a.seat == seat:
+                    t[x2[a.seat] + 2] = 1.0
+            elif cls is Play:
+                break
+        t[pot_off] = float(g._pot)
+        t[units_off] = float(g._units)
+        t[stock_off] = _FLOATS[len(g._stock)]
+    return t
