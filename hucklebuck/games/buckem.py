@@ -57,6 +57,8 @@ MAX_DRAW: Final = 3
 _DRAW_TEXT: Final = tuple(tuple(f"{s} draw {k} cards" for k in range(MAX_DRAW + 1)) for s in range(8))
 """How another seat's draw of k cards shows in a history."""
 FULL_PACK: Final = CardSet.from_mask((1 << 52) - 1)
+_REMOVED: dict[int, tuple[CardSet, bool]] = {}
+"""Per pack (its mask): the cards it leaves out, and whether no 2 is among them."""
 
 
 class ShortHandedTrump(str, enum.Enum):
@@ -324,9 +326,15 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
                 f"short_handed_trump='removed_card' needs a short pack, "
                 f"and {players} players keep all 52 cards"
             )
-        self._removed = FULL_PACK - the_pack
+        removed = _REMOVED.get(the_pack.mask)
+        if removed is None:
+            removed = _REMOVED[the_pack.mask] = (
+                FULL_PACK - the_pack,
+                all(c.rank is not Rank.TWO for c in FULL_PACK - the_pack),
+            )
+        self._removed = removed[0]
         # With the 2s removed there is no 2 of trump, so no deuce swap (DEF #58).
-        self._swap_on = self._options.deuce_swap and all(c.rank is not Rank.TWO for c in self._removed)
+        self._swap_on = self._options.deuce_swap and removed[1]
         bankrolls = [0] * players if bankrolls is None else check_int_list(bankrolls, players, "bankrolls")
         for name, value in (("pot", pot), ("pot_units", pot_units)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
