@@ -217,14 +217,37 @@ def _core_tables(core_name: str, trump: Suit) -> tuple[bytes, bytes]:
     return get_core().rules(GameKind.DEERPARK.core_id, int(trump))
 
 
+_PlayTables = tuple[bytes, tuple[int, ...], tuple[tuple[int, ...], ...]]
+_PLAY_TABLES: dict[tuple[type, Suit], _PlayTables] = {}
+
+
+def _play_tables(trump: Suit) -> _PlayTables:
+    """The Deer Park player's tables for ``trump`` under the active core: each card's
+    effective suit, its strength (``trump << 5 | rank``), and per suit led its trick
+    key (the strength with ``16`` added for the suit led), all by card number."""
+    core = get_core()
+    key = (type(core), trump)
+    hit = _PLAY_TABLES.get(key)
+    if hit is None:
+        suits, ranks = _core_tables(core.name, trump)
+        strength = tuple(((suits[i] == trump) << 5) | ranks[i] for i in range(52))
+        by_lead = tuple(
+            tuple(strength[i] | ((suits[i] == lead) << 4) for i in range(52)) for lead in range(4)
+        )
+        hit = _PLAY_TABLES[key] = (suits, strength, by_lead)
+    return hit
+
+
+_TRUMP_VALUE = {14: 1.0, 13: 0.85, 12: 0.75, 11: 0.55, 10: 0.45}
+
+
 def euchre_strength(hand: CardSet, trump: Suit) -> float:
     """Expected tricks of ``hand`` with ``trump`` in Deer Park Euchre, bowers included."""
     suits, ranks = _tables(trump)
     est = 0.0
     for c in hand:
         if suits[c.index] == trump:
-            r = ranks[c.index]
-            est += {14: 1.0, 13: 0.85, 12: 0.75, 11: 0.55, 10: 0.45}.get(r, 0.35)
+            est += _TRUMP_VALUE.get(ranks[c.index], 0.35)
         elif c.rank == Rank.ACE:
             est += 0.5
     return est
@@ -296,7 +319,10 @@ class DeerParkHeuristic:
         if not legal:
             raise ValueError("this seat has no legal action now")
         going_high = self.goes_high(obs)
-        if obs.phase is Phase.ORDER:
+        phase = obs.phase
+        if phase is Phase.PLAY:  # nine actions in ten
+            return self._play(obs, legal, going_high)
+        if phase is Phase.ORDER:
             strength = euchre_strength(obs.hand, obs.turned.suit)
             if obs.seat == obs.dealer:
                 strength += euchre_strength(CardSet([obs.turned]), obs.turned.suit)
@@ -304,7 +330,7 @@ class DeerParkHeuristic:
             good = strength < self.fail_below if going_high else strength >= self.call_at
             want = Order(obs.seat)
             return want if good and want in legal else Pass(obs.seat)
-        if obs.phase is Phase.CALL:
+        if phase is Phase.CALL:
             calls = [a for a in legal if isinstance(a, Call)]
             if not calls:
                 return legal[0]
@@ -317,7 +343,7 @@ class DeerParkHeuristic:
             if stuck or (not going_high and euchre_strength(obs.hand, best.suit) >= self.call_at):
                 return best
             return Pass(obs.seat)
-        if obs.phase is Phase.DEALER_DISCARD:
+        if phase is Phase.DEALER_DISCARD:
             assert obs.trump is not None
             suits, ranks = _tables(obs.trump)
 
@@ -330,30 +356,28 @@ class DeerParkHeuristic:
         return self._play(obs, legal, going_high)
 
     def _play(self, obs: DeerParkObservation, legal: tuple[Action, ...], going_high: bool) -> Action:
+        # Works on card numbers and precomputed keys (see _play_tables); returns the
+        # legal Play itself.  min/max and list.index take the first of equal keys, so
+        # ties go to the earlier legal play, as with min/max over the cards.
         assert obs.trump is not None
-        trump = obs.trump
-        suits, ranks = _tables(trump)
-        cards = [a.card for a in legal if isinstance(a, Play)]
-
-        def key(c: Card, lead: int) -> int:
-            s = suits[c.index]
-            return ((s == trump) << 5) | ((s == lead) << 4) | ranks[c.index]
-
-        def strength(c: Card) -> int:
-            return ((suits[c.index] == trump) << 5) | ranks[c.index]
-
-        if not obs.current_trick:
-            pick = min(cards, key=strength) if going_high else max(cards, key=strength)
-            return Play(obs.seat, pick)
-        lead = suits[obs.current_trick[0].index]
-        best = max(key(c, lead) for c in obs.current_trick)
-        winners = [c for c in cards if key(c, lead) > best]
-        losers = [c for c in cards if key(c, lead) <= best]
+        suits, strength, by_lead = _play_tables(obs.trump)
+        plays: list[Play] = [a for a in legal if isinstance(a, Play)]
+        idx = [a.card._index for a in plays]
+        power = [strength[i] for i in idx]
+        current = obs.current_trick
+        if not current:
+            return plays[power.index(min(power) if going_high else max(power))]
+        key = by_lead[suits[current[0]._index]]
+        best = max([key[c._index] for c in current])
         if going_high:
-            pick = max(losers, key=strength) if losers else min(cards, key=strength)
+            losers = [j for j, i in enumerate(idx) if key[i] <= best]
+            if losers:
+                return plays[max(losers, key=power.__getitem__)]
         else:
-            pick = min(winners, key=strength) if winners else min(cards, key=strength)
-        return Play(obs.seat, pick)
+            winners = [j for j, i in enumerate(idx) if key[i] > best]
+            if winners:
+                return plays[min(winners, key=power.__getitem__)]
+        return plays[power.index(min(power))]
 
 
 class BuckEmHeuristic:
