@@ -169,9 +169,15 @@ class PythonCore:
 
     def trick_winner(self, game: int, trump: int, cards: bytes) -> int:
         """See :meth:`hucklebuck._core._api.Core.trick_winner`."""
-        suit, rank, _ = _get(game, trump)
-        _check_trick(cards, 0)
-        return _winner(suit, rank, trump, cards)
+        # Fast path (plain ints, a well-formed trick checked with C-level calls); anything
+        # else takes the full checks, which raise the same errors in the same order.
+        tables = _TABLES.get((game, trump)) if type(game) is int and type(trump) is int else None
+        if tables is None:
+            tables = _get(game, trump)
+        n = len(cards)
+        if not (type(cards) is bytes and 1 <= n <= MAX_TRICK and max(cards) <= 51 and len(set(cards)) == n):
+            _check_trick(cards, 0)
+        return _winner(tables[0], tables[1], trump, cards)
 
     def legal_mask(self, game: int, trump: int, lead: int, hand: int) -> int:
         """See :meth:`hucklebuck._core._api.Core.legal_mask`."""

@@ -308,9 +308,10 @@ class DeerParkHeuristic:
 
     def goes_high(self, obs: DeerParkObservation) -> bool:
         """Whether this hand it plays for 50 rather than for 0."""
+        scores = obs.scores
         if self.high_from is not None:
-            return obs.scores[obs.seat] >= self.high_from
-        return plays_for_fifty(obs.scores, obs.seat)
+            return scores[obs.seat] >= self.high_from
+        return _plays_for_fifty(scores if type(scores) is tuple else tuple(scores), obs.seat)
 
     def choose(self, observation: DeerParkObservation) -> Action:
         """Pick an action for the seat that observes."""
@@ -356,28 +357,57 @@ class DeerParkHeuristic:
         return self._play(obs, legal, going_high)
 
     def _play(self, obs: DeerParkObservation, legal: tuple[Action, ...], going_high: bool) -> Action:
-        # Works on card numbers and precomputed keys (see _play_tables); returns the
-        # legal Play itself.  min/max and list.index take the first of equal keys, so
-        # ties go to the earlier legal play, as with min/max over the cards.
+        # One pass over the legal plays on card numbers and precomputed keys (see
+        # _play_tables), returning the legal Play itself.  Strict comparisons keep the
+        # first of equal keys, as min/max over the plays would.
         assert obs.trump is not None
         suits, strength, by_lead = _play_tables(obs.trump)
-        plays: list[Play] = [a for a in legal if isinstance(a, Play)]
-        idx = [a.card._index for a in plays]
-        power = [strength[i] for i in idx]
         current = obs.current_trick
+        low: Play | None = None  # the weakest play
+        pick: Play | None = None  # the case's choice, if any
+        low_p = pick_p = 1 << 30
         if not current:
-            return plays[power.index(min(power) if going_high else max(power))]
-        key = by_lead[suits[current[0]._index]]
-        best = max([key[c._index] for c in current])
-        if going_high:
-            losers = [j for j, i in enumerate(idx) if key[i] <= best]
-            if losers:
-                return plays[max(losers, key=power.__getitem__)]
+            high_p = -1
+            for a in legal:
+                if isinstance(a, Play):
+                    p = strength[a.card._index]
+                    if p < low_p:
+                        low, low_p = a, p
+                    if p > high_p:
+                        pick, high_p = a, p
+            if going_high:  # lead its weakest card, else its strongest
+                pick = low
         else:
-            winners = [j for j, i in enumerate(idx) if key[i] > best]
-            if winners:
-                return plays[min(winners, key=power.__getitem__)]
-        return plays[power.index(min(power))]
+            key = by_lead[suits[current[0]._index]]
+            best = -1
+            for c in current:
+                k = key[c._index]
+                if k > best:
+                    best = k
+            if going_high:  # its strongest card that loses the trick, else its weakest
+                pick_p = -1
+                for a in legal:
+                    if isinstance(a, Play):
+                        i = a.card._index
+                        p = strength[i]
+                        if p < low_p:
+                            low, low_p = a, p
+                        if p > pick_p and key[i] <= best:
+                            pick, pick_p = a, p
+            else:  # its weakest card that wins the trick, else its weakest
+                for a in legal:
+                    if isinstance(a, Play):
+                        i = a.card._index
+                        p = strength[i]
+                        if p < low_p:
+                            low, low_p = a, p
+                        if p < pick_p and key[i] > best:
+                            pick, pick_p = a, p
+        if pick is None:
+            pick = low
+        if pick is None:
+            raise ValueError("no legal play in the play phase")
+        return pick
 
 
 class BuckEmHeuristic:
