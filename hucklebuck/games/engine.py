@@ -798,8 +798,9 @@ class TrickGame(abc.ABC, Generic[D, OptT]):
         return f"<{type(self).__name__} players={self._n} hand={self._hand_no} phase={self._phase.value}>"
 
 
-_DEAL_LOCK: Final = threading.Lock()
-"""Held while a pending first hand is dealt (see :meth:`TrickGame._first_hand`)."""
+_DEAL_LOCK: Final = threading.RLock()
+"""Held while a pending first hand is dealt (see :meth:`TrickGame._first_hand`); re-entrant,
+so a deal that looks at another undealt game cannot deadlock."""
 _DEFAULT_OPTIONS: dict[type, OptionsBase] = {}
 """Each options class's default instance (options are immutable, so one is shared)."""
 _EVENT_TYPES: Final = frozenset(
