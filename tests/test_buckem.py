@@ -202,6 +202,8 @@ class TestStayFold:
         assert "1 stay swap" in [str(a) for a in g.legal_actions()]
         run(g, "1 stay swap")
         assert g.upcard == parse_cards("2S")[0] and parse_cards("9S")[0] in g.hand(1)
+        # the old upcard was face up: every seat may know who took it
+        assert all(g.observation(s).swapped_upcard == parse_cards("9S")[0] for s in range(5))
         with pytest.raises(IllegalAction, match="only a player dealt the 2 of trump"):
             g.apply("2 stay swap")
 
@@ -232,9 +234,12 @@ class TestStayFold:
         run(g, "1 stay swap")
         assert g.upcard == parse_cards("2S")[0]
         assert g.observation(2).upcard == parse_cards("9S")[0]  # not revealed yet
+        assert g.observation(2).swapped_upcard is None
         assert g.observation(1).upcard == parse_cards("2S")[0]  # the swapper knows
+        assert g.observation(1).swapped_upcard == parse_cards("9S")[0]
         run(g, "2 fold", "3 fold", "4 fold", "0 stay")
         assert g.observation(2).upcard == parse_cards("2S")[0]
+        assert g.observation(2).swapped_upcard == parse_cards("9S")[0]
 
 
 class TestLoneStayerAndVoidRounds:

@@ -107,6 +107,15 @@ def check_samples(game: Any, obs: Any) -> None:
                 assert not any(effective_suit(kind, obs.trump, c) == suit for c in CardSet.from_mask(h))
             if kind is GameKind.BUCKEM:
                 assert not h & obs.upcard.mask or any(d == (s, "stay swap") for d in obs.decisions)
+                took = obs.swapped_upcard
+                if took is not None:  # the old upcard is the swapper's (until its draw) and nobody else's
+                    swapper = next(t for t, d in obs.decisions if d == "stay swap")
+                    if s != swapper:
+                        assert not h & took.mask, "the swapped upcard in another hand"
+                    elif obs.phase is not Phase.PLAY and not any(
+                        e.split()[:2] == [str(s), "draw"] for e in obs.history
+                    ):
+                        assert h & took.mask, "the swapper without the upcard it took"
                 for t, scare in enumerate(obs.scare):
                     if scare is not None and t != s:
                         assert not h & scare.mask, "another seat's scare card"
@@ -177,6 +186,23 @@ def test_a_decision_never_reads_hidden_cards(cls: Any, n: int) -> None:
     assert MonteCarloPlayer(samples=20, seed=5).analyse(o1) == MonteCarloPlayer(samples=20, seed=5).analyse(
         o2
     )
+
+
+def test_samples_give_the_swapped_upcard_to_the_swapper() -> None:
+    # S3, DEF #54: the 2 of trump's holder took the face-up 9S; until its draw nobody else holds it
+    from hucklebuck.games import BuckEmDeal
+
+    hands = ["2D 3D 4D 5D 6D", "2S KS QS 2C 3C", "AC KC QH JH TH", "7D 8D 9D TD JD", "2H 3H 4H 5H 6H"]
+    used = {c for h in hands for c in h.split()} | {"9S"}
+    stock = [str(c) for c in hucklebuck.pack("buckem", 5) if str(c) not in used]
+    deal = BuckEmDeal.from_dict({"hands": [h.split() for h in hands], "upcard": "9S", "stock": stock})
+    game = BuckEmGame(5, deal=deal, options={"deuce_swap": True})
+    game.apply("1 stay swap")
+    obs = game.observation(game.to_act)
+    assert obs.seat != 1 and obs.swapped_upcard is not None
+    check_samples(game, obs)
+    pos = _search.build_position(obs)
+    assert pos.known[1] & obs.swapped_upcard.mask and not pos.pool & obs.swapped_upcard.mask
 
 
 def test_registry() -> None:

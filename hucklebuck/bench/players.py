@@ -7,6 +7,7 @@ more; a forced move costs nothing) is timed: median, 90th and 99th
 percentile and worst, per game, on the C core and on the Python core (fewer
 decisions there).  The heuristic's own median is printed for comparison.
 ``--scale`` sets the number of decisions (300 per game on the C core at 1.0).
+The same on the C core with ``method="solver"`` (100 decisions per game at 1.0).
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ _GAMES: list[tuple[str, Any, int]] = [
 ]
 
 
-def decision_times(name: str, cls: Any, players: int, decisions: int) -> tuple[list[float], list[float]]:
-    """Seconds per searched MC decision and per heuristic decision, over whole games."""
+def decision_times(
+    name: str, cls: Any, players: int, decisions: int, method: str = "playout"
+) -> tuple[list[float], list[float]]:
+    """Seconds per searched MC decision (``method``) and per heuristic decision, over whole games."""
     mc_times: list[float] = []
     h_times: list[float] = []
     seed = 0
@@ -38,7 +41,9 @@ def decision_times(name: str, cls: Any, players: int, decisions: int) -> tuple[l
         seed += 1
         game = cls(players, seed=seed)
         bots = [
-            MonteCarloPlayer(seed=seed * 10 + s) if s % 2 == 0 else make_player("heuristic", name)
+            MonteCarloPlayer(seed=seed * 10 + s, method=method)
+            if s % 2 == 0
+            else make_player("heuristic", name)
             for s in range(players)
         ]
         while game.phase is not Phase.GAME_OVER and len(mc_times) < decisions:
@@ -81,3 +86,14 @@ def run(args: argparse.Namespace) -> None:
                     f"{core:<7}{name:<12}{len(mc):>10}{_q(mc, 0.5):>9.2f}{_q(mc, 0.9):>9.2f}"
                     f"{_q(mc, 0.99):>9.2f}{max(mc) * 1000:>9.2f}{_q(heur, 0.5):>9.3f}"
                 )
+    if "c" not in available():
+        return
+    print('MonteCarloPlayer(method="solver") vs the heuristic, C core only (the Python core is far slower)')
+    n = max(10, int(100 * args.scale))
+    with using("c"):
+        for name, cls, players in _GAMES:
+            mc, heur = decision_times(name, cls, players, n, method="solver")
+            print(
+                f"{'c':<7}{name:<12}{len(mc):>10}{_q(mc, 0.5):>9.2f}{_q(mc, 0.9):>9.2f}"
+                f"{_q(mc, 0.99):>9.2f}{max(mc) * 1000:>9.2f}{_q(heur, 0.5):>9.3f}"
+            )

@@ -255,6 +255,9 @@ class BuckEmObservation:
     dealer: int
     trump: Suit
     upcard: Card
+    swapped_upcard: Card | None
+    """The upcard a deuce swapper took into its hand (seen by everyone when it was
+    face up), once this seat may see the swap; None without a swap."""
     scare: tuple[Card | None, ...]
     decisions: tuple[tuple[int, str], ...]
     """(seat, "stay" / "stay swap" / "fold") in order, as far as this seat may see them."""
@@ -566,8 +569,12 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
             history = tuple(texts)
         assert self._trump is not None and self._upcard is not None
         upcard = self._upcard
-        if hidden and self._swapped is not None and self._swapped != seat:
-            upcard = self._deal.upcard if self._deal is not None else upcard
+        swapped_upcard = None
+        if self._swapped is not None and self._deal is not None:
+            if hidden and self._swapped != seat:
+                upcard = self._deal.upcard
+            else:
+                swapped_upcard = self._deal.upcard
         to_act = self.to_act
         play = self._play
         return make_observation(
@@ -582,6 +589,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
                 "dealer": self._dealer,
                 "trump": self._trump,
                 "upcard": upcard,
+                "swapped_upcard": swapped_upcard,
                 "scare": tuple(self._scare),
                 "decisions": tuple(decisions),
                 "history": history,

@@ -232,9 +232,12 @@ def _buckem(pos: pys.SearchPosition, obs: BuckEmObservation, n: int) -> int:
     pos.turned = obs.upcard.index
     seen = obs.upcard.mask
     decided = dict(obs.decisions)
-    # After a deuce swap the observation shows the deuce as the upcard (seen, out of play)
-    # and no longer names the card the swapper took, so that card stays unseen.
+    # After a deuce swap the deuce is the upcard (seen, out of play) and the swapper holds
+    # the old upcard until its draw (like a scare card: after the draw it may be discarded).
     drew = {int(e.split()[0]) for e in obs.history if e.split()[1:2] == ["draw"]}
+    took = obs.swapped_upcard
+    if took is not None:
+        seen |= took.mask
     table_seen = 0
     active = [s for s in range(n) if decided.get(s, "").startswith("stay")]
     if obs.phase is Phase.PLAY:
@@ -261,6 +264,8 @@ def _buckem(pos: pys.SearchPosition, obs: BuckEmObservation, n: int) -> int:
                 pos.known[s] |= scare.mask
                 if scare.suit is trump and d is None:
                     pos.state[s] |= 8
+            if took is not None and d == "stay swap" and s not in drew:
+                pos.known[s] |= took.mask
     for s in range(n):
         if s != me:
             seen &= ~pos.known[s]
