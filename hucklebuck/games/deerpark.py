@@ -520,7 +520,8 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> DeerParkObservation:
         """What ``seat`` may know now (see :class:`DeerParkObservation`)."""
-        self._check_seat(seat, "seat")
+        if type(seat) is not int or not 0 <= seat < self._n:  # the full check only off the fast path
+            self._check_seat(seat, "seat")
         history, private = self._public_history()
         if private:  # the dealer's discard: others see only that one card went
             texts = list(history)
@@ -550,7 +551,9 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
                 "maker": self._maker,
                 "requirement": self._requirement,
                 "trump": self._trump,
-                "locked": tuple(s for s in range(self._n) if scores[s] >= lock_at or (permanent and ever[s])),
+                "locked": ()  # the usual case, found with C-level calls
+                if max(scores) < lock_at and not (permanent and True in ever)
+                else tuple([s for s in range(self._n) if scores[s] >= lock_at or (permanent and ever[s])]),
                 "history": history,
                 "current_trick": tuple(play.current) if play else (),
                 "trick_leader": play.leader if play else None,
