@@ -219,13 +219,18 @@ def _core_tables(core_name: str, trump: Suit) -> tuple[bytes, bytes]:
 
 _PlayTables = tuple[bytes, tuple[int, ...], tuple[tuple[int, ...], ...]]
 _PLAY_TABLES: dict[tuple[type, Suit], _PlayTables] = {}
+_LAST_PLAY_TABLES: tuple[object, Suit, _PlayTables] | None = None
 
 
 def _play_tables(trump: Suit) -> _PlayTables:
     """The Deer Park player's tables for ``trump`` under the active core: each card's
     effective suit, its strength (``trump << 5 | rank``), and per suit led its trick
     key (the strength with ``16`` added for the suit led), all by card number."""
+    global _LAST_PLAY_TABLES
     core = get_core()
+    last = _LAST_PLAY_TABLES
+    if last is not None and last[0] is core and last[1] is trump:
+        return last[2]
     key = (type(core), trump)
     hit = _PLAY_TABLES.get(key)
     if hit is None:
@@ -235,6 +240,7 @@ def _play_tables(trump: Suit) -> _PlayTables:
             tuple(strength[i] | ((suits[i] == lead) << 4) for i in range(52)) for lead in range(4)
         )
         hit = _PLAY_TABLES[key] = (suits, strength, by_lead)
+    _LAST_PLAY_TABLES = (core, trump, hit)  # one tuple: replaced whole, so safe across threads
     return hit
 
 
