@@ -184,8 +184,16 @@ def run_chunks(
                 progress(done, total)
         return out
     if pool is None:
-        with cf.ThreadPoolExecutor(max_workers=min(workers, len(chunks))) as own:
-            return _on_pool(own, task, chunks, total, progress)
+        own = cf.ThreadPoolExecutor(max_workers=min(workers, len(chunks)))
+        try:
+            result = _on_pool(own, task, chunks, total, progress)
+        except BaseException:
+            # Ctrl-C or a failed chunk: do not wait for the chunks still running
+            # (a thread in the middle of a long core call cannot be stopped).
+            own.shutdown(wait=False, cancel_futures=True)
+            raise
+        own.shutdown(wait=True)
+        return result
     return _on_pool(pool, task, chunks, total, progress)
 
 

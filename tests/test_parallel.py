@@ -208,3 +208,34 @@ def test_library_error_in_a_chunk_keeps_its_type(process_pool: ProcessPoolExecut
     for ex in (None, process_pool):
         with pytest.raises(CoreInputError, match=r"chunk 0 .*pot grew"):
             simulate_buckem(8, 10_000, seed=16, chunk_size=10_000, executor=ex)
+
+
+def test_ctrl_c_with_workers_stops_at_once(core_name: str) -> None:
+    # Each chunk is far too long to finish (minutes on either core): after Ctrl-C the
+    # command must end with status 130 without waiting for the chunks in progress.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    env = {
+        **os.environ,
+        "HUCKLEBUCK_BACKEND": core_name,
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    }
+    args = ["simulate", "hucklebuck", "--players", "4", "--hands", "400000000", "--chunk", "100000000"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hucklebuck", *args, "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    time.sleep(2.0)  # the import and the start of both chunks
+    assert proc.poll() is None, "the simulation ended before it could be interrupted"
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert time.perf_counter() - sent < 10.0
