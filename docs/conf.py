@@ -41,5 +41,6 @@ intersphinx_mapping: dict[str, tuple[str, None]] = {}
 nitpicky = False
 html_theme = "furo"
 html_title = "hucklebuck"
-html_static_path: list[str] = []
+html_static_path: list[str] = ["_static"]
+html_css_files: list[str] = ["hucklebuck.css"]
 exclude_patterns = ["_build"]

@@ -21,7 +21,7 @@ from ..games.hucklebuck import OUT_AT
 from ..packs import GameKind
 from . import _search
 
-__all__ = ["METHODS", "NODE_LIMIT", "MonteCarloPlayer", "hand_utility"]
+__all__ = ["MonteCarloPlayer", "hand_utility"]
 
 #: Value of winning the game, in points of the game's own score.
 WIN_BONUS = 10.0
