@@ -259,3 +259,13 @@ def test_layout_blocks_follow_the_documented_order() -> None:
         lay = layout(kind, n)
         assert {name: off for name, (off, _) in lay.blocks.items()} == at
         assert lay.size == size
+
+
+@pytest.mark.parametrize(("name", "make"), VARIANTS, ids=IDS)
+def test_a_new_games_tensor_deals_its_first_hand(name: str, make: Callable[[int], Game]) -> None:
+    fresh = make(5)  # a seeded game deals on first use: the tensor must see the dealt hand
+    dealt = make(5)
+    assert dealt.hand_number == 1  # reading the game deals its first hand
+    for seat in range(dealt.players):
+        assert fresh.observation_tensor(seat) == reference_tensor(dealt, seat)
+    assert sum(fresh.observation_tensor(0)[:52]) > 0
