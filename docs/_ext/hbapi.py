@@ -180,7 +180,7 @@ class ApiModule(SphinxDirective):
                 lines.append("   :members:")
                 if any(base is not object for base in getattr(obj, "__bases__", ())):
                     lines.append("   :show-inheritance:")
-                if inspect.isclass(obj) and issubclass(obj, TrickGame) and obj is not TrickGame:
+                if inspect.isclass(obj) and issubclass(obj, TrickGame):  # the engine too: AgentAPI
                     lines.append("   :inherited-members:")
                     lines.append("   :exclude-members: kind")
             lines.append("")

@@ -1,0 +1,196 @@
+"""The agent-facing half of every game: integer actions, observation tensors and returns.
+
+:class:`AgentAPI` is a base class of :class:`~hucklebuck.games.engine.TrickGame`
+(kept apart so the engine module stays readable); its methods are documented
+with each game class.  Ids are defined in :mod:`hucklebuck.games.ids`, tensor
+layouts in :mod:`hucklebuck.games.tensors`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..actions import Action, parse_action
+from ..errors import IllegalAction
+from ..packs import GameKind
+from . import ids as _ids
+from . import tensors as _tensors
+from .base import Phase, Trick, TrickPlay
+
+__all__ = ["AgentAPI"]
+
+
+class AgentAPI:
+    """Integer actions, tensors and returns of a game (a base class of every game)."""
+
+    if TYPE_CHECKING:  # what the methods below use of the game (set by TrickGame)
+        kind: ClassVar[GameKind]
+        _n: int
+        _phase: Phase
+        _play: TrickPlay | None
+        _play_shared: bool
+        _hands: list[int]
+        _actions: list[Action]
+        _events: list[Any]
+        _hand_start: tuple[int, ...]
+        _winners: tuple[int, ...]
+
+        @property
+        def to_act(self) -> int | None: ...
+
+        @property
+        def standings(self) -> tuple[int, ...]: ...
+
+        def apply(self, action: Action | str) -> None: ...
+
+        def _legal_in_phase(self, seat: int) -> list[Action]: ...
+
+        @classmethod
+        def _accepted(cls) -> tuple[type, ...]: ...
+
+        def _check_seat(self, seat: object, what: str) -> None: ...
+
+        def _own_play(self) -> TrickPlay: ...
+
+        def _trick_done(self, play: TrickPlay, trick: Trick) -> None: ...
+
+    # -------------------------------------------------------- integer actions
+    def num_distinct_actions(self) -> int:
+        """The size of this game's action-id space (see :mod:`hucklebuck.games.ids`).
+
+        Fixed per game: the same for every player count and option.
+        """
+        return _ids.NUM_ACTIONS[self.kind]
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions`, sorted ascending (empty when nobody acts)."""
+        if self._phase is Phase.PLAY:
+            play = self._play
+            assert play is not None
+            mask = self._hands[play.seats[len(play.current)]]
+            if play.current:
+                mask = mask & play.suit_masks[play.suit_of[play.current[0]._index]] or mask
+            out = []
+            while mask:
+                low = mask & -mask
+                out.append(low.bit_length() - 1)
+                mask ^= low
+            return out
+        seat = self.to_act
+        if seat is None:
+            return []
+        ids = self._legal_ids_in_phase(seat)
+        if ids is not None:
+            return ids
+        hand = self._hands[seat]
+        return sorted(_ids.action_id(self.kind, a, hand) for a in self._legal_in_phase(seat))
+
+    def _legal_ids_in_phase(self, seat: int) -> list[int] | None:
+        """The legal ids of ``seat`` in this (non-play) phase when a game knows them
+        without listing the actions; None to derive them from :meth:`_legal_in_phase`."""
+        return None
+
+    def action_id(self, action: Action | str) -> int:
+        """The id of ``action`` (typed or protocol text) for the seat it names, in this state.
+
+        Discard and draw ids depend on that seat's hand now.  Raises
+        :class:`~hucklebuck.errors.IllegalAction` for an action this game does
+        not have or cards the seat does not hold; legality is not checked
+        otherwise (see :meth:`is_legal`).
+        """
+        if isinstance(action, str):
+            action = parse_action(self.kind, action)
+        if not isinstance(action, self._accepted()):
+            raise IllegalAction(f"{action!r} is not a {self.kind.title} action")
+        hand = self._hands[action.seat] if action.seat < self._n else 0
+        return _ids.action_id(self.kind, action, hand)
+
+    def _nobody_acts(self, i: int) -> IllegalAction:
+        if self._phase is Phase.GAME_OVER:
+            return IllegalAction(f"action id {i}: the game is over")
+        return IllegalAction(f"action id {i}: the hand is over; deal the next hand first")
+
+    def action_from_id(self, i: int) -> Action:
+        """The typed action of id ``i`` for the seat to act now.
+
+        Raises :class:`~hucklebuck.errors.ActionParseError` for an id outside
+        ``0 .. num_distinct_actions() - 1`` and
+        :class:`~hucklebuck.errors.IllegalAction` when nobody acts.  The action
+        need not be legal (:meth:`apply_id` checks).
+        """
+        i = _ids.check_id(self.kind, i)
+        seat = self.to_act
+        if seat is None:
+            raise self._nobody_acts(i)
+        return _ids.action_from_id(self.kind, i, seat, self._hands[seat])
+
+    def apply_id(self, i: int) -> None:
+        """Apply the action of id ``i`` for the seat to act.
+
+        An id the rules forbid raises the same :class:`~hucklebuck.errors.IllegalAction`
+        (same message) as the typed action would; an id out of range raises
+        :class:`~hucklebuck.errors.ActionParseError`.  State is unchanged on error.
+        """
+        if self._phase is Phase.PLAY and type(i) is int and 0 <= i < _ids.PLAY_IDS:
+            play = self._play
+            assert play is not None
+            current = play.current
+            seat = play.seats[len(current)]
+            action = _ids.PLAYS[seat][i]
+            held = self._hands[seat]
+            bit = 1 << i
+            if held & bit:
+                follow = held & play.suit_masks[play.suit_of[current[0]._index]] if current else bit
+                if follow & bit or not follow:  # it follows suit, or the seat cannot
+                    self._actions.append(action)
+                    self._events.append(action)
+                    self._hands[seat] = held ^ bit
+                    if self._play_shared:
+                        play = self._own_play()
+                    trick = play.play(action.card)
+                    if trick is not None:
+                        self._trick_done(play, trick)
+                    return
+            self.apply(action)  # raises the typed action's error
+            raise AssertionError("unreachable")  # pragma: no cover
+        i = _ids.check_id(self.kind, i)
+        to_act = self.to_act
+        if to_act is None:
+            raise self._nobody_acts(i)
+        self.apply(_ids.action_from_id(self.kind, i, to_act, self._hands[to_act]))
+
+    # ---------------------------------------------------- tensors and returns
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`observation_tensor`: ``(length,)``, fixed per game and
+        player count (see :mod:`hucklebuck.games.tensors` for the layout)."""
+        return (_tensors.layout(self.kind, self._n).size,)
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """What ``seat`` may know now as a flat list of floats (layout in
+        :mod:`hucklebuck.games.tensors`); never shows a card the seat may not see."""
+        if type(seat) is not int or not 0 <= seat < self._n:  # the full check only off the fast path
+            self._check_seat(seat, "seat")
+        game: Any = self
+        return _tensors.observation_tensor(game, seat)
+
+    def hand_returns(self) -> tuple[float, ...]:
+        """Per seat, how :attr:`standings` changed in the current hand: the standings
+        now minus those just before it was dealt (Buck 'Em's ante included).
+
+        Mid-hand this is 0 (Buck 'Em: minus the ante); once the hand is scored
+        (``HAND_OVER`` or ``GAME_OVER``) it is the hand's score change.  In Deer Park
+        Euchre a player wins at 0 or at 50, so a score change there is not a
+        reward in itself.
+        """
+        return tuple(float(a - b) for a, b in zip(self.standings, self._hand_start, strict=True))
+
+    def returns(self) -> tuple[float, ...]:
+        """Per seat, the reward of the whole game: 0.0 for everyone until the game is
+        over, then 1.0 for each winner and 0.0 for the others.
+
+        Buck 'Em overrides this (a session has no end; see its :meth:`returns`).
+        """
+        if self._phase is not Phase.GAME_OVER:
+            return (0.0,) * self._n
+        won = set(self._winners)
+        return tuple(1.0 if s in won else 0.0 for s in range(self._n))
