@@ -285,7 +285,7 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
         lock_at = g._options.lock_at
         for pos, lock_pos, v in zip(standing_at, x2, scores):  # noqa: B905
             if v:
-                t[pos] = float(v)
+                t[pos] = v + 0.0  # float(v), without the call
             if v >= lock_at:
                 t[lock_pos] = 1.0
         if g._options.lock_permanent:
@@ -314,7 +314,7 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
         bid_off, discard_off, stock_off = fixed
         for pos, v in zip(standing_at, g._scores):  # noqa: B905
             if v:
-                t[pos] = float(v)
+                t[pos] = v + 0.0  # float(v), without the call
         if g._bidder is not None:
             t[x1[g._bidder]] = 1.0
         if g._high is not None:
@@ -335,7 +335,8 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
         # this hand's discards are the run of actions just before the first play (or,
         # before any play, at the end): walk back over that run, not the whole auction.
         acts = g._actions
-        i = len(acts) - (0 if play is None else sum(map(len, play.played))) - 1
+        # (every finished trick has a card from each seat in play)
+        i = len(acts) - (0 if play is None else len(play.tricks) * len(play.seats) + len(play.current)) - 1
         while i >= 0:
             a = acts[i]
             if type(a) is not Discard:
@@ -350,7 +351,7 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
         upcard_off, discard_off, pot_off, units_off, stock_off = fixed
         for pos, v in zip(standing_at, g._bankrolls):  # noqa: B905
             if v:
-                t[pos] = float(v)
+                t[pos] = v + 0.0  # float(v), without the call
         hidden = phase is _STAY_FOLD and g._options.simultaneous_declare
         upcard = g._upcard
         if hidden and g._swapped is not None and g._swapped != seat and g._deal is not None:
@@ -379,7 +380,7 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
                     t[x2[a.seat] + 2] = 1.0
             elif cls is Play:
                 break
-        t[pot_off] = float(g._pot)
-        t[units_off] = float(g._units)
+        t[pot_off] = g._pot + 0.0
+        t[units_off] = g._units + 0.0
         t[stock_off] = _FLOATS[len(g._stock)]
     return t
