@@ -249,10 +249,10 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
     )
     t = [0.0] * lay.size
     mask = game._hands[seat]
-    while mask:
-        low = mask & -mask
-        t[low.bit_length() - 1] = 1.0
-        mask ^= low
+    while mask:  # highest card first: one operation fewer a card than the lowest-bit trick
+        i = mask.bit_length() - 1
+        t[i] = 1.0
+        mask ^= 1 << i
     play = game._play
     phase = game._phase
     if play is not None:
