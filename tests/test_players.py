@@ -108,13 +108,14 @@ def check_samples(game: Any, obs: Any) -> None:
             if kind is GameKind.BUCKEM:
                 assert not h & obs.upcard.mask or any(d == (s, "stay swap") for d in obs.decisions)
                 took = obs.swapped_upcard
-                if took is not None:  # the old upcard is the swapper's (until its draw) and nobody else's
-                    swapper = next(t for t, d in obs.decisions if d == "stay swap")
+                swapper = next((t for t, d in obs.decisions if d == "stay swap"), None)
+                drawn = obs.phase is Phase.PLAY or any(
+                    e.split()[:2] == [str(swapper), "draw"] for e in obs.history
+                )
+                if took is not None and not drawn:  # the old upcard is the swapper's until its draw
                     if s != swapper:
                         assert not h & took.mask, "the swapped upcard in another hand"
-                    elif obs.phase is not Phase.PLAY and not any(
-                        e.split()[:2] == [str(s), "draw"] for e in obs.history
-                    ):
+                    else:
                         assert h & took.mask, "the swapper without the upcard it took"
                 for t, scare in enumerate(obs.scare):
                     if scare is not None and t != s:

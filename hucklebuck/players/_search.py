@@ -233,11 +233,14 @@ def _buckem(pos: pys.SearchPosition, obs: BuckEmObservation, n: int) -> int:
     seen = obs.upcard.mask
     decided = dict(obs.decisions)
     # After a deuce swap the deuce is the upcard (seen, out of play) and the swapper holds
-    # the old upcard until its draw (like a scare card: after the draw it may be discarded).
+    # the old upcard until its draw; after that it may be in its hand or among its hidden
+    # discards, so it is dealt like an unseen card (unless this seat is the swapper).
     drew = {int(e.split()[0]) for e in obs.history if e.split()[1:2] == ["draw"]}
     took = obs.swapped_upcard
-    if took is not None:
-        seen |= took.mask
+    if took is not None and (decided.get(me) == "stay swap" or obs.phase is not Phase.PLAY):
+        swapper = next(s for s, d in obs.decisions if d == "stay swap")
+        if swapper == me or swapper not in drew:
+            seen |= took.mask
     table_seen = 0
     active = [s for s in range(n) if decided.get(s, "").startswith("stay")]
     if obs.phase is Phase.PLAY:
