@@ -195,7 +195,7 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
         if self.game.to_act == seat:
             mask[self.game.legal_action_ids()] = 1
         return {
-            "observation": np.asarray(self.game.observation_tensor(seat), dtype=np.float32),
+            "observation": np.frombuffer(self.game.observation_tensor(seat), dtype=np.float32),
             "action_mask": mask,
         }
 

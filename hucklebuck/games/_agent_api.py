@@ -8,6 +8,7 @@ layouts in :mod:`hucklebuck.games.tensors`.
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, parse_action
@@ -165,9 +166,13 @@ class AgentAPI:
         player count (see :mod:`hucklebuck.games.tensors` for the layout)."""
         return (_tensors.layout(self.kind, self._n).size,)
 
-    def observation_tensor(self, seat: int) -> list[float]:
-        """What ``seat`` may know now as a flat list of floats (layout in
-        :mod:`hucklebuck.games.tensors`); never shows a card the seat may not see."""
+    def observation_tensor(self, seat: int) -> array[float]:
+        """What ``seat`` may know now as a flat float32 :class:`array.array` (layout in
+        :mod:`hucklebuck.games.tensors`); never shows a card the seat may not see.
+
+        ``tensor.tolist()`` gives a list; NumPy views it without a copy
+        (``numpy.frombuffer(tensor, dtype=numpy.float32)``).
+        """
         if type(seat) is not int or not 0 <= seat < self._n:  # the full check only off the fast path
             self._check_seat(seat, "seat")
         game: Any = self

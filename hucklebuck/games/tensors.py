@@ -1,4 +1,11 @@
-"""Observation tensors: what one seat may know, as a flat ``list[float]`` of fixed length.
+"""Observation tensors: what one seat may know, as a flat float32 array of fixed length.
+
+A tensor is an :class:`array.array` of type code ``"f"`` (single precision, as
+OpenSpiel's and most learning libraries' tensors): indexing and iterating give
+Python floats, ``tensor.tolist()`` a list, and NumPy views it without a copy
+(``numpy.frombuffer(tensor, dtype=numpy.float32)``).  Counts and scores are
+exact up to 2**24 (16,777,216), beyond which single precision rounds them (a
+Buck 'Em pot without a ``pot_limit`` can grow that large).
 
 The length depends on the game and the player count ``n`` only (not on the
 options or the phase); :meth:`~hucklebuck.games.engine.TrickGame.observation_tensor_shape`
@@ -49,6 +56,7 @@ the dealer only).
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import BuckStay, Discard, Draw, Fold, Pass, Play
@@ -129,6 +137,7 @@ class Layout:
         "rot52",
         "size",
         "standings",
+        "zeros",
         "to_act",
         "trick",
         "tricks_won",
@@ -188,6 +197,8 @@ class Layout:
             self.blocks[name] = (off, size)
             off += size
         self.size = off
+        self.zeros = bytes(4 * off)
+        """A zero tensor's bytes (a new tensor is one memory copy of them)."""
         self.played = self.offset("played")
         self.trick = self.offset("trick")
         self.leader = self.offset("leader")
@@ -237,7 +248,7 @@ def layout(kind: GameKind, n: int) -> Layout:
     return lay
 
 
-def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
+def observation_tensor(game: TrickGame[Any, Any], seat: int) -> array[float]:
     """The tensor of ``seat`` (already checked) in ``game``; see the module docstring."""
     # One function for the three games: a call per game part would cost more than the
     # part itself.  Names ``x1..x4`` are the game's per-seat blocks (see Layout.views).
@@ -247,7 +258,7 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> list[float]:
     played_at, trick_at, leader_at, to_act_at, dealer_at, won_at, standing_at, x1, x2, x3, x4, fixed = (
         lay.views[seat]
     )
-    t = [0.0] * lay.size
+    t = array("f", lay.zeros)  # one allocation and a copy: no element-by-element set-up
     mask = game._hands[seat]
     while mask:  # highest card first: one operation fewer a card than the lowest-bit trick
         i = mask.bit_length() - 1
