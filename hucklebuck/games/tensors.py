@@ -137,12 +137,12 @@ class Layout:
         "rot52",
         "size",
         "standings",
-        "zeros",
         "to_act",
         "trick",
         "tricks_won",
         "trump",
         "views",
+        "zeros",
     )
 
     def __init__(self, kind: GameKind, n: int) -> None:
