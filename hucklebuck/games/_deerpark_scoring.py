@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import deerpark as _dp
-from .base import HandOverEvent, Phase, ScoreEvent
+from .base import HandOverEvent, Phase, ScoreEvent, build_frozen
 
 if TYPE_CHECKING:
     from .deerpark import DeerParkGame
@@ -38,25 +38,35 @@ def score_played_hand(game: DeerParkGame) -> None:
         else:
             delta[s] = 5
             reasons[s] = f"{role} needed {need} and took {t}: +5 (S4, DEF #66)"
+    # The records below are built with build_frozen: every field is already right, and a
+    # frozen dataclass's own __init__ would cost more than the rest of the scoring.
+    hand = game._hand_no
+    events = game._events
     for s in range(game._n):
         game._scores[s] += delta[s]
         if game._scores[s] >= opts.lock_at:
             game._ever_locked[s] = True
-        game._events.append(ScoreEvent(game._hand_no, s, delta[s], reasons[s]))
-    game._events.append(HandOverEvent(game._hand_no, tuple(game._scores), ()))
+        events.append(
+            build_frozen(ScoreEvent, {"hand": hand, "seat": s, "delta": delta[s], "reason": reasons[s]})
+        )
+    scores = tuple(game._scores)
+    events.append(build_frozen(HandOverEvent, {"hand": hand, "scores": scores, "out": ()}))
     game._results = game._results.plus(
-        _dp.DeerParkHandResult(
-            hand=game._hand_no,
-            dealer=game._dealer,
-            turned=game._turned,
-            maker=game._maker,
-            requirement=game._requirement,
-            trump=game._trump,
-            tricks=tuple(game._play.tricks),
-            tricks_won=tuple(game._play.won),
-            delta=tuple(delta),
-            scores=tuple(game._scores),
-            reasons=tuple(reasons),
+        build_frozen(
+            _dp.DeerParkHandResult,
+            {
+                "hand": hand,
+                "dealer": game._dealer,
+                "turned": game._turned,
+                "maker": game._maker,
+                "requirement": game._requirement,
+                "trump": game._trump,
+                "tricks": tuple(game._play.tricks),
+                "tricks_won": tuple(game._play.won),
+                "delta": tuple(delta),
+                "scores": scores,
+                "reasons": tuple(reasons),
+            },
         ),
     )
     winners, why = game._game_end()
