@@ -280,3 +280,20 @@ def test_a_given_rng_is_still_drawn_from_in_the_constructor() -> None:
     deal = first.to_dict()["hands"][0]["deal"]
     assert second.to_dict()["hands"][0]["deal"] != deal
     assert DeerParkGame(4, rng=random.Random(2)).to_dict()["hands"][0]["deal"] == deal
+
+
+@pytest.mark.parametrize(
+    ("cls", "n", "kw"), [(HucklebuckGame, 4, {}), (DeerParkGame, 4, {}), (BuckEmGame, 5, {})]
+)
+def test_a_dealt_game_has_its_own_class_and_no_getattr_hook(cls: Any, n: int, kw: dict[str, Any]) -> None:
+    # A class-level __getattr__ would slow every attribute read of every game (about 12 %
+    # of a random hand): only undealt games carry it, on a twin class of the same name.
+    game = cls(n, seed=9, **kw)
+    twin = type(game)
+    assert twin is not cls and issubclass(twin, cls) and twin.__name__ == cls.__name__
+    assert repr(game).startswith(f"<{cls.__name__} ")
+    assert game == cls(n, seed=9, **kw)  # an undealt and a dealt game of the same seed compare equal
+    assert type(game) is cls and not hasattr(cls, "__getattr__")
+    for make in (lambda g: g.copy(), copy.deepcopy, lambda g: pickle.loads(pickle.dumps(g))):
+        other = make(cls(n, seed=9, **kw))  # still undealt: dealt on its first use, then its own class
+        assert other.hand(0) == game.hand(0) and type(other) is cls

@@ -18,7 +18,7 @@ import json
 import random
 import threading
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, SupportsIndex, TypeVar
 
 from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
@@ -133,13 +133,17 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         hand now (an explicit ``deal``, or a given ``rng``, which other code may go on
         drawing from), or, from a seed, record the seed and deal on first use.
 
-        A pending deal is made by :meth:`__getattr__` when an attribute the deal sets
-        is first read (every public accessor reads one), from ``random.Random(seed)``
-        exactly as an eager deal would: same cards, same saved form.  Like OpenSpiel's
-        ``new_initial_state``, a new game then costs no shuffle until it is used.
+        A pending game belongs, until it is dealt, to a twin class of its own class
+        (same name, made once per class) whose ``__getattr__`` deals when an attribute
+        the deal sets is first read (every public accessor reads one), from
+        ``random.Random(seed)`` exactly as an eager deal would: same cards, same saved
+        form; the game then goes back to its own class.  Dealt games have no
+        ``__getattr__``, which would slow every attribute read.  Like OpenSpiel's
+        ``new_initial_state``, a new game costs no shuffle until it is used.
         """
         if deal is None and rng is None:
             self._pending_seed = 0 if seed is None else seed
+            object.__setattr__(self, "__class__", _pending_class(type(self)))
             return
         self._deal_first_hand(rng if rng is not None else random.Random(0 if seed is None else seed), deal)
 
@@ -161,28 +165,6 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
     def _before_first_deal(self) -> None:
         """Set the game's own attributes that dealing a hand changes (from the checked
         set-up), just before the first deal; nothing by default."""
-
-    if not TYPE_CHECKING:  # at run time only, so mypy still checks every attribute name
-
-        def __getattr__(self, name: str) -> Any:
-            # Called only for a missing attribute: with a first hand still to deal, deal
-            # it and look again.  Dunder names (the copy and pickle protocols probe them)
-            # never deal.  The deal is made on a scratch twin and published with one
-            # dict update under a lock, so another thread reading this game meanwhile
-            # sees it either undealt or fully dealt, and it is dealt once.
-            d = self.__dict__
-            if "_pending_seed" in d and name[:2] != "__":
-                with _DEAL_LOCK:
-                    seed = d.get("_pending_seed")
-                    if seed is not None:  # not dealt by another thread meanwhile
-                        twin = object.__new__(type(self))
-                        state = twin.__dict__
-                        state.update(d)
-                        del state["_pending_seed"]
-                        twin._deal_first_hand(random.Random(seed), None)
-                        d.update(state)
-                        del d["_pending_seed"]
-            return object.__getattribute__(self, name)
 
     def _reset_common(self) -> None:
         self._hands: list[int] = [0] * self._n
@@ -648,7 +630,7 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         return cls.from_dict(_persist.load_json(text))
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TrickGame) or type(other) is not type(self):
+        if not isinstance(other, TrickGame) or _real_class(type(other)) is not _real_class(type(self)):
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
@@ -661,6 +643,75 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
 _DEAL_LOCK: Final = threading.RLock()
 """Held while a pending first hand is dealt (see :meth:`TrickGame._first_hand`); re-entrant,
 so a deal that looks at another undealt game cannot deadlock."""
+_PENDING: dict[type, type] = {}
+"""Each game class's twin for games whose first hand is still to deal."""
+
+
+def _deal_pending(game: TrickGame[Any, Any]) -> None:
+    """Deal a pending game's first hand and give it back its own class.
+
+    The deal is made on a scratch twin and published with one dict update and one
+    class change under a lock, so another thread reading the game meanwhile sees it
+    either undealt or fully dealt, and it is dealt once.
+    """
+    d = game.__dict__
+    with _DEAL_LOCK:
+        seed = d.get("_pending_seed")
+        if seed is None:  # dealt by another thread meanwhile
+            return
+        real = _real_class(type(game))
+        twin: Any = object.__new__(real)
+        state = twin.__dict__
+        state.update(d)
+        del state["_pending_seed"]
+        twin._deal_first_hand(random.Random(seed), None)
+        d.update(state)
+        del d["_pending_seed"]
+        object.__setattr__(game, "__class__", real)
+
+
+def _pending_getattr(self: TrickGame[Any, Any], name: str) -> Any:
+    # Called only for a missing attribute of a pending game: deal, then look again.
+    # Dunder names (the copy and pickle protocols probe them) never deal.
+    if name[:2] == "__" or "_pending_seed" not in self.__dict__:
+        return object.__getattribute__(self, name)
+    _deal_pending(self)
+    return object.__getattribute__(self, name)
+
+
+def _pending_reduce_ex(self: TrickGame[Any, Any], protocol: SupportsIndex) -> Any:
+    # pickle and deepcopy: rebuilt undealt, by the game's own (importable) class
+    return _revive_pending, (_real_class(type(self)), dict(self.__dict__))
+
+
+def _revive_pending(cls: type, state: dict[str, Any]) -> Any:
+    """An undealt game of class ``cls`` with this state (how pickle rebuilds one)."""
+    game: Any = object.__new__(cls)
+    game.__dict__.update(state)
+    object.__setattr__(game, "__class__", _pending_class(cls))
+    return game
+
+
+def _pending_class(cls: type) -> type:
+    """The twin of game class ``cls`` for undealt games (same name and module)."""
+    twin: type | None = _PENDING.get(cls)
+    if twin is None:
+        namespace = {
+            "__getattr__": _pending_getattr,
+            "__reduce_ex__": _pending_reduce_ex,
+            "__module__": cls.__module__,
+            "__qualname__": cls.__qualname__,
+            "__doc__": cls.__doc__,
+            "_real_game_class": cls,
+        }
+        twin = _PENDING[cls] = type(cls)(cls.__name__, (cls,), namespace)
+    return twin
+
+
+def _real_class(cls: type) -> type:
+    """A game class, or for a pending twin the class it stands for."""
+    real: type = cls.__dict__.get("_real_game_class", cls)
+    return real
 _DEFAULT_OPTIONS: dict[type, OptionsBase] = {}
 """Each options class's default instance (options are immutable, so one is shared)."""
 _EVENT_TYPES: Final = frozenset(
