@@ -9,7 +9,7 @@ layouts in :mod:`hucklebuck.games.tensors`.
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..actions import Action, parse_action
 from ..errors import IllegalAction
@@ -19,6 +19,10 @@ from . import tensors as _tensors
 from .base import Phase, Trick, TrickPlay
 
 __all__ = ["AgentAPI"]
+
+# Phases as module constants: an enum member looked up on its class costs ~60 ns a time.
+_GAME_OVER: Final = Phase.GAME_OVER
+_PLAY: Final = Phase.PLAY
 
 
 class AgentAPI:
@@ -65,7 +69,7 @@ class AgentAPI:
 
     def legal_action_ids(self) -> list[int]:
         """The ids of :meth:`legal_actions`, sorted ascending (empty when nobody acts)."""
-        if self._phase is Phase.PLAY:
+        if self._phase is _PLAY:
             play = self._play
             assert play is not None
             mask = self._hands[play.seats[len(play.current)]]
@@ -107,7 +111,7 @@ class AgentAPI:
         return _ids.action_id(self.kind, action, hand)
 
     def _nobody_acts(self, i: int) -> IllegalAction:
-        if self._phase is Phase.GAME_OVER:
+        if self._phase is _GAME_OVER:
             return IllegalAction(f"action id {i}: the game is over")
         return IllegalAction(f"action id {i}: the hand is over; deal the next hand first")
 
@@ -132,7 +136,7 @@ class AgentAPI:
         (same message) as the typed action would; an id out of range raises
         :class:`~hucklebuck.errors.ActionParseError`.  State is unchanged on error.
         """
-        if self._phase is Phase.PLAY and type(i) is int and 0 <= i < _ids.PLAY_IDS:
+        if self._phase is _PLAY and type(i) is int and 0 <= i < _ids.PLAY_IDS:
             play = self._play
             assert play is not None
             current = play.current
@@ -195,7 +199,7 @@ class AgentAPI:
 
         Buck 'Em overrides this (a session has no end; see its :meth:`returns`).
         """
-        if self._phase is not Phase.GAME_OVER:
+        if self._phase is not _GAME_OVER:
             return (0.0,) * self._n
         won = set(self._winners)
         return tuple(1.0 if s in won else 0.0 for s in range(self._n))

@@ -53,6 +53,9 @@ __all__ = [
     "Split",
 ]
 
+# Phases as module constants: an enum member looked up on its class costs ~60 ns a time.
+_STAY_FOLD: Final = Phase.STAY_FOLD
+
 MAX_DRAW: Final = 3
 _DRAW_TEXT: Final = tuple(tuple(f"{s} draw {k} cards" for k in range(MAX_DRAW + 1)) for s in range(8))
 """How another seat's draw of k cards shows in a history."""
@@ -423,7 +426,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         eldest = (self._dealer + 1) % self._n
         self._order = tuple((eldest + i) % self._n for i in range(self._n))
         self._index = 0
-        self._phase = Phase.STAY_FOLD
+        self._phase = _STAY_FOLD
         self._turn = self._order[0]
 
     @classmethod
@@ -549,7 +552,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
     def observation(self, seat: int) -> BuckEmObservation:
         """What ``seat`` may know now (see :class:`BuckEmObservation`)."""
         self._check_seat(seat, "seat")
-        hidden = self._options.simultaneous_declare and self._phase is Phase.STAY_FOLD
+        hidden = self._options.simultaneous_declare and self._phase is _STAY_FOLD
         history, private = self._public_history()
         decisions: list[tuple[int, str]] = []
         if private:
