@@ -174,7 +174,8 @@ class MonteCarloPlayer:
       can for itself (a Deer Park seat playing for 50: as few), solved exactly
       on each deal (a *max^n* search in the core); a deal whose solve would
       try more than ``node_limit`` cards is played out by the policy instead.
-      Stronger card play, at 10 to 1,000 times the cost of a playout.
+      Exact card play on each deal, at 4 to 100 times the median cost of the
+      playout method (far more in the worst case).
 
     The auction, stay and exchange decisions of the other seats are taken by
     the core's fixed policies under both methods.
