@@ -11,12 +11,12 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..actions import Action, parse_action
+from ..actions import Action, Play, parse_action
 from ..errors import IllegalAction
 from ..packs import GameKind
 from . import ids as _ids
 from . import tensors as _tensors
-from .base import Phase, Trick, TrickPlay
+from .base import Phase, TrickPlay
 
 __all__ = ["AgentAPI"]
 
@@ -55,9 +55,7 @@ class AgentAPI:
 
         def _check_seat(self, seat: object, what: str) -> None: ...
 
-        def _own_play(self) -> TrickPlay: ...
-
-        def _trick_done(self, play: TrickPlay, trick: Trick) -> None: ...
+        def _quick_play(self, action: Play) -> bool: ...
 
     # -------------------------------------------------------- integer actions
     def num_distinct_actions(self) -> int:
@@ -139,23 +137,9 @@ class AgentAPI:
         if self._phase is _PLAY and type(i) is int and 0 <= i < _ids.PLAY_IDS:
             play = self._play
             assert play is not None
-            current = play.current
-            seat = play.seats[len(current)]
-            action = _ids.PLAYS[seat][i]
-            held = self._hands[seat]
-            bit = 1 << i
-            if held & bit:
-                follow = held & play.suit_masks[play.suit_of[current[0]._index]] if current else bit
-                if follow & bit or not follow:  # it follows suit, or the seat cannot
-                    self._actions.append(action)
-                    self._events.append(action)
-                    self._hands[seat] = held ^ bit
-                    if self._play_shared:
-                        play = self._own_play()
-                    trick = play.play(action.card)
-                    if trick is not None:
-                        self._trick_done(play, trick)
-                    return
+            action = _ids.PLAYS[play.seats[len(play.current)]][i]
+            if self._quick_play(action):
+                return
             self.apply(action)  # raises the typed action's error
             raise AssertionError("unreachable")  # pragma: no cover
         i = _ids.check_id(self.kind, i)

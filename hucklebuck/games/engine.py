@@ -498,27 +498,8 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         """
         if type(action) is str:
             action = _ids.PLAY_BY_TEXT.get(action, action)
-        if type(action) is Play and self._phase is _PLAY:
-            # The common case first: a legal play (anything else takes the checked path).
-            play = self._play
-            assert play is not None
-            current = play.current
-            seat = action.seat
-            if seat == play.seats[len(current)]:
-                held = self._hands[seat]
-                bit = 1 << action.card._index
-                if held & bit:
-                    follow = held & play.suit_masks[play.suit_of[current[0]._index]] if current else bit
-                    if follow & bit or not follow:  # it follows suit, or the seat cannot
-                        self._actions.append(action)
-                        self._events.append(action)
-                        self._hands[seat] = held ^ bit
-                        if self._play_shared:
-                            play = self._own_play()
-                        trick = play.play(action.card)
-                        if trick is not None:
-                            self._trick_done(play, trick)
-                        return
+        if type(action) is Play and self._phase is _PLAY and self._quick_play(action):
+            return  # the common case first: a legal play (anything else takes the checked path)
         if isinstance(action, str):
             action = parse_action(self.kind, action)
         if not isinstance(action, self._accepted()):
@@ -539,6 +520,33 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
             accepted = tuple({c for classes in cls.phase_actions.values() for c in classes})
             cls._accepted_cache = accepted  # type: ignore[attr-defined]
         return accepted
+
+    def _quick_play(self, action: Play) -> bool:
+        """Apply ``action`` and return True if it is the legal play of the seat to play
+        now; otherwise change nothing and return False (the caller then takes the
+        checked path, which says why it is refused)."""
+        play = self._play
+        assert play is not None
+        current = play.current
+        seat = action.seat
+        if seat != play.seats[len(current)]:
+            return False
+        held = self._hands[seat]
+        bit = 1 << action.card._index
+        if not held & bit:
+            return False
+        follow = held & play.suit_masks[play.suit_of[current[0]._index]] if current else bit
+        if not (follow & bit or not follow):  # neither follows suit nor shows the seat cannot
+            return False
+        self._actions.append(action)
+        self._events.append(action)
+        self._hands[seat] = held ^ bit
+        if self._play_shared:
+            play = self._own_play()
+        trick = play.play(action.card)
+        if trick is not None:
+            self._trick_done(play, trick)
+        return True
 
     def _start_play(self, trump: Suit, order: Sequence[int], leader: int) -> None:
         self._play = TrickPlay(self.kind.core_id, int(trump), order, leader, self._n)
