@@ -297,3 +297,9 @@ def test_a_dealt_game_has_its_own_class_and_no_getattr_hook(cls: Any, n: int, kw
     for make in (lambda g: g.copy(), copy.deepcopy, lambda g: pickle.loads(pickle.dumps(g))):
         other = make(cls(n, seed=9, **kw))  # still undealt: dealt on its first use, then its own class
         assert other.hand(0) == game.hand(0) and type(other) is cls
+
+
+def test_a_game_made_from_an_undealt_games_class_is_an_ordinary_game() -> None:
+    game = DeerParkGame(4, seed=3)
+    again = type(game)(4, seed=3)  # type() of an undealt game is its twin class
+    assert again == game and type(again) is DeerParkGame and type(game) is DeerParkGame

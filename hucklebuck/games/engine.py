@@ -148,7 +148,7 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         """
         if deal is None and rng is None:
             self._pending_seed = 0 if seed is None else seed
-            object.__setattr__(self, "__class__", _pending_class(type(self)))
+            object.__setattr__(self, "__class__", _pending_class(_real_class(type(self))))
             return
         self._deal_first_hand(rng if rng is not None else random.Random(0 if seed is None else seed), deal)
 
