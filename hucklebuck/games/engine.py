@@ -16,9 +16,8 @@ from __future__ import annotations
 import abc
 import json
 import random
-import threading
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final, Generic, Protocol, SupportsIndex, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
@@ -27,6 +26,7 @@ from ..packs import GameKind
 from . import ids as _ids
 from . import persist as _persist
 from ._agent_api import AgentAPI
+from ._lazy_deal import pending_class, real_class
 from .base import (
     HAND_SIZE,
     ActionEvent,
@@ -148,7 +148,7 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         """
         if deal is None and rng is None:
             self._pending_seed = 0 if seed is None else seed
-            object.__setattr__(self, "__class__", _pending_class(_real_class(type(self))))
+            object.__setattr__(self, "__class__", pending_class(real_class(type(self))))
             return
         self._deal_first_hand(rng if rng is not None else random.Random(0 if seed is None else seed), deal)
 
@@ -643,7 +643,7 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         return cls.from_dict(_persist.load_json(text))
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TrickGame) or _real_class(type(other)) is not _real_class(type(self)):
+        if not isinstance(other, TrickGame) or real_class(type(other)) is not real_class(type(self)):
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
@@ -651,80 +651,6 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} players={self._n} hand={self._hand_no} phase={self._phase.value}>"
-
-
-_DEAL_LOCK: Final = threading.RLock()
-"""Held while a pending first hand is dealt (see :meth:`TrickGame._first_hand`); re-entrant,
-so a deal that looks at another undealt game cannot deadlock."""
-_PENDING: dict[type, type] = {}
-"""Each game class's twin for games whose first hand is still to deal."""
-
-
-def _deal_pending(game: TrickGame[Any, Any]) -> None:
-    """Deal a pending game's first hand and give it back its own class.
-
-    The deal is made on a scratch twin and published by giving the game the twin's
-    attribute dict (one atomic swap) and then its class, under a lock, so another
-    thread reading the game meanwhile sees it either undealt or fully dealt, and it
-    is dealt once.
-    """
-    with _DEAL_LOCK:
-        d = game.__dict__
-        seed = d.get("_pending_seed")
-        if seed is None:  # dealt by another thread meanwhile
-            return
-        real = _real_class(type(game))
-        state = d.copy()
-        del state["_pending_seed"]
-        twin: Any = object.__new__(real)
-        twin.__dict__ = state
-        twin._deal_first_hand(random.Random(seed), None)
-        game.__dict__ = state
-        object.__setattr__(game, "__class__", real)
-
-
-def _pending_getattr(self: TrickGame[Any, Any], name: str) -> Any:
-    # Called only for a missing attribute of a pending game: deal, then look again.
-    # Dunder names (the copy and pickle protocols probe them) never deal.
-    if name[:2] == "__" or "_pending_seed" not in self.__dict__:
-        return object.__getattribute__(self, name)
-    _deal_pending(self)
-    return object.__getattribute__(self, name)
-
-
-def _pending_reduce_ex(self: TrickGame[Any, Any], protocol: SupportsIndex) -> Any:
-    # pickle and deepcopy: rebuilt undealt, by the game's own (importable) class
-    return _revive_pending, (_real_class(type(self)), dict(self.__dict__))
-
-
-def _revive_pending(cls: type, state: dict[str, Any]) -> Any:
-    """An undealt game of class ``cls`` with this state (how pickle rebuilds one)."""
-    game: Any = object.__new__(cls)
-    game.__dict__.update(state)
-    object.__setattr__(game, "__class__", _pending_class(cls))
-    return game
-
-
-def _pending_class(cls: type) -> type:
-    """The twin of game class ``cls`` for undealt games (same name and module)."""
-    twin: type | None = _PENDING.get(cls)
-    if twin is None:
-        namespace = {
-            "__getattr__": _pending_getattr,
-            "__reduce_ex__": _pending_reduce_ex,
-            "__module__": cls.__module__,
-            "__qualname__": cls.__qualname__,
-            "__doc__": cls.__doc__,
-            "_real_game_class": cls,
-        }
-        twin = _PENDING[cls] = type(cls)(cls.__name__, (cls,), namespace)
-    return twin
-
-
-def _real_class(cls: type) -> type:
-    """A game class, or for a pending twin the class it stands for."""
-    real: type = cls.__dict__.get("_real_game_class", cls)
-    return real
 
 
 _DEFAULT_OPTIONS: dict[type, OptionsBase] = {}
