@@ -30,7 +30,6 @@ from .base import (
     Trick,
     check_int_list,
     coerce_deal_type,
-    make_observation,
     pack_of,
     parse_card_lists,
     parse_deal_cards,
@@ -578,32 +577,18 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
                 upcard = self._deal.upcard
             else:
                 swapped_upcard = self._deal.upcard
-        to_act = self.to_act
-        play = self._play
-        return make_observation(
+        return self._observe(
             BuckEmObservation,
+            seat,
+            history,
             {
-                "seat": seat,
-                "phase": self._phase,
-                "to_act": to_act,
-                "legal_actions": tuple(self.legal_actions()) if to_act == seat else (),
-                "hand": CardSet.from_mask(self._hands[seat]),
-                "hand_number": self._hand_no,
-                "dealer": self._dealer,
-                "trump": self._trump,
                 "upcard": upcard,
                 "swapped_upcard": swapped_upcard,
                 "scare": tuple(self._scare),
                 "decisions": tuple(decisions),
-                "history": history,
-                "current_trick": tuple(play.current) if play else (),
-                "trick_leader": play.leader if play else None,
-                "tricks": tuple(play.tricks) if play else (),
-                "tricks_won": tuple(play.won) if play else (0,) * self._n,
                 "bankrolls": tuple(self._bankrolls),
                 "pot": self._pot,
                 "pot_units": self._units,
                 "stock_size": len(self._stock),
-                "options": self._options,
             },
         )

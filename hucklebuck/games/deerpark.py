@@ -30,7 +30,6 @@ from .base import (
     check_exact_cards,
     check_int_list,
     coerce_deal_type,
-    make_observation,
     pack_cards,
     pack_of,
     parse_card_lists,
@@ -536,34 +535,20 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
                     texts[i] = f"{a.seat} discard 1 card"
             history = tuple(texts)
         assert self._turned is not None
-        to_act = self.to_act
-        play = self._play
         opts = self._options
         lock_at, permanent, ever = opts.lock_at, opts.lock_permanent, self._ever_locked
         scores = self._scores
-        return make_observation(
+        return self._observe(
             DeerParkObservation,
+            seat,
+            history,
             {
-                "seat": seat,
-                "phase": self._phase,
-                "to_act": to_act,
-                "legal_actions": tuple(self.legal_actions()) if to_act == seat else (),
-                "hand": CardSet.from_mask(self._hands[seat]),
-                "hand_number": self._hand_no,
-                "dealer": self._dealer,
                 "scores": tuple(scores),
                 "turned": self._turned,
                 "maker": self._maker,
                 "requirement": self._requirement,
-                "trump": self._trump,
                 "locked": ()  # the usual case, found with C-level calls
                 if max(scores) < lock_at and not (permanent and True in ever)
                 else tuple([s for s in range(self._n) if scores[s] >= lock_at or (permanent and ever[s])]),
-                "history": history,
-                "current_trick": tuple(play.current) if play else (),
-                "trick_leader": play.leader if play else None,
-                "tricks": tuple(play.tricks) if play else (),
-                "tricks_won": tuple(play.won) if play else (0,) * self._n,
-                "options": opts,
             },
         )

@@ -403,6 +403,28 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
     def observation(self, seat: int) -> Any:
         """What ``seat`` may know now (the game's observation type)."""
 
+    def _observe(self, cls: type[T], seat: int, history: tuple[str, ...], fields: dict[str, Any]) -> T:
+        """An observation of type ``cls`` for ``seat``: the fields every game shares
+        (seat, phase, turn, legal actions, hand, dealer, trump, history, tricks,
+        options) plus the game's own ``fields``."""
+        to_act = self.to_act
+        play = self._play
+        fields["seat"] = seat
+        fields["phase"] = self._phase
+        fields["to_act"] = to_act
+        fields["legal_actions"] = tuple(self.legal_actions()) if to_act == seat else ()
+        fields["hand"] = CardSet.from_mask(self._hands[seat])
+        fields["hand_number"] = self._hand_no
+        fields["dealer"] = self.dealer
+        fields["trump"] = self.trump
+        fields["history"] = history
+        fields["current_trick"] = tuple(play.current) if play else ()
+        fields["trick_leader"] = play.leader if play else None
+        fields["tricks"] = tuple(play.tricks) if play else ()
+        fields["tricks_won"] = tuple(play.won) if play else (0,) * self._n
+        fields["options"] = self._options
+        return build_frozen(cls, fields)
+
     def _common_zones(self) -> dict[str, CardSet]:
         """``hands`` (all seats together) and ``played`` (this hand's tricks, the current one included)."""
         played: list[Card] = []

@@ -31,7 +31,6 @@ from .base import (
     check_exact_cards,
     check_int_list,
     coerce_deal_type,
-    make_observation,
     pack_cards,
     pack_of,
     parse_card_lists,
@@ -528,31 +527,17 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
                 if a.seat != seat:
                     texts[i] = f"{a.seat} discard {len(a.cards)} cards"  # type: ignore[union-attr]
             history = tuple(texts)
-        to_act = self.to_act
-        play = self._play
         outs = self._out
-        return make_observation(
+        return self._observe(
             HucklebuckObservation,
+            seat,
+            history,
             {
-                "seat": seat,
-                "phase": self._phase,
-                "to_act": to_act,
-                "legal_actions": tuple(self.legal_actions()) if to_act == seat else (),
-                "hand": CardSet.from_mask(self._hands[seat]),
-                "hand_number": self._hand_no,
-                "dealer": self._dealer,
                 "scores": tuple(self._scores),
                 "out": tuple(s for s in range(self._n) if outs[s]),
                 "bidder": self._bidder,
                 "bid": self._high,
-                "trump": self._trump,
                 "declarations": tuple(self._declared.items()),
-                "history": history,
-                "current_trick": tuple(play.current) if play else (),
-                "trick_leader": play.leader if play else None,
-                "tricks": tuple(play.tricks) if play else (),
-                "tricks_won": tuple(play.won) if play else (0,) * self._n,
                 "stock_size": len(self._stock),
-                "options": self._options,
             },
         )
