@@ -1,0 +1,1 @@
+"""The batched lane for learning agents: many games stepped in one call."""
