@@ -1,6 +1,7 @@
 """Cases that close the coverage gaps the lint reports: every rule decision a
 request can observe is cited by some case, and the extension mechanism is
-exercised.  ``build_cases.py`` calls :func:`build` with its helpers.
+exercised.  ``build_cases.py`` calls :func:`build` with the helpers of ``common.py`` and
+the games' files.
 
 Each expected answer was worked out by hand from the rule the case cites.
 """
@@ -15,7 +16,7 @@ HB, BK, DP = "hucklebuck", "buckem", "deerpark"
 
 
 def build(add: Any, err: Any, hb: Any, bk: Any, dp: Any) -> None:
-    """Add the coverage cases through build_cases' ``add`` and request helpers."""
+    """Add the coverage cases through ``common.add`` and request helpers."""
     _hucklebuck(add, err, hb)
     _buckem(add, bk)
     _deerpark(add, err, dp)

@@ -1,0 +1,2 @@
+"""The scripts that author the conformance cases, one group of files per game
+(``build_cases.py`` runs them)."""
