@@ -522,6 +522,10 @@ case_file = {
                     "items": {"type": "string", "pattern": "^(S0|S2|S3|S4|R[0-9]+|protocol)[ :,]"},
                 },
                 "decisions": {"type": "array", "items": {"type": "string", "pattern": "^DEF #[0-9]+$"}},
+                "deciding": {
+                    "type": "array",
+                    "items": {"type": "string", "pattern": "^(hucklebuck|buckem|deerpark)[./][a-z0-9_=#-]+$"},
+                },
                 "extensions": {
                     "type": "array",
                     "items": {"type": "string", "pattern": "^[a-z]+\\.[a-z0-9_]+(=[a-z0-9_]+)?$"},

@@ -1,8 +1,11 @@
 """Lint of the conformance cases: shape, unique ids, citations, and coverage.
 
-Coverage means two things: every rule decision (``DEF #n``) that a request can
-observe is cited by at least one case, and every value of every protocol option
-is set by at least one case.  :func:`coverage_lines` says what is covered.
+Coverage means three things: every rule decision (``DEF #n``) that a request can
+observe is cited by at least one case, every value of every protocol option is
+set by at least one case, and every deciding boundary declared in
+:mod:`~hucklebuck.conformance.deciding` (a rule's or an option value's case that
+separates two outcomes) is named by a case under ``"deciding"``.
+:func:`coverage_lines` says what is covered.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from .deciding import BOUNDARIES, NOT_DECIDABLE
 from .runner import CaseFileError, _case_files
 from .spec import DEFS, NOT_OBSERVABLE, OPTION_VALUES, PROTOCOL_OPTIONS
 
@@ -27,7 +31,7 @@ PROTOCOL_NUMBER_RE: Final = re.compile(r"^protocol:? *[0-9§]")
 SOURCE_RE: Final = re.compile(r"^(S0|S2|S3|S4|R\d+|protocol)[ :,]")
 
 
-CASE_KEYS: Final = {"id", "title", "source", "decisions", "request", "expect", "extensions"}
+CASE_KEYS: Final = {"id", "title", "source", "decisions", "deciding", "request", "expect", "extensions"}
 
 
 @dataclass
@@ -39,6 +43,8 @@ class Coverage:
     #: ``(game, option, value)`` -> number of cases setting it (``"int"``: a
     #: non-default integer).
     option_values: Counter[tuple[str, str, Any]] = field(default_factory=Counter)
+    #: Deciding boundary -> ids of the cases naming it.
+    deciding: dict[str, list[str]] = field(default_factory=dict)
 
     def uncited(self) -> list[int]:
         """Observable decisions no case cites."""
@@ -54,8 +60,15 @@ class Coverage:
                         out.append((game, name, v))
         return out
 
+    def undecided(self) -> list[str]:
+        """Declared deciding boundaries no case names."""
+        return [b for b in BOUNDARIES if b not in self.deciding]
+
     def note(self, case_id: str, game: str, case: dict[str, Any]) -> None:
         """Count what one (well-formed) case covers."""
+        for name in case.get("deciding", []):
+            if isinstance(name, str) and name in BOUNDARIES:
+                self.deciding.setdefault(name, []).append(case_id)
         for d in case.get("decisions", []):
             if isinstance(d, str) and DEF_RE.match(d):
                 self.decisions.setdefault(int(d.split("#")[1]), []).append(case_id)
@@ -105,6 +118,7 @@ def _check_case(f: Path, case: dict[str, Any], where: str, problems: list[str]) 
         problems.append(f"{where}: cite the protocol page by topic ('protocol: options'), not by a number")
     if not source and not decisions:
         problems.append(f"{where}: cites neither a source nor a decision")
+    _check_deciding(case, game, where, problems)
     exts = case.get("extensions", [])
     if not isinstance(exts, list) or not all(isinstance(e, str) for e in exts):
         problems.append(f"{where}: 'extensions' must be a list of names like 'deerpark.eight_player_turnup'")
@@ -119,6 +133,38 @@ def _check_case(f: Path, case: dict[str, Any], where: str, problems: list[str]) 
     if req.get("game") not in (None, game):
         problems.append(f"{where}: request game {req.get('game')!r} differs from the id's")
     return game
+
+
+def _sets(case: dict[str, Any], name: str, value: Any) -> bool:
+    req = case.get("request")
+    opts = req.get("options") if isinstance(req, dict) else None
+    if not isinstance(opts, dict) or name not in opts:
+        return False
+    got = opts[name]
+    if value == "int":
+        return type(got) is int
+    return bool(got == value and type(got) is type(value))
+
+
+def _check_deciding(case: dict[str, Any], game: str, where: str, problems: list[str]) -> None:
+    """A case naming a boundary must cite its decision and set its option."""
+    names = case.get("deciding", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        problems.append(f"{where}: 'deciding' must be a list of boundary names")
+        return
+    cited = {d for d in case.get("decisions", []) if isinstance(d, str)}
+    for name in names:
+        b = BOUNDARIES.get(name)
+        if b is None:
+            problems.append(f"{where}: 'deciding' names {name!r}, which is not a declared boundary")
+            continue
+        if name.split("/")[0].split(".")[0] != game:
+            problems.append(f"{where}: boundary {name} belongs to another game")
+        if b.defs and not cited & {f"DEF #{d}" for d in b.defs}:
+            need = " or ".join(f"DEF #{d}" for d in b.defs)
+            problems.append(f"{where}: names boundary {name} but does not cite {need}")
+        if b.option is not None and not _sets(case, *b.option):
+            problems.append(f"{where}: names boundary {name} but does not set {b.option[0]}")
 
 
 def _scan(paths: Sequence[Path | str]) -> tuple[list[str], Coverage, Counter[str]]:
@@ -167,6 +213,12 @@ def lint(paths: Sequence[Path | str] = ()) -> list[str]:
             problems.append(f"{game}: no case sets these option values: {', '.join(missing)}")
         if per_game[game] < MIN_CASES:
             problems.append(f"{game}: {per_game[game]} cases, fewer than {MIN_CASES}")
+    undecided = cov.undecided()
+    if undecided:
+        problems.append(
+            "no case names these deciding boundaries: "
+            + "; ".join(f"{b} ({BOUNDARIES[b].what})" for b in undecided)
+        )
     uncited = cov.uncited()
     if uncited:
         problems.append(
@@ -198,6 +250,12 @@ def coverage_lines(paths: Sequence[Path | str] = ()) -> list[str]:
     if len(cited) < len(observable):
         lines.append("  not cited: " + ", ".join(f"DEF #{d}" for d in cov.uncited()))
     lines.append(f"non-default option values set: {len(values) - len(unex)} of {len(values)}")
+    undecided = cov.undecided()
+    lines.append(f"deciding boundaries with a case: {len(BOUNDARIES) - len(undecided)} of {len(BOUNDARIES)}")
+    if undecided:
+        lines.append("  no case: " + ", ".join(undecided))
+    for name, why in NOT_DECIDABLE.items():
+        lines.append(f"  {name} has no deciding case: {why}")
     if unex:
         lines.append("  not set: " + ", ".join(f"{g}.{n}={_show(v)}" for g, n, v in unex))
     return lines

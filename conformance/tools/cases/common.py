@@ -9,6 +9,8 @@ from typing import Any
 
 from reference import deerpark_pack, full_pack, legal, solve, sort_cards, winner
 
+from .deciding import EARLIER
+
 CASES: dict[str, dict[str, list[dict[str, Any]]]] = {"hucklebuck": {}, "buckem": {}, "deerpark": {}}
 
 
@@ -21,17 +23,21 @@ def add(
     decisions: list[int],
     request: dict[str, Any],
     expect: Any,
+    *,
+    deciding: list[str] | None = None,
 ) -> None:
-    CASES[game].setdefault(area, []).append(
-        {
-            "id": f"{game}/{area}/{slug}",
-            "title": title,
-            "source": source,
-            "decisions": [f"DEF #{d}" for d in decisions],
-            "request": request,
-            "expect": expect,
-        }
-    )
+    """Record one case; ``deciding`` names the boundaries it sits on (see ``deciding.py``)."""
+    case_id = f"{game}/{area}/{slug}"
+    case: dict[str, Any] = {
+        "id": case_id,
+        "title": title,
+        "source": source,
+        "decisions": [f"DEF #{d}" for d in decisions],
+    }
+    names = [*(deciding or []), *EARLIER.get(case_id, [])]
+    if names:
+        case["deciding"] = names
+    CASES[game].setdefault(area, []).append(case | {"request": request, "expect": expect})
 
 
 def err(code: str, **kw: Any) -> dict[str, Any]:

@@ -318,3 +318,63 @@ def build() -> None:
         dp(DPA, "AH", [], options={"lock_at": "45"}),
         err("bad_request"),
     )
+    _deciding()
+
+
+# Hand 2 of the lock cases (dealer 1): seat 1 orders up the TS; seat 0 takes one trick.
+DP2 = ["TC QC TD KS AS", "KC JD QD JS QS", "AC AD TH JH AH"]
+DP2_PLAY = [
+    "2 pass",
+    "0 pass",
+    "1 order",
+    "1 discard QD",
+    "2 play AH",
+    "0 play KS",
+    "1 play JS",
+    "1 play TS",
+    "2 play JH",
+    "0 play AS",
+    "0 play TD",
+    "1 play JD",
+    "2 play AD",
+    "2 play TH",
+    "0 play TC",
+    "1 play KC",
+    "2 play AC",
+    "0 play QC",
+    "1 play QS",
+]
+
+
+def _deciding() -> None:
+    """Cases on the deciding boundary of lock_permanent (DEF #75)."""
+    lk = ["S4: at 45 points a player may not call trump unless stuck as dealer"]
+    for permanent in (True, False):
+        add(
+            DP,
+            "lock",
+            "variant-permanent-reached-in-play" if permanent else "lock-lifts-after-play",
+            "seat 0 reaches exactly 45 by scoring, then drops to 44: "
+            + ("under lock_permanent it still may not call" if permanent else "by default it may call again"),
+            lk,
+            [75, 65, 66],
+            dp(
+                DPB,
+                "AS",
+                B_ALL,
+                start={"scores": [40, 30, 20]},
+                options={"lock_permanent": True} if permanent else {},
+                more=[
+                    {"deal": dp_deal(DP2, "TS"), "actions": DP2_PLAY},
+                    {"deal": dp_deal(DPA, "AH"), "actions": []},
+                ],
+            ),
+            {
+                "hands": [
+                    {"tricks_won": [0, 5, 0], "scores": [45, 25, 25]},
+                    {"tricks_won": [1, 2, 2], "delta": [-1, 5, -2], "scores": [44, 30, 23]},
+                    {"to_act": 0, "legal": ["0 pass"] if permanent else ["0 order", "0 pass"]},
+                ]
+            },
+            deciding=["deerpark/def-75-lock-permanent-in-play"] if permanent else [],
+        )
