@@ -22,6 +22,7 @@ SECTIONS: dict[str, str] = {
     "games": "hucklebuck.bench.games",
     "solver": "hucklebuck.bench.solver",
     "players": "hucklebuck.bench.players",
+    "calls": "hucklebuck.bench.calls",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
 
