@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HB_ABI_VERSION_VALUE 5
+#define HB_ABI_VERSION_VALUE 6
 
 /* CDEF-BEGIN */
 enum {
@@ -158,6 +158,15 @@ int hb_sim_deerpark(int players, uint64_t seed, uint32_t hands_n, uint64_t *stat
    pot_limit caps each burn payment (0: no cap); without one the pot can grow geometrically. */
 int hb_sim_buckem(int players, uint64_t seed, uint32_t hands_n, int ante, uint64_t pot_limit,
                   uint64_t *stats, size_t nstats);
+
+/* The three simulations with a cancel flag (NULL: none), polled every 1024 hands:
+   HB_E_CANCELLED soon after another thread sets *cancel. */
+int hb_sim_hucklebuck_cancel(int players, uint64_t seed, uint32_t hands_n, const int *cancel, uint64_t *stats,
+                             size_t nstats);
+int hb_sim_deerpark_cancel(int players, uint64_t seed, uint32_t hands_n, const int *cancel, uint64_t *stats,
+                           size_t nstats);
+int hb_sim_buckem_cancel(int players, uint64_t seed, uint32_t hands_n, int ante, uint64_t pot_limit,
+                         const int *cancel, uint64_t *stats, size_t nstats);
 /* ---- Monte Carlo decision search (hb_search.c) ---- */
 enum {
     HB_E_NODEAL = -13,    /* no deal of the unseen cards fits the hand sizes and voids */
@@ -209,6 +218,12 @@ int hb_search(const hb_search_pos *pos, const hb_search_cand *cands, int ncands,
    past node_limit cards tried (0: no limit) is played by the policies instead. */
 int hb_search_ex(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
                  uint32_t samples, int method, uint64_t node_limit, int8_t *out, size_t out_len);
+
+/* hb_search_ex with a cancel flag (NULL: none), polled after every sample and every
+   1024 nodes of a solve: HB_E_CANCELLED soon after another thread sets *cancel. */
+int hb_search_cancel(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
+                     uint32_t samples, int method, uint64_t node_limit, const int *cancel, int8_t *out,
+                     size_t out_len);
 /* CDEF-END */
 
 #endif

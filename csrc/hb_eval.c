@@ -310,7 +310,19 @@ static uint64_t weak_cards(uint64_t hand, int trump)
     return w;
 }
 
+/* Whether a simulation stops before hand h: the cancel flag is looked at every 1024 hands. */
+static int stop_at(const int *cancel, uint32_t h)
+{
+    return (h & 1023) == 1023 && cancel != NULL && *(const volatile int *)cancel;
+}
+
 int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *stats, size_t nstats)
+{
+    return hb_sim_hucklebuck_cancel(players, seed, hands_n, NULL, stats, nstats);
+}
+
+int hb_sim_hucklebuck_cancel(int players, uint64_t seed, uint32_t hands_n, const int *cancel, uint64_t *stats,
+                             size_t nstats)
 {
     hb_rules rules[4];
     uint8_t deck[52];
@@ -322,7 +334,7 @@ int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *st
     if (nstats < HB_SIM_STATS) return HB_E_LEN;
     memset(stats, 0, sizeof(uint64_t) * HB_SIM_STATS);
     for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_HUCKLEBUCK, t, &rules[t]);
-    for (h = 0; h < hands_n; h++) {
+    for (h = 0; h < hands_n && !stop_at(cancel, h); h++) {
         uint64_t hands[8] = {0}, aside = 0;
         int dealer = (int)(h % (uint32_t)players), i, pos, nstock, high = 0, bidder = -1;
         int want[8], trump, order[8], nact = 0, lp = 0, won[8] = {0}, stayed[8] = {0}, nstay_others = 0;
@@ -384,7 +396,7 @@ int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *st
         for (i = 0; i < nact; i++)
             if (order[i] != bidder && won[order[i]] == 0) stats[HB_SIM_STAYER_ZERO]++;
     }
-    return HB_OK;
+    return h < hands_n ? HB_E_CANCELLED : HB_OK;
 }
 
 /* ----------------------------------------------- Deer Park simulation */
@@ -418,6 +430,12 @@ static int dp_best_suit(const hb_rules *rules, uint64_t hand, int *est_out)
 
 int hb_sim_deerpark(int players, uint64_t seed, uint32_t hands_n, uint64_t *stats, size_t nstats)
 {
+    return hb_sim_deerpark_cancel(players, seed, hands_n, NULL, stats, nstats);
+}
+
+int hb_sim_deerpark_cancel(int players, uint64_t seed, uint32_t hands_n, const int *cancel, uint64_t *stats,
+                           size_t nstats)
+{
     hb_rules rules[4];
     uint8_t deck[36];
     uint32_t h;
@@ -429,7 +447,7 @@ int hb_sim_deerpark(int players, uint64_t seed, uint32_t hands_n, uint64_t *stat
     memset(stats, 0, sizeof(uint64_t) * HB_DP_STATS);
     for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_DEERPARK, t, &rules[t]);
     low = 11 - players;
-    for (h = 0; h < hands_n; h++) {
+    for (h = 0; h < hands_n && !stop_at(cancel, h); h++) {
         uint64_t hands[8] = {0};
         int dealer = (int)(h % (uint32_t)players), i, pos, maker = -1, req = 0, trump = 0, turned;
         int order[8], won[8] = {0}, e;
@@ -478,7 +496,7 @@ int hb_sim_deerpark(int players, uint64_t seed, uint32_t hands_n, uint64_t *stat
         else stats[won[maker] >= 2 ? HB_DP_FORCED_MADE : HB_DP_FORCED_SET]++;
         for (i = 0; i < players; i++) if (i != maker && won[i] == 0) stats[HB_DP_DEFENDER_ZERO]++;
     }
-    return HB_OK;
+    return h < hands_n ? HB_E_CANCELLED : HB_OK;
 }
 
 /* ------------------------------------------------- Buck 'Em simulation */
@@ -512,6 +530,12 @@ static int refill(uint64_t *st, uint8_t *stock, uint64_t *pool)
 int hb_sim_buckem(int players, uint64_t seed, uint32_t hands_n, int ante, uint64_t pot_limit, uint64_t *stats,
                   size_t nstats)
 {
+    return hb_sim_buckem_cancel(players, seed, hands_n, ante, pot_limit, NULL, stats, nstats);
+}
+
+int hb_sim_buckem_cancel(int players, uint64_t seed, uint32_t hands_n, int ante, uint64_t pot_limit,
+                         const int *cancel, uint64_t *stats, size_t nstats)
+{
     hb_rules rules[4];
     uint8_t deck[52], stock[52];
     uint32_t h;
@@ -523,7 +547,7 @@ int hb_sim_buckem(int players, uint64_t seed, uint32_t hands_n, int ante, uint64
     if (nstats < HB_BK_STATS) return HB_E_LEN;
     memset(stats, 0, sizeof(uint64_t) * HB_BK_STATS);
     for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_BUCKEM, t, &rules[t]);
-    for (h = 0; h < hands_n; h++) {
+    for (h = 0; h < hands_n && !stop_at(cancel, h); h++) {
         uint64_t hands[8] = {0}, folded = 0, discards = 0;
         int dealer = (int)(h % (uint32_t)players), i, pos, nstock, trump, nst = 0;
         int stayers[8], won[8] = {0}, winners = 0, w1 = -1, w2 = -1, nburn = 0;
@@ -602,6 +626,7 @@ int hb_sim_buckem(int players, uint64_t seed, uint32_t hands_n, int ante, uint64
             if (pot == 0) units = 0;
         }
     }
+    if (h < hands_n) return HB_E_CANCELLED;
     stats[HB_BK_FINAL_POT] = pot;
     return HB_OK;
 }

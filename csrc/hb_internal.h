@@ -62,6 +62,7 @@ void hb_i_maxn_clear(hb_maxn_tt *t);
    trick, leader first; it may be complete); 1 when solved, 0 past `limit` nodes
    (0: no limit), won[] then untouched. */
 int hb_i_maxn(const hb_rules *r, int trump, const uint64_t *hands, int nseats, unsigned active, int leader,
-              const uint8_t *trick0, int tlen, unsigned duck, uint64_t limit, hb_maxn_tt *tt, int *won);
+              const uint8_t *trick0, int tlen, unsigned duck, uint64_t limit, const int *cancel, hb_maxn_tt *tt,
+              int *won);
 
 #endif

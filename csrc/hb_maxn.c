@@ -52,6 +52,7 @@ typedef struct {
     uint8_t trick[8];
     uint64_t tmask;         /* the cards of the current trick */
     uint64_t nodes, limit;
+    const volatile int *cancel;  /* polled every 1024 nodes (NULL: none) */
     int stop;
     hb_maxn_tt *tt;
 } mx;
@@ -145,6 +146,7 @@ static uint32_t node(mx *M, int lp, int tlen, int bound)
         int c = cards[i], u;
         if (shadowed(M, seat, c)) continue;
         if (++M->nodes > M->limit && M->limit) { M->stop = 1; return 0; }
+        if ((M->nodes & 1023) == 0 && M->cancel != NULL && *M->cancel) { M->stop = 1; return 0; }
         M->hands[seat] &= ~BIT(c);
         M->all &= ~BIT(c);
         M->trick[tlen] = (uint8_t)c;
@@ -177,13 +179,14 @@ static uint32_t node(mx *M, int lp, int tlen, int bound)
 }
 
 int hb_i_maxn(const hb_rules *r, int trump, const uint64_t *hands, int nseats, unsigned active, int leader,
-              const uint8_t *trick0, int tlen, unsigned duck, uint64_t limit, hb_maxn_tt *tt, int *won)
+              const uint8_t *trick0, int tlen, unsigned duck, uint64_t limit, const int *cancel, hb_maxn_tt *tt,
+              int *won)
 {
     mx M;
     int i, lp = 0;
     uint32_t v;
     memset(&M, 0, sizeof M);
-    M.r = r; M.trump = trump; M.duck = duck; M.limit = limit; M.tt = tt;
+    M.r = r; M.trump = trump; M.duck = duck; M.limit = limit; M.tt = tt; M.cancel = cancel;
     for (i = 0; i < nseats; i++) {
         if (!(active & (1u << i))) continue;
         if (i == leader) lp = M.nact;

@@ -173,12 +173,14 @@ static void play_rest(const hb_rules *r, int trump, uint64_t *hands, int nseats,
 typedef struct {
     hb_maxn_tt *tt;
     uint64_t limit;
+    const int *cancel;
 } finisher;
 
 static void finish(const finisher *f, const hb_rules *r, int trump, uint64_t *hands, int nseats, unsigned active,
                    int leader, const uint8_t *trick0, int tlen, int *won, unsigned duck)
 {
-    if (f->tt && hb_i_maxn(r, trump, hands, nseats, active, leader, trick0, tlen, duck, f->limit, f->tt, won))
+    if (f->tt && hb_i_maxn(r, trump, hands, nseats, active, leader, trick0, tlen, duck, f->limit, f->cancel, f->tt,
+                            won))
         return;
     play_rest(r, trump, hands, nseats, active, leader, trick0, tlen, won, duck);
 }
@@ -471,6 +473,13 @@ int hb_search(const hb_search_pos *pos, const hb_search_cand *cands, int ncands,
 int hb_search_ex(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
                  uint32_t samples, int method, uint64_t node_limit, int8_t *out, size_t out_len)
 {
+    return hb_search_cancel(pos, cands, ncands, seed, samples, method, node_limit, NULL, out, out_len);
+}
+
+int hb_search_cancel(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
+                     uint32_t samples, int method, uint64_t node_limit, const int *cancel, int8_t *out,
+                     size_t out_len)
+{
     finisher f;
     hb_rules rules[4];
     sampler S;
@@ -493,10 +502,12 @@ int hb_search_ex(const hb_search_pos *pos, const hb_search_cand *cands, int ncan
     if (method != HB_SEARCH_PLAYOUT && method != HB_SEARCH_SOLVER) return HB_E_MODE;
     f.tt = NULL;
     f.limit = node_limit;
+    f.cancel = cancel;
     if (method == HB_SEARCH_SOLVER && (f.tt = hb_i_maxn_new()) == NULL) return HB_E_NOMEM;
     rc = HB_OK;
     sampler_init(&S, pos, &rules[t]);
     for (k = 0; k < samples && rc == HB_OK; k++) {
+        if (cancel != NULL && *(const volatile int *)cancel) { rc = HB_E_CANCELLED; break; }
         rc = sample_once(&S, pos, &st, dealt, rest, &nrest);
         if (rc != HB_OK) break;
         for (ci = 0; ci < ncands; ci++) {

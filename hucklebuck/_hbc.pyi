@@ -120,6 +120,23 @@ class _Lib(Protocol):
     def hb_sim_buckem(
         self, players: int, seed: int, hands_n: int, ante: int, pot_limit: int, stats: _CData, nstats: int
     ) -> int: ...
+    def hb_sim_hucklebuck_cancel(
+        self, players: int, seed: int, hands_n: int, cancel: _CData, stats: _CData, nstats: int
+    ) -> int: ...
+    def hb_sim_deerpark_cancel(
+        self, players: int, seed: int, hands_n: int, cancel: _CData, stats: _CData, nstats: int
+    ) -> int: ...
+    def hb_sim_buckem_cancel(
+        self,
+        players: int,
+        seed: int,
+        hands_n: int,
+        ante: int,
+        pot_limit: int,
+        cancel: _CData,
+        stats: _CData,
+        nstats: int,
+    ) -> int: ...
 
 ffi: _FFI
 lib: _Lib

@@ -9,6 +9,7 @@ are documented and pickled from.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import Executor
 from functools import partial
 from typing import TYPE_CHECKING
@@ -36,6 +37,11 @@ def _buckem_chunk(core_name: str, players: int, ante: int, pot_limit: int, chunk
     return core_named(core_name).sim_buckem(players, chunk.seed, chunk.size, ante, pot_limit)
 
 
+def _first(counts: Sequence[int]) -> int:
+    """The hands a Deer Park or Buck 'Em chunk's counts account for (their first slot)."""
+    return counts[0]
+
+
 @v.checked(players=v.players_of(GameKind.HUCKLEBUCK), hands=v.COUNT, seed=v.SEED, workers=v.WORKERS)
 def simulate_hucklebuck(
     players: int,
@@ -54,7 +60,8 @@ def simulate_hucklebuck(
     _check_workers(workers)
     chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
     task = partial(_hucklebuck_chunk, get_core().name, players)
-    s = merge_counts(run_chunks(task, chunks, executor=executor, workers=workers, progress=progress))
+    parts = run_chunks(task, chunks, executor=executor, workers=workers, progress=progress)
+    s = merge_counts(parts, chunks, width=14, units=lambda p: p[0] + p[1] + p[2])
     made = {b: s[6 + 2 * (b - 2)] for b in range(2, 6)}
     sets = {b: s[7 + 2 * (b - 2)] for b in range(2, 6)}
     return HucklebuckSimStats(hands, s[0], s[1], s[2], s[3], s[4], s[5], made, sets)
@@ -78,9 +85,8 @@ def simulate_deerpark(
     _check_workers(workers)
     chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
     task = partial(_deerpark_chunk, get_core().name, players)
-    return DeerParkSimStats(
-        *merge_counts(run_chunks(task, chunks, executor=executor, workers=workers, progress=progress))
-    )
+    parts = run_chunks(task, chunks, executor=executor, workers=workers, progress=progress)
+    return DeerParkSimStats(*merge_counts(parts, chunks, width=10, units=_first))
 
 
 @v.checked(
@@ -111,6 +117,5 @@ def simulate_buckem(
     _check_workers(workers)
     chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
     task = partial(_buckem_chunk, get_core().name, players, ante, pot_limit or 0)
-    return BuckEmSimStats(
-        *merge_counts(run_chunks(task, chunks, executor=executor, workers=workers, progress=progress))
-    )
+    parts = run_chunks(task, chunks, executor=executor, workers=workers, progress=progress)
+    return BuckEmSimStats(*merge_counts(parts, chunks, width=14, units=_first))

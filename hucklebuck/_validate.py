@@ -200,8 +200,14 @@ def checked(*whole: Whole, **checks: Check) -> Callable[[Callable[P, R]], Callab
 
     Checks run in the order given, each seeing the arguments already
     normalised (so ``seat`` can be checked against ``players``); then the
-    ``whole`` checks run on all of them.  Wrong signatures still raise
-    Python's own :class:`TypeError` from the call itself.
+    ``whole`` checks run on all of them (they only look: a whole check raises
+    or returns ``None``).  Wrong signatures still raise Python's own
+    :class:`TypeError` from the call itself.
+
+    The wrapper is compiled once, when the function is decorated: a plain
+    function with the same parameters and defaults that runs the checks in
+    line and calls the original, so a call costs the checks themselves and
+    no signature binding.
     """
 
     def wrap(fn: Callable[P, R]) -> Callable[P, R]:
@@ -209,21 +215,48 @@ def checked(*whole: Whole, **checks: Check) -> Callable[[Callable[P, R]], Callab
         for name in checks:
             if name not in sig.parameters:  # pragma: no cover - a typo in a decorator
                 raise AssertionError(f"{fn.__name__} has no argument {name!r}")
-
-        @functools.wraps(fn)
-        def run(*args: P.args, **kwargs: P.kwargs) -> R:
-            bound = sig.bind(*args, **kwargs)
-            bound.apply_defaults()
-            values = bound.arguments
-            for name, check in checks.items():
-                values[name] = check(values[name], name, values)
-            for w in whole:
-                w(values)
-            return fn(*bound.args, **bound.kwargs)
-
-        return run
+        return functools.wraps(fn)(_compile(fn, sig, whole, checks))
 
     return wrap
+
+
+_SIMPLE = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
+def _compile(
+    fn: Callable[..., Any], sig: inspect.Signature, whole: tuple[Whole, ...], checks: dict[str, Check]
+) -> Callable[..., Any]:
+    """The checking wrapper of ``fn``, built as source once and compiled."""
+    params = list(sig.parameters.values())
+    if any(p.kind not in _SIMPLE or not p.name.isidentifier() or p.name.startswith("_") for p in params):
+        raise AssertionError(f"{fn.__name__}: only plain and keyword-only arguments can be checked")
+    env: dict[str, Any] = {"_fn": fn}
+    head: list[str] = []
+    star = False
+    for p in params:
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and not star:
+            head.append("*")
+            star = True
+        if p.default is inspect.Parameter.empty:
+            head.append(p.name)
+        else:
+            env[f"_d_{p.name}"] = p.default
+            head.append(f"{p.name}=_d_{p.name}")
+    names = [p.name for p in params]
+    lines = [f"def run({', '.join(head)}):"]
+    lines.append("    _a = {" + ", ".join(f"{n!r}: {n}" for n in names) + "}")
+    for i, (name, check) in enumerate(checks.items()):
+        env[f"_c{i}"] = check
+        lines.append(f"    _a[{name!r}] = {name} = _c{i}({name}, {name!r}, _a)")
+    for i, w in enumerate(whole):
+        env[f"_w{i}"] = w
+        lines.append(f"    _w{i}(_a)")
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    call = [f"{p.name}={p.name}" if p.kind is keyword else p.name for p in params]
+    lines.append(f"    return _fn({', '.join(call)})")
+    exec(compile("\n".join(lines), f"<checked {fn.__qualname__}>", "exec"), env)
+    run: Callable[..., Any] = env["run"]
+    return run
 
 
 def optional(check: Check) -> Check:

@@ -254,7 +254,7 @@ def evaluate_hand(
         _mc_chunk, core, kind.core_id, int(trump), known, sizes, pool, leader, seat, mode, node_limit or 0
     )
     hists = run_chunks(task, chunks, executor=executor, workers=workers, progress=progress)
-    return TrickDistribution(tuple(merge_counts(hists)), samples)
+    return TrickDistribution(tuple(merge_counts(hists, chunks, width=6, units=sum)), samples)
 
 
 # -------------------------------------------------------------------- advice

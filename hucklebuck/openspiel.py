@@ -6,10 +6,16 @@ Importing this module registers ``python_hucklebuck``, ``python_buckem`` and
 OpenSpiel algorithm written against the Python game API can play them.
 
 Parameters
-    ``players`` (default 4; Buck 'Em 5), ``hands`` (default 1), ``seed`` (0) and
-    every variant option of the game under its own name, as in the game's
-    options class.  An option whose value may be "none" (Buck 'Em's
-    ``pot_limit``) takes 0 for none.
+    ``players`` (default 4; Buck 'Em 5), ``hands`` (default 1; at most
+    :data:`MAX_HANDS`), ``seed`` (0) and every variant option of the game under
+    its own name, as in the game's options class.  An option whose value may be
+    "none" (Buck 'Em's ``pot_limit``) takes 0 for none.  OpenSpiel carries
+    integer parameters in 32 bits, so every integer parameter must lie in
+    ``-2**31 .. 2**31 - 1``.  A bad parameter raises the library's error
+    (:class:`~hucklebuck.errors.OptionsError`, or
+    :class:`~hucklebuck.errors.PlayerCountError` for ``players``) before
+    OpenSpiel sees it; a parameter string OpenSpiel cannot read (a text where a
+    number belongs, an unknown name) is refused by OpenSpiel itself.
 
 Episodes
     An OpenSpiel episode is ``hands`` hands (one by default), or fewer if the
@@ -31,7 +37,11 @@ Chance
 
 Actions
     The integer action ids of :mod:`hucklebuck.games.ids` (chance outcomes are
-    card numbers).
+    card numbers).  An action the rules forbid, a chance outcome that is not
+    among :meth:`~SpielState.chance_outcomes`, and any action once the episode
+    is over raise :class:`~hucklebuck.errors.IllegalAction` and change nothing
+    (``rewards()`` included).  A non-integer is refused by OpenSpiel's own
+    binding (a ``TypeError``) before the library sees it.
 
 Observations
     The observation tensor is the game's own observation tensor
@@ -60,6 +70,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import sys
 from typing import Any
 
 try:
@@ -72,6 +83,7 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
     ) from _exc
 
 from .cards import Card, CardSet
+from .errors import IllegalAction, OptionsError
 from .games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
 from .games.base import DealEvent
 from .games.buckem import BuckEmDeal, BuckEmOptions, ShortHandedTrump
@@ -92,6 +104,9 @@ __all__ = [
 ]
 
 HAND_SIZE = 5
+MAX_HANDS = 10_000
+"""The most hands an episode may hold (``hands``)."""
+_INT32 = (-(1 << 31), (1 << 31) - 1)
 GAME_NAMES = {
     GameKind.HUCKLEBUCK: "python_hucklebuck",
     GameKind.BUCKEM: "python_buckem",
@@ -174,7 +189,25 @@ def _utility_bounds(kind: GameKind, players: int, hands: int, opts: dict[str, An
         lose += ante + match
         gain += pot
         pot += players * match
+        if gain > _FLOAT_MAX:  # past any float: the pot without a limit grows geometrically
+            return -sys.float_info.max, sys.float_info.max
     return -float(lose), float(gain)
+
+
+_FLOAT_MAX = int(sys.float_info.max)
+
+
+def _check_params(kind: GameKind, full: dict[str, Any]) -> None:
+    """The library's own checks of the parameters OpenSpiel cannot make (before it sees them)."""
+    for name, value in full.items():
+        if isinstance(value, int) and not isinstance(value, bool) and not _INT32[0] <= value <= _INT32[1]:
+            raise OptionsError(f"{name} must fit in 32 bits for OpenSpiel (-2**31 .. 2**31-1), not {value}")
+    for name in ("players", "hands", "seed"):
+        value = full[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionsError(f"{name} must be an integer, not {value!r}")
+    if not 1 <= full["hands"] <= MAX_HANDS:
+        raise OptionsError(f"hands must be an integer from 1 to {MAX_HANDS}, not {full['hands']}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -235,9 +268,8 @@ def _config(kind: GameKind, params: dict[str, Any]) -> _Config:
     cfg = _CONFIGS.get(key)
     if cfg is not None:
         return cfg
-    players, hands, seed = int(full["players"]), int(full["hands"]), int(full["seed"])
-    if hands < 1:
-        raise ValueError(f"hands must be at least 1, not {hands}")
+    _check_params(kind, full)
+    players, hands, seed = full["players"], full["hands"], full["seed"]
     options = _options_from_params(kind, full)
     probe = _CLASSES[kind](players, options=options, seed=seed)  # type: ignore[call-arg]  # checks everything
     the_pack: CardSet = probe._pack  # the game's pack for these players and options
@@ -338,14 +370,19 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return [(c, p) for c in pool]
 
     def _apply_action(self, action: int) -> None:
+        if self._over:
+            raise IllegalAction(f"action {action}: the episode is over (start a new one for more hands)")
         if self.is_chance_node():  # a hand's rewards stay visible until the next decision
+            pool = self._remaining if self._remaining else self._spec.removed
+            if action not in pool:
+                raise IllegalAction(f"chance action {action} is not one of the cards still to deal")
             self._deal_card(int(action))
             return
-        self._last = [0.0] * self._spec.players
         game = self._game
         assert game is not None
         actor = game.to_act
-        game.apply_id(int(action))
+        game.apply_id(int(action))  # raises IllegalAction, the state unchanged: validate, then mutate
+        self._last = [0.0] * self._spec.players
         assert actor is not None
         self._log[-1].append((actor, int(action)))
         if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
@@ -576,5 +613,13 @@ for _cls in (HucklebuckSpielGame, BuckEmSpielGame, DeerParkSpielGame):
 
 
 def load(game: GameKind | str, **params: Any) -> Any:
-    """``pyspiel.load_game`` for one of the three games: ``load("deerpark", players=3)``."""
-    return pyspiel.load_game(GAME_NAMES[GameKind.coerce(game)], params)
+    """``pyspiel.load_game`` for one of the three games: ``load("deerpark", players=3)``.
+
+    The parameters are checked first (see the module docs), so a value OpenSpiel
+    cannot carry is the library's :class:`~hucklebuck.errors.OptionsError`.
+    """
+    kind = GameKind.coerce(game)
+    for name, value in params.items():
+        if isinstance(value, int) and not isinstance(value, bool) and not _INT32[0] <= value <= _INT32[1]:
+            raise OptionsError(f"{name} must fit in 32 bits for OpenSpiel (-2**31 .. 2**31-1), not {value}")
+    return pyspiel.load_game(GAME_NAMES[kind], params)

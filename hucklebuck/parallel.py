@@ -20,6 +20,9 @@ How the plan is made (:func:`plan`):
 - no ``chunk_size``: ``workers`` chunks of near-equal size (the first
   ``total % workers`` one unit larger) -- this is what ``workers=N`` always
   meant, so earlier results are unchanged;
+- a plan holds at most :data:`MAX_CHUNKS` chunks (a larger one is refused with
+  an :class:`~hucklebuck.errors.OptionsError` before anything is built: raise
+  ``chunk_size``);
 - a plan of one chunk uses ``seed`` itself; otherwise chunk ``i`` uses the
   ``i``-th output of :class:`~hucklebuck.evaluate.SplitMix64` seeded with ``seed``.
 
@@ -31,8 +34,13 @@ inline.  A chunk that raises stops the run: a library error (a
 the chunk named at the front of its message; anything else (a worker that
 died, an unpicklable task, a bug) becomes a
 :class:`~hucklebuck.errors.ChunkError` naming the chunk, with the original as
-its ``__cause__``.  The chunks not yet started are cancelled and no partial
-result is returned.
+its ``__cause__``.  So does a chunk whose future is cancelled (an executor
+shut down with ``cancel_futures=True``, a closed Dask client): the run never
+waits for a result that cannot come.  The chunks not yet started are
+cancelled and no partial result is returned.  :func:`merge_counts` given the
+plan checks each chunk's result (its width, and the units it accounts for)
+before merging, so a misbehaving executor's wrong-shaped result is a
+:class:`~hucklebuck.errors.ChunkError`, never a wrong answer.
 
 >>> [(c.index, c.size) for c in plan(10, seed=1, chunk_size=4)]
 [(0, 4), (1, 4), (2, 2)]
@@ -47,13 +55,28 @@ from __future__ import annotations
 import concurrent.futures as cf
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NoReturn, TypeVar
+from typing import Final, NoReturn, TypeVar
 
 from ._core import Core, get_core
 from ._core._py_eval import SplitMix64
+from ._validate import shown
 from .errors import BackendError, ChunkError, HucklebuckError, OptionsError
 
-__all__ = ["Chunk", "Progress", "check_executor", "core_named", "merge_counts", "plan", "run_chunks"]
+__all__ = [
+    "MAX_CHUNKS",
+    "Chunk",
+    "Progress",
+    "check_executor",
+    "core_named",
+    "merge_counts",
+    "plan",
+    "run_chunks",
+]
+
+MAX_CHUNKS: Final = 100_000
+"""The most chunks a plan may hold (about 10 MB of bookkeeping)."""
+#: How often (seconds) a run on an executor looks for chunks whose futures were cancelled.
+POLL: Final = 0.05
 
 R = TypeVar("R")
 
@@ -88,11 +111,18 @@ def plan(total: int, *, seed: int, chunk_size: int | None = None, workers: int =
     if isinstance(total, bool) or not isinstance(total, int) or total < 0:
         raise OptionsError(f"the amount of work must be a non-negative integer, not {total!r}")
     _positive("workers", workers)
+    if chunk_size is not None:
+        _positive("chunk_size", chunk_size)
+        count = -(-total // chunk_size)
+        if count > MAX_CHUNKS:
+            raise OptionsError(
+                f"chunk_size {chunk_size} would split {total} units into {count} chunks; "
+                f"a run holds at most {MAX_CHUNKS} (use a larger chunk_size)"
+            )
     if chunk_size is None:
         base, extra = divmod(total, workers)
         sizes = [base + (1 if i < extra else 0) for i in range(workers)]
     else:
-        _positive("chunk_size", chunk_size)
         full, rest = divmod(total, chunk_size)
         sizes = [chunk_size] * full + ([rest] if rest else [])
     if not sizes:
@@ -184,17 +214,28 @@ def run_chunks(
                 progress(done, total)
         return out
     if pool is None:
-        own = cf.ThreadPoolExecutor(max_workers=min(workers, len(chunks)))
+        prefix = f"hucklebuck-chunks-{id(chunks)}"
+        own = cf.ThreadPoolExecutor(max_workers=min(workers, len(chunks)), thread_name_prefix=prefix)
         try:
             result = _on_pool(own, task, chunks, total, progress)
         except BaseException:
-            # Ctrl-C or a failed chunk: do not wait for the chunks still running
-            # (a thread in the middle of a long core call cannot be stopped).
+            # Ctrl-C or a failed chunk: do not wait for the chunks still running; the
+            # long C calls they are in stop at their next look at the cancel flag.
             own.shutdown(wait=False, cancel_futures=True)
+            _stop_threads(prefix)
             raise
         own.shutdown(wait=True)
         return result
     return _on_pool(pool, task, chunks, total, progress)
+
+
+def _stop_threads(prefix: str) -> None:
+    from . import _core
+
+    if _core._c_core is not None:
+        from ._core._c import cancel_threads
+
+        cancel_threads(prefix)
 
 
 def _on_pool(
@@ -213,15 +254,25 @@ def _on_pool(
                 _reraise(c, exc)
         results: dict[int, R] = {}
         done = 0
-        for fut in cf.as_completed(futures):
-            c = futures[fut]
-            try:
-                results[c.index] = fut.result()
-            except Exception as exc:
-                _reraise(c, exc)
-            done += c.size
-            if progress is not None:
-                progress(done, total)
+        pending = set(futures)
+        while pending:
+            finished, pending = cf.wait(pending, timeout=POLL, return_when=cf.FIRST_COMPLETED)
+            for fut in sorted(finished, key=lambda f: futures[f].index):
+                c = futures[fut]
+                try:
+                    results[c.index] = fut.result()
+                except cf.CancelledError as exc:
+                    _cancelled(c, exc)
+                except Exception as exc:
+                    _reraise(c, exc)
+                done += c.size
+                if progress is not None:
+                    progress(done, total)
+            # A future cancelled without being notified (an executor shut down with
+            # cancel_futures=True) never completes: as_completed would wait forever.
+            lost = [futures[f] for f in pending if f.cancelled()]
+            if lost:
+                _cancelled(min(lost, key=lambda c: c.index), None)
         return [results[c.index] for c in chunks]
     except BaseException:
         for fut in futures:
@@ -229,15 +280,64 @@ def _on_pool(
         raise
 
 
-def merge_counts(parts: Sequence[Sequence[int]]) -> list[int]:
+def _cancelled(chunk: Chunk, exc: BaseException | None) -> NoReturn:
+    raise ChunkError(
+        f"chunk {chunk.index} (size {chunk.size}, seed {chunk.seed}) was cancelled before it ran "
+        "(was the executor shut down?)",
+        chunk.index,
+        chunk.size,
+        chunk.seed,
+    ) from exc
+
+
+def merge_counts(
+    parts: Sequence[Sequence[int]],
+    chunks: Sequence[Chunk] | None = None,
+    *,
+    width: int | None = None,
+    units: Callable[[Sequence[int]], int] | None = None,
+) -> list[int]:
     """Element-wise sums of equal-length integer count lists (an exact merge).
+
+    Given the plan (``chunks``), each chunk's result is checked first: one result
+    per chunk, a list of ``width`` non-negative integers, and ``units(result)``
+    (the units of work it accounts for, e.g. the sum of a trick histogram) equal
+    to the chunk's size.  A result that fails is a :class:`~hucklebuck.errors.ChunkError`
+    naming the chunk.
 
     >>> merge_counts([[1, 2], [3, 4]])
     [4, 6]
     """
+    if chunks is not None:
+        _check_parts(parts, chunks, width, units)
     if not parts:
         return []
     width = len(parts[0])
     if any(len(p) != width for p in parts):
         raise ChunkError("chunk results of different lengths cannot be merged", -1, 0, 0)
     return [sum(p[i] for p in parts) for i in range(width)]
+
+
+def _check_parts(
+    parts: Sequence[Sequence[int]],
+    chunks: Sequence[Chunk],
+    width: int | None,
+    units: Callable[[Sequence[int]], int] | None,
+) -> None:
+    if len(parts) != len(chunks):
+        raise ChunkError(f"{len(parts)} chunk results came back for {len(chunks)} chunks", -1, 0, 0)
+    for c, part in zip(chunks, parts, strict=True):
+        where = f"chunk {c.index} (size {c.size}, seed {c.seed})"
+        if not isinstance(part, (list, tuple)) or any(
+            isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in part
+        ):
+            raise ChunkError(f"{where} returned {shown(part)}, not a list of counts", c.index, c.size, c.seed)
+        if width is not None and len(part) != width:
+            raise ChunkError(f"{where} returned {len(part)} counts, not {width}", c.index, c.size, c.seed)
+        if units is not None and units(part) != c.size:
+            raise ChunkError(
+                f"{where} returned counts for {units(part)} units of work, not {c.size}",
+                c.index,
+                c.size,
+                c.seed,
+            )

@@ -34,10 +34,21 @@ Rewards (``reward="game"``)
 
 Illegal actions
     ``illegal="raise"`` (default): stepping an illegal id raises
-    :class:`~hucklebuck.errors.IllegalAction` and changes nothing.
+    :class:`~hucklebuck.errors.IllegalAction` and changes nothing (rewards included).
     ``illegal="penalize"``: the acting seat receives ``illegal_reward`` (default
     -1.0), the state is unchanged and the same seat acts again -- for agents that
     sample without the mask (and PettingZoo's ``max_cycles_test``).
+
+Bad arguments
+    An action is an integer id (a Python ``int`` or a NumPy integer; not a bool,
+    a float such as ``52.9`` or ``nan``, a string or a list): anything else raises
+    :class:`~hucklebuck.errors.ActionParseError`, and an id out of range too.  Seeds
+    are integers ``0 .. 2**64 - 1`` (NumPy integers too), else
+    :class:`~hucklebuck.errors.OptionsError`; so is an unknown agent name, a
+    non-finite or non-numeric ``illegal_reward`` and options that are not a
+    mapping.  Stepping or calling ``last()`` before ``reset()`` or once every agent
+    has left raises :class:`~hucklebuck.errors.IllegalAction`.  A refused call
+    changes nothing: not the game, not the rewards, not whose turn it is.
 
 Rendering
     ``render_mode="ansi"``: :meth:`HucklebuckAECEnv.render` returns the table
@@ -52,6 +63,8 @@ Nothing here is imported by ``import hucklebuck``.
 
 from __future__ import annotations
 
+import math
+import operator
 import random
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -66,8 +79,9 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
         "pip install 'hucklebuck[pettingzoo]'"
     ) from _exc
 
+from ._validate import MAX_SEED, shown
 from .actions import Action
-from .errors import IllegalAction, OptionsError
+from .errors import ActionParseError, IllegalAction, OptionsError
 from .games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
 from .games.engine import TrickGame
 from .packs import GameKind
@@ -84,6 +98,32 @@ _GAMES: dict[GameKind, type[TrickGame[Any, Any]]] = {
 }
 BUCKEM_HANDS = 10
 """Rounds in a Buck 'Em episode unless ``hands`` says otherwise."""
+
+
+def _integer(value: object) -> int | None:
+    """``value`` as an int when it is a Python or NumPy integer (not a bool), else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _seed(value: object) -> int:
+    seed = _integer(value)
+    if seed is None or not 0 <= seed <= MAX_SEED:
+        raise OptionsError(f"seed must be None or an integer 0..2**64-1, not {shown(value)}")
+    return seed
+
+
+def _reward(value: object, name: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise OptionsError(f"{name} must be a number, not {shown(value)}")
+    out = float(value)
+    if not math.isfinite(out):
+        raise OptionsError(f"{name} must be a finite number, not {shown(value)}")
+    return out
 
 
 class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
@@ -114,6 +154,8 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
         for name, value in (("hands", hands), ("max_cycles", max_cycles)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise OptionsError(f"{name} must be a positive integer or None, not {value!r}")
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionsError(f"options must be a mapping of option names to values, not {shown(options)}")
         self.players = players
         self.game_options: dict[str, Any] = dict(options or {})
         self.render_mode = render_mode
@@ -121,7 +163,7 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
         self.hands = hands if hands is not None or self.kind is not GameKind.BUCKEM else BUCKEM_HANDS
         self.max_cycles = max_cycles
         self.illegal: IllegalMode = illegal
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = _reward(illegal_reward, "illegal_reward")
         probe = self._new_game(0)  # checks the player count and the options
         self.metadata: dict[str, Any] = {
             "render_modes": ["human", "ansi"],
@@ -163,7 +205,7 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` makes the deals (and so the episode) reproducible."""
         if seed is not None:
-            self._seeder = random.Random(seed)
+            self._seeder = random.Random(_seed(seed))
         self.game = self._new_game(self._seeder.getrandbits(63))
         if self.game.phase is Phase.HAND_OVER:
             self.game.next_hand()
@@ -190,7 +232,7 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The seat's observation tensor and its action mask."""
-        seat = self.possible_agents.index(agent)
+        seat = self._seat(agent)
         mask = np.zeros(self._num_actions, np.int8)
         if self.game.to_act == seat:
             mask[self.game.legal_action_ids()] = 1
@@ -199,27 +241,62 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
             "action_mask": mask,
         }
 
-    def step(self, action: int | None) -> None:
-        """Apply the action id of the agent to act (``None`` for an agent whose episode ended)."""
+    def _seat(self, agent: object) -> int:
+        """The seat of agent name ``agent``, else :class:`OptionsError`."""
+        if isinstance(agent, str) and agent in self.possible_agents:
+            return self.possible_agents.index(agent)
+        first, last = self.possible_agents[0], self.possible_agents[-1]
+        raise OptionsError(f"no agent {shown(agent)} (the agents are {first} .. {last})")
+
+    def _acting(self, what: str) -> str:
+        """The agent to act now, or :class:`IllegalAction` before reset() and after the episode."""
         if not hasattr(self, "agent_selection"):
-            raise IllegalAction("call reset() before step()")
-        agent = self.agent_selection
+            raise IllegalAction(f"call reset() before {what}")
+        if not self.agents:
+            raise IllegalAction(f"the episode is over (every agent has left): call reset() before {what}")
+        return self.agent_selection
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The acting agent's observation, reward so far, termination, truncation and info."""
+        agent = self._acting("last()")
+        obs = self.observe(agent) if observe else None
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def step(self, action: int | None) -> None:
+        """Apply the action id of the agent to act (``None`` for an agent whose episode ended).
+
+        Everything is checked before anything changes: a refused action leaves the
+        game, the rewards and the turn exactly as they were.
+        """
+        agent = self._acting("step()")
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalAction(f"{agent}'s episode has ended: step it with None, not {shown(action)}")
             self._was_dead_step(action)
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: None is only for an agent whose episode has ended")
+        action_id = _integer(action)
+        if action_id is None:
+            raise ActionParseError(f"an action is an integer action id, not {shown(action)}")
         seat = self.possible_agents.index(agent)
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         game = self.game
-        action_id = int(action)
         if self.illegal == "penalize" and action_id not in game.legal_action_ids():
+            self._cumulative_rewards[agent] = 0.0
+            self._clear_rewards()
             self.rewards[agent] = self.illegal_reward
         else:
             typed = game.action_from_id(action_id) if self._table is not None else None
             before = game.hand(seat)
-            game.apply_id(action_id)  # raises IllegalAction, state unchanged
+            game.apply_id(action_id)  # raises IllegalAction or ActionParseError, state unchanged
+            self._cumulative_rewards[agent] = 0.0  # the action is taken: now the bookkeeping moves
+            self._clear_rewards()
             self._narrate(seat, typed, before)
             if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
                 self._hand_scored()
@@ -338,7 +415,9 @@ class HucklebuckParallelEnv(ParallelEnv):  # type: ignore[misc]
     def step(self, actions: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
         """Apply the acting seat's action from ``actions``; the others are ignored."""
         aec = self.aec
-        agent = aec.agent_selection
+        agent = aec._acting("step()")
+        if not isinstance(actions, Mapping):
+            raise OptionsError(f"actions must map agent names to action ids, not {shown(actions)}")
         if agent not in actions:
             raise IllegalAction(f"{agent} is to act but has no action in this step")
         aec.step(actions[agent])

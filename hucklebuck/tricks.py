@@ -34,7 +34,7 @@ from . import _validate as v
 from ._core import get_core
 from ._core._api import MAX_TRICK, NO_LEAD
 from .cards import Card, CardSet, Suit
-from .errors import CardError
+from .errors import CardError, CoreInputError
 from .packs import GameKind
 
 __all__ = [
@@ -50,7 +50,43 @@ SuitArg = Suit | str
 """A suit argument: a :class:`~hucklebuck.cards.Suit` or its protocol letter (``"S"``)."""
 
 
+# Fast paths for arguments already in the library's own types: a GameKind or a game's
+# name, a Suit, a tuple or list of Cards.  Anything else goes through the full checks
+# of hucklebuck._validate, which give the errors.
+_GAME_IDS: dict[object, int] = {k: k.core_id for k in GameKind} | {k.value: k.core_id for k in GameKind}
+_INDEX: dict[Card, int] = {Card.from_index(i): i for i in range(52)}
+_index = _INDEX.__getitem__
+
+
+def _game_id(game: object) -> int:
+    t = type(game)
+    if t is GameKind or t is str:
+        found = _GAME_IDS.get(game)
+        if found is not None:
+            return found
+    return v.game(game).core_id
+
+
+def _suit_id(trump: object) -> int:
+    if type(trump) is Suit:
+        return trump._value_
+    return int(v.suit(trump))
+
+
 def _trick_bytes(cards: object, name: str = "cards", lo: int = 1) -> bytes:
+    t = type(cards)
+    if t is tuple or t is list:
+        try:
+            row = bytes(map(_index, cards))  # type: ignore[call-overload]
+        except (KeyError, TypeError):  # not all Cards: the full checks name the bad item
+            pass
+        else:
+            if lo <= len(row) <= MAX_TRICK and len(set(row)) == len(row):
+                return row
+    return _trick_bytes_checked(cards, name, lo)
+
+
+def _trick_bytes_checked(cards: object, name: str, lo: int) -> bytes:
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
         raise CardError(f"{name} must be a sequence of Cards, not {v.shown(cards)}")
     row = list(cards)
@@ -74,8 +110,20 @@ def effective_suit(game: GameKind | str, trump: SuitArg, card: Card) -> Suit:
 
 def trick_winner(game: GameKind | str, trump: SuitArg, cards: Sequence[Card]) -> int:
     """The 0-based index of the winning card; ``cards`` are in play order, leader first."""
-    kind, t = v.game(game), v.suit(trump)
-    return get_core().trick_winner(kind.core_id, int(t), _trick_bytes(cards))
+    gid = _GAME_IDS.get(game) if type(game) is GameKind or type(game) is str else None
+    t = trump._value_ if type(trump) is Suit else None
+    if gid is not None and t is not None and (type(cards) is tuple or type(cards) is list):
+        try:
+            row = bytes(map(_index, cards))
+        except (KeyError, TypeError):  # not all Cards: the full checks below name the bad item
+            pass
+        else:
+            try:  # both cores check the trick's length and repeats themselves
+                return get_core().trick_winner(gid, t, row)
+            except CoreInputError:
+                _trick_bytes_checked(cards, "cards", 1)  # raises the error in the caller's words
+                raise
+    return get_core().trick_winner(_game_id(game), _suit_id(trump), _trick_bytes(cards))
 
 
 def legal_plays(
@@ -85,16 +133,15 @@ def legal_plays(
     trick: Sequence[Card] = (),
 ) -> CardSet:
     """The cards of ``hand`` that may be played to ``trick`` (cards already played)."""
-    kind, t = v.game(game), v.suit(trump)
-    hand_set = v.hand(hand, "hand")
+    gid, t = _game_id(game), _suit_id(trump)
+    mask = hand.mask if type(hand) is CardSet else v.hand(hand, "hand").mask
     row = _trick_bytes(trick, "trick", lo=0)
     if row:
-        both = [Card.from_index(i).code for i in row if hand_set.mask >> i & 1]
+        both = [Card.from_index(i).code for i in row if mask >> i & 1]
         if both:
             raise CardError(f"card {both[0]} is both in the hand and on the table")
     lead = row[0] if row else NO_LEAD
-    mask = get_core().legal_mask(kind.core_id, int(t), lead, hand_set.mask)
-    return CardSet.from_mask(mask)
+    return CardSet.from_mask(get_core().legal_mask(gid, t, lead, mask))
 
 
 def _pairs(items: object, name: str, width: int) -> Iterable[tuple[object, ...]]:

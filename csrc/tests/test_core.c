@@ -192,6 +192,17 @@ static void evaluation(void)
     CHECK(hb_sim_buckem(4, 5, 10, 1, 0, stats, HB_BK_STATS) == HB_E_SEATS);
     CHECK(hb_sim_buckem(6, 5, 10, 0, 0, stats, HB_BK_STATS) == HB_E_LEN);
     CHECK(hb_sim_hucklebuck(5, 5, 10, stats, 3) == HB_E_LEN);
+    {   /* the cancel flag: unset, the same counts; set, a long run stops */
+        uint64_t again[HB_SIM_STATS];
+        int off = 0, on = 1;
+        CHECK(hb_sim_hucklebuck(7, 5, 2000, stats, HB_SIM_STATS) == HB_OK);
+        CHECK(hb_sim_hucklebuck_cancel(7, 5, 2000, &off, again, HB_SIM_STATS) == HB_OK);
+        CHECK(memcmp(stats, again, sizeof again) == 0);
+        CHECK(hb_sim_hucklebuck_cancel(7, 5, 4000000000u, &on, again, HB_SIM_STATS) == HB_E_CANCELLED);
+        CHECK(hb_sim_deerpark_cancel(5, 5, 4000000000u, &on, again, HB_DP_STATS) == HB_E_CANCELLED);
+        CHECK(hb_sim_buckem_cancel(8, 5, 4000000000u, 1, 25, &on, again, HB_BK_STATS) == HB_E_CANCELLED);
+        CHECK(hb_sim_deerpark_cancel(5, 5, 1000, &on, again, HB_DP_STATS) == HB_OK);  /* under 1024 hands */
+    }
     /* fuzz the solver with random, sometimes malformed positions */
     for (round = 0; round < 3000; round++) {
         uint8_t deck[52];

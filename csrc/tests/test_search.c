@@ -131,6 +131,12 @@ static void refusals(void)
     CHECK(hb_search(&p, c, 1, 1, 5, out, sizeof out) == HB_E_LEN);  /* out too small */
     CHECK(hb_search_ex(&p, c, 1, 1, 1, 2, 0, out, sizeof out) == HB_E_MODE);  /* no such method */
     CHECK(hb_search_ex(&p, c, 1, 1, 1, -1, 0, out, sizeof out) == HB_E_MODE);
+    {   /* the cancel flag: unset, a normal search; set, it stops before the first sample */
+        int off = 0, on = 1;
+        CHECK(hb_search_cancel(&p, c, 1, 1, 1, HB_SEARCH_SOLVER, 0, &off, out, sizeof out) == HB_OK);
+        CHECK(hb_search_cancel(&p, c, 1, 1, 1, HB_SEARCH_SOLVER, 0, &on, out, sizeof out) == HB_E_CANCELLED);
+        CHECK(hb_search_cancel(&p, c, 1, 1, 1, HB_SEARCH_PLAYOUT, 0, &on, out, sizeof out) == HB_E_CANCELLED);
+    }
     c[0].arg = 1;  /* a bid of 1 */
     CHECK(hb_search(&p, c, 1, 1, 1, out, sizeof out) == HB_E_CAND);
     c[0].arg = 0;

@@ -10,7 +10,7 @@ from ..errors import CoreInputError
 __all__ = ["ABI_VERSION", "MAX_TRICK", "NO_LEAD", "Core", "raise_for"]
 
 #: The C module's ``hb_abi_version()`` must return this, or it is refused.
-ABI_VERSION: Final = 5
+ABI_VERSION: Final = 6
 #: Largest number of cards in one trick (Buck 'Em seats eight).
 MAX_TRICK: Final = 8
 #: ``lead`` value meaning "this player leads" in legal-play queries.

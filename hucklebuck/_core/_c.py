@@ -61,18 +61,39 @@ def _tt(uses: int = 1) -> tuple[_CData, int]:
     return table, gen
 
 
+#: Simulations of up to this many hands run in the calling thread (tens of milliseconds at
+#: most); a longer one runs in a worker thread that Ctrl-C can stop.
+FAST_HANDS = 20_000
+# The cancel flags of the stoppable calls running now, with the name of the thread that made
+# each call: a run of chunks on its own threads stops them on Ctrl-C (cancel_threads).
+_running: dict[int, tuple[str, _CData]] = {}
+_running_lock = threading.Lock()
+
+
+def cancel_threads(prefix: str) -> None:
+    """Set the cancel flag of every stoppable call made by a thread whose name starts with ``prefix``."""
+    with _running_lock:
+        for name, flag in _running.values():
+            if name.startswith(prefix):
+                flag[0] = 1
+
+
 def _interruptible(call: Callable[[_CData], int], time_limit: float | None) -> int:
     """Run ``call(cancel_flag)`` in a worker thread; Ctrl-C or the time limit sets the flag.
 
-    The C search polls the flag every 1024 nodes, so it returns within a fraction of a
-    millisecond; a KeyboardInterrupt is then re-raised here.
+    The C loops poll the flag (the solver every 1024 nodes, a simulation every 1024
+    hands, a search every sample), so the call returns within milliseconds; a
+    KeyboardInterrupt is then re-raised here.
     """
     cancel = ffi.new("int *")
     box: list[int] = []
     worker = threading.Thread(target=lambda: box.append(call(cancel)), name="hucklebuck-solver", daemon=True)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    worker.start()
+    key = id(cancel)
+    with _running_lock:
+        _running[key] = (threading.current_thread().name, cancel)
     try:
+        worker.start()
         while worker.is_alive():
             worker.join(POLL)
             if deadline is not None and time.monotonic() >= deadline:
@@ -85,7 +106,20 @@ def _interruptible(call: Callable[[_CData], int], time_limit: float | None) -> i
             except BaseException:  # a second Ctrl-C while it winds down (a millisecond)
                 cancel[0] = 1
         raise
+    finally:
+        with _running_lock:
+            _running.pop(key, None)
     return box[0]
+
+
+def stoppable(call: Callable[[_CData], int], long: bool) -> int:
+    """``call(cancel_flag)``: in this thread with no flag when it is short, else :func:`_interruptible`."""
+    if not long:
+        return call(ffi.NULL)
+    rc = _interruptible(call, None)
+    if rc == E_CANCELLED:  # stopped from another thread (cancel_threads): the run is being abandoned
+        raise KeyboardInterrupt
+    return rc
 
 
 def _u64(x: int) -> int:
@@ -324,7 +358,10 @@ class CCore:
         if not 0 <= hands < 1 << 32:
             raise_for(-4)
         stats = ffi.new("uint64_t[]", 14)
-        rc = lib.hb_sim_hucklebuck(players, seed & M64, hands, stats, 14)
+        rc = stoppable(
+            lambda cancel: int(lib.hb_sim_hucklebuck_cancel(players, seed & M64, hands, cancel, stats, 14)),
+            hands > FAST_HANDS,
+        )
         if rc != 0:
             raise_for(rc)
         return [stats[i] for i in range(14)]
@@ -336,7 +373,10 @@ class CCore:
         if not 0 <= hands < 1 << 32:
             raise_for(-4)
         stats = ffi.new("uint64_t[]", 10)
-        rc = lib.hb_sim_deerpark(players, seed & M64, hands, stats, 10)
+        rc = stoppable(
+            lambda cancel: int(lib.hb_sim_deerpark_cancel(players, seed & M64, hands, cancel, stats, 10)),
+            hands > FAST_HANDS,
+        )
         if rc != 0:
             raise_for(rc)
         return [stats[i] for i in range(10)]
@@ -348,7 +388,12 @@ class CCore:
         if not 0 <= hands < 1 << 32 or not 1 <= ante < 1 << 31 or not 0 <= pot_limit < 1 << 64:
             raise_for(-4)
         stats = ffi.new("uint64_t[]", 14)
-        rc = lib.hb_sim_buckem(players, seed & M64, hands, ante, pot_limit, stats, 14)
+        rc = stoppable(
+            lambda cancel: int(
+                lib.hb_sim_buckem_cancel(players, seed & M64, hands, ante, pot_limit, cancel, stats, 14)
+            ),
+            hands > FAST_HANDS,
+        )
         if rc != 0:
             raise_for(rc)
         return [stats[i] for i in range(14)]

@@ -23,6 +23,7 @@ SECTIONS: dict[str, str] = {
     "solver": "hucklebuck.bench.solver",
     "players": "hucklebuck.bench.players",
     "mutation": "hucklebuck.bench.mutation",
+    "calls": "hucklebuck.bench.calls",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
 

@@ -346,6 +346,11 @@ def _raise(code: int) -> None:
     raise CoreInputError(f"search: {msg}")
 
 
+#: A playout search of up to this many (candidate, sample) records runs in the calling
+#: thread (milliseconds); a longer one, and every solver search, where Ctrl-C can stop it.
+FAST_RECORDS = 20_000
+
+
 def run_search(
     p: pys.SearchPosition,
     cands: list[tuple[int, int]],
@@ -368,7 +373,14 @@ def run_search(
             cc[i].cards = cards
         size = len(cands) * samples * pys.REC
         out = ffi.new("int8_t[]", size)
-        rc = lib.hb_search_ex(cp, cc, len(cands), seed, samples, method, limit, out, size)
+        from .._core._c import stoppable
+
+        def call(cancel: Any) -> int:
+            n = len(cands)
+            return int(lib.hb_search_cancel(cp, cc, n, seed, samples, method, limit, cancel, out, size))
+
+        # a long search runs where Ctrl-C can stop it (the solver method always)
+        rc = stoppable(call, method != pys.PLAYOUT or len(cands) * samples > FAST_RECORDS)
         if rc != 0:
             _raise(rc)
         data: bytes = ffi.buffer(out)[:]

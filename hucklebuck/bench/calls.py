@@ -1,0 +1,97 @@
+"""Benchmark section ``calls``: the public one-call functions on both cores, in one run.
+
+Each function is timed on a fixed small input, the two cores interleaved
+(round after round, best of the rounds), as microseconds per call, with the
+ratio Python/C.  The targets: every function that calls a core at least 2x
+faster on the C core, and :func:`~hucklebuck.trick_winner` on the C core within
+1 us of the bare core call (``Core.trick_winner`` on the packed trick), which
+shows what the argument checks cost.  :func:`~hucklebuck.parse_cards` touches
+no core: both columns time the same Python code and its ratio is 1 by design.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+from .. import legal_plays, parse_cards, trick_winner
+from .._core import available, get_core, using
+from ..cards import CardSet, Suit
+from ..evaluate import evaluate_hand, solve
+
+__all__ = ["run"]
+
+_TRICK = parse_cards("AH JD KH")
+_HAND = CardSet(parse_cards("2H 3H AS 9C KD"))
+_LED = parse_cards("KH")
+_SOLVE = [CardSet(parse_cards("AS KS")), CardSet(parse_cards("AH KH")), CardSet(parse_cards("QS 2C"))]
+_EVAL = CardSet(parse_cards("AS KS QS 2H 3D"))
+
+
+def _bare_trick_winner() -> object:
+    return get_core().trick_winner(2, 2, b"\x27\x16\x25")
+
+
+CALLS: dict[str, tuple[Callable[[], object], int]] = {
+    "trick_winner": (lambda: trick_winner("deerpark", Suit.HEARTS, _TRICK), 20_000),
+    "  bare core call": (_bare_trick_winner, 20_000),
+    "legal_plays": (lambda: legal_plays("hucklebuck", Suit.SPADES, _HAND, _LED), 20_000),
+    "solve (3 seats, 2 cards)": (
+        lambda: solve("hucklebuck", Suit.SPADES, _SOLVE, leader=1, seat=0),
+        2_000,
+    ),
+    "parse_cards (3 cards)": (lambda: parse_cards("10h AS jd"), 20_000),
+    "evaluate_hand (20 samples)": (
+        lambda: evaluate_hand("hucklebuck", Suit.SPADES, _EVAL, players=4, samples=20),
+        300,
+    ),
+}
+"""Label -> (the call, calls per timing at scale 1)."""
+
+
+def _per_call(fn: Callable[[], object], number: int) -> float:
+    t0 = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - t0) / number * 1e6
+
+
+def measure(scale: float, repeat: int) -> dict[str, dict[str, float]]:
+    """Microseconds per call of every entry of :data:`CALLS`, per core (best of ``repeat`` rounds)."""
+    cores = available()
+    out: dict[str, dict[str, float]] = {label: {} for label in CALLS}
+    for label, (fn, number) in CALLS.items():
+        n = max(10, int(number * scale))
+        for name in cores:  # warm up (the C core's tables, the first solve's table)
+            with using(name):
+                _per_call(fn, 5)
+        for _ in range(repeat):
+            for name in cores:
+                with using(name):
+                    t = _per_call(fn, n)
+                out[label][name] = min(out[label].get(name, float("inf")), t)
+    return out
+
+
+def run(args: argparse.Namespace) -> None:
+    """Print the one-call timings, the ratios and the targets."""
+    results = measure(args.scale, args.repeat)
+    both = "c" in available()
+    print(f"{'call':<28}{'C us':>10}{'Python us':>12}{'Py/C':>8}")
+    for label, row in results.items():
+        c = row.get("c")
+        py = row["python"]
+        shown_c = f"{c:10.2f}" if c else f"{'-':>10}"
+        shown_ratio = f"{py / c:8.2f}" if c else f"{'-':>8}"
+        print(f"{label:<28}{shown_c}{py:12.2f}{shown_ratio}")
+    if not both:
+        print("(the C core is not available here: targets not checked)")
+        return
+    gap = results["trick_winner"]["c"] - results["  bare core call"]["c"]
+    print(f"trick_winner on C: {gap:.2f} us above the bare core call (target: within 1 us)")
+    for label in ("trick_winner", "legal_plays", "solve (3 seats, 2 cards)", "evaluate_hand (20 samples)"):
+        row = results[label]
+        ratio = row["python"] / row["c"]
+        verdict = "meets" if ratio >= 2 else "misses"
+        print(f"{label}: C {ratio:.2f}x faster ({verdict} the 2x target)")
