@@ -40,6 +40,9 @@ autodoc_mock_imports = [
 intersphinx_mapping: dict[str, tuple[str, None]] = {}
 nitpicky = False
 html_theme = "furo"
+# Dashes and ellipses only, no smart quotes: they turn the apostrophe of "Buck 'Em" into an
+# opening quote (U+2018).
+smartquotes_action = "De"
 html_title = "hucklebuck"
 html_static_path: list[str] = ["_static"]
 html_css_files: list[str] = ["hucklebuck.css"]

@@ -282,6 +282,7 @@ class HucklebuckAdvice:
     samples=v.SAMPLES,
     seed=v.SEED,
     workers=v.WORKERS,
+    method=v.one_of("playout", "solver"),
 )
 def hucklebuck_advice(
     hand: Iterable[Card] | CardSet,
@@ -291,8 +292,10 @@ def hucklebuck_advice(
     samples: int = 4000,
     seed: int = 0,
     workers: int = 1,
+    method: Method = "playout",
 ) -> HucklebuckAdvice:
-    """Trump choice, bid, and stay/drop advice from Monte Carlo playouts.
+    """Trump choice, bid, and stay/drop advice from Monte Carlo deals, played
+    out by ``method`` as in :func:`evaluate_hand`.
 
     ``trump`` is the named trump for the stay/drop question (default: the best
     suit for this hand).
@@ -309,6 +312,7 @@ def hucklebuck_advice(
             samples=samples,
             seed=seed,
             workers=workers,
+            method=method,
         )
         for s in Suit
     }
@@ -326,6 +330,7 @@ def hucklebuck_advice(
         samples=samples,
         seed=(seed + 1) & v.MAX_SEED,
         workers=workers,
+        method=method,
     )
     value = as_other.mean - 5 * as_other.probabilities[0]
     exchange = sum(1 for c in own if c.suit is not named and c.rank < Rank.QUEEN)
@@ -365,6 +370,7 @@ class BuckEmAdvice:
     samples=v.SAMPLES,
     seed=v.SEED,
     workers=v.WORKERS,
+    method=v.one_of("playout", "solver"),
     short_handed=v.BOOL,
 )
 def buckem_advice(
@@ -378,10 +384,12 @@ def buckem_advice(
     samples: int = 4000,
     seed: int = 0,
     workers: int = 1,
+    method: Method = "playout",
     short_handed: bool = False,
 ) -> BuckEmAdvice:
     """Stay/fold advice: the chances of 2+ tricks and of being burned if
-    ``stayers`` (default: everyone) play, and the rake test."""
+    ``stayers`` (default: everyone) play (by ``method``, as in
+    :func:`evaluate_hand`), and the rake test."""
     own = _cards(hand, "hand")
     seats = sorted(set(stayers) | {seat}) if stayers is not None else list(range(players))
     leader = next(s for s in ((dealer + 1 + i) % players for i in range(players)) if s in seats)
@@ -397,6 +405,7 @@ def buckem_advice(
         samples=samples,
         seed=seed,
         workers=workers,
+        method=method,
         short_handed=short_handed,
     )
     p2 = d.at_least(2)
@@ -425,6 +434,7 @@ class DeerParkAdvice:
     samples=v.SAMPLES,
     seed=v.SEED,
     workers=v.WORKERS,
+    method=v.one_of("playout", "solver"),
 )
 def deerpark_advice(
     hand: Iterable[Card] | CardSet,
@@ -436,8 +446,10 @@ def deerpark_advice(
     samples: int = 4000,
     seed: int = 0,
     workers: int = 1,
+    method: Method = "playout",
 ) -> DeerParkAdvice:
-    """P(meeting 3) for each suit one could call and P(meeting 2) for a stuck dealer."""
+    """P(meeting 3) for each suit one could call and P(meeting 2) for a stuck
+    dealer (played out by ``method``, as in :func:`evaluate_hand`)."""
     own = _cards(hand, "hand")
     leader = (dealer + 1) % players
     dists = {
@@ -452,6 +464,7 @@ def deerpark_advice(
             samples=samples,
             seed=seed,
             workers=workers,
+            method=method,
         )
         for s in Suit
     }

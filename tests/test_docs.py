@@ -208,3 +208,67 @@ def test_installation_page_says_how_to_install_without_an_index(site: Path) -> N
     assert "pip install ." in text  # from a checkout
     assert re.search(r"pip install dist/hucklebuck-\S*\.whl", text)  # from a built wheel
     assert "does not work" in text  # and says why not from an index
+
+
+class Boxes(HTMLParser):
+    """Elements a reader sees as an error or warning box: Sphinx's system messages,
+    error admonitions, and a ``contents`` block, which the Furo theme paints red
+    with an "ERROR:" banner from its stylesheet (``-W`` cannot see that one).
+    What a ``<noscript>`` holds (the search page's "activate JavaScript") is skipped."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.found: list[str] = []
+        self._noscript = 0
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "noscript":
+            self._noscript += 1
+        if self._noscript:
+            return
+        classes = set((dict(attrs).get("class") or "").split())
+        if "system-message" in classes:
+            self.found.append("a system message")
+        if {"admonition", "error"} <= classes or "danger" in classes:
+            self.found.append("an error box")
+        escape_hatch = "this-will-duplicate-information-and-it-is-still-useful-here"
+        if "contents" in classes and escape_hatch not in classes:
+            self.found.append("a table of contents, which the theme shows as an ERROR box")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "noscript":
+            self._noscript -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._noscript and re.search(r"\b(ERROR|WARNING|SEVERE)(/\d)?:", data):
+            self.found.append(f"error text {data.strip()[:60]!r}")
+
+
+def test_no_page_shows_an_error_or_warning_box(site: Path) -> None:
+    bad = {}
+    for html in sorted(site.rglob("*.html")):
+        found = Boxes(html.read_text(encoding="utf-8")).found
+        if found:
+            bad[html.relative_to(site).as_posix()] = found
+    assert not bad, f"pages showing an error or warning: {bad}"
+
+
+def test_game_names_keep_their_apostrophe(site: Path) -> None:
+    """Smart quotes would print "Buck ‘Em" with an opening quote (U+2018)."""
+    bad = [
+        html.relative_to(site).as_posix()
+        for html in site.rglob("*.html")
+        if "\u2018Em" in html.read_text(encoding="utf-8")
+    ]
+    assert not bad, f"Buck \u2018Em with an opening quote on: {bad}"
+    assert "Buck 'Em" in (site / "index.html").read_text(encoding="utf-8").replace("&#39;", "'")
+
+
+def test_no_page_repeats_a_phrase_back_to_back(site: Path) -> None:
+    """A docstring once said "names that suit, names that suit,"."""
+    bad = []
+    for html in site.rglob("*.html"):
+        text = " ".join(re.sub(r"<[^>]+>", " ", html.read_text(encoding="utf-8")).split())
+        bad += [f"{html.name}: {m.group(0)!r}" for m in re.finditer(r"\b([a-z]+ [a-z]+ [a-z]+), \1\b", text)]
+    assert not bad, bad

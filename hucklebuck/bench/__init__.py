@@ -31,11 +31,19 @@ OPT_IN: frozenset[str] = frozenset({"mutation"})
 """Sections too long for the default run: they run only when named."""
 
 
+DESCRIPTION = """\
+Benchmarks: both cores (and, where it applies, other libraries) measured in one
+run. With no SECTION every section runs except the long opt-in ones; name
+sections to run only those. Figures depend on the machine, which is printed
+first."""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run the chosen sections (all by default)."""
-    parser = argparse.ArgumentParser(prog="python -m hucklebuck.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m hucklebuck.bench", description=DESCRIPTION)
     parser.add_argument(
-        "sections", nargs="*", metavar="SECTION", help=f"sections: {', '.join(SECTIONS)} (default: all)"
+        "sections", nargs="*", metavar="SECTION", help=f"sections: {', '.join(SECTIONS)} (default: all"
+        + (f" but {', '.join(sorted(OPT_IN))})" if OPT_IN else ")"),
     )
     parser.add_argument("--items", type=int, default=200_000, help="items per batch")
     parser.add_argument("--repeat", type=int, default=5, help="best of this many runs")

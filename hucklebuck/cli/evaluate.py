@@ -142,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
             f"--hand: {' '.join(outside)} not in the {spec.title} pack for {args.players} players"
             f" ({lowest} to A in each suit)"
         )
+    if args.upcard is not None and spec.kind is GameKind.HUCKLEBUCK:
+        raise CliError("--upcard: Hucklebuck turns no card up (give --trump to fix the trump suit)")
     upcard = parse_one(args.upcard, "--upcard") if args.upcard else None
     if upcard is not None and upcard in hand:
         raise CliError(f"--upcard {upcard.code} is also in --hand")
@@ -192,11 +194,18 @@ def _advice(
     args: Any,
     n: int,
 ) -> None:
-    kw: dict[str, Any] = {"players": args.players, "samples": n, "seed": args.seed, "workers": args.workers}
+    kw: dict[str, Any] = {
+        "players": args.players,
+        "samples": n,
+        "seed": args.seed,
+        "workers": args.workers,
+        "method": args.method,
+    }
+    how = f"({args.method}, {n} deals)"
     if spec.kind is GameKind.HUCKLEBUCK:
         a = ev.hucklebuck_advice(hand, trump=trump, **kw)
         named = trump if trump is not None else a.best_trump
-        say("Advice (playout):")
+        say(f"Advice {how}:")
         say(f"  best trump as bidder: {a.best_trump.glyph} {SUIT_NAMES[a.best_trump]}")
         say(f"  bid: {a.bid}" if a.bid is not None else "  bid: pass (no bid is made at least half the time)")
         verdict = "stay" if a.stay else "drop"
@@ -217,14 +226,14 @@ def _advice(
             b = ev.buckem_advice(hand, upcard, short_handed=_bool(args, spec), **kw)
             p2, burned, stay, rakes = b.p_two_or_more, b.p_burned, b.stay, b.rakes_alone
         else:
-            d = ev.evaluate_hand(spec.kind, trump, hand, players=args.players, samples=n, seed=args.seed)
+            d = ev.evaluate_hand(spec.kind, trump, hand, **kw)
             p2, burned, stay, rakes = (
                 d.at_least(2),
                 1 - d.at_least(2),
                 d.at_least(2) >= 0.5,
                 ev.rake_qualifies(hand, trump),
             )
-        say(f"Advice with {trump.glyph} trump, everyone staying (playout):")
+        say(f"Advice with {trump.glyph} trump, everyone staying {how}:")
         say(
             f"  P(2+ tricks, a share of the pot) {p2:.3f}; P(burned) {burned:.3f}:"
             f" {'stay' if stay else 'fold'}"
@@ -236,7 +245,7 @@ def _advice(
         )
     else:
         d_adv = ev.deerpark_advice(hand, seen=[upcard] if upcard is not None else [], **kw)
-        say("Advice as eldest hand (playout):")
+        say(f"Advice as eldest hand {how}:")
         say(f"{'':<13}{'P(3+)':>8}{'P(2+)':>8}")
         for s in Suit:
             mark = "  <- call" if s is d_adv.best_call and d_adv.call else ""

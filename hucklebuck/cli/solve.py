@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from .. import evaluate as ev
+from ..packs import pack
 from .common import CliError, add_ascii_argument, add_game_argument, game_spec, make_output
 from .evaluate import read_hand, read_suit
 from .table import SUIT_NAMES, cards_text
@@ -64,8 +65,20 @@ def run(args: argparse.Namespace) -> int:
             if c in seen:
                 raise CliError(f"--hands: {c.code} is in two hands")
             seen.add(c)
-    if not 0 <= args.leader < len(hands) or not hands[args.leader]:
-        raise CliError(f"--leader {args.leader}: not a seat in play (seats 0 to {len(hands) - 1})")
+    lo, hi = spec.player_range
+    players = min(max(len(hands), lo), hi)  # the table's size sets the pack
+    the_pack = pack(spec.kind, players)
+    outside = [c.display for c in seen if c not in the_pack]
+    if outside:
+        lowest = min(the_pack, key=lambda c: c.rank).rank.display
+        raise CliError(
+            f"--hands: {' '.join(sorted(outside))} not in the {spec.title} pack for {players} players"
+            f" ({lowest} to A in each suit)"
+        )
+    if not 0 <= args.leader < len(hands):
+        raise CliError(f"--leader {args.leader}: no such seat (seats 0 to {len(hands) - 1})")
+    if not hands[args.leader]:
+        raise CliError(f"--leader {args.leader}: that seat is not in play (its hand is '-')")
     say(
         f"{spec.title}, trump {trump.glyph} {SUIT_NAMES[trump]},"
         f" seat {args.leader} leads, {size} trick(s) to play"

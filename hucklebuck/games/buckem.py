@@ -76,7 +76,7 @@ class OddChip(str, enum.Enum):
     """Where the odd chip of an equal split goes (DEF #37)."""
 
     BUCKUP = "buckup"
-    """To the 3-trick winner in a 3-2 split; stays in the pot in a 2-2 split (default, R27)."""
+    """To the 3-trick winner in a 3-2 split; stays in the pot in a 2-2 split (default, DEF #37)."""
     CARRY = "carry"
     """Always stays in the pot."""
     FIRST_LEFT_OF_DEALER = "first_left_of_dealer"

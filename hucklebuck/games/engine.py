@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, IllegalAction, OptionsError, PlayerCountError
+from ..errors import DealError, IllegalAction, OptionsError, PlayerCountError, RestoreError
 from ..packs import GameKind
 from . import ids as _ids
 from . import persist as _persist
@@ -525,6 +525,10 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         if isinstance(action, str):
             action = parse_action(self.kind, action)
         if not isinstance(action, self._accepted()):
+            if isinstance(action, int) and not isinstance(action, bool):
+                raise IllegalAction(
+                    f"{action} is an action id, not an action: integer ids go to apply_id({action})"
+                )
             raise IllegalAction(f"{action!r} is not a {self.kind.title} action")
         self._check(action)
         self._actions.append(action)
@@ -660,8 +664,11 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         return game
 
     @classmethod
-    def from_json(cls: type[G], text: str) -> G:
-        """Rebuild a game from :meth:`to_json` output."""
+    def from_json(cls: type[G], text: str | bytes) -> G:
+        """Rebuild a game from :meth:`to_json` output (the JSON text; data already
+        parsed goes to :meth:`from_dict`)."""
+        if isinstance(text, Mapping):
+            raise RestoreError("from_json takes the JSON text; pass a dict to from_dict() instead")
         return cls.from_dict(_persist.load_json(text))
 
     def __eq__(self, other: object) -> bool:

@@ -96,7 +96,7 @@ class TieBreak(str, enum.Enum):
     HIGHEST_THEN_BIDDER = "highest_then_bidder"
     """Highest score wins; on a tie the bidder if tied, else play on (default)."""
     BIDDER_FIRST = "bidder_first"
-    """The bidder wins if at the target; else a single player there; else play on (R36)."""
+    """The bidder wins if at the target; else a single player there; else play on (DEF #17)."""
     SHARED = "shared"
     """The players tied at the top share the win."""
 
@@ -107,7 +107,7 @@ class ExchangeOrder(str, enum.Enum):
     BIDDER_LEFT_BIDDER_LAST = "bidder_left_bidder_last"
     """From the bidder's left, the bidder last (S0, S2; default)."""
     DEALER_LEFT_DEALER_LAST = "dealer_left_dealer_last"
-    """From the dealer's left, the dealer last (R2, R3)."""
+    """From the dealer's left, the dealer last (DEF #19)."""
 
 
 class InTheHoleReset(str, enum.Enum):

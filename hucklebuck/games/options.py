@@ -40,7 +40,7 @@ class OptionsBase:
             specs = _FIELD_SPECS[owner] = tuple((f.name, hints[f.name], f.metadata) for f in fields)
         for name, kind, meta in specs:
             value = getattr(self, name)
-            converted = _check(owner.__name__, name, kind, value, meta)
+            converted = _check(owner, name, kind, value, meta)
             if converted is not value:
                 object.__setattr__(self, name, converted)
 
@@ -64,7 +64,7 @@ class OptionsBase:
         unknown = sorted(set(data) - names)
         if unknown:
             raise UnsupportedOption(
-                f"{cls.__name__} has no option {unknown[0]!r} (known: {', '.join(sorted(names))})"
+                f"{_label(cls)} has no option {unknown[0]!r} (known: {', '.join(sorted(names))})"
             )
         return cls(**data)
 
@@ -109,17 +109,25 @@ class OptionsBase:
         return _describe(cls)
 
 
-def _check(owner: str, name: str, kind: Any, value: object, meta: Mapping[str, Any]) -> object:
-    where = f"{owner}.{name}"
+def _check(owner: type, name: str, kind: Any, value: object, meta: Mapping[str, Any]) -> object:
+    where = f"{_label(owner)} option {name}"
+    # Values here are typed (JSON's types, as the protocol requires); text as a command line
+    # writes it ("true", "15", "none") is read by from_assignments, which the message names.
+    text = (
+        f" (for text as typed on a command line use from_assignments([{f'{name}={value}'!r}]))"
+        if isinstance(value, str)
+        else ""
+    )
     if kind is bool:
         if not isinstance(value, bool):
-            raise OptionsError(f"{where} must be true or false, not {value!r}")
+            raise OptionsError(f"{where} must be true or false (a bool), not {value!r}{text}")
         return value
     if kind is int or kind == (int | None):
         if value is None and kind is not int:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OptionsError(f"{where} must be an integer, not {value!r}")
+            wanted = "an integer" if kind is int else "an integer or None"
+            raise OptionsError(f"{where} must be {wanted}, not {value!r}{text}")
         lo = meta.get("min")
         if lo is not None and value < lo:
             raise OptionsError(f"{where} must be at least {lo}, not {value}")
@@ -197,8 +205,17 @@ _TRUE: Final = frozenset({"true", "yes", "on", "1"})
 _FALSE: Final = frozenset({"false", "no", "off", "0"})
 
 
+_TITLES: Final = {
+    "HucklebuckOptions": "Hucklebuck",
+    "BuckEmOptions": "Buck 'Em",
+    "DeerParkOptions": "Deer Park Euchre",
+}
+
+
 def _label(cls: type) -> str:
-    return cls.__name__.removesuffix("Options") or cls.__name__
+    """The game's name as people write it (``Deer Park Euchre``), for messages."""
+    name = cls.__name__
+    return _TITLES.get(name) or name.removesuffix("Options") or name
 
 
 def _show(value: object) -> str:

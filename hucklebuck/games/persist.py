@@ -109,10 +109,13 @@ def game_from_dict(cls: type[G], data: Mapping[str, Any]) -> G:
         raise RestoreError(f"the saved game is not valid: {type(exc).__name__}: {why}") from None
 
 
-def load_json(text: str) -> Any:
-    """Parse a saved game's JSON text, or raise :class:`~hucklebuck.errors.RestoreError`."""
+def load_json(text: str | bytes) -> Any:
+    """Parse a saved game's JSON text (``bytes`` are read as UTF-8), or raise
+    :class:`~hucklebuck.errors.RestoreError`."""
     try:
         data = json.loads(text)
+    except UnicodeDecodeError:
+        raise RestoreError("the saved game is not JSON text (it is not UTF-8)") from None
     except (TypeError, ValueError) as exc:
         raise RestoreError(f"the saved game is not JSON: {exc}") from None
     except RecursionError:

@@ -120,9 +120,9 @@ class HucklebuckHeuristic:
 
     Bids when its estimated hand score is positive (:func:`bid_value` of
     :func:`estimate_tricks` with its best suit; a dealer whom everyone passed
-    passes too, for the 5 points), names that suit,
-    names that suit, drops hands unlikely to take a trick, exchanges its weak
-    cards, wins tricks as cheaply as it can and throws its lowest card otherwise.
+    passes too, for the 5 points), names that suit, drops hands unlikely to
+    take a trick, exchanges its weak cards, wins tricks as cheaply as it can
+    and throws its lowest card otherwise.
     """
 
     def __init__(self, *, caution: float = 0.0) -> None:
