@@ -279,7 +279,8 @@ static void sim_deerpark(const hb_search_pos *p, const hb_rules *rules, uint64_t
             est = hb_i_dp_strength(&rules[ts], ts, hands[s] | (s == dealer ? BIT(turned) : 0));
             if ((DUCKS(p) >> s) & 1 ? est < 16 : est >= 26) { maker = s; req = 3; trump = ts; }
         }
-        if (maker >= 0) {  /* the dealer picks the turned card up and discards */
+        /* the dealer picks the turned card up and discards, unless it holds it already (eight players) */
+        if (maker >= 0 && !(hands[dealer] & BIT(turned))) {
             hands[dealer] |= BIT(turned);
             if ((DUCKS(p) >> dealer) & 1) {  /* a ducking dealer sheds its strongest card */
                 uint64_t m, keep = hands[dealer];
@@ -405,31 +406,56 @@ static void sampler_init(sampler *S, const hb_search_pos *p, const hb_rules *r)
     }
 }
 
-/* Deal one sample: hands (known cards plus dealt ones) and the rest in order. */
+/* One more card for seat s by an augmenting path (Kuhn's matching): a free card it may
+ * hold, or one held by a seat that can take another in its place; pool order first. */
+static int augment(const sampler *S, int s, int8_t *owner, uint64_t *visited, uint64_t *hands)
+{
+    int j;
+    for (j = 0; j < S->npool; j++) {
+        int c = S->arr[j], o = owner[c];
+        if (!(S->allowed[s] & BIT(c)) || (*visited & BIT(c)) || o == s) continue;
+        *visited |= BIT(c);
+        if (o < 0 || augment(S, o, owner, visited, hands)) {
+            if (o >= 0) hands[o] &= ~BIT(c);
+            owner[c] = (int8_t)s;
+            hands[s] |= BIT(c);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Deal one sample: hands (known cards plus dealt ones) and the rest in order.  A seat that
+ * cannot be filled from the cards left takes them by augmenting paths, so a deal is found
+ * whenever one exists. */
 static int sample_once(sampler *S, const hb_search_pos *p, uint64_t *st, uint64_t *hands, uint8_t *rest,
                        int *nrest)
 {
     int t, i, j;
     for (t = 0; t < MAX_TRIES; t++) {
-        uint64_t taken = 0;
+        int8_t owner[52];
         int ok = 1;
+        memset(owner, -1, sizeof owner);
         hb_i_shuffle(st, S->arr, S->npool);
         for (i = 0; i < 8; i++) hands[i] = i < p->nseats ? p->known[i] : 0;
         for (i = 0; i < S->nseats_need && ok; i++) {
             int s = S->seats[i], got = 0;
             for (j = 0; j < S->npool && got < S->need[s]; j++) {
                 int c = S->arr[j];
-                if ((taken & BIT(c)) || !(S->allowed[s] & BIT(c))) continue;
-                taken |= BIT(c);
+                if (owner[c] >= 0 || !(S->allowed[s] & BIT(c))) continue;
+                owner[c] = (int8_t)s;
                 hands[s] |= BIT(c);
                 got++;
             }
-            if (got < S->need[s]) ok = 0;
+            for (; got < S->need[s]; got++) {
+                uint64_t visited = 0;
+                if (!augment(S, s, owner, &visited, hands)) { ok = 0; break; }
+            }
         }
         if (!ok) continue;
         *nrest = 0;
         for (j = 0; j < S->npool; j++)
-            if (!(taken & BIT(S->arr[j]))) rest[(*nrest)++] = S->arr[j];
+            if (owner[S->arr[j]] < 0) rest[(*nrest)++] = S->arr[j];
         return HB_OK;
     }
     return HB_E_NODEAL;

@@ -105,7 +105,9 @@ int hb_i_search_check_pos(const hb_search_pos *p, const hb_rules *r)
     }
     if (p->phase >= HB_SP_ORDER && p->phase <= HB_SP_DEALER_DISCARD) {
         if (p->turned < 0) return HB_E_CARD;
-        if (p->phase == HB_SP_ORDER && ((p->pool | seen) & BIT(p->turned))) return HB_E_DUP;
+        /* nobody holds the turned card before the order, but an eight-player dealer, whose last card it is */
+        if (p->phase == HB_SP_ORDER && ((p->pool | (seen & ~p->known[p->dealer])) & BIT(p->turned)))
+            return HB_E_DUP;
         if (p->phase == HB_SP_DEALER_DISCARD) {
             if (p->seat != p->dealer || p->bidder < 0 || p->bidder >= n || p->high < 2 || p->high > 3)
                 return HB_E_SEATS;

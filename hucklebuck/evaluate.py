@@ -556,4 +556,3 @@ class BuckEmSimStats:
     def carried(self) -> int:
         """Rounds whose pot carried untaken (no stayers, an unqualified lone stayer, no winner)."""
         return self.no_stayers + self.lone_without_rake + self.no_winner
-

@@ -5,17 +5,27 @@ players seats mc, heuristic, mc, heuristic) plays each *deal* (a game's seed:
 the same cards hand after hand) once per rotation of the line-up through the
 seats, so every kind sits behind every hand and the luck of the cards cancels.
 
-* Hucklebuck and Deer Park Euchre: whole games; a kind scores the share of the
-  game's win its seats take (a shared win is split).  With two bots of each of
-  two kinds the even share is 0.5.
-* Buck 'Em: a session of ``rounds`` rounds per game; a kind scores the mean
-  chips per round of its seats, and its margin over the table's mean.
+When the seats do not divide evenly among the kinds (three players, two
+kinds), one line-up would favour the kind that holds more seats, so the
+tournament plays every *composition*: the line-up cycled from each of its
+kinds in turn (``mc,heuristic,mc`` and ``heuristic,mc,heuristic``), each deal
+once per composition and rotation.  The table reports each composition (with
+each kind's even share in it) and the total over the compositions.
 
-Each deal (all its rotations) is one observation, so the 95 % confidence
-interval is ``mean ± 1.96 · sd / √deals`` over deals.  Deals are split into
-chunks of :data:`CHUNK_DEALS`, each deal seeded from ``seed`` and its number
-only, so the table is the same inline, on threads, on a process pool or on a
-cluster (``executor=``), and on either core.
+* Hucklebuck and Deer Park Euchre: whole games; a kind scores the share of the
+  game's win its seats take (a shared win is split).  Its even share is its
+  seats over the players (0.5 with two bots of each of two kinds).
+* Buck 'Em: a session of ``rounds`` rounds per game; a kind scores the mean
+  chips per round of its seats, and its *margin*: that minus the table's mean
+  chips per round per seat (the table as a whole loses what the pot still holds
+  at the end, so the margin is the fair comparison; even is 0).
+
+Each deal (all its compositions and rotations) is one observation, so the 95 %
+confidence interval is ``mean ± 1.96 · sd / √deals`` over deals (it needs two
+deals or more: with one it is ``nan``).  ``games`` is rounded up to whole deals.
+Deals are split into chunks of :data:`CHUNK_DEALS`, each deal seeded from
+``seed`` and its number only, so the table is the same inline, on threads, on a
+process pool or on a cluster (``executor=``), and on either core.
 
 >>> t = run_tournament("deerpark", players=4, bots=("heuristic", "random"), games=8, seed=1)
 >>> [r.kind for r in t.results]
@@ -41,12 +51,22 @@ from .games.engine import TrickGame
 from .packs import GameKind, player_range
 from .players import PLAYER_KINDS, make_player
 
-__all__ = ["CHUNK_DEALS", "KindResult", "TournamentResult", "run_tournament"]
+__all__ = [
+    "CHUNK_DEALS",
+    "DEFAULT_PLAYERS",
+    "CompositionResult",
+    "KindResult",
+    "TournamentResult",
+    "compositions",
+    "run_tournament",
+]
 
 #: Deals per chunk of work (fixed, so the result never depends on how chunks run).
 CHUNK_DEALS = 4
 #: A Hucklebuck or Deer Park game still going after this many hands is scored on the standings.
 MAX_HANDS = 300
+#: The player count a tournament uses when none is given.
+DEFAULT_PLAYERS: Mapping[GameKind, int] = {GameKind.HUCKLEBUCK: 4, GameKind.DEERPARK: 4, GameKind.BUCKEM: 5}
 _Z95 = 1.959963984540054
 
 _GAMES: dict[GameKind, Any] = {
@@ -58,11 +78,11 @@ _GAMES: dict[GameKind, Any] = {
 
 @dataclass(frozen=True)
 class KindResult:
-    """One player kind's result, with its 95 % confidence interval."""
+    """One player kind's result, with its 95 % confidence interval (``nan`` from one deal)."""
 
     kind: str
-    seats: int
-    """Seats this kind holds in the line-up."""
+    seats: float
+    """Seats this kind holds in the line-up (an int; in a total over compositions, their mean)."""
     value: float
     """Share of games won (Hucklebuck, Deer Park) or mean chips per round per seat (Buck 'Em)."""
     low: float
@@ -72,8 +92,21 @@ class KindResult:
 
 
 @dataclass(frozen=True)
+class CompositionResult:
+    """The results of one composition: one line-up, rotated through every seat."""
+
+    lineup: tuple[str, ...]
+    """The kind at each seat in the first rotation."""
+    results: tuple[KindResult, ...]
+
+
+@dataclass(frozen=True)
 class TournamentResult:
-    """The table of a tournament and everything needed to reproduce it."""
+    """The table of a tournament and everything needed to reproduce it.
+
+    ``results`` is the total over :attr:`compositions` (the only composition
+    when the seats divide evenly among the kinds).
+    """
 
     game: GameKind
     players: int
@@ -86,22 +119,58 @@ class TournamentResult:
     core: str
     results: tuple[KindResult, ...]
     metric: str = field(default="share of games won")
+    compositions: tuple[CompositionResult, ...] = ()
+    requested: int = 0
+    """The games asked for (``games`` is that rounded up to whole deals)."""
 
     def table(self) -> str:
         """The result as a text table (what the command line prints)."""
         lineup = ",".join(self.bots)
+        ncomp = max(1, len(self.compositions))
+        per_deal = self.players * ncomp
         head = (
-            f"{self.game.title}, {self.players} players, line-up {lineup} rotated through every seat; "
-            f"{self.deals} deals x {self.players} rotations = {self.games} games"
+            f"{self.game.title}, {self.players} players, line-up {lineup} rotated through every seat"
+            + (f" in each of its {ncomp} compositions" if ncomp > 1 else "")
+            + f"; {self.deals} deal{'s' if self.deals != 1 else ''} x {self.players} rotations"
+            + (f" x {ncomp} compositions" if ncomp > 1 else "")
+            + f" = {self.games} games"
             + (f" of {self.rounds} rounds" if self.game is GameKind.BUCKEM else "")
             + f"; seed {self.seed}; core {self.core}"
         )
         if self.options:
             head += "; options " + ", ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
-        rows = [head, "", f"{'kind':<16} {'seats':>5}  {self.metric:>24}  {'95% CI':>20}  {'even':>7}"]
-        for r in self.results:
-            ci = f"[{r.low:.3f}, {r.high:.3f}]"
-            rows.append(f"{r.kind:<16} {r.seats:>5}  {r.value:>24.3f}  {ci:>20}  {r.even:>7.3f}")
+        rows = [head]
+        if self.requested and self.requested != self.games:
+            rows.append(
+                f"({self.requested} games asked for, rounded up to whole deals: each deal is played "
+                f"{per_deal} times, once per rotation of the seats"
+                + (" in each composition)" if ncomp > 1 else ")")
+            )
+        if self.deals < 2:
+            rows.append("(one deal: a confidence interval needs two deals or more)")
+        sections: list[tuple[str, tuple[KindResult, ...]]] = []
+        if ncomp > 1:
+            for c in self.compositions:
+                sections.append((f"composition {','.join(c.lineup)}", c.results))
+            sections.append(("total over the compositions", self.results))
+        else:
+            sections.append(("", self.results))
+        for title, results in sections:
+            rows.append("")
+            if title:
+                rows.append(title)
+            rows.append(f"{'kind':<16} {'seats':>5}  {self.metric:>24}  {'95% CI':>20}  {'even':>7}")
+            for r in results:
+                ci = "n/a" if math.isnan(r.low) else f"[{r.low:.3f}, {r.high:.3f}]"
+                seats = f"{r.seats:>5}" if isinstance(r.seats, int) else f"{r.seats:>5.2f}"
+                rows.append(f"{r.kind:<16} {seats}  {r.value:>24.3f}  {ci:>20}  {r.even:>7.3f}")
+        if self.game is GameKind.BUCKEM:
+            rows.append("")
+            rows.append(
+                "margin: the kind's chips per round minus the table's mean chips per round per seat "
+                "(chips left in the pot at the end leave the table, so every kind's chips can be "
+                "below 0; the margin compares the kinds, even is 0)"
+            )
         return "\n".join(rows)
 
 
@@ -109,11 +178,25 @@ class TournamentResult:
 class _Spec:
     game: str
     players: int
-    lineup: tuple[str, ...]
+    lineups: tuple[tuple[str, ...], ...]
     options: Mapping[str, Any]
     rounds: int
     core: str
     seed: int
+
+
+def compositions(bots: Sequence[str], players: int) -> tuple[tuple[str, ...], ...]:
+    """The line-ups a tournament plays: ``bots`` cycled over the seats, and, when the
+    seats do not divide evenly among them, also cycled from each later bot in turn
+    (so each kind is the majority as often as the others)."""
+    k = len(bots)
+    starts = [0] if players % k == 0 else range(k)
+    out: list[tuple[str, ...]] = []
+    for j in starts:
+        lineup = tuple(bots[(j + s) % k] for s in range(players))
+        if lineup not in out:
+            out.append(lineup)
+    return tuple(out)
 
 
 def _deal_seed(seed: int, index: int) -> int:
@@ -121,13 +204,13 @@ def _deal_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def _play_one(spec: _Spec, deal_seed: int, rotation: int) -> list[float]:
+def _play_one(spec: _Spec, lineup: tuple[str, ...], deal_seed: int, rotation: int) -> list[float]:
     """One game; the score of each seat (win credit, or chips per round)."""
     kind = GameKind(spec.game)
     n = spec.players
     game: TrickGame[Any, Any] = _GAMES[kind](n, options=dict(spec.options), seed=deal_seed)
     bots = [
-        make_player(spec.lineup[(s + rotation) % n], kind, seed=(deal_seed + 7919 * s + rotation) % (1 << 63))
+        make_player(lineup[(s + rotation) % n], kind, seed=(deal_seed + 7919 * s + rotation) % (1 << 63))
         for s in range(n)
     ]
     start = list(game.standings)
@@ -155,23 +238,31 @@ def _play_one(spec: _Spec, deal_seed: int, rotation: int) -> list[float]:
     return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
 
 
-def _deal_scores(spec: _Spec, index: int) -> list[float]:
-    """Each kind's score on one deal, averaged over every rotation (kinds in line-up order)."""
-    kinds = list(dict.fromkeys(spec.lineup))
+def _deal_scores(spec: _Spec, index: int) -> list[list[float]]:
+    """Each kind's score on one deal per composition, averaged over every rotation."""
+    kinds = _kinds(spec.lineups)
     n = spec.players
     seed = _deal_seed(spec.seed, index)
-    totals = [0.0] * len(kinds)
-    seats = [sum(1 for k in spec.lineup if k == kind) for kind in kinds]
-    for rot in range(n):
-        scores = _play_one(spec, seed, rot)
-        for s in range(n):
-            totals[kinds.index(spec.lineup[(s + rot) % n])] += scores[s]
-    if GameKind(spec.game) is GameKind.BUCKEM:  # chips per round per seat
-        return [totals[i] / (n * seats[i]) for i in range(len(kinds))]
-    return [totals[i] / n for i in range(len(kinds))]
+    out = []
+    for lineup in spec.lineups:
+        totals = [0.0] * len(kinds)
+        for rot in range(n):
+            scores = _play_one(spec, lineup, seed, rot)
+            for s in range(n):
+                totals[kinds.index(lineup[(s + rot) % n])] += scores[s]
+        if GameKind(spec.game) is GameKind.BUCKEM:  # chips per round per seat
+            seats = [lineup.count(k) for k in kinds]
+            out.append([totals[i] / (n * seats[i]) if seats[i] else 0.0 for i in range(len(kinds))])
+        else:
+            out.append([totals[i] / n for i in range(len(kinds))])
+    return out
 
 
-def _chunk_task(spec: _Spec, chunk: parallel.Chunk) -> list[list[float]]:
+def _kinds(lineups: Sequence[Sequence[str]]) -> list[str]:
+    return list(dict.fromkeys(lineups[0]))
+
+
+def _chunk_task(spec: _Spec, chunk: parallel.Chunk) -> list[list[list[float]]]:
     first = chunk.index * CHUNK_DEALS
     if get_core().name == spec.core:
         return [_deal_scores(spec, first + i) for i in range(chunk.size)]
@@ -189,16 +280,97 @@ def _stderr_progress(done: int, total: int) -> None:
 def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     m = sum(values) / len(values)
     if len(values) < 2:
-        return m, m, m
+        return m, math.nan, math.nan
     var = sum((v - m) ** 2 for v in values) / (len(values) - 1)
     half = _Z95 * math.sqrt(var / len(values))
     return m, m - half, m + half
 
 
+def _rows(
+    kind: GameKind,
+    kinds: Sequence[str],
+    seats: Sequence[float],
+    evens: Sequence[float],
+    per_deal: list[list[float]],
+) -> list[KindResult]:
+    """The result rows of ``kinds`` from their per-deal scores (and the Buck 'Em margins)."""
+    results = []
+    for i, k in enumerate(kinds):
+        m, low, high = _mean_ci([row[i] for row in per_deal])
+        if kind is not GameKind.BUCKEM and not math.isnan(low):  # a share lies in [0, 1]
+            low, high = max(low, 0.0), min(high, 1.0)
+        results.append(KindResult(k, _seat_count(seats[i]), m, low, high, evens[i]))
+    if kind is GameKind.BUCKEM:  # margins over the table's mean chips per round per seat
+        total = sum(seats)
+        table_mean = [sum(row[i] * seats[i] for i in range(len(kinds))) / total for row in per_deal]
+        for i, k in enumerate(kinds):
+            m, low, high = _mean_ci([row[i] - t for row, t in zip(per_deal, table_mean, strict=True)])
+            results.append(KindResult(f"{k} margin", _seat_count(seats[i]), m, low, high, 0.0))
+    return results
+
+
+def _seat_count(x: float) -> float:
+    return int(x) if float(x).is_integer() else x
+
+
+def _check(
+    kind: GameKind,
+    players: int | None,
+    bots: Sequence[str] | str,
+    games: int,
+    rounds: int,
+    seed: int,
+    options: Mapping[str, Any] | None,
+) -> tuple[int, list[str], dict[str, Any]]:
+    """The checked player count, line-up and options (the options first: they may allow eight)."""
+    if options is not None and not isinstance(options, Mapping):
+        raise OptionsError(f"options must be a mapping of option names to values, not {options!r}"[:200])
+    opts = dict(options or {})
+    parsed = _GAMES[kind].options_type.from_dict(
+        opts
+    )  # unknown or bad options fail here, naming the known ones
+    lo, hi = player_range(kind)
+    if kind is GameKind.DEERPARK and parsed.eight_player_turnup.value == "dealer_last_card":
+        hi = 8
+    if players is None:
+        players = DEFAULT_PLAYERS[kind]
+    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+        extra = (
+            " (eight need the option eight_player_turnup=dealer_last_card)"
+            if kind is GameKind.DEERPARK and hi == 7 and players == 8
+            else ""
+        )
+        raise OptionsError(f"{kind.title} is for {lo} to {hi} players, not {players!r}{extra}")
+    if isinstance(bots, str):
+        lineup_in = [b.strip() for b in bots.split(",")]
+    elif isinstance(bots, Sequence) and all(isinstance(b, str) for b in bots):
+        lineup_in = [b.strip() for b in bots]
+    else:
+        raise OptionsError(f"bots must be a list of player kinds, not {bots!r}"[:200])
+    bad = [b for b in lineup_in if b not in PLAYER_KINDS]
+    if bad or not lineup_in:
+        raise OptionsError(
+            f"unknown bot kind {bad[0] if bad else ''!r} "
+            f"(use a comma-separated list of: {', '.join(PLAYER_KINDS)})"
+        )
+    if len(lineup_in) > players:
+        raise OptionsError(
+            f"the line-up names {len(lineup_in)} bots for {players} seats: give at most {players} "
+            "(or more players)"
+        )
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise OptionsError(f"games must be a positive integer, not {games!r}")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise OptionsError(f"rounds must be a positive integer, not {rounds!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OptionsError(f"seed must be an integer, not {seed!r}")
+    return players, lineup_in, opts
+
+
 def run_tournament(
     game: GameKind | str,
     *,
-    players: int,
+    players: int | None = None,
     bots: Sequence[str] = ("mc", "heuristic"),
     games: int = 2000,
     options: Mapping[str, Any] | None = None,
@@ -210,39 +382,24 @@ def run_tournament(
 ) -> TournamentResult:
     """Play a duplicate tournament and return its table.
 
-    ``games`` is rounded up to whole deals (``players`` games each).  ``bots``
-    are player kinds (:data:`hucklebuck.players.PLAYER_KINDS`), cycled over
-    the seats; ``options`` the game's variant options by name; ``rounds`` the
-    rounds of each Buck 'Em game.  ``workers`` threads, or any
-    :class:`concurrent.futures.Executor` as ``executor``, run the chunks;
-    ``progress`` (default: when stderr is a terminal) reports on stderr.
-    Bad input raises :class:`~hucklebuck.errors.OptionsError` naming what is
-    allowed.
+    ``players`` defaults to :data:`DEFAULT_PLAYERS` (4; Buck 'Em 5; Deer Park
+    Euchre takes 8 with ``eight_player_turnup=dealer_last_card``).  ``bots``
+    are player kinds (:data:`hucklebuck.players.PLAYER_KINDS`), at most one per
+    seat, cycled over the seats; when they do not divide the seats evenly every
+    composition is played (see :func:`compositions`).  ``games`` is rounded up
+    to whole deals (``players`` games per composition each).  ``options`` the
+    game's variant options by name; ``rounds`` the rounds of each Buck 'Em
+    game.  ``workers`` threads, or any :class:`concurrent.futures.Executor`
+    as ``executor``, run the chunks; ``progress`` (default: when stderr is a
+    terminal) reports on stderr.  Bad input raises
+    :class:`~hucklebuck.errors.OptionsError` naming what is allowed.
     """
     kind = GameKind.coerce(game)
-    lo, hi = player_range(kind)
-    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
-        raise OptionsError(f"{kind.title} is for {lo} to {hi} players, not {players!r}")
-    lineup_in = (
-        [b.strip() for b in bots] if not isinstance(bots, str) else [b.strip() for b in bots.split(",")]
-    )
-    bad = [b for b in lineup_in if b not in PLAYER_KINDS]
-    if bad or not lineup_in:
-        raise OptionsError(
-            f"unknown bot kind {bad[0] if bad else ''!r} "
-            f"(use a comma-separated list of: {', '.join(PLAYER_KINDS)})"
-        )
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise OptionsError(f"games must be a positive integer, not {games!r}")
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise OptionsError(f"rounds must be a positive integer, not {rounds!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise OptionsError(f"seed must be an integer, not {seed!r}")
-    opts = dict(options or {})
-    _GAMES[kind].options_type.from_dict(opts)  # unknown or bad options fail here, naming the known ones
-    lineup = tuple(lineup_in[s % len(lineup_in)] for s in range(players))
-    deals = -(-games // players)
-    spec = _Spec(kind.value, players, lineup, opts, rounds, get_core().name, seed)
+    players, lineup_in, opts = _check(kind, players, bots, games, rounds, seed, options)
+    lineups = compositions(lineup_in, players)
+    per_deal_games = players * len(lineups)
+    deals = -(-games // per_deal_games)
+    spec = _Spec(kind.value, players, lineups, opts, rounds, get_core().name, seed)
     chunks = parallel.plan(deals, seed=seed, chunk_size=CHUNK_DEALS)
     show = sys.stderr.isatty() if progress is None else progress
     parts = parallel.run_chunks(
@@ -252,33 +409,32 @@ def run_tournament(
         workers=workers,
         progress=_stderr_progress if show else None,
     )
-    per_deal = [row for part in parts for row in part]
-    kinds = list(dict.fromkeys(lineup))
-    results = []
-    for i, k in enumerate(kinds):
-        seats = sum(1 for x in lineup if x == k)
-        m, low, high = _mean_ci([row[i] for row in per_deal])
-        if kind is not GameKind.BUCKEM:  # a share lies in [0, 1]
-            low, high = max(low, 0.0), min(high, 1.0)
-        even = seats / players if kind is not GameKind.BUCKEM else 0.0
-        results.append(KindResult(k, seats, m, low, high, even))
-    if kind is GameKind.BUCKEM:  # margins over the table's mean chips per round
-        table_mean = [
-            sum(row[i] * lineup.count(k) for i, k in enumerate(kinds)) / players for row in per_deal
-        ]
-        for i, k in enumerate(kinds):
-            m, low, high = _mean_ci([row[i] - t for row, t in zip(per_deal, table_mean, strict=True)])
-            results.append(KindResult(f"{k} margin", results[i].seats, m, low, high, 0.0))
+    per_deal = [row for part in parts for row in part]  # deal -> composition -> kind
+    kinds = _kinds(lineups)
+    buck = kind is GameKind.BUCKEM
+    comps = []
+    for c, lineup in enumerate(lineups):
+        seats = [lineup.count(k) for k in kinds]
+        evens = [0.0 if buck else seats[i] / players for i in range(len(kinds))]
+        rows = _rows(kind, kinds, seats, evens, [d[c] for d in per_deal])
+        comps.append(CompositionResult(lineup, tuple(rows)))
+    nc = len(lineups)
+    mean_seats = [sum(lu.count(k) for lu in lineups) / nc for k in kinds]
+    evens = [0.0 if buck else mean_seats[i] / players for i in range(len(kinds))]
+    totals = [[sum(d[c][i] for c in range(nc)) / nc for i in range(len(kinds))] for d in per_deal]
+    results = _rows(kind, kinds, mean_seats, evens, totals)
     return TournamentResult(
         game=kind,
         players=players,
         bots=tuple(lineup_in),
         deals=deals,
-        games=deals * players,
+        games=deals * per_deal_games,
         seed=seed,
         rounds=rounds,
         options=opts,
         core=spec.core,
         results=tuple(results),
-        metric="chips per round" if kind is GameKind.BUCKEM else "share of games won",
+        metric="chips per round" if buck else "share of games won",
+        compositions=tuple(comps),
+        requested=games,
     )

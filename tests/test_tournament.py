@@ -4,6 +4,8 @@ whatever runs the chunks, and bad input."""
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
+import math
 
 import pytest
 
@@ -84,3 +86,59 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["tournament", "deerpark", "--games", "0"])
     assert "must be 1 or more" in capsys.readouterr().err
+
+
+def test_uneven_seats_play_every_composition() -> None:
+    t = run_tournament("deerpark", players=3, bots=("heuristic", "random"), games=12, seed=4)
+    assert [c.lineup for c in t.compositions] == [
+        ("heuristic", "random", "heuristic"),
+        ("random", "heuristic", "random"),
+    ]
+    assert t.games == 12 and t.deals == 2  # a deal: 3 rotations x 2 compositions
+    first, second = t.compositions
+    assert [(r.seats, r.even) for r in first.results] == [(2, 2 / 3), (1, 1 / 3)]
+    assert [(r.seats, r.even) for r in second.results] == [(1, 1 / 3), (2, 2 / 3)]
+    total = t.results
+    assert [r.even for r in total] == [0.5, 0.5]
+    for i in range(2):  # the total is the mean over the compositions
+        assert abs(total[i].value - (first.results[i].value + second.results[i].value) / 2) < 1e-12
+    text = t.table()
+    assert "composition heuristic,random,heuristic" in text and "total over the compositions" in text
+
+
+def test_even_seats_play_one_composition() -> None:
+    t = run_tournament("hucklebuck", players=4, bots=("heuristic", "random"), games=8, seed=1)
+    assert len(t.compositions) == 1 and t.compositions[0].results == t.results
+
+
+def test_rounding_and_one_deal_are_explained() -> None:
+    t = run_tournament("hucklebuck", players=3, bots=("random",), games=1, seed=1)
+    assert t.games == 3 and t.deals == 1 and t.requested == 1
+    assert all(math.isnan(r.low) and math.isnan(r.high) for r in t.results)
+    text = t.table()
+    assert "1 games asked for, rounded up to whole deals" in text and "n/a" in text
+    assert "needs two deals or more" in text
+
+
+def test_buckem_defaults_and_margins_explained(capsys: pytest.CaptureFixture[str]) -> None:
+    t = run_tournament("buckem", bots=("heuristic", "random"), games=1, rounds=1, seed=1)
+    assert t.players == 5
+    assert "margin: the kind's chips per round minus the table's mean" in t.table()
+    assert main(["tournament", "buckem", "--bots", "random", "--games", "1", "--rounds", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["players"] == 5 and data["results"][0]["low"] is None
+
+
+def test_players_checked_after_the_options() -> None:
+    opts = {"eight_player_turnup": "dealer_last_card"}
+    t = run_tournament("deerpark", players=8, bots=("heuristic", "random"), games=8, options=opts, seed=1)
+    assert t.games == 8
+    with pytest.raises(OptionsError, match="eight_player_turnup=dealer_last_card"):
+        run_tournament("deerpark", players=8, games=8)
+    argv = ["tournament", "deerpark", "--players", "8", "-o", "eight_player_turnup=dealer_last_card"]
+    assert main([*argv, "--bots", "random", "--games", "8"]) == 0
+
+
+def test_more_bots_than_seats_is_refused() -> None:
+    with pytest.raises(OptionsError, match="4 bots for 3 seats"):
+        run_tournament("hucklebuck", players=3, bots=("mc", "heuristic", "random", "random"), games=3)

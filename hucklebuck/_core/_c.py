@@ -275,8 +275,19 @@ class CCore:
         def run(cancel: _CData, budget: int, table: _CData, gen: int) -> int:
             return int(
                 lib.hb_solve_limited(
-                    game, trump, arr, len(hands), leader, seat, table, TT_ENTRIES, gen, budget, cancel,
-                    result, nodes,
+                    game,
+                    trump,
+                    arr,
+                    len(hands),
+                    leader,
+                    seat,
+                    table,
+                    TT_ENTRIES,
+                    gen,
+                    budget,
+                    cancel,
+                    result,
+                    nodes,
                 )
             )
 
@@ -336,8 +347,23 @@ class CCore:
         def run(cancel: _CData) -> int:
             return int(
                 lib.hb_mc_eval_limited(
-                    game, trump, n, known_arr, sizes_b, pool, leader, seat, seed & M64, samples, mode,
-                    table, TT_ENTRIES, gen, node_limit, cancel, hist,
+                    game,
+                    trump,
+                    n,
+                    known_arr,
+                    sizes_b,
+                    pool,
+                    leader,
+                    seat,
+                    seed & M64,
+                    samples,
+                    mode,
+                    table,
+                    TT_ENTRIES,
+                    gen,
+                    node_limit,
+                    cancel,
+                    hist,
                 )
             )
 

@@ -21,7 +21,10 @@ per-seat progress of the phase (``state``):
 Fisher-Yates from the top); the seats that need cards, most constrained first
 (fewest allowed cards, then seat number), each take the first cards of the
 shuffled pool they may hold (not yet taken, not of a suit they showed void
-in).  If a seat cannot be filled the pool is shuffled again (up to 64 times).
+in); a seat left short takes its missing cards by augmenting paths (Kuhn's
+matching, pool order first: a free card it may hold, or one held by a seat
+that can take another in its place), so a deal is found whenever one exists.
+If a seat still cannot be filled the pool is shuffled again (up to 64 times).
 The cards nobody took, in shuffled order, are the draw pile.
 
 **Playing a candidate out** (on the same deal for every candidate): the rest
@@ -330,7 +333,7 @@ def _sim_deerpark(
             est = _dp_strength(rules[ts], hands[s] | (1 << turned if s == dealer else 0))
             if (est < 16) if ducks >> s & 1 else (est >= 26):
                 maker, req, trump = s, 3, ts
-        if maker >= 0:
+        if maker >= 0 and not hands[dealer] >> turned & 1:  # eight players: the dealer holds it already
             hands[dealer] |= 1 << turned
             r = rules[trump]
             if ducks >> dealer & 1:  # a ducking dealer sheds its strongest card
@@ -438,10 +441,26 @@ class _Sampler:
                 seats[j] = i
         self.seats = seats
 
+    def _augment(self, s: int, owner: list[int], visited: list[int], hands: list[int]) -> bool:
+        """One more card for seat ``s`` by an augmenting path (twin of ``augment``)."""
+        allowed = self.allowed[s]
+        for c in self.arr:
+            o = owner[c]
+            if not allowed >> c & 1 or visited[0] >> c & 1 or o == s:
+                continue
+            visited[0] |= 1 << c
+            if o < 0 or self._augment(o, owner, visited, hands):
+                if o >= 0:
+                    hands[o] &= ~(1 << c)
+                owner[c] = s
+                hands[s] |= 1 << c
+                return True
+        return False
+
     def deal(self, p: SearchPosition, rng: SplitMix64) -> tuple[list[int], list[int]]:
         for _ in range(MAX_TRIES):
             rng.shuffle(self.arr)
-            taken = 0
+            owner = [-1] * 52
             hands = [p.known[i] if i < p.nseats else 0 for i in range(8)]
             ok = True
             for s in self.seats:
@@ -449,16 +468,18 @@ class _Sampler:
                 for c in self.arr:
                     if got >= need:
                         break
-                    if taken >> c & 1 or not allowed >> c & 1:
+                    if owner[c] >= 0 or not allowed >> c & 1:
                         continue
-                    taken |= 1 << c
+                    owner[c] = s
                     hands[s] |= 1 << c
+                    got += 1
+                while got < need and self._augment(s, owner, [0], hands):
                     got += 1
                 if got < need:
                     ok = False
                     break
             if ok:
-                return hands, [c for c in self.arr if not taken >> c & 1]
+                return hands, [c for c in self.arr if owner[c] < 0]
         raise SearchError(E_NODEAL)
 
 

@@ -140,7 +140,8 @@ def check_pos(p: SearchPosition, r: _Rules | None) -> None:
     if ORDER <= p.phase <= DEALER_DISCARD:
         if p.turned < 0:
             bad(E_CARD)
-        if p.phase == ORDER and (p.pool | seen) >> p.turned & 1:
+        # nobody holds the turned card before the order, but an eight-player dealer, whose last card it is
+        if p.phase == ORDER and (p.pool | (seen & ~p.known[p.dealer])) >> p.turned & 1:
             bad(E_DUP)
         if p.phase == DEALER_DISCARD:
             if p.seat != p.dealer or not 0 <= p.bidder < n or not 2 <= p.high <= 3:

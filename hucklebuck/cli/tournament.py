@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 from typing import Any
 
@@ -18,11 +19,16 @@ __all__ = ["register", "run"]
 DESCRIPTION = f"""\
 Play a duplicate tournament: the line-up of --bots (cycled over the seats)
 plays each deal once per rotation through every seat, so the cards cancel out.
+When the seats do not divide evenly among the bots (3 players, 2 kinds) every
+composition is played (mc,heuristic,mc and heuristic,mc,heuristic), each
+reported with each kind's even share, and their total.
 Hucklebuck and Deer Park report each kind's share of games won (ties split),
-Buck 'Em its mean chips per round over --rounds rounds, each with a 95 %
-confidence interval. Deals run in seeded chunks of {CHUNK_DEALS}, so the same
---seed gives the same table whatever --workers is, on either core. Progress goes
-to stderr when stderr is a terminal.
+Buck 'Em its mean chips per round over --rounds rounds and its margin over the
+table's mean, each with a 95 % confidence interval (over deals: it needs two
+deals or more). --games is rounded up to whole deals (a deal is one game per
+seat rotation and composition). Deals run in seeded chunks of {CHUNK_DEALS}, so
+the same --seed gives the same table whatever --workers is, on either core.
+Progress goes to stderr when stderr is a terminal.
 
 player kinds: {", ".join(PLAYER_KINDS)}
 
@@ -41,7 +47,9 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_argument(p)
-    p.add_argument("--players", "-n", type=int, default=4, help="number of players (default 4)")
+    p.add_argument(
+        "--players", "-n", type=int, default=None, help="number of players (default 4; Buck 'Em 5)"
+    )
     p.add_argument(
         "--bots",
         default="mc,heuristic",
@@ -71,9 +79,7 @@ def run(args: argparse.Namespace) -> int:
     bad = [k for k in kinds if k not in PLAYER_KINDS]
     if bad or not any(kinds):
         raise CliError(f"unknown bot kind {bad[0] if bad else ''!r} (use: {', '.join(PLAYER_KINDS)})")
-    lo, hi = spec.player_range
-    if not lo <= args.players <= hi:
-        raise CliError(f"{spec.title} is for {lo} to {hi} players, not {args.players}")
+    # the player count is checked by run_tournament, after the options (eight_player_turnup allows 8)
     result = run_tournament(
         spec.kind,
         players=args.players,
@@ -87,8 +93,19 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         data = dataclasses.asdict(result)
         data["game"] = result.game.value
-        json.dump(data, sys.stdout, indent=2)
+        json.dump(_no_nan(data), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         sys.stdout.write(result.table() + "\n")
     return 0
+
+
+def _no_nan(data: Any) -> Any:
+    """``data`` with every ``nan`` (an interval from one deal) as ``null``, so it stays JSON."""
+    if isinstance(data, float) and math.isnan(data):
+        return None
+    if isinstance(data, dict):
+        return {k: _no_nan(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_no_nan(v) for v in data]
+    return data

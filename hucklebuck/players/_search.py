@@ -204,9 +204,13 @@ def _deerpark(pos: pys.SearchPosition, obs: DeerParkObservation, n: int) -> int:
         if plays_for_fifty(obs.scores, s):
             pos.flags |= 1 << (8 + s)
     seen = turned.mask
+    # With eight players there is no kitty: the turned card is the dealer's own last card.
+    eight = n == 8
     if obs.phase in (Phase.ORDER, Phase.CALL):
         for s in range(n):
             pos.size[s] = 5
+        if eight and obs.dealer != me:
+            pos.known[obs.dealer] |= turned.mask
         return seen
     assert obs.trump is not None and obs.maker is not None and obs.requirement is not None
     pos.bidder, pos.high = obs.maker, obs.requirement
@@ -216,7 +220,7 @@ def _deerpark(pos: pys.SearchPosition, obs: DeerParkObservation, n: int) -> int:
         return seen
     seen |= _play_fields(pos, obs, list(range(n)), GameKind.DEERPARK, obs.trump)
     dealer = obs.dealer
-    if picked and dealer != me:
+    if (picked or eight) and dealer != me:
         played = any(turned in t.cards for t in obs.tricks) or turned in obs.current_trick
         suits, _ = get_core().rules(GameKind.DEERPARK.core_id, int(obs.trump))
         void = pos.voids[dealer] >> suits[turned.index] & 1

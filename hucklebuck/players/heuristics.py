@@ -34,6 +34,7 @@ from ..games.buckem import BuckEmObservation
 from ..games.deerpark import DeerParkObservation
 from ..games.hucklebuck import HucklebuckObservation
 from ..packs import GameKind
+from .base import check_observation
 
 __all__ = [
     "EXCHANGE_GAIN",
@@ -132,9 +133,8 @@ class HucklebuckHeuristic:
     def choose(self, observation: HucklebuckObservation) -> Action:
         """Pick an action for the seat that observes."""
         obs = observation
+        check_observation(obs, GameKind.HUCKLEBUCK)
         legal = obs.legal_actions
-        if not legal:
-            raise ValueError("this seat has no legal action now")
         if obs.phase is Phase.AUCTION:
             return self._auction(obs, legal)
         if obs.phase is Phase.TRUMP:
@@ -322,9 +322,8 @@ class DeerParkHeuristic:
     def choose(self, observation: DeerParkObservation) -> Action:
         """Pick an action for the seat that observes."""
         obs = observation
+        check_observation(obs, GameKind.DEERPARK)
         legal = obs.legal_actions
-        if not legal:
-            raise ValueError("this seat has no legal action now")
         going_high = self.goes_high(obs)
         phase = obs.phase
         if phase is Phase.PLAY:  # nine actions in ten
@@ -428,9 +427,8 @@ class BuckEmHeuristic:
     def choose(self, observation: BuckEmObservation) -> Action:
         """Pick an action for the seat that observes."""
         obs = observation
+        check_observation(obs, GameKind.BUCKEM)
         legal = obs.legal_actions
-        if not legal:
-            raise ValueError("this seat has no legal action now")
         trump = obs.trump
         if obs.phase is Phase.STAY_FOLD:
             trumps = [c for c in obs.hand if c.suit is trump]

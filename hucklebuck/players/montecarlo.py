@@ -20,6 +20,7 @@ from ..errors import OptionsError
 from ..games.hucklebuck import OUT_AT
 from ..packs import GameKind
 from . import _search
+from .base import check_observation, check_seed
 
 __all__ = ["MonteCarloPlayer", "hand_utility"]
 
@@ -191,7 +192,7 @@ class MonteCarloPlayer:
     ) -> None:
         """See the class docstring.
 
-        A bad ``samples``, ``method`` or ``node_limit`` raises :class:`OptionsError`.
+        A bad ``samples``, ``method``, ``node_limit`` or ``seed`` raises :class:`OptionsError`.
         """
         if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 100_000:
             raise OptionsError(f"samples must be an integer from 1 to 100000, not {samples!r}")
@@ -202,7 +203,7 @@ class MonteCarloPlayer:
         self.samples = samples
         self.method = method
         self.node_limit = node_limit
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     @property
     def _method_id(self) -> int:
@@ -210,9 +211,8 @@ class MonteCarloPlayer:
 
     def choose(self, observation: Any) -> Action:
         """The legal action with the best expected game score."""
+        check_observation(observation)
         legal = observation.legal_actions
-        if not legal:
-            raise ValueError("this seat has no legal action now")
         if len(legal) == 1:
             only: Action = legal[0]
             return only
@@ -221,10 +221,8 @@ class MonteCarloPlayer:
 
     def analyse(self, observation: Any) -> list[tuple[Action, float]]:
         """Every legal action with its expected game score, best first (ties keep the legal order)."""
+        game = check_observation(observation)
         legal, cands = _search.candidates(observation)
-        if not legal:
-            raise ValueError("this seat has no legal action now")
-        game = _search.game_of(observation)
         seed = self.rng.getrandbits(64)
         pos = _search.build_position(observation)
         values: list[float] = []
