@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from array import array
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hucklebuck import backend
 from hucklebuck.errors import OptionsError
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
 from hucklebuck.games.base import Phase
@@ -48,7 +48,7 @@ class Reference:
     def __init__(self, game: str, players: int, options: Any, n: int, seed: int, hands: int | None) -> None:
         self.cls, self.players, self.options, self.hands = CLASSES[game], players, options, hands
         self.seed, self.kind = seed, CLASSES[game].kind
-        self.eps = [0] * n
+        self.rngs = [random.Random(env_seed(seed, i)) for i in range(n)]  # one stream per environment
         self.games = [self.new(i) for i in range(n)]
         self.done = [0] * n
         self.term = [0] * n
@@ -57,7 +57,7 @@ class Reference:
             self.settle(i)
 
     def new(self, i: int) -> TrickGame[Any, Any]:
-        return self.cls(self.players, options=self.options, seed=env_seed(self.seed, i, self.eps[i]))
+        return self.cls(self.players, options=self.options, rng=self.rngs[i])
 
     def settle(self, i: int) -> None:
         g = self.games[i]
@@ -74,7 +74,6 @@ class Reference:
             self.rewards[i] = [0.0] * self.players
             if self.term[i]:
                 self.term[i] = 0
-                self.eps[i] += 1
                 self.done[i] = 0
                 self.games[i] = self.new(i)
             else:
@@ -112,6 +111,7 @@ def run_differential(
     game: str, players: int, options: Any, n: int, seed: int, hands: int | None, steps: int, play_seed: int
 ) -> VectorGame:
     vg = VectorGame(game, players, n, options=options, seed=seed, hands=hands)
+    assert vg.lane == ("c" if backend() == "c" and game == "deerpark" else "python")
     ref = Reference(game, players, vg.options, n, seed, hands)
     check_same(vg, ref)
     for k in range(steps):
@@ -169,29 +169,35 @@ def test_hypothesis_differential(data: st.DataObject) -> None:
     run_differential(game, players, options, data.draw(st.integers(1, 3)), seed, hands, 40, seed % 1000)
 
 
-def test_auto_reset_deals_the_next_episode() -> None:
+def test_episode_zero_is_the_seeded_game_and_auto_reset_goes_on_with_its_stream() -> None:
     vg = VectorGame("deerpark", 4, 2, seed=5)
+    assert vg.game(1).to_dict() == DeerParkGame(4, seed=env_seed(5, 1)).to_dict()
+    rng = random.Random(env_seed(5, 0))
+    ref = DeerParkGame(4, rng=rng)
     seen = 0
-    for k in range(200):
-        vg.step(vg.sample_legal(k))
-        if vg.terminated[0]:
+    for k in range(300):
+        acts = vg.sample_legal(k)
+        if not vg.terminated[0]:
+            ref.apply_id(acts[0])
+        vg.step(acts)
+        if not vg.terminated[0] and ref.phase in DONE:  # auto-reset: the same stream goes on
             seen += 1
-            vg.step(array("i", [0, 0]) if vg.terminated[1] else vg.sample_legal(999))
-            g = vg.game(0)
-            assert (
-                g.to_dict()["hands"][0]["deal"]
-                == DeerParkGame(4, seed=env_seed(5, 0, seen)).to_dict()["hands"][0]["deal"]
-            )
+            ref = DeerParkGame(4, rng=rng)
             assert vg.episodes[0] == seen
+        assert vg.game(0).to_dict() == ref.to_dict()
     assert seen >= 3
+    fresh = DeerParkGame(4, rng=vg.stream(0))
+    assert fresh.to_dict()["hands"][0]["deal"] == vg.game(0).to_dict()["hands"][0]["deal"]
 
 
 def test_reset_without_seed_goes_on_and_with_seed_starts_over() -> None:
     vg = VectorGame("hucklebuck", 4, 2, seed=9)
     first = vg.game(1).to_dict()
+    rng = random.Random(env_seed(9, 1))
+    HucklebuckGame(4, rng=rng)
     vg.reset()
     assert vg.episodes == (1, 1)
-    assert vg.game(1).to_dict() == HucklebuckGame(4, seed=env_seed(9, 1, 1)).to_dict()
+    assert vg.game(1).to_dict() == HucklebuckGame(4, rng=rng).to_dict()
     vg.reset(9)
     assert vg.episodes == (0, 0) and vg.game(1).to_dict() == first
 

@@ -4,6 +4,7 @@ derivation, argument checks, the buffers and the lane interface."""
 from __future__ import annotations
 
 import abc
+import random
 from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
@@ -13,7 +14,7 @@ from ..errors import ActionParseError, OptionsError, PlayerCountError
 if TYPE_CHECKING:
     from ..games.engine import TrickGame
 
-__all__ = ["MAX_ENVS", "Buffers", "Lane", "env_seed", "read_actions", "sample_seed_state"]
+__all__ = ["MAX_ENVS", "Buffers", "Lane", "advance", "env_seed", "read_actions", "sample_seed_state"]
 
 MAX_ENVS: Final = 1 << 20
 """The most environments one :class:`VectorGame` holds (1,048,576)."""
@@ -24,15 +25,27 @@ SAMPLE_MIX: Final = 0xD6E8FEB86659FD93
 ``(seed ^ (i * SAMPLE_MIX)) mod 2**64``."""
 
 
-def env_seed(seed: int, env: int, episode: int) -> int:
-    """The seed of episode ``episode`` of environment ``env`` of a batch seeded ``seed``.
+def env_seed(seed: int, env: int) -> int:
+    """The seed of environment ``env``'s random stream in a batch seeded ``seed``:
+    ``(seed << 32) | env``.
 
-    ``(seed << 64) | (env << 32) | (episode mod 2**32)``: that episode is exactly
-    ``GameClass(players, options=options, seed=env_seed(seed, env, episode))``
-    driven by the same action ids (episodes count from 0 at each seeded
-    :meth:`~hucklebuck.vector.VectorGame.reset`).
+    Episode 0 of the environment is exactly ``GameClass(players, options=options,
+    seed=env_seed(seed, env))`` driven by the same action ids; each later episode
+    is ``GameClass(players, options=options, rng=rng)`` with the same
+    :class:`random.Random` ``rng`` going on where the previous episode's deals
+    left it (see :meth:`~hucklebuck.vector.VectorGame.stream`).
     """
-    return (seed << 64) | (env << 32) | (episode & 0xFFFFFFFF)
+    return (seed << 32) | env
+
+
+def advance(rng: random.Random, draws: int) -> random.Random:
+    """``rng`` moved on by ``draws`` 32-bit outputs (in large steps, at C speed)."""
+    step = 1 << 16
+    while draws > 0:
+        k = min(step, draws)
+        rng.getrandbits(32 * k)
+        draws -= k
+    return rng
 
 
 def sample_seed_state(seed: int, env: int) -> int:
@@ -157,8 +170,9 @@ class Lane(abc.ABC):
     name: str
 
     @abc.abstractmethod
-    def reset(self, seed: int, episodes: Sequence[int]) -> None:
-        """Deal every environment's episode ``episodes[i]`` from ``seed`` and fill the buffers."""
+    def reset(self, seed: int, fresh: bool) -> None:
+        """Deal a new episode everywhere (``fresh``: episode 0 of streams seeded from
+        ``seed``; else each environment's next episode) and fill the buffers."""
 
     @abc.abstractmethod
     def step(self, mv: memoryview | None, vals: list[int] | None) -> None:
@@ -179,6 +193,10 @@ class Lane(abc.ABC):
     @abc.abstractmethod
     def episodes(self) -> list[int]:
         """Each environment's episode number."""
+
+    @abc.abstractmethod
+    def stream(self, i: int) -> random.Random:
+        """The random source environment ``i``'s current episode started from."""
 
     @abc.abstractmethod
     def copy(self, buffers: Buffers) -> Lane:

@@ -3,8 +3,9 @@ per environment (the engine itself, so it is the C lane's exact twin)."""
 
 from __future__ import annotations
 
+import random
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Final
 
 from .._core._py_eval import SplitMix64
@@ -41,21 +42,28 @@ class PythonLane(Lane):
         self.seed = 0
         n = buffers.n
         self.games: list[TrickGame[Any, Any]] = []
+        self.starts: list[Any] = [None] * n  # each stream's state before the episode's first deal
         self.eps: list[int] = [0] * n
         self.done: list[int] = [0] * n  # hands finished in the current episode
         self.zero_row = bytes(buffers.actions)
         self.zero_rewards = bytes(4 * buffers.players)
 
     # ----------------------------------------------------------------- set-up
-    def _new_game(self, i: int) -> TrickGame[Any, Any]:
-        return self.cls(self.players, options=self.options, seed=env_seed(self.seed, i, self.eps[i]))
+    def _new_game(self, i: int, rng: random.Random) -> TrickGame[Any, Any]:
+        self.starts[i] = rng.getstate()
+        return self.cls(self.players, options=self.options, rng=rng)
 
-    def reset(self, seed: int, episodes: Sequence[int]) -> None:
-        self.seed = seed
+    def reset(self, seed: int, fresh: bool) -> None:
         n = self.buf.n
-        self.eps = list(episodes)
+        if fresh:
+            self.seed = seed
+            rngs = [random.Random(env_seed(seed, i)) for i in range(n)]
+            self.eps = [0] * n
+        else:
+            rngs = [g._rng for g in self.games]
+            self.eps = [e + 1 for e in self.eps]
         self.done = [0] * n
-        self.games = [self._new_game(i) for i in range(n)]
+        self.games = [self._new_game(i, rngs[i]) for i in range(n)]
         self.buf.rewards[:] = bytes(len(self.buf.rewards))
         self.buf.term[:] = bytes(n)
         for i in range(n):
@@ -65,12 +73,18 @@ class PythonLane(Lane):
     def episodes(self) -> list[int]:
         return list(self.eps)
 
+    def stream(self, i: int) -> random.Random:
+        rng = random.Random()
+        rng.setstate(self.starts[i])
+        return rng
+
     def copy(self, buffers: Buffers) -> PythonLane:
         new = object.__new__(PythonLane)
         new.__dict__.update(self.__dict__)
         new.buf = buffers
         new.games = [g.copy() for g in self.games]
         new.eps = self.eps[:]
+        new.starts = self.starts[:]
         new.done = self.done[:]
         return new
 
@@ -135,9 +149,9 @@ class PythonLane(Lane):
         for i, k in enumerate(acts):
             if term[i]:  # auto-reset: the next episode, from the environment's own seed
                 term[i] = 0
-                self.eps[i] = (self.eps[i] + 1) & 0xFFFFFFFF
+                self.eps[i] += 1
                 self.done[i] = 0
-                game = games[i] = self._new_game(i)
+                game = games[i] = self._new_game(i, games[i]._rng)
             else:
                 game = games[i]
                 game.apply_id(k)

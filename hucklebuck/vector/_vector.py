@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import secrets
 from array import array
 from collections.abc import Mapping
@@ -80,6 +81,7 @@ class VectorGame:
         self._buf = Buffers(n, players, proto.num_distinct_actions(), proto.observation_tensor_shape()[0])
         self._lane: Lane = self._pick_lane()
         self._seed = 0
+        self._dealt = False
         self.reset(seed)
 
     def _pick_lane(self) -> Lane:
@@ -103,19 +105,18 @@ class VectorGame:
     def reset(self, seed: int | None = None) -> None:
         """Deal every environment afresh.
 
-        With ``seed``, episodes count from 0 again under that seed; without, each
-        environment goes on to its next episode under the current seed.
+        With ``seed``, every environment's random stream starts again from that
+        seed (episode 0); without, each environment deals its next episode from
+        its own stream, as an auto-reset does.
         """
         seed = check_seed(seed)
-        if seed is None and not hasattr(self, "_eps_known"):
+        fresh = seed is not None or not self._dealt
+        if seed is None and fresh:
             seed = secrets.randbits(64)
         if seed is not None:
             self._seed = seed
-            episodes = [0] * self._n
-        else:
-            episodes = [(e + 1) & 0xFFFFFFFF for e in self._lane.episodes()]
-        self._lane.reset(self._seed, episodes)
-        self._eps_known = True
+        self._lane.reset(self._seed, fresh)
+        self._dealt = True
 
     def step(self, actions: object) -> None:
         """Apply one action id per environment (a buffer or sequence of ``num_envs`` ints).
@@ -194,6 +195,14 @@ class VectorGame:
         check_count("the environment index", i, 0, self._n - 1)
         return self._lane.game(i)
 
+    def stream(self, i: int) -> random.Random:
+        """A new :class:`random.Random` in the state environment ``i``'s stream was in
+        just before its current episode's first deal:
+        ``GameClass(players, options=options, rng=vg.stream(i))`` driven by the ids
+        applied since is :meth:`game` ``(i)``."""
+        check_count("the environment index", i, 0, self._n - 1)
+        return self._lane.stream(i)
+
     def copy(self) -> VectorGame:
         """An independent copy of the whole batch (on the C lane one memory copy)."""
         new = object.__new__(VectorGame)
@@ -214,12 +223,12 @@ class VectorGame:
 
     @property
     def seed(self) -> int:
-        """The batch seed of the current episodes (see :func:`~hucklebuck.vector.env_seed`)."""
+        """The batch seed of the last seeded reset (see :func:`~hucklebuck.vector.env_seed`)."""
         return self._seed
 
     @property
     def episodes(self) -> tuple[int, ...]:
-        """Each environment's episode number under :attr:`seed`."""
+        """Each environment's episode number since the last seeded reset (from 0)."""
         return tuple(self._lane.episodes())
 
     @property
