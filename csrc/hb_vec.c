@@ -9,7 +9,18 @@
 #define GAMMA UINT64_C(0x9E3779B97F4A7C15)
 #define SAMPLE_MIX UINT64_C(0xD6E8FEB86659FD93)
 
-size_t hb_vec_env_size(void) { return sizeof(hb_vec_env); }
+size_t hb_vec_env_size(void) { return sizeof(hb_vec_env) + sizeof(hb_vec_cold); }
+
+/* The cold half of environment i: after all the hot structs (see hb_vec_internal.h). */
+static hb_vec_cold *cold_of(void *envs, size_t num_envs, size_t i)
+{
+    return (hb_vec_cold *)((unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
+}
+
+static const hb_vec_cold *cold_of_const(const void *envs, size_t num_envs, size_t i)
+{
+    return (const hb_vec_cold *)((const unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
+}
 
 static int tensor_size(int game, int n)
 {
@@ -42,7 +53,7 @@ static int check_envs(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, 
     if (rc != HB_OK) return rc;
     if (envs == NULL) return HB_E_NULL;
     if (num_envs == 0 || num_envs > ((size_t)1 << 24)) return HB_E_V_LEN;
-    if (envs_len != num_envs * sizeof(hb_vec_env)) return HB_E_V_LEN;
+    if (envs_len != num_envs * hb_vec_env_size()) return HB_E_V_LEN;
     return HB_OK;
 }
 
@@ -87,8 +98,9 @@ static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec
     }
 }
 
-/* After a deal or an action: count a finished hand, end the episode or deal on. */
-static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, float *rew)
+/* After a deal or an action: count a finished hand, end the episode or deal on
+   (keeping the finished hand's ids in the episode's log). */
+static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, float *rew)
 {
     int s;
     while (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER) {
@@ -100,23 +112,34 @@ static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, float *rew)
                     if (e->winners >> s & 1) rew[s] += 1.0f;
             return;
         }
-        hb_v_dp_deal(cfg, e);
+        if (c->log_len <= HB_VEC_LOG && e->hand_len <= HB_VEC_LOG - c->log_len) {
+            memcpy(c->log + c->log_len, e->hand_log, e->hand_len);
+            c->log_len += e->hand_len;
+        } else {
+            c->log_len = HB_VEC_LOG + 1;
+        }
+        e->hand_len = 0;
+        hb_v_dp_deal(cfg, e, c);
     }
 }
 
 /* Episode 0 of a fresh stream (fresh != 0) or the next episode of the environment's stream. */
-static void new_episode(const hb_vec_cfg *cfg, hb_vec_env *e, int fresh, uint64_t seed, uint32_t env, float *rew)
+static void new_episode(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, int fresh, uint64_t seed,
+                        uint32_t env, float *rew)
 {
     int s;
     if (fresh) {
-        hb_v_mt_seed(e, seed, env);
+        hb_v_mt_seed(c, seed, env);
+        e->seed = seed;
+        e->env = env;
         e->episode = 0;
     } else {
         e->episode++;
     }
-    e->episode_draws = e->draws;
+    c->episode_draws = c->draws;
+    c->log_len = 0;
+    e->hand_len = 0;
     e->hands_done = 0;
-    e->log_len = 0;
     e->term = 0;
     e->winners = 0;
     e->ever_locked = 0;
@@ -126,8 +149,8 @@ static void new_episode(const hb_vec_cfg *cfg, hb_vec_env *e, int fresh, uint64_
         if (e->scores[s] >= cfg->lock_at) e->ever_locked |= (uint8_t)(1u << s);
     }
     e->dealer = 0;
-    hb_v_dp_deal(cfg, e);
-    settle(cfg, e, rew);
+    hb_v_dp_deal(cfg, e, c);
+    settle(cfg, e, c, rew);
 }
 
 int hb_vec_reset(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
@@ -147,7 +170,7 @@ int hb_vec_reset(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_
     for (i = begin; i < end; i++) {
         float *rew = io->rewards + i * (size_t)cfg->players;
         memset(rew, 0, sizeof(float) * (size_t)cfg->players);
-        new_episode(cfg, &all[i], fresh, seed, (uint32_t)i, rew);
+        new_episode(cfg, &all[i], cold_of(envs, num_envs, i), fresh, seed, (uint32_t)i, rew);
         write_out(cfg, rules, &all[i], io, i);
     }
     return HB_OK;
@@ -245,13 +268,13 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
         int64_t id = 0;
         memset(rew, 0, sizeof(float) * (size_t)cfg->players);
         if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
-            new_episode(cfg, e, 0, 0, 0, rew);
+            new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
         } else {
             read_id(actions, itemsize, is_signed, i, &id);
-            if (e->log_len < HB_VEC_LOG) e->log[e->log_len] = (uint8_t)id;
-            if (e->log_len <= HB_VEC_LOG) e->log_len++;
+            if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
             hb_v_dp_apply(cfg, rules, e, (int)id, rew);
-            settle(cfg, e, rew);
+            if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
+                settle(cfg, e, cold_of(envs, num_envs, i), rew);
         }
         write_out(cfg, rules, e, io, i);
     }
@@ -296,18 +319,21 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
         if (hb_v_dp_check_env(cfg, &all[i]) != HB_OK) return HB_E_V_STATE;
     for (i = 0; i < num_envs; i++) {
         uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;
-        int count, k;
+        int count, w;
         out[i] = -1;
         if (all[i].term) continue;
         hb_v_dp_legal(cfg, rules, &all[i], legal);
         count = hb_popcount128(legal);
         if (count == 0) continue;
         r = hb_rng_below(&state, (uint64_t)count);
-        for (k = 0; k < cfg->actions; k++)
-            if (legal[k >> 6] >> (k & 63) & 1) {
-                if (r == 0) { out[i] = k; break; }
-                r--;
-            }
+        for (w = 0; w < 2; w++) {
+            uint64_t bits = legal[w];
+            int here = popcount64(bits);
+            if (r >= (uint64_t)here) { r -= (uint64_t)here; continue; }
+            while (r--) bits &= bits - 1;
+            out[i] = 64 * w + lowest_bit(bits);
+            break;
+        }
     }
     return HB_OK;
 }
@@ -317,18 +343,21 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
                    size_t *len)
 {
     const hb_vec_env *e;
+    const hb_vec_cold *c;
     int rc = check_envs(cfg, envs, envs_len, num_envs);
     if (rc != HB_OK) return rc;
     if (seed == NULL || episode == NULL || draws == NULL || ids == NULL || len == NULL) return HB_E_NULL;
     if (i >= num_envs) return HB_E_V_INDEX;
     e = (const hb_vec_env *)envs + i;
+    c = cold_of_const(envs, num_envs, i);
     if (hb_v_dp_check_env(cfg, e) != HB_OK) return HB_E_V_STATE;
-    if (e->log_len > HB_VEC_LOG) return HB_E_V_LOG;
-    if (ids_len < e->log_len) return HB_E_V_LEN;
-    memcpy(ids, e->log, e->log_len);
-    *len = e->log_len;
+    if (c->log_len > HB_VEC_LOG) return HB_E_V_LOG;
+    if (ids_len < (size_t)c->log_len + e->hand_len) return HB_E_V_LEN;
+    memcpy(ids, c->log, c->log_len);
+    memcpy(ids + c->log_len, e->hand_log, e->hand_len);
+    *len = (size_t)c->log_len + e->hand_len;
     *seed = e->seed;
     *episode = e->episode;
-    *draws = e->episode_draws;
+    *draws = c->episode_draws;
     return HB_OK;
 }

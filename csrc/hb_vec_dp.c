@@ -23,8 +23,8 @@ int hb_v_dp_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
     int n = cfg->players, s;
     uint64_t all = 0;
-    if (e->dealer >= n || e->tlen >= n || e->tricks > 5 || e->log_len > HB_VEC_LOG + 1) return HB_E_V_STATE;
-    if (e->term > 1 || e->mti > HB_MT_N || e->turned > 51) return HB_E_V_STATE;
+    if (e->dealer >= n || e->tlen >= n || e->tricks > 5 || e->hand_len > HB_VEC_HAND_LOG) return HB_E_V_STATE;
+    if (e->term > 1 || e->turned > 51) return HB_E_V_STATE;
     switch (e->phase) {
     case HB_PH_ORDER: case HB_PH_CALL:
         if (e->index >= n) return HB_E_V_STATE;
@@ -79,13 +79,13 @@ static void pick_up(const hb_vec_cfg *cfg, hb_vec_env *e)
 }
 
 /* Deal the next hand from the environment's random source (deerpark.py _random_deal). */
-void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e)
+void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *cold)
 {
     int n = cfg->players, low = 11 - n, size = 0, s, r, j, dealt = 5 * n;
     uint8_t cards[52];
     for (s = 0; s < 4; s++)
         for (r = low; r < 13; r++) cards[size++] = (uint8_t)(s * 13 + r);
-    hb_v_mt_shuffle(e, cards, size);
+    hb_v_mt_shuffle(cold, cards, size);
     for (s = 0; s < 8; s++) {
         e->hands[s] = 0;
         e->played[s] = 0;
@@ -154,11 +154,8 @@ void hb_v_dp_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_en
     } else {  /* the dealer's discard */
         uint64_t hand = e->hands[seat];
         while (hand) {
-            int c = 0;
-            uint64_t low = hand & (~hand + 1);
-            while (!(low >> c & 1)) c++;
-            set_id(legal, HB_DP_DISCARD + c);
-            hand ^= low;
+            set_id(legal, HB_DP_DISCARD + lowest_bit(hand));
+            hand &= hand - 1;
         }
     }
 }
@@ -253,6 +250,14 @@ void hb_v_dp_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, 
     }
 }
 
+static void set_cards(float *t, uint64_t mask)
+{
+    while (mask) {
+        t[lowest_bit(mask)] = 1.0f;
+        mask &= mask - 1;
+    }
+}
+
 /* tensors.py observation_tensor for Deer Park Euchre; t holds cfg->tensor zeros. */
 void hb_v_dp_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t)
 {
@@ -263,12 +268,10 @@ void hb_v_dp_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float 
     int maker_at = turned_at + 52, req_at = maker_at + n, locked_at = req_at + 2;
     int porder_at = locked_at + n, pcall_at = porder_at + n, discard_at = pcall_at + n;
 #define REL(x) (((x) - seat + n) % n)
-    for (c = 0; c < 52; c++)
-        if (e->hands[seat] >> c & 1) t[c] = 1.0f;
+    set_cards(t, e->hands[seat]);
     if (e->play_started) {
         for (s = 0; s < n; s++) {
-            for (c = 0; c < 52; c++)
-                if (e->played[s] >> c & 1) t[played_at + 52 * REL(s) + c] = 1.0f;
+            set_cards(t + played_at + 52 * REL(s), e->played[s]);
             if (e->won[s]) t[won_at + REL(s)] = (float)e->won[s];
         }
         for (c = 0; c < e->tlen; c++) t[trick_at + 52 * REL((e->leader + c) % n) + e->trick[c]] = 1.0f;

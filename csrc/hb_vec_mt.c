@@ -36,7 +36,7 @@ static void init_by_array(uint32_t *mt, const uint32_t *key, int len)
     mt[0] = 0x80000000U;
 }
 
-void hb_v_mt_seed(hb_vec_env *e, uint64_t seed, uint32_t env)
+void hb_v_mt_seed(hb_vec_cold *e, uint64_t seed, uint32_t env)
 {
     uint32_t key[3];
     int len = 3;
@@ -46,12 +46,10 @@ void hb_v_mt_seed(hb_vec_env *e, uint64_t seed, uint32_t env)
     while (len > 1 && key[len - 1] == 0) len--;
     init_by_array(e->mt, key, len);
     e->mti = HB_MT_N;
-    e->seed = seed;
-    e->env = env;
     e->draws = 0;
 }
 
-uint32_t hb_v_mt_next(hb_vec_env *e)
+uint32_t hb_v_mt_next(hb_vec_cold *e)
 {
     static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
     uint32_t *mt = e->mt;
@@ -86,7 +84,7 @@ static int bit_length(uint32_t n)
     return k;
 }
 
-void hb_v_mt_shuffle(hb_vec_env *e, uint8_t *cards, int n)
+void hb_v_mt_shuffle(hb_vec_cold *e, uint8_t *cards, int n)
 {
     int i;
     for (i = n - 1; i > 0; i--) {
@@ -104,7 +102,7 @@ void hb_v_mt_shuffle(hb_vec_env *e, uint8_t *cards, int n)
 
 int hb_vec_mt_fill(uint64_t hi, uint32_t lo, uint32_t *out, size_t n)
 {
-    hb_vec_env e;
+    hb_vec_cold e;
     size_t i;
     if (out == NULL && n > 0) return HB_E_NULL;
     hb_v_mt_seed(&e, hi, lo);

@@ -208,9 +208,9 @@ class CLane(Lane):
         seed = _ffi.new("uint64_t *")
         episode = _ffi.new("uint32_t *")
         draws = _ffi.new("uint64_t *")
-        ids = _ffi.new("uint8_t[]", 1024)
+        ids = _ffi.new("uint8_t[]", 2048)
         length = _ffi.new("size_t *")
-        args = (self.cfg, self.envs, self.env_bytes, self.n, i, seed, episode, draws, ids, 1024, length)
+        args = (self.cfg, self.envs, self.env_bytes, self.n, i, seed, episode, draws, ids, 2048, length)
         rc = int(_lib.hb_vec_episode(*args))
         if rc == -47:
             raise HucklebuckError(
