@@ -15,6 +15,7 @@ from cffi import FFI
 
 HERE = pathlib.Path(__file__).resolve().parent
 HEADER = HERE / "hb_core.h"
+VEC_HEADER = HERE / "hb_vec.h"
 
 
 def read_cdef(header: pathlib.Path = HEADER) -> str:
@@ -29,10 +30,10 @@ def make_ffi() -> FFI:
     """Build the FFI object that compiles ``hucklebuck._hbc``."""
     required = os.environ.get("HUCKLEBUCK_BUILD_C", "auto") == "1"
     ffi = FFI()
-    ffi.cdef(read_cdef())
+    ffi.cdef(read_cdef() + read_cdef(VEC_HEADER))
     ffi.set_source(
         "hucklebuck._hbc",
-        '#include "hb_core.h"',
+        '#include "hb_core.h"\n#include "hb_vec.h"',
         sources=[
             "csrc/hb_core.c",
             "csrc/hb_eval.c",
@@ -40,9 +41,18 @@ def make_ffi() -> FFI:
             "csrc/hb_search_check.c",
             "csrc/hb_maxn.c",
             "csrc/hb_solve.c",
+            "csrc/hb_vec.c",
+            "csrc/hb_vec_dp.c",
+            "csrc/hb_vec_mt.c",
         ],
         include_dirs=["csrc"],
-        depends=["csrc/hb_core.h", "csrc/hb_internal.h", "csrc/hb_solve.h"],
+        depends=[
+            "csrc/hb_core.h",
+            "csrc/hb_internal.h",
+            "csrc/hb_solve.h",
+            "csrc/hb_vec.h",
+            "csrc/hb_vec_internal.h",
+        ],
         extra_compile_args=["-std=c99", "-O2"],
         optional=not required,
     )

@@ -1,1 +1,31 @@
-"""The batched lane for learning agents: many games stepped in one call."""
+"""The batched lane for learning agents: many games stepped in one call.
+
+:class:`VectorGame` holds ``num_envs`` environments of one game (every player
+count and variant option of the game classes) and steps them all with one call,
+one action id per environment.  Its state is read through buffers (the buffer
+protocol: ``numpy.asarray(vg.legal_mask)`` is a zero-copy view, and NumPy is
+never needed): :attr:`~VectorGame.current_player` (int16), :attr:`~VectorGame.legal_mask`
+(uint8, the id space of :meth:`~hucklebuck.games.engine.TrickGame.legal_action_ids`),
+:attr:`~VectorGame.rewards` (float32), :attr:`~VectorGame.terminated` (uint8) and
+:meth:`~VectorGame.observation_tensor` (float32, the layout of
+:mod:`hucklebuck.games.tensors`).  The buffers are updated in place by every
+:meth:`~VectorGame.step` and :meth:`~VectorGame.reset`.
+
+Two lanes, one result.  On the C core a compiled state machine steps every
+environment in one call (split across ``threads`` native threads without the
+GIL); elsewhere, and for any game and options the state machine does not cover
+(:attr:`VectorGame.lane` says which), the environments are ordinary game
+objects.  Both give identical buffers for the same seed.
+
+Seeds.  Episode ``e`` of environment ``i`` under the batch seed ``s`` is exactly
+``GameClass(players, options=options, seed=env_seed(s, i, e))`` driven by the same
+ids, where ``env_seed(s, i, e) = (s << 64) | (i << 32) | (e mod 2**32)``;
+episodes count from 0 at each seeded :meth:`~VectorGame.reset`, and an
+environment whose episode ended is dealt its next episode at the following step
+(auto-reset).
+"""
+
+from ._common import MAX_ENVS, env_seed
+from ._vector import VectorGame
+
+__all__ = ["MAX_ENVS", "VectorGame", "env_seed"]

@@ -1,0 +1,363 @@
+/*
+ * hb_vec.c -- the batched lane's entry points (hb_vec.h): argument checks,
+ * episodes (deal, hands, auto-reset, rewards), outputs, sampling.  The game
+ * itself is in hb_vec_dp.c (Deer Park Euchre, the game the lane covers).
+ */
+#include <string.h>
+#include "hb_vec_internal.h"
+
+#define GAMMA UINT64_C(0x9E3779B97F4A7C15)
+#define SAMPLE_MIX UINT64_C(0xD6E8FEB86659FD93)
+
+size_t hb_vec_env_size(void) { return sizeof(hb_vec_env) + sizeof(hb_vec_cold); }
+
+/* The cold half of environment i: after all the hot structs (see hb_vec_internal.h). */
+static hb_vec_cold *cold_of(void *envs, size_t num_envs, size_t i)
+{
+    return (hb_vec_cold *)((unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
+}
+
+static const hb_vec_cold *cold_of_const(const void *envs, size_t num_envs, size_t i)
+{
+    return (const hb_vec_cold *)((const unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
+}
+
+static int tensor_size(int game, int n)
+{
+    int common = 52 + 104 * n + 5 * n + 16;
+    if (game == HB_GAME_DEERPARK) return common + 52 + n + 2 + 3 * n + 52;
+    return -1;
+}
+
+static int check_cfg(const hb_vec_cfg *cfg)
+{
+    if (cfg == NULL) return HB_E_NULL;
+    if (cfg->game != HB_GAME_DEERPARK) return HB_E_V_CFG;
+    if (cfg->hands < 0 || (cfg->reward != 0 && cfg->reward != 1)) return HB_E_V_CFG;
+    if (hb_v_dp_check_cfg(cfg) != HB_OK) return HB_E_V_CFG;
+    if (cfg->actions != HB_DP_ACTIONS || cfg->tensor != tensor_size(cfg->game, cfg->players)) return HB_E_V_CFG;
+    return HB_OK;
+}
+
+int hb_vec_config(hb_vec_cfg *cfg)
+{
+    if (cfg == NULL) return HB_E_NULL;
+    cfg->actions = HB_DP_ACTIONS;
+    cfg->tensor = tensor_size(cfg->game, cfg->players);
+    return check_cfg(cfg);
+}
+
+static int check_envs(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs)
+{
+    int rc = check_cfg(cfg);
+    if (rc != HB_OK) return rc;
+    if (envs == NULL) return HB_E_NULL;
+    if (num_envs == 0 || num_envs > ((size_t)1 << 24)) return HB_E_V_LEN;
+    if (envs_len != num_envs * hb_vec_env_size()) return HB_E_V_LEN;
+    return HB_OK;
+}
+
+static int check_io(const hb_vec_cfg *cfg, const hb_vec_io *io, size_t num_envs)
+{
+    if (io == NULL || io->current_player == NULL || io->legal_mask == NULL || io->rewards == NULL
+        || io->terminated == NULL)
+        return HB_E_NULL;
+    if (io->cp_len != num_envs || io->term_len != num_envs || io->mask_len != num_envs * (size_t)cfg->actions
+        || io->rewards_len != num_envs * (size_t)cfg->players)
+        return HB_E_V_LEN;
+    return HB_OK;
+}
+
+static int check_slice(size_t num_envs, size_t begin, size_t end)
+{
+    return begin <= end && end <= num_envs ? HB_OK : HB_E_V_INDEX;
+}
+
+static void all_rules(hb_rules rules[4])
+{
+    int t;
+    for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_DEERPARK, t, &rules[t]);
+}
+
+static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, const hb_vec_io *io,
+                      size_t i)
+{
+    uint64_t legal[2];
+    uint8_t *row = io->legal_mask + i * (size_t)cfg->actions;
+    int w;
+    io->current_player[i] = (int16_t)hb_v_dp_to_act(e, cfg->players);
+    io->terminated[i] = e->term;
+    hb_v_dp_legal(cfg, rules, e, legal);
+    memset(row, 0, (size_t)cfg->actions);
+    for (w = 0; w < 2; w++) {
+        uint64_t bits = legal[w];
+        while (bits) {
+            row[64 * w + lowest_bit(bits)] = 1;
+            bits &= bits - 1;
+        }
+    }
+}
+
+/* After a deal or an action: count a finished hand, end the episode or deal on
+   (keeping the finished hand's ids in the episode's log). */
+static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, float *rew)
+{
+    int s;
+    while (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER) {
+        e->hands_done++;
+        if (e->phase == HB_PH_GAME_OVER || (cfg->hands > 0 && e->hands_done >= (uint32_t)cfg->hands)) {
+            e->term = 1;
+            if (cfg->reward == 0 && e->phase == HB_PH_GAME_OVER)
+                for (s = 0; s < cfg->players; s++)
+                    if (e->winners >> s & 1) rew[s] += 1.0f;
+            return;
+        }
+        if (c->log_len <= HB_VEC_LOG && e->hand_len <= HB_VEC_LOG - c->log_len) {
+            memcpy(c->log + c->log_len, e->hand_log, e->hand_len);
+            c->log_len += e->hand_len;
+        } else {
+            c->log_len = HB_VEC_LOG + 1;
+        }
+        e->hand_len = 0;
+        hb_v_dp_deal(cfg, e, c);
+    }
+}
+
+/* Episode 0 of a fresh stream (fresh != 0) or the next episode of the environment's stream. */
+static void new_episode(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, int fresh, uint64_t seed,
+                        uint32_t env, float *rew)
+{
+    int s;
+    if (fresh) {
+        hb_v_mt_seed(c, seed, env);
+        e->seed = seed;
+        e->env = env;
+        e->episode = 0;
+    } else {
+        e->episode++;
+    }
+    c->episode_draws = c->draws;
+    c->log_len = 0;
+    e->hand_len = 0;
+    e->hands_done = 0;
+    e->term = 0;
+    e->winners = 0;
+    e->ever_locked = 0;
+    for (s = 0; s < 8; s++) e->scores[s] = 0;
+    for (s = 0; s < cfg->players; s++) {
+        e->scores[s] = 20;
+        if (e->scores[s] >= cfg->lock_at) e->ever_locked |= (uint8_t)(1u << s);
+    }
+    e->dealer = 0;
+    hb_v_dp_deal(cfg, e, c);
+    settle(cfg, e, c, rew);
+}
+
+int hb_vec_reset(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
+                 uint64_t seed, int fresh, size_t begin, size_t end)
+{
+    hb_rules rules[4];
+    hb_vec_env *all = (hb_vec_env *)envs;
+    size_t i;
+    int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc == HB_OK) rc = check_io(cfg, io, num_envs);
+    if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
+    if (rc != HB_OK) return rc;
+    if (!fresh)
+        for (i = begin; i < end; i++)
+            if (hb_v_dp_check_env(cfg, &all[i]) != HB_OK || all[i].env != i) return HB_E_V_STATE;
+    all_rules(rules);
+    for (i = begin; i < end; i++) {
+        float *rew = io->rewards + i * (size_t)cfg->players;
+        memset(rew, 0, sizeof(float) * (size_t)cfg->players);
+        new_episode(cfg, &all[i], cold_of(envs, num_envs, i), fresh, seed, (uint32_t)i, rew);
+        write_out(cfg, rules, &all[i], io, i);
+    }
+    return HB_OK;
+}
+
+static int read_id(const void *actions, int itemsize, int is_signed, size_t i, int64_t *out)
+{
+    const unsigned char *p = (const unsigned char *)actions + i * (size_t)itemsize;
+    switch (itemsize) {
+    case 1: *out = is_signed ? (int64_t)*(const int8_t *)p : (int64_t)*p; return HB_OK;
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        *out = is_signed ? (int64_t)(int16_t)v : (int64_t)v;
+        return HB_OK;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        *out = is_signed ? (int64_t)(int32_t)v : (int64_t)v;
+        return HB_OK;
+    }
+    case 8: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        *out = (is_signed || v <= (uint64_t)INT64_MAX) ? (int64_t)v : INT64_MAX;
+        return HB_OK;
+    }
+    default: return HB_E_V_LEN;
+    }
+}
+
+static int check_range(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *all,
+                       const void *actions, int itemsize, int is_signed, size_t begin, size_t end, size_t *bad,
+                       int64_t *bad_id)
+{
+    size_t i;
+    for (i = begin; i < end; i++) {
+        int64_t id = 0;
+        uint64_t legal[2];
+        int rc = hb_v_dp_check_env(cfg, &all[i]);
+        if (rc == HB_OK) rc = read_id(actions, itemsize, is_signed, i, &id);
+        if (rc != HB_OK) {
+            if (bad) *bad = i;
+            return rc;
+        }
+        if (all[i].term) continue;
+        if (id < 0 || id >= cfg->actions) rc = HB_E_V_RANGE;
+        if (rc == HB_OK) {
+            hb_v_dp_legal(cfg, rules, &all[i], legal);
+            if (!(legal[id >> 6] >> (id & 63) & 1)) rc = HB_E_V_ILLEGAL;
+        }
+        if (rc != HB_OK) {
+            if (bad) *bad = i;
+            if (bad_id) *bad_id = id;
+            return rc;
+        }
+    }
+    return HB_OK;
+}
+
+int hb_vec_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs,
+                 const void *actions, int itemsize, int is_signed, size_t actions_len, size_t *bad,
+                 int64_t *bad_id)
+{
+    hb_rules rules[4];
+    int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    if (actions == NULL) return HB_E_NULL;
+    if (actions_len != num_envs) return HB_E_V_LEN;
+    all_rules(rules);
+    return check_range(cfg, rules, (const hb_vec_env *)envs, actions, itemsize, is_signed, 0, num_envs, bad,
+                       bad_id);
+}
+
+int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
+                const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin,
+                size_t end, size_t *bad, int64_t *bad_id)
+{
+    hb_rules rules[4];
+    hb_vec_env *all = (hb_vec_env *)envs;
+    size_t i;
+    int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc == HB_OK) rc = check_io(cfg, io, num_envs);
+    if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
+    if (rc != HB_OK) return rc;
+    if (actions == NULL) return HB_E_NULL;
+    if (actions_len != num_envs) return HB_E_V_LEN;
+    all_rules(rules);
+    rc = check_range(cfg, rules, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
+    if (rc != HB_OK) return rc;
+    for (i = begin; i < end; i++) {
+        hb_vec_env *e = &all[i];
+        float *rew = io->rewards + i * (size_t)cfg->players;
+        int64_t id = 0;
+        memset(rew, 0, sizeof(float) * (size_t)cfg->players);
+        if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
+            new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
+        } else {
+            read_id(actions, itemsize, is_signed, i, &id);
+            if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
+            hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+            if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
+                settle(cfg, e, cold_of(envs, num_envs, i), rew);
+        }
+        write_out(cfg, rules, e, io, i);
+    }
+    return HB_OK;
+}
+
+int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, int seat,
+                  float *out, size_t out_len, size_t begin, size_t end)
+{
+    const hb_vec_env *all = (const hb_vec_env *)envs;
+    size_t i, size;
+    int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
+    if (rc != HB_OK) return rc;
+    if (out == NULL) return HB_E_NULL;
+    size = (size_t)cfg->tensor;
+    if (out_len != num_envs * size) return HB_E_V_LEN;
+    if (seat < -1 || seat >= cfg->players) return HB_E_V_SEAT;
+    for (i = begin; i < end; i++)
+        if (hb_v_dp_check_env(cfg, &all[i]) != HB_OK) return HB_E_V_STATE;
+    for (i = begin; i < end; i++) {
+        int s = seat >= 0 ? seat : hb_v_dp_to_act(&all[i], cfg->players);
+        float *t = out + i * size;
+        memset(t, 0, sizeof(float) * size);
+        if (s >= 0) hb_v_dp_tensor(cfg, &all[i], s, t);
+    }
+    return HB_OK;
+}
+
+int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
+                  int32_t *out, size_t out_len)
+{
+    hb_rules rules[4];
+    const hb_vec_env *all = (const hb_vec_env *)envs;
+    size_t i;
+    int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    if (out == NULL) return HB_E_NULL;
+    if (out_len != num_envs) return HB_E_V_LEN;
+    all_rules(rules);
+    for (i = 0; i < num_envs; i++)
+        if (hb_v_dp_check_env(cfg, &all[i]) != HB_OK) return HB_E_V_STATE;
+    for (i = 0; i < num_envs; i++) {
+        uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;
+        int count, w;
+        out[i] = -1;
+        if (all[i].term) continue;
+        hb_v_dp_legal(cfg, rules, &all[i], legal);
+        count = hb_popcount128(legal);
+        if (count == 0) continue;
+        r = hb_rng_below(&state, (uint64_t)count);
+        for (w = 0; w < 2; w++) {
+            uint64_t bits = legal[w];
+            int here = popcount64(bits);
+            if (r >= (uint64_t)here) { r -= (uint64_t)here; continue; }
+            while (r--) bits &= bits - 1;
+            out[i] = 64 * w + lowest_bit(bits);
+            break;
+        }
+    }
+    return HB_OK;
+}
+
+int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, size_t i,
+                   uint64_t *seed, uint32_t *episode, uint64_t *draws, uint8_t *ids, size_t ids_len,
+                   size_t *len)
+{
+    const hb_vec_env *e;
+    const hb_vec_cold *c;
+    int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    if (seed == NULL || episode == NULL || draws == NULL || ids == NULL || len == NULL) return HB_E_NULL;
+    if (i >= num_envs) return HB_E_V_INDEX;
+    e = (const hb_vec_env *)envs + i;
+    c = cold_of_const(envs, num_envs, i);
+    if (hb_v_dp_check_env(cfg, e) != HB_OK) return HB_E_V_STATE;
+    if (c->log_len > HB_VEC_LOG) return HB_E_V_LOG;
+    if (ids_len < (size_t)c->log_len + e->hand_len) return HB_E_V_LEN;
+    memcpy(ids, c->log, c->log_len);
+    memcpy(ids + c->log_len, e->hand_log, e->hand_len);
+    *len = (size_t)c->log_len + e->hand_len;
+    *seed = e->seed;
+    *episode = e->episode;
+    *draws = c->episode_draws;
+    return HB_OK;
+}

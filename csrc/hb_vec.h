@@ -1,0 +1,105 @@
+/*
+ * hb_vec.h -- the batched lane: whole games as a state machine, many
+ * environments stepped in one call (hucklebuck.vector.VectorGame).
+ *
+ * Plain C99, re-entrant, no global mutable state.  Every call checks its
+ * configuration, every buffer length, every index and id, and the state of
+ * every environment it reads: nothing here trusts its caller.  One
+ * environment is a fixed-size struct (copy the whole array with memcpy); the
+ * caller allocates `num_envs * hb_vec_env_size()` bytes and passes their length.
+ *
+ * Deals are exactly the Python engine's: each environment has one Mersenne
+ * Twister stream, seeded as CPython's random.Random(seed) with seed =
+ * (batch_seed << 32) | env, that its episodes deal from one after another
+ * (shuffling the pack as random.shuffle does).
+ *
+ * The block between CDEF-BEGIN and CDEF-END is the cffi cdef (csrc/build_ffi.py).
+ */
+#ifndef HB_VEC_H
+#define HB_VEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* CDEF-BEGIN */
+enum {
+    HB_E_V_CFG = -40,     /* a configuration the state machine does not cover, or a bad one */
+    HB_E_V_LEN = -41,     /* a buffer length that does not match the batch */
+    HB_E_V_RANGE = -42,   /* an action id outside the game's id space */
+    HB_E_V_ILLEGAL = -43, /* an action id the rules forbid now */
+    HB_E_V_STATE = -44,   /* an environment whose state is not a valid state */
+    HB_E_V_SEAT = -45,    /* a seat out of range */
+    HB_E_V_INDEX = -46,   /* an environment index or slice out of range */
+    HB_E_V_LOG = -47,     /* the episode is longer than an environment's action log */
+    HB_VEC_LOG = 1024,    /* action ids an environment records per episode */
+    HB_VEC_DP_FLAG_CLUB_PICKUP = 1,
+    HB_VEC_DP_FLAG_ROUND2_EXCLUDES = 2,
+    HB_VEC_DP_FLAG_FAILED_TRICKS = 4,
+    HB_VEC_DP_FLAG_MAKER_LEADS = 8,
+    HB_VEC_DP_FLAG_LOCK_PERMANENT = 16,
+    HB_VEC_DP_FLAG_TIE_SHARED = 32,
+    HB_VEC_DP_FLAG_EIGHT = 64
+};
+
+/* What every environment of a batch shares.  The caller sets game, players,
+   hands (0: whole games), reward (0: "game", 1: "hand"), flags and lock_at;
+   hb_vec_config checks them and fills actions and tensor. */
+typedef struct {
+    int32_t game, players, hands, reward, flags, lock_at;
+    int32_t actions, tensor;
+} hb_vec_cfg;
+
+/* The output buffers: current player, legal mask, rewards, terminated, each
+   with its length in items (num_envs, num_envs*actions, num_envs*players, num_envs). */
+typedef struct {
+    int16_t *current_player;
+    uint8_t *legal_mask;
+    float *rewards;
+    uint8_t *terminated;
+    size_t cp_len, mask_len, rewards_len, term_len;
+} hb_vec_io;
+
+size_t hb_vec_env_size(void);
+int hb_vec_config(hb_vec_cfg *cfg);
+
+/* Deal a new episode in every environment of [begin, end) and fill their
+   outputs: with fresh != 0 episode 0 of a stream seeded from `seed`, else each
+   environment's next episode from its own stream. */
+int hb_vec_reset(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
+                 uint64_t seed, int fresh, size_t begin, size_t end);
+
+/* Check one action per environment (itemsize 1, 2, 4 or 8 bytes, signed or not)
+   without changing anything; on error *bad is the environment and *bad_id the id. */
+int hb_vec_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs,
+                 const void *actions, int itemsize, int is_signed, size_t actions_len, size_t *bad,
+                 int64_t *bad_id);
+
+/* Check, then apply, the actions of [begin, end) (a terminated environment ignores
+   its id and is dealt its next episode) and fill their outputs. */
+int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
+                const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin,
+                size_t end, size_t *bad, int64_t *bad_id);
+
+/* Observation tensors of [begin, end) into out (num_envs * tensor floats): the
+   acting seat's (seat -1; all 0 where nobody acts) or `seat`'s. */
+int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, int seat,
+                  float *out, size_t out_len, size_t begin, size_t end);
+
+/* A uniformly random legal id per environment (-1 where terminated): environment
+   i draws hb_rng_below from splitmix64 started at seed ^ (i * 0xD6E8FEB86659FD93). */
+int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
+                  int32_t *out, size_t out_len);
+
+/* Environment i's episode: the batch seed, its episode number, the outputs its
+   stream had given before the episode's first deal, and the action ids applied
+   so far (*len of them, written to ids[0 .. ids_len-1]). */
+int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, size_t i,
+                   uint64_t *seed, uint32_t *episode, uint64_t *draws, uint8_t *ids, size_t ids_len,
+                   size_t *len);
+
+/* The first n outputs of the Mersenne Twister seeded as random.Random(seed) with
+   seed = (hi << 32) | lo (for tests of the deal). */
+int hb_vec_mt_fill(uint64_t hi, uint32_t lo, uint32_t *out, size_t n);
+/* CDEF-END */
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * hb_vec_internal.h -- the environment struct of the batched lane and the
+ * helpers its files share (not part of the cffi API).
+ */
+#ifndef HB_VEC_INTERNAL_H
+#define HB_VEC_INTERNAL_H
+
+#include <stdint.h>
+#include "hb_core.h"
+#include "hb_internal.h"
+#include "hb_vec.h"
+
+#define HB_MT_N 624
+#define HB_NONE 255
+
+/* Phases, numbered as hucklebuck.games.Phase is declared (the tensor's phase flags). */
+enum {
+    HB_PH_ORDER = 4, HB_PH_CALL = 5, HB_PH_DEALER_DISCARD = 6, HB_PH_PLAY = 9,
+    HB_PH_HAND_OVER = 10, HB_PH_GAME_OVER = 11
+};
+
+/* Deer Park Euchre ids (hucklebuck.games.ids). */
+enum { HB_DP_DISCARD = 52, HB_DP_PASS = 104, HB_DP_ORDER = 105, HB_DP_CALL = 106, HB_DP_ACTIONS = 110 };
+
+/* An environment is two fixed-size structs: the state every step reads and
+   writes (hb_vec_env, ~300 bytes), and its random stream and the episode's
+   earlier hands (hb_vec_cold, read at deals only).  A batch's buffer holds all
+   the hb_vec_env structs, then all the hb_vec_cold ones, so a step touches
+   contiguous memory. */
+#define HB_VEC_HAND_LOG 64
+
+typedef struct {
+    uint32_t mt[HB_MT_N];      /* CPython's random.Random state */
+    uint32_t mti;
+    uint32_t log_len;          /* ids of the episode's earlier hands (HB_VEC_LOG + 1: overflowed) */
+    uint64_t draws;            /* outputs the stream has given */
+    uint64_t episode_draws;    /* ... before this episode's first deal */
+    uint8_t log[HB_VEC_LOG];
+} hb_vec_cold;
+
+typedef struct {
+    uint64_t seed;             /* the stream's seed is (seed << 32) | env */
+    uint32_t env, episode;
+    uint32_t hands_done;       /* hands finished in this episode */
+    int32_t scores[8];
+    uint64_t hands[8];         /* each seat's cards */
+    uint64_t played[8];        /* cards each seat played this hand */
+    uint8_t phase, dealer, turn, index;
+    uint8_t trump, maker, requirement, turned;
+    uint8_t has_kitty, discard, discard_seat, term;
+    uint8_t winners, ever_locked, passed_order, passed_call;
+    uint8_t leader, tlen, tricks, play_started;
+    uint8_t trick[8];
+    uint8_t won[8];
+    uint8_t hand_len, pad[7];
+    uint8_t hand_log[HB_VEC_HAND_LOG]; /* this hand's ids */
+} hb_vec_env;
+
+static inline int hb_popcount128(const uint64_t x[2]) { return popcount64(x[0]) + popcount64(x[1]); }
+
+/* hb_vec_mt.c */
+void hb_v_mt_seed(hb_vec_cold *c, uint64_t seed, uint32_t env);
+uint32_t hb_v_mt_next(hb_vec_cold *c);
+void hb_v_mt_shuffle(hb_vec_cold *c, uint8_t *cards, int n);
+
+/* hb_vec_dp.c: Deer Park Euchre */
+int hb_v_dp_check_cfg(const hb_vec_cfg *cfg);
+int hb_v_dp_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
+void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c);
+void hb_v_dp_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2]);
+/* Apply a legal id; adds the rewards of a finished hand to rew[players]. */
+void hb_v_dp_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, int id, float *rew);
+int hb_v_dp_to_act(const hb_vec_env *e, int n);
+void hb_v_dp_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t);
+
+#endif

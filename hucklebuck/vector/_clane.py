@@ -1,0 +1,251 @@
+"""The C lane of :class:`~hucklebuck.vector.VectorGame`: the state machine of
+``csrc/hb_vec*.c``, one call per step for the whole batch (or for each thread's
+slice, the GIL released).
+
+Covered: Deer Park Euchre, every option and player count.  Hucklebuck and Buck
+'Em run on the Python lane (game objects) on either core.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from array import array
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final
+
+from ..errors import ActionParseError, CoreInputError, HucklebuckError, IllegalAction
+from ..games import DeerParkGame, DeerParkOptions
+from ..games.base import Phase
+from ..games.deerpark import DeerParkTieBreak, EightPlayerTurnup, FirstLead
+from ..games.engine import TrickGame
+from ..packs import GameKind
+from ._common import Buffers, Lane, advance, env_seed
+
+__all__ = ["CLane", "covers"]
+
+try:
+    from .._hbc import ffi as _ffi_typed
+    from .._hbc import lib as _lib_typed
+
+    # The batched lane's declarations are not in the typed stub of the binding:
+    # every value crossing it is converted with int() / bytes() here.
+    _lib: Any = _lib_typed
+    _ffi: Any = _ffi_typed
+    _HAVE = hasattr(_lib, "hb_vec_step")
+except ImportError:  # pragma: no cover - only without the compiled module
+    _HAVE = False
+
+_ERRORS: Final = {
+    -40: "a configuration the C lane does not cover",
+    -41: "a buffer whose length does not match the batch",
+    -44: "an environment whose state is not valid",
+    -45: "a seat out of range",
+    -46: "an environment index out of range",
+    -47: "an episode longer than the C lane's action log (1,024 ids)",
+}
+_DP_FLAGS: Final = (
+    ("club_turnup_pickup", 1),
+    ("round2_excludes_turned_suit", 2),
+    ("failed_contract_tricks_count", 4),
+    ("lock_permanent", 16),
+)
+_SIGNED: Final = frozenset("bhilqn")
+
+
+def covers(kind: GameKind, players: int, options: Any) -> bool:
+    """Whether the C state machine steps this game, player count and options."""
+    if not _HAVE or kind is not GameKind.DEERPARK or not isinstance(options, DeerParkOptions):
+        return False
+    return -(1 << 31) <= options.lock_at < (1 << 31)
+
+
+def _check(rc: int) -> None:
+    if rc != 0:
+        raise CoreInputError(f"the C lane refused the call: {_ERRORS.get(rc, f'error {rc}')}")
+
+
+def _dp_flags(options: DeerParkOptions) -> int:
+    flags = sum(bit for name, bit in _DP_FLAGS if getattr(options, name))
+    if options.first_lead is FirstLead.MAKER:
+        flags |= 8
+    if options.tie_break is DeerParkTieBreak.SHARED:
+        flags |= 32
+    if options.eight_player_turnup is EightPlayerTurnup.DEALER_LAST_CARD:
+        flags |= 64
+    return flags
+
+
+class CLane(Lane):
+    """The batch as an array of fixed-size C structs (see ``csrc/hb_vec.h``)."""
+
+    name = "c"
+
+    def __init__(
+        self,
+        kind: GameKind,
+        players: int,
+        options: DeerParkOptions,
+        hands: int | None,
+        reward: str,
+        buffers: Buffers,
+        threads: int,
+    ) -> None:
+        self.kind, self.players, self.options = kind, players, options
+        cfg = self.cfg = _ffi.new("hb_vec_cfg *")
+        cfg.game, cfg.players, cfg.hands = kind.core_id, players, 0 if hands is None else hands
+        cfg.reward = 1 if reward == "hand" else 0
+        cfg.flags, cfg.lock_at = _dp_flags(options), options.lock_at
+        _check(_lib.hb_vec_config(cfg))
+        n = buffers.n
+        self.n = n
+        self.env_bytes = n * int(_lib.hb_vec_env_size())
+        self.envs = _ffi.new("uint8_t[]", self.env_bytes)
+        self.threads = threads
+        self._attach(buffers)
+
+    def _attach(self, buffers: Buffers) -> None:
+        """Point the C outputs at ``buffers`` and start the worker threads."""
+        self.buf = buffers
+        io = self.io = _ffi.new("hb_vec_io *")
+        self._keep = (
+            _ffi.from_buffer("int16_t[]", buffers.cp),
+            _ffi.from_buffer("uint8_t[]", buffers.mask),
+            _ffi.from_buffer("float[]", buffers.rewards),
+            _ffi.from_buffer("uint8_t[]", buffers.term),
+        )
+        io.current_player, io.legal_mask, io.rewards, io.terminated = self._keep
+        io.cp_len, io.mask_len = self.n, self.n * buffers.actions
+        io.rewards_len, io.term_len = self.n * self.players, self.n
+        workers = min(self.threads, self.n)
+        step = -(-self.n // workers)
+        self.slices = [(b, min(self.n, b + step)) for b in range(0, self.n, step)]
+        self.pool: ThreadPoolExecutor | None = None
+        if len(self.slices) > 1:
+            self.pool = ThreadPoolExecutor(len(self.slices) - 1, thread_name_prefix="hucklebuck-vector")
+            weakref.finalize(self, self.pool.shutdown, wait=False)
+
+    def _run(self, call: Callable[[int, int], int]) -> None:
+        """``call(begin, end)`` on every slice, the first in this thread; raise on error."""
+        if self.pool is None:
+            _check(call(0, self.n))
+            return
+        futures = [self.pool.submit(call, b, e) for b, e in self.slices[1:]]
+        first = call(*self.slices[0])
+        codes = [first] + [f.result() for f in futures]
+        for rc in codes:
+            _check(rc)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+            self.pool = None
+            self.slices = [(0, self.n)]
+
+    # ------------------------------------------------------------------ batch
+    def reset(self, seed: int, fresh: bool) -> None:
+        cfg, envs, io, size, n = self.cfg, self.envs, self.io, self.env_bytes, self.n
+        flag = int(fresh)
+        self._run(lambda b, e: int(_lib.hb_vec_reset(cfg, envs, size, n, io, seed, flag, b, e)))
+
+    def step(self, mv: memoryview | None, vals: list[int] | None) -> None:
+        if mv is None:
+            assert vals is not None
+            try:
+                mv = memoryview(array("q", vals))
+            except OverflowError:
+                i = next(i for i, v in enumerate(vals) if not -(1 << 63) <= v < 1 << 63)
+                raise ActionParseError(f"environment {i}: {vals[i]} is not an action id") from None
+        ptr = _ffi.from_buffer(mv)
+        size, signed = mv.itemsize, int(mv.format[-1] in _SIGNED)
+        cfg, envs, io, nbytes, n = self.cfg, self.envs, self.io, self.env_bytes, self.n
+        bad = _ffi.new("size_t *")
+        bad_id = _ffi.new("int64_t *")
+        rc = int(_lib.hb_vec_check(cfg, envs, nbytes, n, ptr, size, signed, n, bad, bad_id))
+        if rc == -42:
+            raise ActionParseError(
+                f"environment {bad[0]}: {bad_id[0]} is not an action id of {self.kind.title} "
+                f"(0..{self.buf.actions - 1})"
+            )
+        if rc == -43:
+            i, k = int(bad[0]), int(bad_id[0])
+            raise IllegalAction(f"environment {i}: action id {k} is not legal now ({self._describe(i, k)})")
+        _check(rc)
+        self._run(
+            lambda b, e: int(
+                _lib.hb_vec_step(cfg, envs, nbytes, n, io, ptr, size, signed, n, b, e, bad, bad_id)
+            )
+        )
+
+    def _describe(self, i: int, k: int) -> str:
+        try:
+            self.game(i).apply_id(k)
+        except IllegalAction as exc:
+            return str(exc)
+        except HucklebuckError:
+            pass
+        return "refused"  # pragma: no cover - the state machine and the game agree
+
+    # ---------------------------------------------------------------- queries
+    def tensor(self, out: memoryview[Any], seat: int | None) -> None:
+        ptr = _ffi.from_buffer("float[]", out)
+        cfg, envs, nbytes, n = self.cfg, self.envs, self.env_bytes, self.n
+        s = -1 if seat is None else seat
+        length = n * self.buf.tensor
+        self._run(lambda b, e: int(_lib.hb_vec_tensor(cfg, envs, nbytes, n, s, ptr, length, b, e)))
+
+    def sample(self, seed: int) -> array[int]:
+        out = array("i", bytes(4 * self.n))
+        _check(
+            _lib.hb_vec_sample(
+                self.cfg, self.envs, self.env_bytes, self.n, seed, _ffi.from_buffer("int32_t[]", out), self.n
+            )
+        )
+        return out
+
+    def _episode(self, i: int) -> tuple[int, int, int, bytes]:
+        seed = _ffi.new("uint64_t *")
+        episode = _ffi.new("uint32_t *")
+        draws = _ffi.new("uint64_t *")
+        ids = _ffi.new("uint8_t[]", 2048)
+        length = _ffi.new("size_t *")
+        args = (self.cfg, self.envs, self.env_bytes, self.n, i, seed, episode, draws, ids, 2048, length)
+        rc = int(_lib.hb_vec_episode(*args))
+        if rc == -47:
+            raise HucklebuckError(
+                f"environment {i}'s episode is longer than the C lane records (1,024 actions), so it cannot "
+                "be rebuilt as a game object; use hands=K to keep episodes short, or the Python core"
+            )
+        _check(rc)
+        return int(seed[0]), int(episode[0]), int(draws[0]), bytes(_ffi.buffer(ids, int(length[0])))
+
+    def episodes(self) -> list[int]:
+        return [self._episode(i)[1] for i in range(self.n)]
+
+    def stream(self, i: int) -> random.Random:
+        seed, _, draws, _ = self._episode(i)
+        return advance(random.Random(env_seed(seed, i)), draws)
+
+    def game(self, i: int) -> TrickGame[Any, Any]:
+        seed, _, draws, ids = self._episode(i)
+        rng = advance(random.Random(env_seed(seed, i)), draws)
+        g = DeerParkGame(self.players, options=self.options, rng=rng)
+        hands = self.cfg.hands
+        done = 0
+        for k in ids:
+            g.apply_id(k)
+            if g.phase is Phase.HAND_OVER or g.phase is Phase.GAME_OVER:
+                done += 1  # as the state machine: the next hand is dealt unless the episode is over
+                if not g.is_over and done != hands:
+                    g.next_hand()
+        return g
+
+    def copy(self, buffers: Buffers) -> CLane:
+        new = object.__new__(CLane)
+        new.__dict__.update(self.__dict__)
+        new.cfg = _ffi.new("hb_vec_cfg *", self.cfg[0])
+        new.envs = _ffi.new("uint8_t[]", self.env_bytes)
+        _ffi.memmove(new.envs, self.envs, self.env_bytes)
+        new._attach(buffers)
+        return new

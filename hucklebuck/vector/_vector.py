@@ -1,0 +1,278 @@
+""":class:`VectorGame`: many environments of one game stepped in one call."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from array import array
+from collections.abc import Mapping
+from typing import Any, Final
+
+from .._core import backend
+from ..errors import OptionsError
+from ..games import BuckEmGame, DeerParkGame, HucklebuckGame
+from ..games.engine import TrickGame
+from ..packs import GameKind
+from ._common import (
+    MAX_ENVS,
+    Buffers,
+    Lane,
+    check_count,
+    check_seat,
+    check_seed,
+    out_buffer,
+    read_actions,
+)
+from ._pylane import PythonLane
+
+__all__ = ["VectorGame"]
+
+_CLASSES: Final[dict[GameKind, Any]] = {
+    GameKind.HUCKLEBUCK: HucklebuckGame,
+    GameKind.BUCKEM: BuckEmGame,
+    GameKind.DEERPARK: DeerParkGame,
+}
+MAX_THREADS: Final = 64
+
+
+class VectorGame:
+    """``num_envs`` environments of one game, stepped together (see :mod:`hucklebuck.vector`).
+
+    ``game`` is ``"hucklebuck"``, ``"buckem"`` or ``"deerpark"`` (or a
+    :class:`~hucklebuck.packs.GameKind`); ``players`` and ``options`` are those of
+    the game class (same names, same checks).  Each environment is one episode of
+    ``hands`` hands (Buck 'Em: rounds), or, with ``hands=None``, one whole game
+    (to a target score or an elimination).  ``seed`` (0..2**64-1; None: a random
+    one, see :attr:`seed`) fixes every deal; ``threads`` native threads share the
+    C lane's work.  ``reward`` is ``"game"`` or ``"hand"`` (see :attr:`rewards`).
+    The batch is dealt at once.
+    """
+
+    def __init__(
+        self,
+        game: GameKind | str,
+        players: int,
+        num_envs: int,
+        *,
+        options: Any = None,
+        seed: int | None = None,
+        hands: int | None = 1,
+        threads: int = 1,
+        reward: str = "game",
+    ) -> None:
+        kind = GameKind.coerce(game)
+        cls = _CLASSES[kind]
+        n = check_count("num_envs", num_envs, 1, MAX_ENVS)
+        if hands is not None:
+            check_count("hands", hands, 1, 1 << 31)
+        self._threads = check_count("threads", threads, 1, MAX_THREADS)
+        if reward not in ("game", "hand"):
+            raise OptionsError(f"reward must be 'game' or 'hand', not {reward!r}"[:200])
+        seed = check_seed(seed)
+        if options is not None and not isinstance(options, (Mapping, cls.options_type)):
+            raise OptionsError(
+                f"options must be {cls.options_type.__name__} or a mapping, not {type(options).__name__}"
+            )
+        proto = cls(players, options=options, seed=0)  # the game's own checks of players and options
+        self._kind, self._cls, self._players, self._n = kind, cls, players, n
+        self._options = proto.options
+        self._hands = hands
+        self._reward = reward
+        self._buf = Buffers(n, players, proto.num_distinct_actions(), proto.observation_tensor_shape()[0])
+        self._lane: Lane = self._pick_lane()
+        self._seed = 0
+        self._dealt = False
+        self.reset(seed)
+
+    def _pick_lane(self) -> Lane:
+        if backend() == "c":
+            from . import _clane
+
+            if _clane.covers(self._kind, self._players, self._options):
+                lane: Lane = _clane.CLane(
+                    self._kind,
+                    self._players,
+                    self._options,
+                    self._hands,
+                    self._reward,
+                    self._buf,
+                    self._threads,
+                )
+                return lane
+        return PythonLane(self._cls, self._players, self._options, self._hands, self._reward, self._buf)
+
+    # ------------------------------------------------------------ the batch
+    def reset(self, seed: int | None = None) -> None:
+        """Deal every environment afresh.
+
+        With ``seed``, every environment's random stream starts again from that
+        seed (episode 0); without, each environment deals its next episode from
+        its own stream, as an auto-reset does.
+        """
+        seed = check_seed(seed)
+        fresh = seed is not None or not self._dealt
+        if seed is None and fresh:
+            seed = secrets.randbits(64)
+        if seed is not None:
+            self._seed = seed
+        self._lane.reset(self._seed, fresh)
+        self._dealt = True
+
+    def step(self, actions: object) -> None:
+        """Apply one action id per environment (a buffer or sequence of ``num_envs`` ints).
+
+        The whole batch is checked first: an id the rules forbid raises
+        :class:`~hucklebuck.errors.IllegalAction` naming the environment and the
+        id, an id outside the game's range :class:`~hucklebuck.errors.ActionParseError`,
+        and then no environment has changed.  An environment whose episode ended
+        at the previous step (:attr:`terminated`) ignores its id and is dealt its
+        next episode instead (auto-reset).
+        """
+        mv, vals = read_actions(actions, self._n)
+        self._lane.step(mv, vals)
+
+    # -------------------------------------------------------------- buffers
+    @property
+    def current_player(self) -> memoryview:
+        """int16 ``[num_envs]``: the seat to act in each environment (-1 when terminated)."""
+        return self._buf.cp_view.toreadonly()
+
+    @property
+    def legal_mask(self) -> memoryview:
+        """uint8 ``[num_envs, num_distinct_actions]``: 1 for each legal id (the ids of
+        :meth:`~hucklebuck.games.engine.TrickGame.legal_action_ids`; all 0 when terminated)."""
+        return self._buf.mask_view.toreadonly()
+
+    @property
+    def rewards(self) -> memoryview[float]:
+        """float32 ``[num_envs, players]``: what the last step (or reset) paid each seat.
+
+        ``reward="game"`` (the :meth:`~hucklebuck.games.engine.TrickGame.returns`
+        convention): 0 except at the step that ends an episode, which pays the
+        game's ``returns()`` then (1.0 to each winner of a won Hucklebuck or Deer
+        Park game, else 0; Buck 'Em: chips won or lost over the episode).
+        ``reward="hand"``: at each hand's end every seat's score change in it (Deer
+        Park Euchre: its fall), plus 1.0 to each winner of a won Hucklebuck or Deer
+        Park game (the PettingZoo environments' default).
+        """
+        return self._buf.rewards_view.toreadonly()
+
+    @property
+    def terminated(self) -> memoryview:
+        """uint8 ``[num_envs]``: 1 where the last step ended the episode."""
+        return self._buf.term_view.toreadonly()
+
+    def observation_tensor(self, out: object = None, *, seat: int | None = None) -> memoryview[float]:
+        """float32 ``[num_envs, T]``: each environment's observation tensor, byte for byte
+        :meth:`~hucklebuck.games.engine.TrickGame.observation_tensor` of the acting seat
+        (all 0 where nobody acts), or of ``seat`` in every environment.  With ``out``
+        (a writable C-contiguous float32 buffer of ``num_envs * T`` items) it is
+        written there and a view of ``out`` is returned.
+        """
+        s = check_seat(seat, self._players)
+        size = self._buf.tensor
+        target: memoryview[Any]
+        if out is None:
+            target = memoryview(bytearray(4 * self._n * size)).cast("f")
+        else:
+            target = out_buffer(out, self._n, size)
+        self._lane.tensor(target, s)
+        return target.cast("B").cast("f", (self._n, size))
+
+    def sample_legal(self, seed: int) -> array[int]:
+        """A uniformly random legal id per environment (``array('i')``; -1 where terminated).
+
+        Environment ``i`` draws from splitmix64 started at ``seed ^ (i *
+        0xD6E8FEB86659FD93)`` (mod 2**64): the same ids on both lanes.
+        """
+        s = check_seed(seed)
+        if s is None:
+            raise OptionsError("sample_legal needs an integer seed 0 to 2**64-1")
+        return self._lane.sample(s)
+
+    def game(self, i: int) -> TrickGame[Any, Any]:
+        """Environment ``i`` as an ordinary game object in exactly its state (a new object)."""
+        check_count("the environment index", i, 0, self._n - 1)
+        return self._lane.game(i)
+
+    def stream(self, i: int) -> random.Random:
+        """A new :class:`random.Random` in the state environment ``i``'s stream was in
+        just before its current episode's first deal:
+        ``GameClass(players, options=options, rng=vg.stream(i))`` driven by the ids
+        applied since is :meth:`game` ``(i)``."""
+        check_count("the environment index", i, 0, self._n - 1)
+        return self._lane.stream(i)
+
+    def copy(self) -> VectorGame:
+        """An independent copy of the whole batch (on the C lane one memory copy)."""
+        new = object.__new__(VectorGame)
+        new.__dict__.update(self.__dict__)
+        new._buf = self._buf.copy()
+        new._lane = self._lane.copy(new._buf)
+        return new
+
+    def close(self) -> None:
+        """Stop the C lane's worker threads (they also stop when the batch is collected)."""
+        self._lane.close()
+
+    # -------------------------------------------------------------- queries
+    @property
+    def lane(self) -> str:
+        """``"c"`` when the C state machine steps this batch, ``"python"`` when game objects do."""
+        return self._lane.name
+
+    @property
+    def seed(self) -> int:
+        """The batch seed of the last seeded reset (see :func:`~hucklebuck.vector.env_seed`)."""
+        return self._seed
+
+    @property
+    def episodes(self) -> tuple[int, ...]:
+        """Each environment's episode number since the last seeded reset (from 0)."""
+        return tuple(self._lane.episodes())
+
+    @property
+    def num_envs(self) -> int:
+        """The number of environments."""
+        return self._n
+
+    @property
+    def players(self) -> int:
+        """Seats per environment."""
+        return self._players
+
+    @property
+    def kind(self) -> GameKind:
+        """The game."""
+        return self._kind
+
+    @property
+    def options(self) -> Any:
+        """The variant options (the game class's options type)."""
+        return self._options
+
+    @property
+    def hands(self) -> int | None:
+        """Hands per episode (None: whole games)."""
+        return self._hands
+
+    @property
+    def threads(self) -> int:
+        """Native threads the C lane splits the environments across."""
+        return self._threads
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """The game's id-space size (columns of :attr:`legal_mask`)."""
+        return self._buf.actions
+
+    @property
+    def tensor_size(self) -> int:
+        """``T``, the length of one observation tensor."""
+        return self._buf.tensor
+
+    def __repr__(self) -> str:
+        return (
+            f"<VectorGame {self._kind.value} players={self._players} num_envs={self._n} "
+            f"hands={self._hands} lane={self.lane}>"
+        )
