@@ -21,7 +21,7 @@ from .common import CliError, ErrorParser, Output, can_encode
 
 __all__ = ["COMMANDS", "CliError", "build_parser", "main"]
 
-COMMANDS: tuple[str, ...] = ("play", "options", "evaluate", "solve", "simulate", "tournament")
+COMMANDS: tuple[str, ...] = ("play", "options", "evaluate", "solve", "simulate", "tournament", "serve")
 """The subcommand modules, in the order ``--help`` lists them (missing ones are skipped)."""
 
 DESCRIPTION = """\

@@ -39,8 +39,10 @@ __all__ = [
     "cards_text",
     "describe_action",
     "game_rules_line",
+    "order_up_line",
     "second_person",
     "sort_hand",
+    "trick_line",
 ]
 
 SUIT_NAMES = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
@@ -106,6 +108,19 @@ def describe_action(action: Action, name: str, *, show_cards: bool = True) -> st
     if isinstance(action, Play):
         return f"{name} plays {action.card.display}"
     return f"{name}: {action}"  # pragma: no cover - every action type is handled above
+
+
+def order_up_line(name: str, upcard: Card, dealer: str) -> str:
+    """Deer Park Euchre's order up in words (``Ben orders up J♦: diamonds are trump and Ann picks it up``)."""
+    return f"{name} orders up {upcard.display}: {SUIT_NAMES[upcard.suit]} are trump and {dealer} picks it up"
+
+
+def trick_line(
+    number: int, seats: Sequence[int], cards: Sequence[Card], winner: int, names: Sequence[str]
+) -> str:
+    """A completed trick in words (``Trick 2: Ann 10♥, Ben A♥  -> Ben wins it``)."""
+    plays = ", ".join(f"{names[s]} {c.display}" for s, c in zip(seats, cards, strict=True))
+    return f"Trick {number}: {plays}  -> {names[winner]} wins it"
 
 
 _SECOND_PERSON = {
@@ -244,11 +259,7 @@ class Table:
         up = self.upcard()
         lines: list[str] = []
         if isinstance(action, Order) and up is not None:
-            dealer = self.names[self.game.dealer]
-            lines.append(
-                f"  {self.names[seat]} orders up {up.display}: {SUIT_NAMES[up.suit]} are trump"
-                f" and {dealer} picks it up"
-            )
+            lines.append("  " + order_up_line(self.names[seat], up, self.names[self.game.dealer]))
         elif not isinstance(action, Play):
             lines.append("  " + describe_action(action, self.names[seat], show_cards=self.sees(seat)))
         after = self.game.hand(seat)
@@ -283,10 +294,7 @@ class Table:
         for ev in game.events[self._seen :]:
             if isinstance(ev, TrickEvent):
                 t = ev.trick
-                plays = ", ".join(
-                    f"{self.names[s]} {c.display}" for s, c in zip(t.seats, t.cards, strict=True)
-                )
-                self.say(f"  Trick {ev.number}: {plays}  -> {self.names[t.winner]} wins it")
+                self.say("  " + trick_line(ev.number, t.seats, t.cards, t.winner, self.names))
             elif isinstance(ev, ScoreEvent):
                 self._scores.append(ev)
         self._seen = len(game.events)

@@ -1,0 +1,207 @@
+"""``hucklebuck serve``: the table server, where friends sit down together online
+and the computer takes any empty seat (needs the extra ``hucklebuck[server]``)."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import importlib.util
+import logging
+import re
+import socket
+import sys
+from typing import Any
+
+from ..players import PLAYER_KINDS
+from .common import CliError, positive_int
+
+__all__ = ["register", "run"]
+
+INSTALL_HINT = "pip install 'hucklebuck[server]'"
+
+DESCRIPTION = """\
+Run the table server: people create tables in the browser (or through the HTTP
+API), share one secret link per seat, and the computer plays every empty seat.
+Tables live in a SQLite file and survive a restart exactly where they were.
+
+examples:
+  hucklebuck serve                              http://127.0.0.1:8000/
+  hucklebuck serve --port 9000 --db games.sqlite
+  hucklebuck serve --host 0.0.0.0 --origin https://cards.example.org
+"""
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``serve`` subcommand."""
+    from ..server.config import DEFAULT_DB, ServerConfig
+
+    d = ServerConfig()
+    p = subparsers.add_parser(
+        "serve",
+        help="run the online table server (needs hucklebuck[server])",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    p.add_argument(
+        "--db", default=DEFAULT_DB, metavar="PATH", help=f"the table database (default ./{DEFAULT_DB})"
+    )
+    p.add_argument(
+        "--grace",
+        type=_seconds,
+        default=d.grace,
+        metavar="SECONDS",
+        help=f"wait this long after a person's connection drops before the computer plays "
+        f"their seat (default {d.grace:g})",
+    )
+    p.add_argument(
+        "--bot-pause",
+        type=_seconds,
+        default=d.bot_pause,
+        metavar="SECONDS",
+        help=f"pause before each computer move (default {d.bot_pause:g})",
+    )
+    p.add_argument(
+        "--deal-pause",
+        type=_seconds,
+        default=d.deal_pause,
+        metavar="SECONDS",
+        help=f"pause between hands (default {d.deal_pause:g})",
+    )
+    p.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another origin whose pages may open tables (repeatable; the server's own always may)",
+    )
+    p.add_argument(
+        "--max-tables",
+        type=positive_int,
+        default=d.max_tables,
+        metavar="N",
+        help=f"most tables at once (default {d.max_tables})",
+    )
+    p.add_argument(
+        "--max-connections",
+        type=positive_int,
+        default=d.max_connections,
+        metavar="N",
+        help=f"most WebSocket connections at once (default {d.max_connections})",
+    )
+    p.add_argument(
+        "--takeover-player",
+        choices=PLAYER_KINDS,
+        default=d.takeover_player,
+        help=f"the computer player that sits in for an absent person (default {d.takeover_player})",
+    )
+    p.add_argument(
+        "--bot-threads",
+        type=positive_int,
+        default=d.bot_threads,
+        metavar="N",
+        help=f"threads the computer players think in (default {d.bot_threads})",
+    )
+    p.set_defaults(run=run)
+
+
+class _Redact(logging.Filter):
+    """Keeps seat tokens out of the server's log lines."""
+
+    _TOKEN = re.compile(r"token=[^&\s\"']*")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "token=" in message:
+            record.msg = self._TOKEN.sub("token=[hidden]", message)
+            record.args = ()
+        return True
+
+
+def _check_port(host: str, port: int) -> None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise CliError(
+                    f"port {port} on {host} is already in use (choose another with --port)"
+                ) from None
+            raise CliError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server; returns when it is stopped (Ctrl-C or SIGTERM)."""
+    missing = [m for m in ("starlette", "uvicorn", "websockets") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise CliError(f"the table server needs {', '.join(missing)}: {INSTALL_HINT}")
+    import uvicorn
+
+    from ..server.app import create_app
+    from ..server.config import ServerConfig
+    from ..server.store import StoreError
+
+    config = ServerConfig(
+        db=args.db,
+        origins=tuple(args.origin),
+        grace=args.grace,
+        bot_pause=args.bot_pause,
+        deal_pause=args.deal_pause,
+        max_tables=args.max_tables,
+        max_connections=args.max_connections,
+        takeover_player=args.takeover_player,
+        bot_threads=args.bot_threads,
+    )
+    _check_port(args.host, args.port)
+    try:
+        app = create_app(config)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).addFilter(_Redact())
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            access_log=False,
+            log_level="warning",
+            ws="websockets",
+            ws_max_size=64 * 1024,
+            timeout_graceful_shutdown=5,
+            lifespan="on",
+        )
+    )
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(
+        f"hucklebuck tables at http://{shown}:{server.config.port}/  (tables in {args.db}; Ctrl-C stops)",
+        flush=True,
+    )
+    server.run()
+    if not server.started:
+        return 2
+    print("hucklebuck serve: stopped; every table is stored", file=sys.stderr, flush=True)
+    return 0

@@ -1,0 +1,268 @@
+"""The web application: pages, the HTTP API and the table WebSocket (Starlette).
+
+:func:`create_app` builds it from a :class:`~hucklebuck.server.config.ServerConfig`;
+``hucklebuck serve`` runs it on uvicorn, tests drive it with Starlette's test client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from .catalog import games_listing, read_table_request
+from .config import ServerConfig
+from .protocol import ProtocolError, error_message, parse_client_message
+from .store import SQLiteStore, Store, StoreError
+from .tables import TableManager, TableRefused
+
+__all__ = ["create_app"]
+
+MAX_BODY = 64 * 1024
+"""Largest ``POST /api/tables`` body in bytes."""
+SEND_QUEUE = 256
+"""Messages waiting for a slow client before its connection is closed."""
+
+_PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>hucklebuck tables</title>
+<p>The hucklebuck table server is running. The browser table is not installed in this copy;
+clients talk to <code>/api/games</code>, <code>/api/tables</code> and <code>/ws/tables/ID</code>.</p>"""
+
+
+def static_dir() -> Path:
+    """The folder of the browser table's files (package data)."""
+    return Path(str(resources.files("hucklebuck.server"))) / "static"
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+class _Socket:
+    """One WebSocket client of a table: a send queue drained by its own task."""
+
+    def __init__(self, ws: WebSocket, seat: int | None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE)
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send_text(self, text: str) -> None:
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:  # a client that does not read: drop it rather than hold memory
+            self.writer.cancel()
+
+    async def _write(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            await self.ws.send_text(text)
+
+    async def finish(self) -> None:
+        """Send what is queued, then stop."""
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(self.writer, 2)
+
+
+class _Bucket:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def create_app(
+    config: ServerConfig | None = None,
+    *,
+    store: Store | None = None,
+    report: Callable[[str], None] | None = None,
+) -> Starlette:
+    """The application; tables live in ``store`` (default: the SQLite file ``config.db``).
+
+    ``report`` gets one line for each problem the operator should know about
+    (a stored table that cannot be restored, a failed write); default stderr.
+    Raises :class:`~hucklebuck.server.store.StoreError` if the database cannot be used.
+    """
+    cfg = config or ServerConfig()
+    say = report or (lambda line: print(f"hucklebuck serve: {line}", file=sys.stderr, flush=True))
+    manager = TableManager(cfg, store if store is not None else SQLiteStore(cfg.db), report=say)
+    manager.restore()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        manager.start()
+        try:
+            yield
+        finally:
+            manager.close()
+
+    async def page(name: str) -> Response:
+        path = static_dir() / name
+        if path.is_file():
+            return FileResponse(path, media_type="text/html")
+        return HTMLResponse(_PLACEHOLDER)
+
+    async def index(_request: Request) -> Response:
+        return await page("index.html")
+
+    async def table_page(_request: Request) -> Response:
+        return await page("table.html")
+
+    async def api_games(_request: Request) -> Response:
+        return JSONResponse(games_listing())
+
+    async def api_create(request: Request) -> Response:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                return _error(413, "too_large", f"the request body is limited to {MAX_BODY} bytes")
+        try:
+            data = json.loads(body or b"null")
+        except ValueError:
+            return _error(400, "bad_request", "the request body is not JSON")
+        try:
+            req = read_table_request(data, cfg.max_name)
+            table, tokens = manager.create(req)
+        except ProtocolError as exc:
+            return _error(400, exc.code, exc.message)
+        except TableRefused as exc:
+            return _error(503, exc.code, exc.message)
+        except StoreError as exc:
+            say(str(exc))
+            return _error(503, "busy", "the server could not store the table; try again")
+        seats = []
+        for i, (seat, token) in enumerate(zip(table.seats, tokens, strict=True)):
+            seats.append(
+                {
+                    "seat": i,
+                    "kind": seat.kind,
+                    "name": seat.name,
+                    "player": seat.player,
+                    "token": token,
+                    "link": f"/t/{table.id}#{token}" if token else None,
+                }
+            )
+        return JSONResponse({"id": table.id, "seats": seats, "spectator_link": f"/t/{table.id}"}, 201)
+
+    async def api_table(request: Request) -> Response:
+        try:
+            table = manager.get(request.path_params["table_id"])
+        except TableRefused as exc:
+            return _error(404 if exc.code == "unknown_table" else 409, exc.code, exc.message)
+        return JSONResponse(table.summary())
+
+    def origin_ok(ws: WebSocket) -> bool:
+        origin = ws.headers.get("origin")
+        if origin is None:
+            return True  # not a browser: Origin protects people's browsers from other sites' pages
+        host = ws.headers.get("host", "")
+        return origin in (f"http://{host}", f"https://{host}") or origin in cfg.origins
+
+    async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
+        await ws.accept()
+        await ws.send_text(json.dumps(error_message(code, message, -1)))
+        await ws.close(close_code, message[:120])
+
+    async def ws_table(ws: WebSocket) -> None:
+        if not origin_ok(ws):
+            await ws.close(1008, "this page's origin may not open tables here")
+            return
+        try:
+            table = manager.get(ws.path_params["table_id"])
+        except TableRefused as exc:
+            await refuse(ws, "unknown_table", exc.message, 4404)
+            return
+        token = ws.query_params.get("token")
+        seat = None
+        if token:
+            seat = table.seat_for_token(token)
+            if seat is None:
+                await refuse(ws, "bad_token", "that seat link is not valid for this table", 4401)
+                return
+        if manager.connections >= cfg.max_connections:
+            await refuse(ws, "busy", "the server has as many connections as it takes; try later", 1013)
+            return
+        await ws.accept()
+        manager.connections += 1
+        conn = _Socket(ws, seat)
+        bucket = _Bucket(cfg.rate, cfg.burst)
+        table.join(conn)
+        try:
+            while not conn.writer.done():
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                text = msg.get("text")
+                if text is None:
+                    text = msg.get("bytes") or b""
+                if not bucket.take():
+                    conn.send_text(
+                        json.dumps(error_message("rate_limited", "too many messages; goodbye", table.seq))
+                    )
+                    await conn.finish()
+                    await ws.close(1008, "too many messages")
+                    return
+                try:
+                    parsed = parse_client_message(text, cfg.max_message)
+                except ProtocolError as exc:
+                    conn.send_text(json.dumps(error_message(exc.code, exc.message, table.seq)))
+                    if exc.code == "too_large":
+                        await conn.finish()
+                        await ws.close(1009, "message too large")
+                        return
+                    continue
+                table = manager.tables.get(table.id, table)
+                table.client_message(conn, parsed)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            manager.connections -= 1
+            table.leave(conn)
+            conn.writer.cancel()
+            if (
+                ws.application_state is WebSocketState.CONNECTED
+                and ws.client_state is WebSocketState.CONNECTED
+            ):
+                with contextlib.suppress(Exception):
+                    await ws.close(1000)
+
+    routes: list[Any] = [
+        Route("/", index),
+        Route("/t/{table_id}", table_page),
+        Route("/api/games", api_games),
+        Route("/api/tables", api_create, methods=["POST"]),
+        Route("/api/tables/{table_id}", api_table),
+        WebSocketRoute("/ws/tables/{table_id}", ws_table),
+        Mount("/static", app=StaticFiles(directory=str(static_dir()), check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.manager = manager
+    return app

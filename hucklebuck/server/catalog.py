@@ -1,0 +1,192 @@
+"""The games a table can seat, and reading a request for a new table.
+
+Options come from the same metadata and validation as ``hucklebuck options
+GAME`` and ``--option NAME=VALUE`` (:meth:`OptionsBase.describe` and
+:meth:`OptionsBase.from_assignments`), so names, values and messages agree.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from ..cli.common import GAMES, GameSpec, game_spec
+from ..cli.common import CliError as _CliError
+from ..errors import HucklebuckError
+from ..games.options import OptionInfo
+from ..players import PLAYER_KINDS
+from .protocol import ProtocolError
+
+__all__ = [
+    "COMPUTER_PLAYERS",
+    "DEFAULT_PLAYERS",
+    "SeatRequest",
+    "TableRequest",
+    "games_listing",
+    "option_entry",
+    "read_table_request",
+]
+
+DEFAULT_PLAYERS = {"hucklebuck": 4, "deerpark": 4, "buckem": 5}
+"""The player count a new table gets unless told (the terminal's defaults)."""
+
+COMPUTER_PLAYERS: dict[str, str] = {
+    "mc": "Monte Carlo: samples the hidden cards and plays each deal out (the strongest)",
+    "mc-solver": "Monte Carlo with open-cards solving of each sampled deal (slower)",
+    "heuristic": "rules of thumb for the game (quick)",
+    "random": "a random legal move",
+}
+"""The computer player kinds (the names ``play --bots`` takes), each in a few words."""
+
+
+def option_entry(info: OptionInfo) -> dict[str, Any]:
+    """One option as ``/api/games`` lists it."""
+    kind = info.kind
+    entry: dict[str, Any] = {"name": info.name, "description": info.doc.replace("``", ""), "default": None}
+    if kind is bool:
+        entry |= {"type": "bool", "choices": None, "default": info.default == "true"}
+    elif kind is int or kind == (int | None):
+        entry["default"] = None if info.default == "none" else int(info.default)
+        if info.choices:
+            entry |= {"type": "choice", "choices": [None if c == "none" else int(c) for c in info.choices]}
+        else:
+            entry |= {"type": "int", "choices": None}
+            if "an integer >=" in info.values:
+                entry["min"] = int(info.values.split(">=")[1].split(",")[0])
+        entry["nullable"] = kind is not int
+    else:
+        entry |= {"type": "choice", "choices": list(info.choices), "default": info.default}
+        entry["choice_descriptions"] = {v: d.replace("``", "") for v, d in info.value_docs}
+    return entry
+
+
+def games_listing() -> dict[str, Any]:
+    """The body of ``GET /api/games``."""
+    out = []
+    for spec in GAMES.values():
+        lo, hi = spec.player_range
+        out.append(
+            {
+                "name": spec.name,
+                "title": spec.title,
+                "players": {"min": lo, "max": hi, "default": DEFAULT_PLAYERS[spec.name]},
+                "options": [option_entry(i) for i in spec.options_type.describe()],
+                "computer_players": [{"name": k, "description": COMPUTER_PLAYERS[k]} for k in PLAYER_KINDS],
+            }
+        )
+    return {"games": out}
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """One seat of a new table."""
+
+    kind: str
+    """``human`` or ``computer``."""
+    name: str
+    player: str | None
+    """The computer player kind (``mc``, ``heuristic``...), for a computer seat."""
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """A checked request for a new table."""
+
+    spec: GameSpec
+    players: int
+    options: Any
+    seats: tuple[SeatRequest, ...]
+    turn_timer: float | None
+    hands: int | None
+    """Buck 'Em: how many rounds the session lasts."""
+
+
+def _bad(message: str) -> ProtocolError:
+    return ProtocolError("bad_request", message)
+
+
+def clean_name(value: object, max_len: int, fallback: str) -> str:
+    """A seat name as plain text: trimmed, no control characters, at most ``max_len`` characters."""
+    if value is None:
+        return fallback
+    if not isinstance(value, str):
+        raise _bad("a seat name must be text")
+    name = " ".join(value.split())
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise _bad("a seat name must be plain text (no control characters)")
+    if len(name) > max_len:
+        raise _bad(f"a seat name may have at most {max_len} characters")
+    return name or fallback
+
+
+def _option_text(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | str):
+        return str(value)
+    raise _bad(f"an option value must be true/false, a number, text or null, not {type(value).__name__}")
+
+
+def read_options(spec: GameSpec, data: object) -> Any:
+    """The game's options from ``{NAME: VALUE}``, by the terminal's ``--option`` rules and messages."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise _bad('"options" must be an object of NAME: VALUE')
+    items = [f"{name}={_option_text(value)}" for name, value in data.items()]
+    try:
+        return spec.options_type.from_assignments(items)
+    except HucklebuckError as exc:
+        raise _bad(str(exc)) from None
+
+
+def read_table_request(body: object, max_name: int) -> TableRequest:
+    """Check a ``POST /api/tables`` body; :class:`ProtocolError` (``bad_request``) says what is wrong."""
+    if not isinstance(body, dict):
+        raise _bad("the request body must be a JSON object")
+    try:
+        spec = game_spec(str(body.get("game", "")))
+    except _CliError as exc:
+        raise _bad(str(exc)) from None
+    options = read_options(spec, body.get("options"))
+    players = body.get("players", DEFAULT_PLAYERS[spec.name])
+    lo, hi = spec.player_range
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise _bad('"players" must be a whole number')
+    raw_seats = body.get("seats")
+    if raw_seats is None:
+        raw_seats = [{"kind": "human"}] + [{"kind": "computer"}] * (players - 1)
+    if not isinstance(raw_seats, list) or len(raw_seats) != players:
+        raise _bad(f'"seats" must list {players} seats, one per player')
+    seats = []
+    for i, raw in enumerate(raw_seats):
+        if not isinstance(raw, dict):
+            raise _bad(f'seat {i} must be an object with a "kind"')
+        kind = raw.get("kind")
+        if kind == "human":
+            seats.append(SeatRequest("human", clean_name(raw.get("name"), max_name, f"Player {i + 1}"), None))
+        elif kind == "computer":
+            player = raw.get("player", "mc")
+            if player not in PLAYER_KINDS:
+                raise _bad(f"seat {i}: unknown computer player {player!r} (use {', '.join(PLAYER_KINDS)})")
+            name = clean_name(raw.get("name"), max_name, f"Computer {i + 1}")
+            seats.append(SeatRequest("computer", name, player))
+        else:
+            raise _bad(f'seat {i}: "kind" must be "human" or "computer"')
+    timer = body.get("turn_timer")
+    if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int | float) or not timer > 0):
+        raise _bad('"turn_timer" must be a number of seconds above 0, or null')
+    hands = body.get("hands")
+    if hands is not None and (isinstance(hands, bool) or not isinstance(hands, int) or hands < 1):
+        raise _bad('"hands" must be a whole number of at least 1, or null')
+    try:
+        spec.game_type(
+            players, options=options, seed=0
+        )  # the engine checks the player count for these options
+    except HucklebuckError as exc:
+        raise _bad(str(exc)) from None
+    del lo, hi
+    return TableRequest(spec, players, options, tuple(seats), None if timer is None else float(timer), hands)

@@ -1,0 +1,75 @@
+"""Reading a client's move: an action id, the move's text as the view lists it,
+its protocol form (``"2 play TH"``), or what a person would type (``10h``,
+``bid 3``), read by the terminal's own reader.  A move that is not legal now
+is refused with the engine's reason, in the table's words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..actions import Action, Play, parse_action
+from ..cards import Card
+from ..cli.human import move_text, parse_answer
+from ..errors import HucklebuckError
+from ..games.engine import TrickGame
+from .protocol import ProtocolError
+
+__all__ = ["read_move", "why_illegal"]
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def read_move(game: TrickGame[Any, Any], seat: int, move: int | str | None, names: Sequence[str]) -> Action:
+    """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise."""
+    legal = game.legal_actions()
+    if isinstance(move, int):
+        ids = {game.action_id(a): a for a in legal}
+        action = ids.get(move)
+        if action is not None:
+            return action
+        raise ProtocolError("illegal", f"move {move} is not one of your moves now")
+    if not isinstance(move, str):
+        raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
+    wanted = _norm(move)
+    for a in legal:
+        text = _norm(move_text(a, game))
+        if wanted in (text, _norm(str(a))) or (isinstance(a, Play) and wanted == f"play {text}"):
+            return a
+    try:
+        if wanted[:1].isdigit() and " " in wanted and wanted.split()[1].isalpha() and len(wanted.split()) > 1:
+            candidate = parse_action(game.kind, move)
+        else:
+            words = wanted.removeprefix("play ")
+            candidate = parse_answer(game.kind, game.phase, seat, words)
+    except (HucklebuckError, ValueError) as exc:
+        raise ProtocolError("illegal", f"cannot read {move!r} as a move: {exc}") from None
+    if candidate in legal:
+        return candidate
+    raise ProtocolError("illegal", f"not allowed: {why_illegal(game, candidate, names)}")
+
+
+def why_illegal(game: TrickGame[Any, Any], action: Action, names: Sequence[str]) -> str:
+    """The engine's reason ``action`` is refused, with seats by name and cards as people write them."""
+    if isinstance(action, Play) and action.card not in game.hand(action.seat):
+        return f"{action.card.display} is not in your hand"
+    if action.seat != game.to_act:
+        return "that is another seat's move"
+    trial = game.copy()
+    try:
+        trial.apply(action)
+    except HucklebuckError as exc:
+        text = str(exc)
+        prefix = f"{action}: "
+        text = text.removeprefix(prefix)
+        text = re.sub(r"\bseat (\d+)", lambda m: _name(m, names), text)
+        return re.sub(r"\b([2-9TJQKA][CDHS])\b", lambda m: Card.parse(m.group(1)).display, text)
+    return "that is not one of your moves now"
+
+
+def _name(m: re.Match[str], names: Sequence[str]) -> str:
+    n = int(m.group(1))
+    return names[n] if 0 <= n < len(names) else m.group(0)

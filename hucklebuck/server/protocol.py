@@ -1,0 +1,99 @@
+"""The messages of the table protocol: reading what a client sends, and the
+error codes the server answers with.
+
+A client message is a JSON object with a ``type``; :func:`parse_client_message`
+turns its text into a :class:`ClientMessage` or raises :class:`ProtocolError`
+with the code and plain words the client gets back.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+__all__ = [
+    "ERROR_CODES",
+    "ClientMessage",
+    "ProtocolError",
+    "error_message",
+    "parse_client_message",
+]
+
+ERROR_CODES: Final = (
+    "bad_message",
+    "stale",
+    "not_your_turn",
+    "illegal",
+    "too_large",
+    "rate_limited",
+    "unknown_table",
+    "bad_token",
+    "spectator",
+    "game_over",
+    "not_over",
+    "busy",
+)
+"""Every ``code`` an ``error`` message may carry (see the server documentation)."""
+
+_TYPES: Final = ("act", "hint", "rematch")
+_MAX_ACTION_TEXT: Final = 80
+
+
+class ProtocolError(Exception):
+    """A refused client message: ``code`` (one of :data:`ERROR_CODES`) and plain words."""
+
+    def __init__(self, code: str, message: str) -> None:
+        """Refuse with ``code`` and ``message``."""
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A well-formed client message."""
+
+    type: str
+    """``act``, ``hint`` or ``rematch``."""
+    seq: int | None
+    """The ``seq`` of the last state the client received (required for ``act`` and ``hint``)."""
+    action: int | str | None = None
+    """For ``act``: the action's id, or its text as a person or the protocol writes it."""
+
+
+def parse_client_message(text: str | bytes, max_size: int) -> ClientMessage:
+    """Read one client message; raises :class:`ProtocolError` naming what is wrong."""
+    if len(text) > max_size:
+        raise ProtocolError("too_large", f"messages are limited to {max_size} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_message", "that message is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", 'a message must be a JSON object with a "type"')
+    kind = data.get("type")
+    if kind not in _TYPES:
+        raise ProtocolError("bad_message", "the message type must be one of: act, hint, rematch")
+    seq = data.get("seq")
+    if kind == "rematch":
+        return ClientMessage("rematch", seq if _is_int(seq) else None)
+    if not _is_int(seq):
+        raise ProtocolError("bad_message", f'a {kind} message needs "seq": the number of the last state seen')
+    if kind == "hint":
+        return ClientMessage("hint", seq)
+    action = data.get("action")
+    if _is_int(action):
+        return ClientMessage("act", seq, action)
+    if isinstance(action, str) and action.strip() and len(action) <= _MAX_ACTION_TEXT:
+        return ClientMessage("act", seq, action.strip())
+    raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def error_message(code: str, message: str, seq: int) -> dict[str, Any]:
+    """The ``error`` message sent to one client."""
+    return {"type": "error", "code": code, "message": message, "seq": seq}

@@ -1,0 +1,624 @@
+"""The tables a server holds: seats, connections, the game, and every change to it.
+
+All of a table's state changes on the event loop, one message at a time.  An
+accepted action is applied to the engine, committed to the store, and only
+then broadcast: each connection gets the view of its own seat
+(:func:`~hucklebuck.server.views.seat_view`).  Computer seats are clients of
+the same kind (:mod:`hucklebuck.server.bots`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..cli.common import GAMES, GameSpec
+from ..cli.table import Table as Narrator
+from ..errors import HucklebuckError
+from ..games.base import GameOverEvent, Phase, ScoreEvent
+from ..games.engine import TrickGame
+from ..packs import GameKind
+from .bots import ComputerSeats
+from .catalog import TableRequest
+from .config import ServerConfig
+from .moves import read_move
+from .protocol import ClientMessage, ProtocolError, error_message
+from .store import Store, StoredTable
+from .views import hand_events, hand_log, seat_view
+
+__all__ = ["Connection", "ServerTable", "TableManager", "TableRefused", "token_digest"]
+
+
+class Connection(Protocol):
+    """A client of a table (a WebSocket, or a test's stand-in)."""
+
+    seat: int | None
+    """The seat it holds, or ``None`` for a spectator."""
+
+    def send_text(self, text: str) -> None:
+        """Queue one message (JSON text) without waiting."""
+        ...
+
+
+class TableRefused(Exception):
+    """A request the server turns down (too many tables, unknown table...): ``code`` and plain words."""
+
+    def __init__(self, code: str, message: str) -> None:
+        """Refuse with ``code`` and ``message``."""
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def token_digest(token: str) -> str:
+    """What the store keeps of a seat token (the token itself is never stored or logged)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class Seat:
+    """One seat: who sits there and, while the server runs, whether they are here."""
+
+    kind: str
+    name: str
+    player: str | None
+    digest: str | None
+    away: bool = False
+    """A person's seat the computer plays while they are gone."""
+    connections: int = 0
+    returning: bool = False
+    """The person is back but the computer is finishing the move it began."""
+
+    def stored(self) -> dict[str, Any]:
+        """The seat as stored."""
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "player": self.player,
+            "digest": self.digest,
+            "away": self.away,
+        }
+
+    def public(self) -> dict[str, Any]:
+        """The seat's fields every view shows."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "player": self.player,
+            "connected": self.kind == "computer" or self.connections > 0,
+            "away": self.away,
+        }
+
+
+class _AgentClient:
+    """The seat interface a computer seat gets: its observation, and the act message."""
+
+    def __init__(self, table: ServerTable, seat: int) -> None:
+        self.table = table
+        self.seat = seat
+
+    def observation(self) -> tuple[int, Any]:
+        return self.table.seq, self.table.game.observation(self.seat)
+
+    def send(self, message: ClientMessage) -> None:
+        self.table.agent_message(self.seat, message)
+
+
+class ServerTable:
+    """One table (see the module docstring)."""
+
+    def __init__(
+        self,
+        manager: TableManager,
+        table_id: str,
+        spec: GameSpec,
+        game: TrickGame[Any, Any],
+        seats: list[Seat],
+        seq: int,
+        fields: dict[str, Any],
+    ) -> None:
+        """A table as created or restored; :meth:`start` sets it going."""
+        self.manager = manager
+        self.id = table_id
+        self.spec = spec
+        self.game = game
+        self.seats = seats
+        self.seq = seq
+        self.fields = fields
+        self.connections: set[Connection] = set()
+        self.narrator = Narrator(game, [s.name for s in seats], lambda _line: None, show_all=False)
+        self._thinking: dict[int, int] = {}  # seat -> the seq a computer decision started at
+        self._forced: set[int] = set()  # seqs at which the turn timer handed one move to the computer
+        self._timers: list[asyncio.TimerHandle] = []
+        self._grace: dict[int, asyncio.TimerHandle] = {}
+        self._log_cache: tuple[int, list[str]] = (-1, [])
+
+    # ------------------------------------------------------------ state out
+    @property
+    def config(self) -> ServerConfig:
+        """The server's settings."""
+        return self.manager.config
+
+    @property
+    def over(self) -> bool:
+        """Whether the game (or Buck 'Em session) has ended."""
+        return self.fields.get("game_over") is not None
+
+    def snapshot(self) -> StoredTable:
+        """The table in stored form: the engine's save format, the seats, the table's own fields."""
+        return StoredTable(
+            self.id,
+            self.seq,
+            self.game.to_json(),
+            json.dumps([s.stored() for s in self.seats]),
+            json.dumps(self.fields),
+        )
+
+    def log(self) -> list[str]:
+        """The hand's public lines (computed once per state)."""
+        if self._log_cache[0] != self.seq:
+            self._log_cache = (self.seq, hand_log(self.game, self.narrator.names))
+        return self._log_cache[1]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The VIEW for ``seat`` (``None``: a spectator)."""
+        extra = {
+            "last_hand": self.fields.get("last_hand"),
+            "game_over": self.fields.get("game_over"),
+            "notices": self.fields.get("notices", [])[-self.config.notices :],
+        }
+        return seat_view(self.game, seat, self.narrator, [s.public() for s in self.seats], self.log(), extra)
+
+    def state_text(self, seat: int | None) -> str:
+        """The ``state`` message for ``seat`` as JSON text."""
+        return json.dumps({"type": "state", "seq": self.seq, "you": seat, "view": self.view(seat)})
+
+    def broadcast(self) -> None:
+        """Send every connection the state of its own seat (each view built once)."""
+        texts: dict[int | None, str] = {}
+        for conn in list(self.connections):
+            text = texts.get(conn.seat)
+            if text is None:
+                text = texts[conn.seat] = self.state_text(conn.seat)
+            conn.send_text(text)
+
+    def summary(self) -> dict[str, Any]:
+        """The public summary of ``GET /api/tables/{id}``."""
+        over = self.fields.get("game_over")
+        return {
+            "id": self.id,
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "players": self.game.players,
+            "options": self.game.options.to_dict(),
+            "seats": [{"seat": i} | s.public() for i, s in enumerate(self.seats)],
+            "hand_number": self.game.hand_number,
+            "standings": list(self.game.standings),
+            "over": over is not None,
+            "winners": over["winners"] if over else [],
+            "seq": self.seq,
+        }
+
+    # ------------------------------------------------------------- changes
+    def notice(self, text: str) -> None:
+        """Announce ``text`` to the table (kept with the table's recent notices)."""
+        notices = self.fields.setdefault("notices", [])
+        notices.append(text)
+        del notices[: -self.config.notices]
+
+    def commit(self) -> None:
+        """Count one change, store it, then tell everyone (the store raises before anyone is told)."""
+        self.seq += 1
+        self.manager.store.save(self.snapshot())
+        self.broadcast()
+        self.drive()
+
+    def _change(self, mutate: Callable[[], None]) -> None:
+        """Apply ``mutate`` and commit it; if storing fails, put everything back as it was."""
+        game, fields, seq = self.game.copy(), json.loads(json.dumps(self.fields)), self.seq
+        seats = [s.stored() for s in self.seats]
+        try:
+            mutate()
+            self.commit()
+        except Exception:
+            self.game, self.fields, self.seq = game, fields, seq
+            self.narrator.game = game
+            for s, stored in zip(self.seats, seats, strict=True):
+                s.away = stored["away"]
+            raise
+
+    def seat_for_token(self, token: str) -> int | None:
+        """The seat ``token`` opens, compared in constant time; ``None`` if none."""
+        digest = token_digest(token)
+        found = None
+        for i, seat in enumerate(self.seats):
+            if seat.digest is not None and hmac.compare_digest(digest, seat.digest):
+                found = i
+        return found
+
+    def join(self, conn: Connection) -> None:
+        """A client connects: it gets the state; a returning person takes their seat back."""
+        self.connections.add(conn)
+        seat = conn.seat
+        if seat is not None:
+            info = self.seats[seat]
+            info.connections += 1
+            timer = self._grace.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            if info.away and info.connections == 1:
+                if seat in self._thinking:
+                    info.returning = True  # handed back once the computer's move in progress lands
+                else:
+                    self._hand_back(seat)
+                    return
+        conn.send_text(self.state_text(seat))
+        if seat is not None:
+            self.broadcast_presence(exclude=conn)
+
+    def broadcast_presence(self, exclude: Connection | None = None) -> None:
+        """Tell the others who is connected (no change of ``seq``: the game did not change)."""
+        texts: dict[int | None, str] = {}
+        for other in list(self.connections):
+            if other is exclude:
+                continue
+            text = texts.get(other.seat)
+            if text is None:
+                text = texts[other.seat] = self.state_text(other.seat)
+            other.send_text(text)
+
+    def leave(self, conn: Connection) -> None:
+        """A connection closed; a person's seat waits the grace period, then the computer plays it."""
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        seat = conn.seat
+        if seat is None:
+            return
+        info = self.seats[seat]
+        info.connections -= 1
+        if info.connections == 0 and not info.away:
+            loop = asyncio.get_running_loop()
+            self._grace[seat] = loop.call_later(self.config.grace, self._take_over, seat)
+        self.broadcast_presence()
+
+    def _take_over(self, seat: int) -> None:
+        self._grace.pop(seat, None)
+        info = self.seats[seat]
+        if info.connections or info.away or self.manager.closing:
+            return
+
+        def mutate() -> None:
+            info.away = True
+            self.notice(
+                f"{info.name}'s connection dropped: the computer plays for {info.name} until they return"
+            )
+
+        self._safe_change(mutate)
+
+    def _hand_back(self, seat: int) -> None:
+        info = self.seats[seat]
+
+        def mutate() -> None:
+            info.away = False
+            info.returning = False
+            self.notice(f"{info.name} is back and plays again")
+
+        self._safe_change(mutate)
+
+    def _safe_change(self, mutate: Callable[[], None]) -> None:
+        """A change the server makes by itself: a failed store is reported, not raised."""
+        try:
+            self._change(mutate)
+        except Exception as exc:  # the store failed: state is as before; say so to the operator
+            self.manager.report(f"table {self.id}: could not store a change: {exc}")
+
+    # ------------------------------------------------------------ messages
+    def client_message(self, conn: Connection, message: ClientMessage) -> None:
+        """Handle a message from a connection; a refusal goes to that connection alone."""
+        try:
+            if message.type == "act":
+                self._act(conn.seat, message, agent=False)
+            elif message.type == "hint":
+                self._hint(conn, message)
+            else:
+                self._rematch(conn.seat)
+        except ProtocolError as exc:
+            conn.send_text(json.dumps(error_message(exc.code, exc.message, self.seq)))
+
+    def agent_message(self, seat: int, message: ClientMessage) -> None:
+        """A computer seat's move: checked like a person's (a stale one is dropped)."""
+        self._thinking.pop(seat, None)
+        try:
+            self._act(seat, message, agent=True)
+        except ProtocolError:
+            pass  # the table moved on while it thought (a hand-back, a restart): nothing to do
+        info = self.seats[seat]
+        if info.returning:
+            self._hand_back(seat)
+
+    def _act(self, seat: int | None, message: ClientMessage, *, agent: bool) -> None:
+        if seat is None:
+            raise ProtocolError("spectator", "spectators watch: only a seated player may act")
+        if self.over:
+            raise ProtocolError("game_over", "the game is over (send rematch to play again)")
+        if message.seq != self.seq:
+            raise ProtocolError(
+                "stale", f"that move answers state {message.seq}, but the table is at state {self.seq}"
+            )
+        game = self.game
+        to_act = game.to_act
+        if to_act is None:
+            raise ProtocolError("not_your_turn", "nobody acts now: the next hand is about to be dealt")
+        info = self.seats[seat]
+        computer_turn = info.kind == "computer" or info.away or message.seq in self._forced
+        if agent != computer_turn:
+            raise ProtocolError("not_your_turn", "the computer is playing this seat's move")
+        if to_act != seat:
+            raise ProtocolError("not_your_turn", f"it is {self.seats[to_act].name}'s turn, not yours")
+        action = read_move(game, seat, message.action, self.narrator.names)
+        before_over = game.phase
+
+        def mutate() -> None:
+            game.apply(action)
+            self._after_action(before_over)
+
+        try:
+            self._change(mutate)
+        except HucklebuckError as exc:  # the engine refused it: nothing changed
+            raise ProtocolError("illegal", str(exc)) from None
+        except Exception as exc:
+            self.manager.report(f"table {self.id}: could not store a move: {exc}")
+            raise ProtocolError("busy", "the server could not store that move; send it again") from None
+
+    def _after_action(self, phase_before: Phase) -> None:
+        game = self.game
+        if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER) and phase_before not in (
+            Phase.HAND_OVER,
+            Phase.GAME_OVER,
+        ):
+            self._hand_ended()
+
+    def _hand_ended(self) -> None:
+        game, names = self.game, self.narrator.names
+        lines = []
+        reason = ""
+        for ev in hand_events(game)[1]:
+            if isinstance(ev, ScoreEvent) and (ev.delta or ev.reason):
+                lines.append({"seat": ev.seat, "delta": ev.delta, "text": f"{names[ev.seat]}: {ev.reason}"})
+            elif isinstance(ev, GameOverEvent):
+                reason = ev.reason
+        self.fields["last_hand"] = {
+            "hand_number": game.hand_number,
+            "lines": lines,
+            "standings": self.narrator.standings_text(),
+        }
+        if game.phase is Phase.GAME_OVER:
+            winners = list(game.winners)
+            who = " and ".join(names[s] for s in winners)
+            self.fields["game_over"] = {
+                "winners": winners,
+                "text": f"{who} wins. {self.narrator.why(winners, reason)}",
+            }
+        elif game.kind is GameKind.BUCKEM and game.hand_number >= self.fields.get("hands", 10):
+            standings = game.standings
+            top = max(standings)
+            winners = [s for s in range(game.players) if standings[s] == top]
+            who = " and ".join(names[s] for s in winners)
+            self.fields["game_over"] = {
+                "winners": winners,
+                "text": f"The session of {game.hand_number} rounds is over: "
+                f"{who} has the biggest bankroll ({top}).",
+            }
+
+    def _hint(self, conn: Connection, message: ClientMessage) -> None:
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator", "hints are for seated players")
+        if message.seq != self.seq:
+            raise ProtocolError(
+                "stale", f"that asks about state {message.seq}, but the table is at {self.seq}"
+            )
+        if self.over or self.game.to_act != seat:
+            raise ProtocolError("not_your_turn", "a hint is for your own turn")
+        seq, game = self.seq, self.game.copy()
+        future = self.manager.bots.run(self.manager.hinter, game, seat)
+
+        def done(f: asyncio.Future[Any]) -> None:
+            if f.cancelled() or conn not in self.connections:
+                return
+            exc = f.exception()
+            if exc is not None:
+                conn.send_text(json.dumps(error_message("illegal", f"no hint: {exc}", self.seq)))
+                return
+            conn.send_text(json.dumps(f.result() | {"seq": seq}))
+
+        future.add_done_callback(done)
+
+    def _rematch(self, seat: int | None) -> None:
+        if seat is None:
+            raise ProtocolError("spectator", "spectators watch: only a seated player may ask for a rematch")
+        if not self.over:
+            raise ProtocolError("not_over", "a rematch can start only once the game is over")
+
+        def mutate() -> None:
+            game = self.spec.game_type(
+                self.game.players, options=self.game.options, seed=secrets.randbits(64)
+            )
+            self.game = game
+            self.narrator.game = game
+            self.fields["game_over"] = None
+            self.fields["last_hand"] = None
+            self.fields["game_number"] = self.fields.get("game_number", 1) + 1
+            self.notice(f"{self.seats[seat].name} asked for a rematch: a new game begins")
+
+        self._safe_change(mutate)
+
+    # -------------------------------------------------------------- driving
+    def drive(self) -> None:
+        """Start what the table does by itself now: a computer's move, the next deal, a turn timer."""
+        if self.over or self.manager.closing:
+            return
+        game = self.game
+        loop = asyncio.get_running_loop()
+        for t in self._timers:
+            t.cancel()
+        self._timers = []
+        if game.phase is Phase.HAND_OVER:
+            self._timers.append(loop.call_later(self.config.deal_pause, self._deal, self.seq))
+            return
+        seat = game.to_act
+        if seat is None:
+            return
+        info = self.seats[seat]
+        if info.kind == "computer" or info.away:
+            self._start_agent(seat, info.player or self.config.takeover_player)
+        elif self.fields.get("turn_timer"):
+            timer = float(self.fields["turn_timer"])
+            self._timers.append(loop.call_later(timer, self._time_up, self.seq, seat))
+
+    def _start_agent(self, seat: int, kind: str) -> None:
+        if seat in self._thinking:
+            return
+        self._thinking[seat] = self.seq
+        seed = f"{self.id}:{self.fields.get('game_number', 1)}:{seat}:{self.seq}"
+        self.manager.bots.decide(_AgentClient(self, seat), kind, self.game.kind, seed)
+
+    def _deal(self, seq: int) -> None:
+        if seq != self.seq or self.game.phase is not Phase.HAND_OVER or self.over:
+            return
+        self._safe_change(self.game.next_hand)
+
+    def _time_up(self, seq: int, seat: int) -> None:
+        if seq != self.seq or self.game.to_act != seat or self.over:
+            return
+        name = self.seats[seat].name
+        self.notice(f"{name}'s time ran out: the computer made this move for {name}")
+        self._forced.add(seq)
+        self._start_agent(seat, self.config.takeover_player)
+
+    def stop(self) -> None:
+        """Cancel the table's timers (the server is stopping)."""
+        for t in [*self._timers, *self._grace.values()]:
+            t.cancel()
+        self._timers = []
+        self._grace = {}
+
+
+class TableManager:
+    """Every table of a server: creating, restoring, looking up; the limits."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: Store,
+        *,
+        report: Callable[[str], None] = lambda _m: None,
+        hinter: Callable[[TrickGame[Any, Any], int], dict[str, Any]] | None = None,
+    ) -> None:
+        """Tables kept in ``store``; ``report`` tells the operator about trouble."""
+        self.config = config
+        self.store = store
+        self.report = report
+        if hinter is None:
+            from .hints import hint_for
+
+            hinter = hint_for
+        self.hinter = hinter
+        self.tables: dict[str, ServerTable] = {}
+        self.broken: dict[str, str] = {}
+        self.connections = 0
+        self.closing = False
+        self.bots = ComputerSeats(config.bot_threads, config.bot_pause)
+
+    def restore(self) -> None:
+        """Load every stored table; one that cannot be restored is reported by id and kept aside."""
+        for row in self.store.load_all():
+            try:
+                self.tables[row.id] = self._restore(row)
+            except Exception as exc:
+                reason = " ".join(str(exc).split()) or type(exc).__name__
+                self.broken[row.id] = reason
+                self.report(f"table {row.id} cannot be restored: {reason}")
+
+    def _restore(self, row: StoredTable) -> ServerTable:
+        data = json.loads(row.game)
+        spec = next((s for s in GAMES.values() if s.kind.value == data.get("game")), None)
+        if spec is None:
+            raise ValueError(f"unknown game {data.get('game')!r}")
+        game = spec.game_type.from_dict(data)
+        seats = [
+            Seat(s["kind"], s["name"], s.get("player"), s.get("digest"), bool(s.get("away")))
+            for s in json.loads(row.seats)
+        ]
+        if len(seats) != game.players:
+            raise ValueError(f"{len(seats)} seats for a {game.players}-player game")
+        fields = json.loads(row.table)
+        if not isinstance(fields, dict):
+            raise ValueError("the table's fields are not an object")
+        return ServerTable(self, row.id, spec, game, seats, int(row.seq), fields)
+
+    def start(self) -> None:
+        """Set every restored table going (on the event loop): computer seats, deals, grace periods."""
+        loop = asyncio.get_running_loop()
+        for table in self.tables.values():
+            for i, seat in enumerate(table.seats):
+                if seat.kind == "human" and not seat.away:
+                    table._grace[i] = loop.call_later(self.config.grace, table._take_over, i)
+            table.drive()
+
+    def create(self, request: TableRequest) -> tuple[ServerTable, list[str | None]]:
+        """A new table and each seat's token (``None`` for a computer seat)."""
+        if len(self.tables) >= self.config.max_tables:
+            raise TableRefused(
+                "full", f"this server holds {self.config.max_tables} tables already; try later"
+            )
+        table_id = secrets.token_urlsafe(9)
+        tokens: list[str | None] = []
+        seats = []
+        for s in request.seats:
+            token = secrets.token_urlsafe(24) if s.kind == "human" else None
+            tokens.append(token)
+            seats.append(Seat(s.kind, s.name, s.player, token_digest(token) if token else None))
+        game = request.spec.game_type(request.players, options=request.options, seed=secrets.randbits(64))
+        fields: dict[str, Any] = {
+            "turn_timer": request.turn_timer,
+            "notices": [],
+            "last_hand": None,
+            "game_over": None,
+            "game_number": 1,
+        }
+        if request.spec.kind is GameKind.BUCKEM:
+            fields["hands"] = request.hands or self.config.buckem_hands
+        table = ServerTable(self, table_id, request.spec, game, seats, 0, fields)
+        table.seq = -1
+        self.tables[table_id] = table
+        try:
+            table.commit()  # seq 0: stored before anyone hears of it
+        except Exception:
+            del self.tables[table_id]
+            raise
+        return table, tokens
+
+    def get(self, table_id: str) -> ServerTable:
+        """The table ``table_id``; :class:`TableRefused` if there is none (or it could not be restored)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            if table_id in self.broken:
+                raise TableRefused("unrestorable", f"table {table_id} could not be restored after a restart")
+            raise TableRefused("unknown_table", "there is no such table")
+        return table
+
+    def close(self) -> None:
+        """Stop every table and the thinking pool, then close the store."""
+        self.closing = True
+        for table in self.tables.values():
+            table.stop()
+        self.bots.close()
+        self.store.close()

@@ -1,0 +1,262 @@
+"""What one seat (or a spectator) sees of a table: the VIEW of the protocol.
+
+Every view is built from the engine's ``observation(seat)`` and the game's
+public events only, so it can hold no card the seat may not see.  A spectator's
+view is the part every seat's observation shares: no hand, no private discard,
+no Buck 'Em declaration before everyone has declared.  The words are the
+terminal table's own (:mod:`hucklebuck.cli.table`, :mod:`hucklebuck.cli.human`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from ..actions import (
+    Action,
+    BuckStay,
+    Discard,
+    Draw,
+    Fold,
+    Order,
+    Play,
+)
+from ..cards import Card, Suit
+from ..cli.human import move_text
+from ..cli.table import SUIT_NAMES, describe_action, order_up_line, sort_hand, trick_line
+from ..cli.table import Table as Narrator
+from ..games.base import ActionEvent, DealEvent, Phase, TrickEvent
+from ..games.engine import TrickGame
+from ..packs import GameKind
+
+__all__ = ["hand_events", "hand_log", "legal_moves", "public_seat_fields", "seat_view"]
+
+_STAY_FOLD = Phase.STAY_FOLD
+
+
+def hand_log(game: TrickGame[Any, Any], names: Sequence[str]) -> list[str]:
+    """The public events of the hand in progress, in the terminal's words."""
+    deal, events = hand_events(game)
+    dealer = deal.dealer if deal is not None else game.dealer
+    hidden = (
+        game.kind is GameKind.BUCKEM
+        and bool(getattr(game.options, "simultaneous_declare", False))
+        and game.phase is _STAY_FOLD
+    )
+    up = getattr(game, "turned", None) if game.kind is GameKind.DEERPARK else None
+    lines: list[str] = []
+    for ev in events:
+        if isinstance(ev, ActionEvent):
+            action = ev.action
+            name = names[action.seat]
+            if isinstance(action, Play):
+                continue  # plays are shown in the trick and, once it is complete, its line
+            if isinstance(action, Order) and up is not None:
+                lines.append(order_up_line(name, up, names[dealer]))
+            elif hidden and isinstance(action, BuckStay | Fold):
+                lines.append(f"{name} has declared")
+            else:
+                lines.append(describe_action(action, name, show_cards=False))
+        elif isinstance(ev, TrickEvent):
+            t = ev.trick
+            lines.append(trick_line(ev.number, t.seats, t.cards, t.winner, names))
+    return lines
+
+
+def hand_events(game: TrickGame[Any, Any]) -> tuple[DealEvent | None, list[Any]]:
+    """The current hand's deal and the events since (walking back from the end)."""
+    events = game.events
+    for i in range(len(events) - 1, -1, -1):
+        ev = events[i]
+        if isinstance(ev, DealEvent):
+            return ev, list(events[i + 1 :])
+    return None, list(events)
+
+
+def legal_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict[str, Any]]:
+    """The legal moves as the view lists them: id, the menu's text, kind, cards; plays by rank."""
+    trump, kind = game.trump, game.kind
+    moves = list(legal)
+    if moves and isinstance(moves[0], Play):
+        order = sort_hand([a.card for a in moves if isinstance(a, Play)], trump, kind)
+        moves.sort(key=lambda a: order.index(a.card) if isinstance(a, Play) else 0)
+    out = []
+    for a in moves:
+        cards: list[Card] = []
+        if isinstance(a, Play):
+            cards = [a.card]
+        elif isinstance(a, Discard | Draw):
+            cards = sort_hand(a.cards, trump, kind)
+        text = move_text(a, game)
+        if isinstance(a, Play):
+            text = f"play {text}"
+        out.append({"id": game.action_id(a), "text": text, "kind": a.verb, "cards": [c.code for c in cards]})
+    return out
+
+
+def _suit_words(suit: Suit) -> str:
+    return f"{suit.glyph} {SUIT_NAMES[suit]}"
+
+
+def public_seat_fields(game: TrickGame[Any, Any], obs: Any, names: Sequence[str]) -> dict[str, Any]:
+    """Per-seat public words and the contract: ``status`` per seat, ``contract``, ``face_up``."""
+    n = game.players
+    status = [""] * n
+    face_up: list[dict[str, Any]] = []
+    contract: str | None = None
+    kind = game.kind
+    if kind is GameKind.HUCKLEBUCK:
+        for seat, exchange in obs.declarations:
+            status[seat] = "dropped" if exchange is None else "stayed"
+        if obs.bidder is not None:
+            status[obs.bidder] = "bidder"
+            if obs.bid is not None:
+                contract = f"{names[obs.bidder]} bid {obs.bid}"
+                if obs.trump is not None:
+                    contract += f": {_suit_words(obs.trump)} are trump"
+        for seat in obs.out:
+            status[seat] = "out"
+    elif kind is GameKind.DEERPARK:
+        phase = obs.phase
+        label = {Phase.ORDER: "turned card", Phase.CALL: "turned card (turned down)"}.get(
+            phase, "turned card"
+        )
+        face_up.append({"label": label, "cards": [obs.turned.code]})
+        if obs.maker is not None:
+            status[obs.maker] = "maker"
+            if obs.trump is not None and obs.requirement is not None:
+                who = names[obs.maker]
+                contract = (
+                    f"{who} is the maker: {_suit_words(obs.trump)} are trump, {who} must take "
+                    f"{obs.requirement} tricks; everyone else needs 1"
+                )
+    else:
+        face_up.append({"label": "upcard", "cards": [obs.upcard.code]})
+        for seat, card in enumerate(obs.scare):
+            if card is not None:
+                face_up.append({"label": f"{names[seat]}'s scare card", "cards": [card.code]})
+        for seat, word in obs.decisions:
+            status[seat] = "folded" if word == "fold" else "stayed"
+        contract = f"Trump is {_suit_words(obs.trump)}, the upcard's suit"
+    return {"status": status, "face_up": face_up, "contract": contract}
+
+
+def _public_obs(game: TrickGame[Any, Any]) -> Any:
+    """An observation holding only what every seat sees (for spectators)."""
+    if game.kind is GameKind.BUCKEM and game.phase is _STAY_FOLD:
+        # Each seat sees its own declaration early under simultaneous declaring:
+        # the public part is what all seats see.
+        observations = [game.observation(s) for s in range(game.players)]
+        shared = set(observations[0].decisions)
+        for o in observations[1:]:
+            shared &= set(o.decisions)
+        base = observations[0]
+        upcards = Counter(o.upcard for o in observations)  # a hidden deuce swap shows to the swapper only
+        decisions = tuple(d for d in base.decisions if d in shared)
+        return _Replace(base, decisions=decisions, upcard=upcards.most_common(1)[0][0])
+    return game.observation(0)
+
+
+class _Replace:
+    """An observation with a few fields replaced (read-only)."""
+
+    def __init__(self, base: Any, **fields: Any) -> None:
+        self._base = base
+        self._fields = fields
+
+    def __getattr__(self, name: str) -> Any:
+        fields = self.__dict__.get("_fields", {})
+        if name in fields:
+            return fields[name]
+        return getattr(self.__dict__["_base"], name)
+
+
+def seat_view(
+    game: TrickGame[Any, Any],
+    seat: int | None,
+    narrator: Narrator,
+    seats: Sequence[dict[str, Any]],
+    log: list[str],
+    extra: dict[str, Any],
+) -> dict[str, Any]:
+    """The VIEW for ``seat`` (``None``: a spectator).
+
+    ``seats`` holds each seat's table fields (name, kind, player, connected,
+    away); ``log`` the hand's public lines; ``extra`` the table's
+    ``last_hand``, ``game_over`` and ``notices``.
+    """
+    names = narrator.names
+    obs = game.observation(seat) if seat is not None else _public_obs(game)
+    public = public_seat_fields(game, obs, names)
+    kind = game.kind
+    trump = obs.trump
+    tricks_won = obs.tricks_won
+    standings = game.standings
+    out_seats = []
+    for s in range(game.players):
+        info = dict(seats[s])
+        info["seat"] = s
+        info["cards"] = len(game.hand(s))
+        info["tricks"] = tricks_won[s]
+        info["score"] = standings[s]
+        info["status"] = public["status"][s]
+        out_seats.append(info)
+    to_act = obs.to_act
+    over = extra.get("game_over") is not None
+    plays = _current_plays(obs)
+    tricks = obs.tricks
+    last_trick = None
+    if tricks:
+        t = tricks[-1]
+        last_trick = {
+            "cards": [{"seat": s, "card": c.code} for s, c in zip(t.seats, t.cards, strict=True)],
+            "winner": t.winner,
+        }
+    legal = legal_moves(game, obs.legal_actions) if seat is not None and to_act == seat and not over else []
+    hand = [c.code for c in sort_hand(obs.hand, trump, kind)] if seat is not None else []
+    return {
+        "game": kind.value,
+        "title": kind.title,
+        "players": game.players,
+        "hand_number": obs.hand_number,
+        "dealer": obs.dealer,
+        "phase": obs.phase.value,
+        "phase_text": narrator.phase_name(),
+        "to_act": None if over else to_act,
+        "trump": trump.symbol if trump is not None else None,
+        "hand": hand,
+        "seats": out_seats,
+        "score_label": "chips" if kind is GameKind.BUCKEM else "points",
+        "pot": getattr(obs, "pot", None),
+        "face_up": public["face_up"],
+        "contract": public["contract"],
+        "current_trick": plays,
+        "trick_leader": obs.trick_leader,
+        "last_trick": last_trick,
+        "legal": legal,
+        "log": log,
+        "last_hand": extra.get("last_hand"),
+        "game_over": extra.get("game_over"),
+        "notices": extra.get("notices", []),
+    }
+
+
+def _current_plays(obs: Any) -> list[dict[str, Any]]:
+    """The trick in progress with who played each card (seats follow the leader, skipping absent ones)."""
+    cards = obs.current_trick
+    if not cards:
+        return []
+    seats = _trick_seats(obs)
+    return [{"seat": s, "card": c.code} for s, c in zip(seats, cards, strict=False)]
+
+
+def _trick_seats(obs: Any) -> list[int]:
+    """Seats in this trick's play order, read from the hand's public history."""
+    plays: list[int] = []
+    for text in obs.history:
+        seat, _, rest = text.partition(" ")
+        if rest.startswith("play "):
+            plays.append(int(seat))
+    count = len(obs.current_trick)
+    return plays[len(plays) - count :] if count else []

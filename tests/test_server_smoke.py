@@ -1,0 +1,34 @@
+"""The table server answers its pages and API and plays a whole game over a WebSocket."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from server_kit import client, humans_and_bots, new_table, receive_state, ws_url
+
+pytestmark = pytest.mark.single_core
+
+
+def test_pages_and_games_listing() -> None:
+    with client() as c:
+        assert c.get("/").status_code == 200
+        assert c.get("/t/anything").status_code == 200
+        games = c.get("/api/games").json()["games"]
+        assert [g["name"] for g in games] == ["hucklebuck", "buckem", "deerpark"]
+
+
+def test_one_person_plays_a_whole_game_against_the_computer() -> None:
+    with client() as c:
+        t = new_table(c, "deerpark", humans_and_bots(1, 3))
+        with c.websocket_connect(ws_url(t, 0)) as ws:
+            while True:
+                m = receive_state(ws)
+                view = m["view"]
+                if view["game_over"]:
+                    break
+                if view["to_act"] == 0 and view["legal"]:
+                    ws.send_json({"type": "act", "action": view["legal"][0]["id"], "seq": m["seq"]})
+        summary = c.get(f"/api/tables/{t['id']}").json()
+        assert summary["over"] and summary["winners"] == view["game_over"]["winners"]
