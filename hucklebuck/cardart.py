@@ -11,6 +11,8 @@ cards read the same in greyscale.
 True
 >>> card_file("back").startswith("<svg xmlns=")
 True
+>>> len(card_files())
+53
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "RED",
     "SUIT_PATHS",
     "card_file",
+    "card_files",
     "card_svg",
     "chip_svg",
     "spoken",
@@ -154,3 +157,13 @@ def card_file(code: str) -> str:
         f'<svg {_XMLNS} viewBox="0 0 60 84" width="120" height="168" role="img" aria-label="{spoken(card)}">'
         f"<title>{html.escape(title)}</title>{_card_body(card)}</svg>"
     )
+
+
+def card_files() -> dict[str, str]:
+    """Every card's :func:`card_file` by canonical code (``TH``), and the back as :data:`BACK`.
+
+    53 small documents: a server can build them once and answer from memory.
+    """
+    out = {c.code: card_file(c.code) for c in (Card.from_index(i) for i in range(52))}
+    out[BACK] = card_file(BACK)
+    return out
