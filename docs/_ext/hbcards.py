@@ -11,7 +11,7 @@ mistyped card stops the build.
 
 HTML gets SVG with ``role="img"``, an ``aria-label`` and a ``<title>``; every
 other builder (and the search index) gets the text form, e.g. ``10♦``.
-No image files are involved: the suit shapes are drawn from the paths below.
+The drawing itself is :mod:`hucklebuck.cardart`, which the browser table uses too.
 """
 
 from __future__ import annotations
@@ -27,38 +27,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.writers.html5 import HTML5Translator
 
 import hucklebuck as hb
-
-# Suit shapes in a 100 x 100 box (our own drawing).
-SUIT_PATHS = {
-    "D": "M50 2 L88 50 L50 98 L12 50 Z",
-    "H": "M50 94 C22 70 2 52 4 30 C6 10 30 2 50 24 C70 2 94 10 96 30 C98 52 78 70 50 94 Z",
-    "S": "M50 4 C72 30 98 44 96 66 C94 84 70 88 56 74 C58 84 62 92 70 98 L30 98 C38 92 42 84 44 74 "
-    "C30 88 6 84 4 66 C2 44 28 30 50 4 Z",
-    "C": "M50 6 A20 20 0 0 1 66 40 A20 20 0 1 1 58 74 C60 84 64 92 70 98 L30 98 C36 92 40 84 42 74 "
-    "A20 20 0 1 1 34 40 A20 20 0 0 1 50 6 Z",
-}
-RED = "#c4172c"
-BLACK = "#1b1b1f"
-RANK_WORDS = {
-    "A": "ace",
-    "K": "king",
-    "Q": "queen",
-    "J": "jack",
-    "10": "ten",
-    "9": "nine",
-    "8": "eight",
-    "7": "seven",
-    "6": "six",
-    "5": "five",
-    "4": "four",
-    "3": "three",
-    "2": "two",
-}
-
-
-def _suit_shape(suit: str, x: float, y: float, size: float, colour: str) -> str:
-    k = size / 100
-    return f'<path transform="translate({x:g} {y:g}) scale({k:g})" d="{SUIT_PATHS[suit]}" fill="{colour}"/>'
+from hucklebuck import cardart
 
 
 class Token:
@@ -76,9 +45,7 @@ class Token:
 
     @property
     def spoken(self) -> str:
-        if self.card is None:
-            return "a face-down card"
-        return f"{RANK_WORDS[self.card.rank.display]} of {self.card.suit.name.lower()}"
+        return cardart.spoken(self.card)
 
 
 def parse_tokens(text: str) -> list[Token]:
@@ -88,53 +55,12 @@ def parse_tokens(text: str) -> list[Token]:
 
 def chip_svg(tok: Token) -> str:
     """A small inline chip: rank and suit side by side."""
-    if tok.card is None:
-        return (
-            '<svg class="hb-chip" viewBox="0 0 30 40" role="img" aria-label="a face-down card">'
-            "<title>face-down card</title>"
-            '<rect x="1" y="1" width="28" height="38" rx="4" fill="#2f5d9a" stroke="#1d3c66"/></svg>'
-        )
-    rank = tok.card.rank.display
-    suit = tok.card.suit.symbol
-    colour = RED if tok.card.suit.is_red else BLACK
-    w = 52 if len(rank) == 2 else 42
-    return (
-        f'<svg class="hb-chip{" hb-win" if tok.highlight else ""}" viewBox="0 0 {w} 30" '
-        f'style="width:{w / 30 * 1.22:.2f}em" role="img" aria-label="{tok.spoken}">'
-        f"<title>{html.escape(tok.text)}</title>"
-        f'<rect x="1" y="1" width="{w - 2}" height="28" rx="5" fill="#fff" stroke="#8a8f98"/>'
-        f'<text x="{4 if len(rank) == 2 else 6}" y="22" font-family="Arial, Helvetica, sans-serif" '
-        f'font-weight="700" font-size="19" fill="{colour}">{rank}</text>'
-        f"{_suit_shape(suit, w - 24, 5, 20, colour)}</svg>"
-    )
+    return cardart.chip_svg(tok.card, highlight=tok.highlight)
 
 
 def card_svg(tok: Token) -> str:
     """A full card: rank and suit in the corners, a large suit in the middle."""
-    if tok.card is None:
-        return (
-            '<svg class="hb-card" viewBox="0 0 60 84" role="img" aria-label="a face-down card">'
-            "<title>face-down card</title>"
-            '<rect x="1" y="1" width="58" height="82" rx="6" fill="#2f5d9a" stroke="#1d3c66"/>'
-            '<rect x="6" y="6" width="48" height="72" rx="3" fill="none" stroke="#9db8dc" '
-            'stroke-dasharray="3 3"/></svg>'
-        )
-    rank = tok.card.rank.display
-    suit = tok.card.suit.symbol
-    colour = RED if tok.card.suit.is_red else BLACK
-    font = 'font-family="Arial, Helvetica, sans-serif" font-weight="700"'
-    fs = 17 if len(rank) == 2 else 19
-    big = 34 if tok.card.rank is hb.Rank.ACE else 28
-    return (
-        f'<svg class="hb-card{" hb-win" if tok.highlight else ""}" viewBox="0 0 60 84" role="img" '
-        f'aria-label="{tok.spoken}"><title>{html.escape(tok.text)}</title>'
-        f'<rect x="1" y="1" width="58" height="82" rx="6" fill="#fff" stroke="#8a8f98" stroke-width="1.2"/>'
-        f'<text x="5" y="20" {font} font-size="{fs}" fill="{colour}">{rank}</text>'
-        f"{_suit_shape(suit, 5.5, 23, 12, colour)}"
-        f"{_suit_shape(suit, 30 - big / 2, 46 - big / 2, big, colour)}"
-        f'<g transform="rotate(180 30 42)"><text x="5" y="20" {font} font-size="{fs}" '
-        f'fill="{colour}">{rank}</text>{_suit_shape(suit, 5.5, 23, 12, colour)}</g></svg>'
-    )
+    return cardart.card_svg(tok.card, highlight=tok.highlight)
 
 
 class cards_inline(nodes.inline):

@@ -23,6 +23,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ..cardart import card_files
 from .catalog import games_listing, read_table_request
 from .config import ServerConfig
 from .protocol import ProtocolError, error_message, parse_client_message
@@ -134,6 +135,14 @@ def create_app(
 
     async def table_page(_request: Request) -> Response:
         return await page("table.html")
+
+    pictures = {code: svg.encode() for code, svg in card_files().items()}  # drawn once, served from memory
+
+    async def card_picture(request: Request) -> Response:
+        svg = pictures.get(request.path_params["code"])
+        if svg is None:
+            return _error(404, "not_found", "no such card picture (use a card code such as TH, or back)")
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
     async def api_games(_request: Request) -> Response:
         return JSONResponse(games_listing())
@@ -257,6 +266,7 @@ def create_app(
     routes: list[Any] = [
         Route("/", index),
         Route("/t/{table_id}", table_page),
+        Route("/cards/{code}.svg", card_picture),
         Route("/api/games", api_games),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{table_id}", api_table),
