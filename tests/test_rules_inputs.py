@@ -149,3 +149,21 @@ def test_public_batch_with_a_bad_trump_names_the_item() -> None:
     tricks = [("S", parse_cards("2C AS")), (Suit.SPADES, parse_cards("AH KH"))]
     assert trick_winners("hucklebuck", tricks) == [1, 0]
     assert str(CardSet(parse_cards("2C"))) == "2C"
+
+
+@pytest.mark.parametrize("bad", ["AS KS", b"AS", 7, None])
+def test_a_trick_that_is_not_a_sequence_of_cards(bad: Any) -> None:
+    shown = {"AS KS": "'AS KS'", b"AS": "b'AS'", 7: "7", None: "None"}[bad]
+    with pytest.raises(CardError, match=f"^cards must be a sequence of Cards, not {shown}"):
+        trick_winner("hucklebuck", "S", bad)
+    with pytest.raises(CardError, match=f"^trick must be a sequence of Cards, not {shown}"):
+        legal_plays("hucklebuck", "S", parse_cards("AS"), bad)
+
+
+@pytest.mark.parametrize("bad", ["AS KS", b"AS", 7, None])
+def test_a_batch_that_is_not_an_iterable_of_tuples(bad: Any) -> None:
+    shown = {"AS KS": "'AS KS'", b"AS": "b'AS'", 7: "7", None: "None"}[bad]
+    with pytest.raises(CardError, match=f"^tricks must be an iterable of tuples, not {shown}"):
+        trick_winners("hucklebuck", bad)
+    with pytest.raises(CardError, match=f"^positions must be an iterable of tuples, not {shown}"):
+        legal_plays_batch("hucklebuck", bad)
