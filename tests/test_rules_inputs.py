@@ -167,3 +167,27 @@ def test_a_batch_that_is_not_an_iterable_of_tuples(bad: Any) -> None:
         trick_winners("hucklebuck", bad)
     with pytest.raises(CardError, match=f"^positions must be an iterable of tuples, not {shown}"):
         legal_plays_batch("hucklebuck", bad)
+
+
+@pytest.mark.parametrize(
+    ("items", "where", "shown"),
+    [
+        (["AS", "KS"], 0, "'AS'"),
+        ([parse_cards("AS")[0], 5], 1, "5"),
+        ([parse_cards("AS")[0], None], 1, "None"),
+    ],
+)
+def test_each_trick_item_must_be_a_card(items: list[Any], where: int, shown: str) -> None:
+    with pytest.raises(CardError, match=f"^cards item {where} must be a Card, not {shown}"):
+        trick_winner("hucklebuck", "S", items)
+    with pytest.raises(CardError, match=f"^trick item {where} must be a Card, not {shown}"):
+        legal_plays("hucklebuck", "S", parse_cards("2H"), items)
+    with pytest.raises(CardError, match=f"^tricks item 0 cards item {where} must be a Card"):
+        trick_winners("hucklebuck", [("S", items)])
+
+
+def test_a_card_both_in_hand_and_trick_names_the_first_in_play_order() -> None:
+    with pytest.raises(CardError, match=r"^card KS is both in the hand and on the table$"):
+        legal_plays("hucklebuck", "S", parse_cards("AS KS 2H"), parse_cards("KS AS"))
+    with pytest.raises(CardError, match=r"^card AS is both in the hand and on the table$"):
+        legal_plays("hucklebuck", "S", parse_cards("AS KS 2H"), parse_cards("AS KS"))

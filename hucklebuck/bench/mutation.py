@@ -265,12 +265,17 @@ def _apply(node: ast.AST, kind: str, arg: int) -> None:
         block[arg] = ast.Pass()
 
 
-def mutants(module: str, source: str, count: int, seed: int) -> list[tuple[Mutant, str]]:
-    """A seeded sample of ``count`` mutants of ``source``, each with its mutated text."""
+def mutants(
+    module: str, source: str, count: int, seed: int, only: frozenset[int] = frozenset()
+) -> list[tuple[Mutant, str]]:
+    """A seeded sample of ``count`` mutants of ``source``, each with its mutated text
+    (``only``: keep just the sampled mutants with these indices)."""
     tree = ast.parse(source)
     sites = list(_sites(tree))
     rng = random.Random(f"{seed}:{module}")
     picked = sorted(rng.sample(range(len(sites)), min(count, len(sites))))
+    if only:
+        picked = [k for k in picked if k in only]
     out = []
     original = ast.unparse(tree)
     for k in picked:
@@ -439,7 +444,13 @@ def _commands(tests: tuple[str, ...]) -> dict[str, list[str]]:
 
 
 def check_module(
-    module: str, count: int, seed: int, timeout: float, work: Path, known: bool = False
+    module: str,
+    count: int,
+    seed: int,
+    timeout: float,
+    work: Path,
+    known: bool = False,
+    only: frozenset[int] = frozenset(),
 ) -> list[Outcome]:
     """Run ``count`` seeded mutants of one module (or its :data:`KNOWN` ones); print one line
     per mutant."""
@@ -456,7 +467,7 @@ def check_module(
         raise SystemExit(f"the probe fails without any mutant:\n{baseline}")
     outcomes = []
     try:
-        chosen = known_mutants(module, original) if known else mutants(module, original, count, seed)
+        chosen = known_mutants(module, original) if known else mutants(module, original, count, seed, only)
         for m, text in chosen:
             target.write_text(text, encoding="utf-8")
             t0 = time.monotonic()
@@ -469,13 +480,14 @@ def check_module(
                 m, t_code != 0, c_code != 0, observable, time.monotonic() - t0, (failed or [""])[0][:120]
             )
             outcomes.append(o)
-            marks = (
-                f"tests {'CAUGHT' if o.tests else 'missed'}, suite {'CAUGHT' if o.conformance else 'missed'}"
+            marks = ", ".join(
+                [
+                    "tests " + ("CAUGHT" if o.tests else "missed"),
+                    "suite " + ("CAUGHT" if o.conformance else "missed"),
+                    "observable" if observable else "not seen",
+                ]
             )
-            print(
-                f"  {path}:{m.line} {m.what}: {marks}, {'observable' if observable else 'not seen'}",
-                flush=True,
-            )
+            print(f"  #{m.index} {path}:{m.line} {m.what}: {marks}", flush=True)
     finally:
         target.write_text(original, encoding="utf-8")
     return outcomes
@@ -497,7 +509,7 @@ def summary(module: str, outcomes: list[Outcome]) -> list[str]:
         f"{pct(suite, n)}; of the {len(obs)} that change an observable result, the suite catches "
         f"{pct(suite_obs, len(obs))}",
         *[
-            f"    survived the tests: line {o.mutant.line}: {o.mutant.what}"
+            f"    survived the tests: #{o.mutant.index} line {o.mutant.line}: {o.mutant.what}"
             + (" (observable)" if o.observable else "")
             for o in outcomes
             if not o.tests
@@ -523,7 +535,8 @@ def run(args: argparse.Namespace) -> None:
             which = "the known mutants" if known else f"{count} mutants, seed {seed}"
             print(f"{module} ({MODULES[module][0]}), {which}:", flush=True)
             t0 = time.monotonic()
-            results[module] = check_module(module, count, seed, timeout, work, known)
+            only = frozenset(getattr(args, "only", None) or ())
+            results[module] = check_module(module, count, seed, timeout, work, known, only)
             print(
                 "\n".join(summary(module, results[module])),
                 f"\n  ({time.monotonic() - t0:.0f} s)",
@@ -548,6 +561,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per run of a mutant (default 120)")
     p.add_argument("--json", metavar="FILE", help="also write every outcome as JSON")
     p.add_argument("--known", action="store_true", help="run the hand-written KNOWN mutants instead")
+    p.add_argument(
+        "--only", type=int, action="append", metavar="INDEX",
+        help="of the sample, run only the mutant with this index (repeatable; see --json)",
+    )  # fmt: skip
     args = p.parse_args(argv)
     if args.mutants < 1 or args.timeout <= 0:
         p.error("--mutants must be at least 1 and --timeout above 0")
