@@ -191,3 +191,47 @@ def test_a_card_both_in_hand_and_trick_names_the_first_in_play_order() -> None:
         legal_plays("hucklebuck", "S", parse_cards("AS KS 2H"), parse_cards("KS AS"))
     with pytest.raises(CardError, match=r"^card AS is both in the hand and on the table$"):
         legal_plays("hucklebuck", "S", parse_cards("AS KS 2H"), parse_cards("AS KS"))
+
+
+# ------------------------------------------------------------------ the cores' other entry points
+@pytest.mark.parametrize("length", [1, 2, 7, 8])
+def test_core_trick_lengths_in_range(length: int) -> None:
+    core = get_core()
+    cards = bytes(range(length))  # 2C 3C ...: the highest club wins
+    assert core.trick_winner(1, 0, cards) == length - 1
+    packed = cards + bytes(8 - length)
+    assert core.trick_winners(1, b"\x00", bytes([length]), packed) == bytes([length - 1])
+    twice = cards[:-1] + cards[:1] if length > 1 else cards
+    if length > 1:  # a full-length trick with a card twice is refused for the card, not the length
+        with pytest.raises(CoreInputError, match=r"^item 0: the same card appears twice in one trick$"):
+            core.trick_winner(1, 0, twice)
+        with pytest.raises(CoreInputError, match=r"^item 0: the same card appears twice in one trick$"):
+            core.trick_winners(1, b"\x00", bytes([length]), twice + bytes(8 - length))
+
+
+@pytest.mark.parametrize("length", [0, 9])
+def test_core_trick_lengths_out_of_range(length: int) -> None:
+    core = get_core()
+    with pytest.raises(CoreInputError, match=r"^item 0: trick length outside 1\.\.8$"):
+        core.trick_winner(1, 0, bytes(range(length)))
+    if length == 0:
+        with pytest.raises(CoreInputError, match=r"^item 0: trick length outside 1\.\.8$"):
+            core.trick_winners(1, b"\x00", b"\x00", bytes(8))
+
+
+def test_core_prng_entry_points() -> None:
+    core = get_core()
+    a = core.rng_fill(5, 4)
+    assert len(a) == 4 and a == core.rng_fill(5, 4) and a != core.rng_fill(6, 4)
+    cards = bytes(range(52))
+    shuffled = core.rng_shuffle(5, cards)
+    assert sorted(shuffled) == list(cards) and shuffled != cards and shuffled == core.rng_shuffle(5, cards)
+
+
+def test_core_mc_eval_has_no_node_limit_by_default() -> None:
+    core = get_core()
+    known = [0b11111 << 26, 0, 0]
+    pool = ((1 << 52) - 1) & ~known[0]
+    default = core.mc_eval(0, 3, known, [5, 5, 5], pool, 0, 0, 1, 4, 1)
+    assert default == core.mc_eval(0, 3, known, [5, 5, 5], pool, 0, 0, 1, 4, 1, 0)
+    assert sum(default) == 4 and len(default) == 6
