@@ -149,3 +149,89 @@ def test_public_batch_with_a_bad_trump_names_the_item() -> None:
     tricks = [("S", parse_cards("2C AS")), (Suit.SPADES, parse_cards("AH KH"))]
     assert trick_winners("hucklebuck", tricks) == [1, 0]
     assert str(CardSet(parse_cards("2C"))) == "2C"
+
+
+@pytest.mark.parametrize("bad", ["AS KS", b"AS", 7, None])
+def test_a_trick_that_is_not_a_sequence_of_cards(bad: Any) -> None:
+    shown = {"AS KS": "'AS KS'", b"AS": "b'AS'", 7: "7", None: "None"}[bad]
+    with pytest.raises(CardError, match=f"^cards must be a sequence of Cards, not {shown}"):
+        trick_winner("hucklebuck", "S", bad)
+    with pytest.raises(CardError, match=f"^trick must be a sequence of Cards, not {shown}"):
+        legal_plays("hucklebuck", "S", parse_cards("AS"), bad)
+
+
+@pytest.mark.parametrize("bad", ["AS KS", b"AS", 7, None])
+def test_a_batch_that_is_not_an_iterable_of_tuples(bad: Any) -> None:
+    shown = {"AS KS": "'AS KS'", b"AS": "b'AS'", 7: "7", None: "None"}[bad]
+    with pytest.raises(CardError, match=f"^tricks must be an iterable of tuples, not {shown}"):
+        trick_winners("hucklebuck", bad)
+    with pytest.raises(CardError, match=f"^positions must be an iterable of tuples, not {shown}"):
+        legal_plays_batch("hucklebuck", bad)
+
+
+@pytest.mark.parametrize(
+    ("items", "where", "shown"),
+    [
+        (["AS", "KS"], 0, "'AS'"),
+        ([parse_cards("AS")[0], 5], 1, "5"),
+        ([parse_cards("AS")[0], None], 1, "None"),
+    ],
+)
+def test_each_trick_item_must_be_a_card(items: list[Any], where: int, shown: str) -> None:
+    with pytest.raises(CardError, match=f"^cards item {where} must be a Card, not {shown}"):
+        trick_winner("hucklebuck", "S", items)
+    with pytest.raises(CardError, match=f"^trick item {where} must be a Card, not {shown}"):
+        legal_plays("hucklebuck", "S", parse_cards("2H"), items)
+    with pytest.raises(CardError, match=f"^tricks item 0 cards item {where} must be a Card"):
+        trick_winners("hucklebuck", [("S", items)])
+
+
+def test_a_card_both_in_hand_and_trick_names_the_first_in_play_order() -> None:
+    with pytest.raises(CardError, match=r"^card KS is both in the hand and on the table$"):
+        legal_plays("hucklebuck", "S", parse_cards("AS KS 2H"), parse_cards("KS AS"))
+    with pytest.raises(CardError, match=r"^card AS is both in the hand and on the table$"):
+        legal_plays("hucklebuck", "S", parse_cards("AS KS 2H"), parse_cards("AS KS"))
+
+
+# ------------------------------------------------------------------ the cores' other entry points
+@pytest.mark.parametrize("length", [1, 2, 7, 8])
+def test_core_trick_lengths_in_range(length: int) -> None:
+    core = get_core()
+    cards = bytes(range(length))  # 2C 3C ...: the highest club wins
+    assert core.trick_winner(1, 0, cards) == length - 1
+    packed = cards + bytes(8 - length)
+    assert core.trick_winners(1, b"\x00", bytes([length]), packed) == bytes([length - 1])
+    twice = cards[:-1] + cards[:1] if length > 1 else cards
+    if length > 1:  # a full-length trick with a card twice is refused for the card, not the length
+        with pytest.raises(CoreInputError, match=r"^item 0: the same card appears twice in one trick$"):
+            core.trick_winner(1, 0, twice)
+        with pytest.raises(CoreInputError, match=r"^item 0: the same card appears twice in one trick$"):
+            core.trick_winners(1, b"\x00", bytes([length]), twice + bytes(8 - length))
+
+
+@pytest.mark.parametrize("length", [0, 9])
+def test_core_trick_lengths_out_of_range(length: int) -> None:
+    core = get_core()
+    with pytest.raises(CoreInputError, match=r"^item 0: trick length outside 1\.\.8$"):
+        core.trick_winner(1, 0, bytes(range(length)))
+    if length == 0:
+        with pytest.raises(CoreInputError, match=r"^item 0: trick length outside 1\.\.8$"):
+            core.trick_winners(1, b"\x00", b"\x00", bytes(8))
+
+
+def test_core_prng_entry_points() -> None:
+    core = get_core()
+    a = core.rng_fill(5, 4)
+    assert len(a) == 4 and a == core.rng_fill(5, 4) and a != core.rng_fill(6, 4)
+    cards = bytes(range(52))
+    shuffled = core.rng_shuffle(5, cards)
+    assert sorted(shuffled) == list(cards) and shuffled != cards and shuffled == core.rng_shuffle(5, cards)
+
+
+def test_core_mc_eval_has_no_node_limit_by_default() -> None:
+    core = get_core()
+    known = [0b11111 << 26, 0, 0]
+    pool = ((1 << 52) - 1) & ~known[0]
+    default = core.mc_eval(0, 3, known, [5, 5, 5], pool, 0, 0, 1, 4, 1)
+    assert default == core.mc_eval(0, 3, known, [5, 5, 5], pool, 0, 0, 1, 4, 1, 0)
+    assert sum(default) == 4 and len(default) == 6

@@ -38,6 +38,7 @@ from cases import (
     deerpark,
     deerpark_scoring,
     hucklebuck,
+    hucklebuck_boundaries,
     hucklebuck_hand,
     hucklebuck_scoring,
 )
@@ -50,6 +51,7 @@ BUILDERS = [
     hucklebuck.build,
     hucklebuck_hand.build,
     hucklebuck_scoring.build,
+    hucklebuck_boundaries.build,
     deerpark.build,
     deerpark_scoring.build,
     buckem.build,

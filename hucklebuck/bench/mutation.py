@@ -77,6 +77,44 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
 }
 
+#: Hand-written mutants: the bugs no test and no conformance case caught before the
+#: deciding cases were written (``--known`` runs these instead of a sample), as
+#: ``(module, what, text, replacement)``; each text occurs once in its module.
+KNOWN: tuple[tuple[str, str, str, str], ...] = (
+    ("hucklebuck_scoring", "bidder_first: a lone non-bidder at the target test negated",
+     "if len(at_target) == 1:", "if not len(at_target) == 1:"),
+    ("hucklebuck_scoring", "bidder_first: a lone non-bidder's win deleted",
+     'return (at_target[0],), "target"', "pass"),
+    ("hucklebuck_scoring", "everyone out: the highest score is never computed",
+     "top = max(game._scores)", "pass"),
+    ("hucklebuck_scoring", "any_bid: a score of 0 counts as in the hole",
+     "if prior < 0 and opts.in_the_hole", "if prior < 1 and opts.in_the_hole"),
+    ("hucklebuck_scoring", "any_bid: the reset's reason text",
+     "from the hole: back to 0", "from the hole: to 0"),
+    ("deerpark_scoring", "lock_permanent: reaching exactly lock_at in play does not lock",
+     "if game._scores[s] >= opts.lock_at:", "if game._scores[s] > opts.lock_at:"),
+    ("deerpark_scoring", "lock_permanent: a lock reached in play is forgotten",
+     "game._ever_locked[s] = True", "pass"),
+    ("deerpark_scoring", "failed_contract_tricks_count: the maker's reason text",
+     "+5 - {t} (failed_contract_tricks_count", "+5 (failed_contract_tricks_count"),
+    ("buckem_settle", "odd chip: even pots of 4, 8, 10 get a phantom chip", "if pot % 2:", "if pot % 3:"),
+    ("buckem_settle", "a one-chip rake leftover treated as empty", "if game._pot > 0:", "if game._pot > 1:"),
+    ("buckem_settle", "a one-chip pot loses its unit", "if game._pot == 0:", "if game._pot == 1:"),
+    ("buckem_settle", "the rake descriptions swapped",
+     '"all of a single pot" if take == pot else "half of a double pot"',
+     '"half of a double pot" if take == pot else "all of a single pot"'),
+    ("tricks", "a trick holding 2C (card 0) is refused as a duplicate", "    seen = 0\n", "    seen = 1\n"),
+    ("tricks", "legal_plays_batch leaves a led card in the hand to the core",
+     "            if led in hand_set:", "            if False:"),
+    ("core_py", "the Python core: a lead of 52 reaches the tables",
+     "if not 0 <= lead <= 51:", "if not 0 <= lead <= 52:"),
+    ("core_py", "the Python core: a float game id is accepted",
+     "if not isinstance(game, int) or not 0 <= game <= 2:", "if not 0 <= game <= 2:"),
+    ("core_py", "the Python core: a bad trump in a batch of tricks gets the card message",
+     "raise_for(-2, i)\n            suit, rank, _ =", "raise_for(-3, i)\n            suit, rank, _ ="),
+)  # fmt: skip
+
+
 _CMP_SWAP: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
     ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In,
@@ -181,6 +219,8 @@ def _sites(tree: ast.Module) -> Iterator[tuple[ast.AST, str, int, str]]:
             for i, stmt in enumerate(block):
                 if id(stmt) in skip or isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.Pass)):
                     continue
+                if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                    continue  # an attribute's docstring
                 if isinstance(node, ast.Module) and not isinstance(stmt, (ast.Expr, ast.AugAssign)):
                     continue  # module-level definitions: deleting one only breaks the import
                 yield (
@@ -225,12 +265,17 @@ def _apply(node: ast.AST, kind: str, arg: int) -> None:
         block[arg] = ast.Pass()
 
 
-def mutants(module: str, source: str, count: int, seed: int) -> list[tuple[Mutant, str]]:
-    """A seeded sample of ``count`` mutants of ``source``, each with its mutated text."""
+def mutants(
+    module: str, source: str, count: int, seed: int, only: frozenset[int] = frozenset()
+) -> list[tuple[Mutant, str]]:
+    """A seeded sample of ``count`` mutants of ``source``, each with its mutated text
+    (``only``: keep just the sampled mutants with these indices)."""
     tree = ast.parse(source)
     sites = list(_sites(tree))
     rng = random.Random(f"{seed}:{module}")
     picked = sorted(rng.sample(range(len(sites)), min(count, len(sites))))
+    if only:
+        picked = [k for k in picked if k in only]
     out = []
     original = ast.unparse(tree)
     for k in picked:
@@ -243,6 +288,19 @@ def mutants(module: str, source: str, count: int, seed: int) -> list[tuple[Mutan
         text = ast.unparse(ast.fix_missing_locations(t))
         if text != original:
             out.append((Mutant(module, k, line, what), text))
+    return out
+
+
+def known_mutants(module: str, source: str) -> list[tuple[Mutant, str]]:
+    """The :data:`KNOWN` mutants of one module, each with its mutated text."""
+    out = []
+    for i, (mod, what, old, new) in enumerate(KNOWN):
+        if mod != module:
+            continue
+        if source.count(old) != 1:
+            raise SystemExit(f"{module}: the known mutant {what!r} no longer applies (its text moved)")
+        line = source[: source.index(old)].count("\n") + 1
+        out.append((Mutant(module, -1 - i, line, what), source.replace(old, new)))
     return out
 
 
@@ -385,8 +443,17 @@ def _commands(tests: tuple[str, ...]) -> dict[str, list[str]]:
     }  # fmt: skip
 
 
-def check_module(module: str, count: int, seed: int, timeout: float, work: Path) -> list[Outcome]:
-    """Run ``count`` seeded mutants of one module; print one line per mutant."""
+def check_module(
+    module: str,
+    count: int,
+    seed: int,
+    timeout: float,
+    work: Path,
+    known: bool = False,
+    only: frozenset[int] = frozenset(),
+) -> list[Outcome]:
+    """Run ``count`` seeded mutants of one module (or its :data:`KNOWN` ones); print one line
+    per mutant."""
     path, tests = MODULES[module]
     target = work / path
     original = target.read_text(encoding="utf-8")
@@ -400,7 +467,8 @@ def check_module(module: str, count: int, seed: int, timeout: float, work: Path)
         raise SystemExit(f"the probe fails without any mutant:\n{baseline}")
     outcomes = []
     try:
-        for m, text in mutants(module, original, count, seed):
+        chosen = known_mutants(module, original) if known else mutants(module, original, count, seed, only)
+        for m, text in chosen:
             target.write_text(text, encoding="utf-8")
             t0 = time.monotonic()
             t_code, t_out = _run(cmds["tests"], work, timeout)
@@ -412,13 +480,14 @@ def check_module(module: str, count: int, seed: int, timeout: float, work: Path)
                 m, t_code != 0, c_code != 0, observable, time.monotonic() - t0, (failed or [""])[0][:120]
             )
             outcomes.append(o)
-            marks = (
-                f"tests {'CAUGHT' if o.tests else 'missed'}, suite {'CAUGHT' if o.conformance else 'missed'}"
+            marks = ", ".join(
+                [
+                    "tests " + ("CAUGHT" if o.tests else "missed"),
+                    "suite " + ("CAUGHT" if o.conformance else "missed"),
+                    "observable" if observable else "not seen",
+                ]
             )
-            print(
-                f"  {path}:{m.line} {m.what}: {marks}, {'observable' if observable else 'not seen'}",
-                flush=True,
-            )
+            print(f"  #{m.index} {path}:{m.line} {m.what}: {marks}", flush=True)
     finally:
         target.write_text(original, encoding="utf-8")
     return outcomes
@@ -440,7 +509,7 @@ def summary(module: str, outcomes: list[Outcome]) -> list[str]:
         f"{pct(suite, n)}; of the {len(obs)} that change an observable result, the suite catches "
         f"{pct(suite_obs, len(obs))}",
         *[
-            f"    survived the tests: line {o.mutant.line}: {o.mutant.what}"
+            f"    survived the tests: #{o.mutant.index} line {o.mutant.line}: {o.mutant.what}"
             + (" (observable)" if o.observable else "")
             for o in outcomes
             if not o.tests
@@ -450,7 +519,10 @@ def summary(module: str, outcomes: list[Outcome]) -> list[str]:
 
 def run(args: argparse.Namespace) -> None:
     """The ``mutation`` benchmark section (see the module docstring)."""
+    known = bool(getattr(args, "known", False))
     modules = getattr(args, "module", None) or list(MODULES)
+    if known:
+        modules = [m for m in modules if any(k[0] == m for k in KNOWN)]
     count = getattr(args, "mutants", None) or max(1, round(45 * getattr(args, "scale", 1.0)))
     seed = getattr(args, "seed", 0)
     timeout = getattr(args, "timeout", 120.0)
@@ -460,9 +532,11 @@ def run(args: argparse.Namespace) -> None:
         work = Path(tmp)
         _copy(root, work)
         for module in modules:
-            print(f"{module} ({MODULES[module][0]}), {count} mutants, seed {seed}:", flush=True)
+            which = "the known mutants" if known else f"{count} mutants, seed {seed}"
+            print(f"{module} ({MODULES[module][0]}), {which}:", flush=True)
             t0 = time.monotonic()
-            results[module] = check_module(module, count, seed, timeout, work)
+            only = frozenset(getattr(args, "only", None) or ())
+            results[module] = check_module(module, count, seed, timeout, work, known, only)
             print(
                 "\n".join(summary(module, results[module])),
                 f"\n  ({time.monotonic() - t0:.0f} s)",
@@ -486,6 +560,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="which mutants (default 0)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per run of a mutant (default 120)")
     p.add_argument("--json", metavar="FILE", help="also write every outcome as JSON")
+    p.add_argument("--known", action="store_true", help="run the hand-written KNOWN mutants instead")
+    p.add_argument(
+        "--only", type=int, action="append", metavar="INDEX",
+        help="of the sample, run only the mutant with this index (repeatable; see --json)",
+    )  # fmt: skip
     args = p.parse_args(argv)
     if args.mutants < 1 or args.timeout <= 0:
         p.error("--mutants must be at least 1 and --timeout above 0")

@@ -471,6 +471,25 @@ def build() -> None:
         err("bad_request"),
     )
     _deciding()
+    _no_play()
+
+
+def _no_play() -> None:
+    """Rounds that end without play report no tricks (DEF #44, #48)."""
+    for slug, area, stayers, why, defs in (
+        ("nobody-stays-no-tricks", "void", set(), "S3: if no one stays, no rake occurs", [48]),
+        ("rake-no-tricks", "rake", {1}, "S3: a lone stayer with the rake cards rakes", [44]),
+    ):
+        add(
+            BK,
+            area,
+            slug,
+            "a round that ends without play has no tricks: every seat took 0",
+            [why],
+            defs,
+            bk(TOP, "9S", decide(stayers)),
+            {"hands": [{"complete": True, "tricks": [], "tricks_won": [0, 0, 0, 0, 0], "burned": []}]},
+        )
 
 
 def _deciding() -> None:
