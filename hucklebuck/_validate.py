@@ -42,6 +42,8 @@ __all__ = [
     "COUNT",
     "GAME",
     "HAND",
+    "MAX_ANTE",
+    "MAX_POT_LIMIT",
     "MAX_SEED",
     "POT_LIMIT",
     "SAMPLES",
@@ -76,6 +78,11 @@ __all__ = [
 
 #: Seeds are 64-bit: 0 .. 2**64 - 1.
 MAX_SEED: Final = (1 << 64) - 1
+#: The largest Buck 'Em ante, the same at every entry point (the game's options, the
+#: protocol, the command line, PettingZoo, OpenSpiel, the bulk simulation): 2**31 - 1.
+MAX_ANTE: Final = (1 << 31) - 1
+#: The largest Buck 'Em ``pot_limit``: 2**58 (the cores count chips in 64 bits).
+MAX_POT_LIMIT: Final = 1 << 58
 _LETTERS: Final = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES}
 
 
@@ -310,8 +317,8 @@ COUNT: Final[Check] = int_in(0, (1 << 32) - 1)
 SAMPLES: Final[Check] = int_in(1, (1 << 32) - 1)
 WORKERS: Final[Check] = int_in(1, 1024)
 #: Chips are counted in 64 bits; the cores stop a pot at 2**58.
-ANTE: Final[Check] = int_in(1, (1 << 31) - 1)
-POT_LIMIT: Final[Check] = optional(int_in(1, 1 << 58))
+ANTE: Final[Check] = int_in(1, MAX_ANTE)
+POT_LIMIT: Final[Check] = optional(int_in(1, MAX_POT_LIMIT))
 
 
 def seat_hands(value: object, name: str, args: dict[str, Any]) -> list[CardSet]:

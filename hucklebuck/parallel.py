@@ -99,7 +99,7 @@ class Chunk:
 
 def _positive(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise OptionsError(f"{name} must be a positive integer, not {value!r}")
+        raise OptionsError(f"{name} must be a positive integer, not {shown(value)}")
     return value
 
 
@@ -109,7 +109,9 @@ def plan(total: int, *, seed: int, chunk_size: int | None = None, workers: int =
     A total of 0 gives one empty chunk.
     """
     if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-        raise OptionsError(f"the amount of work must be a non-negative integer, not {total!r}")
+        raise OptionsError(f"the amount of work must be a non-negative integer, not {shown(total)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OptionsError(f"seed must be an integer, not {shown(seed)}")
     _positive("workers", workers)
     if chunk_size is not None:
         _positive("chunk_size", chunk_size)
@@ -194,8 +196,16 @@ def run_chunks(
 
     ``task`` must be picklable (a module-level function or a
     :func:`functools.partial` of one) for process pools and clusters.  Results
-    come back in plan order whatever order the chunks finish in.
+    come back in plan order whatever order the chunks finish in.  An exception
+    raised by ``progress`` itself propagates unchanged (the run stops).
     """
+    if not callable(task):
+        raise OptionsError(f"task must be a callable task(chunk), not {shown(task)}")
+    if isinstance(chunks, (str, bytes)) or not isinstance(chunks, Sequence):
+        raise OptionsError(f"chunks must be a list of Chunk (see plan()), not {shown(chunks)}")
+    for c in chunks:
+        if not isinstance(c, Chunk):
+            raise OptionsError(f"chunks must be a list of Chunk (see plan()), not one holding {shown(c)}")
     pool = check_executor(executor)
     _positive("workers", workers)
     if progress is not None and not callable(progress):
@@ -308,14 +318,23 @@ def merge_counts(
     >>> merge_counts([[1, 2], [3, 4]])
     [4, 6]
     """
+    if isinstance(parts, (str, bytes)) or not isinstance(parts, Sequence):
+        raise ChunkError(f"chunk results must be a list of count lists, not {shown(parts)}", -1, 0, 0)
     if chunks is not None:
         _check_parts(parts, chunks, width, units)
+    for part in parts:
+        if not isinstance(part, (list, tuple)) or not all(_is_count(x) for x in part):
+            raise ChunkError(f"a chunk result is {shown(part)}, not a list of integer counts", -1, 0, 0)
     if not parts:
         return []
     width = len(parts[0])
     if any(len(p) != width for p in parts):
         raise ChunkError("chunk results of different lengths cannot be merged", -1, 0, 0)
     return [sum(p[i] for p in parts) for i in range(width)]
+
+
+def _is_count(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _check_parts(

@@ -453,7 +453,7 @@ ans_defs.update(
             },
             "if": {"properties": {"code": {"const": "illegal_action"}}},
             "then": {"required": ["hand", "action"]},
-            "dependentRequired": {"hand": ["action"], "action": ["hand"]},
+            "dependentRequired": {"action": ["hand"]},
         },
         "answer": {
             "type": "object",
@@ -484,6 +484,18 @@ answer = {
     "$ref": "#/$defs/answer",
     "$defs": ans_defs,
 }
+
+
+def _open(schema: object) -> object:
+    """``schema`` without ``additionalProperties: false``: an answer may carry extra fields."""
+    if isinstance(schema, dict):
+        return {k: _open(v) for k, v in schema.items() if not (k == "additionalProperties" and v is False)}
+    if isinstance(schema, list):
+        return [_open(v) for v in schema]
+    return schema
+
+
+answer = _open(answer)  # a copy: the request schema shares definitions and stays strict
 
 not_edge = {
     "properties": {

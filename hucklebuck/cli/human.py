@@ -28,6 +28,7 @@ from ..actions import (
 from ..cards import Card, Suit, parse_cards, parse_suit
 from ..errors import CardError, HucklebuckError
 from ..games.base import ActionEvent, Phase
+from ..games.persist import write_atomic
 from ..packs import GameKind
 from .table import SUIT_NAMES, Table, cards_text, sort_hand
 
@@ -420,8 +421,7 @@ def save_game(game: Any, path: str, meta: dict[str, Any]) -> str:
     data = game.to_dict()
     data["table"] = meta
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(data, f)
+        write_atomic(path, json.dumps(data))  # a failed save leaves the previous one intact
     except OSError as exc:
         return f"Could not save to {path}: {exc.strerror or exc}"
     return f"Saved to {path}. Continue later with: play --resume {path}"

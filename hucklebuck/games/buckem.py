@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
+from .._validate import MAX_ANTE, MAX_POT_LIMIT
 from ..actions import Action, BuckStay, Draw, Fold, Play
 from ..cards import Card, CardSet, Rank, Suit
 from ..errors import OptionsError, RestoreError
@@ -118,8 +119,8 @@ class BuckEmOptions(OptionsBase):
     20
     """
 
-    ante: int = field(default=1, metadata={"min": 1})
-    """Chips each player antes in a normal round (DEF #35)."""
+    ante: int = field(default=1, metadata={"min": 1, "max": MAX_ANTE})
+    """Chips each player antes in a normal round, 1 to 2**31 - 1 (DEF #35)."""
     short_handed: bool = False
     """Five players use 44 cards (no 2s or 3s), six use 48 (no 2s) (S3, DEF #58)."""
     short_handed_trump: ShortHandedTrump = ShortHandedTrump.FLIP
@@ -132,8 +133,8 @@ class BuckEmOptions(OptionsBase):
     """A player dealt the 2 of trump may swap it for the upcard when staying (S3, DEF #54)."""
     simultaneous_declare: bool = False
     """Stay/fold decisions are hidden until everyone has declared (S3, DEF #59)."""
-    pot_limit: int | None = field(default=None, metadata={"min": 1})
-    """A burned player pays at most this much (DEF #57)."""
+    pot_limit: int | None = field(default=None, metadata={"min": 1, "max": MAX_POT_LIMIT})
+    """A burned player pays at most this much, 1 to 2**58 (DEF #57)."""
     odd_chip: OddChip = OddChip.BUCKUP
     """DEF #37."""
     split: Split = Split.EQUAL

@@ -12,6 +12,7 @@ import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypeVar
 
+from .._validate import shown
 from ..errors import OptionsError, UnsupportedOption
 
 __all__ = ["OptionInfo", "OptionsBase"]
@@ -61,6 +62,9 @@ class OptionsBase:
         if not isinstance(data, Mapping):
             raise OptionsError(f"options must be an object, not {type(data).__name__}")
         names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        for key in data:
+            if not isinstance(key, str):
+                raise OptionsError(f"option names must be strings, not {shown(key)} ({type(key).__name__})")
         unknown = sorted(set(data) - names)
         if unknown:
             raise UnsupportedOption(
@@ -131,6 +135,9 @@ def _check(owner: type, name: str, kind: Any, value: object, meta: Mapping[str, 
         lo = meta.get("min")
         if lo is not None and value < lo:
             raise OptionsError(f"{where} must be at least {lo}, not {value}")
+        hi = meta.get("max")
+        if hi is not None and value > hi:
+            raise UnsupportedOption(f"{where} = {value} is not offered (at most {hi})")
         choices = meta.get("choices")
         if choices is not None and value not in choices:
             offered = " or ".join(str(c) for c in sorted(choices))
@@ -277,7 +284,9 @@ def _describe(cls: type) -> tuple[OptionInfo, ...]:
                 choices = tuple(str(c) for c in sorted(offered))
                 values = " | ".join(choices)
             else:
+                hi = f.metadata.get("max")
                 values = "an integer" + (f" >= {lo}" if lo is not None else "")
+                values += f" and <= {hi}" if hi is not None else ""
             if kind is not int:
                 values += ", or none"
                 if choices:

@@ -9,7 +9,10 @@ legal game.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import tempfile
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -20,7 +23,7 @@ from .base import Phase, rng_from_json, rng_to_json
 if TYPE_CHECKING:
     from .engine import TrickGame
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "game_from_dict", "game_to_dict", "load_json"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "game_from_dict", "game_to_dict", "load_json", "write_atomic"]
 
 FORMAT: Final = "hucklebuck-game"
 """The ``format`` field of a saved game."""
@@ -121,3 +124,60 @@ def load_json(text: str | bytes) -> Any:
     except RecursionError:
         raise RestoreError("the saved game is not JSON this library reads: nested too deeply") from None
     return data
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` so that a failure never destroys the file already there.
+
+    The text goes to a temporary file in the same folder, is flushed to the disk
+    (``fsync``) and only then renamed over ``path`` (an atomic step on POSIX and
+    Windows).  A full disk, a file-size limit, a missing folder or a killed
+    process leave the previous file exactly as it was (and no temporary file).
+    Saving through a symbolic link replaces the file it points to.  Any failure
+    raises :class:`OSError` (a path holding a NUL character too).
+    """
+    target = path if isinstance(path, str) else os.fspath(path) if isinstance(path, os.PathLike) else None
+    if not isinstance(target, str):
+        raise OSError(errno.EINVAL, "a file name must be text")
+    if "\0" in target:
+        raise OSError(errno.EINVAL, "a file name cannot hold a NUL character")
+    if not target:
+        raise OSError(errno.EINVAL, "the file name is empty")
+    try:
+        target = os.path.realpath(target)
+        folder, name = os.path.split(target)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name[:40]}.", suffix=".tmp", dir=folder)
+    except ValueError as exc:  # a name the file system cannot encode
+        raise OSError(errno.EINVAL, f"not a usable file name ({exc})") from None
+    try:
+        try:
+            mode = os.stat(target).st_mode & 0o7777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            fd = -1
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable (POSIX); not every system can open a folder
+        dfd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)

@@ -73,6 +73,8 @@ __all__ = ["Layout", "layout", "observation_tensor"]
 _PHASES: Final = {p: i for i, p in enumerate(Phase)}
 _FLOATS: Final = tuple(float(i) for i in range(64))
 """Small counts as floats (indexing a tuple is cheaper than calling float)."""
+#: The largest single-precision float: a Buck 'Em pot above it is shown as this value, not inf.
+_F32_MAX: Final = 3.4028234663852886e38
 _PLAY: Final = Phase.PLAY
 _HAND_OVER: Final = Phase.HAND_OVER
 _GAME_OVER: Final = Phase.GAME_OVER
@@ -391,7 +393,7 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> array[float]:
                     t[x2[a.seat] + 2] = 1.0
             elif cls is Play:
                 break
-        t[pot_off] = g._pot + 0.0
+        t[pot_off] = min(g._pot, _F32_MAX) + 0.0  # a pot past single precision's range stays finite
         t[units_off] = g._units + 0.0
         t[stock_off] = _FLOATS[len(g._stock)]
     return t
