@@ -71,6 +71,7 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
         "pip install 'hucklebuck[openspiel]'"
     ) from _exc
 
+from ._spiel_ismcts import ismcts_bot, resampler
 from .cards import Card, CardSet
 from .games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
 from .games.base import DealEvent
@@ -88,7 +89,9 @@ __all__ = [
     "HucklebuckSpielGame",
     "SpielState",
     "TrickSpielGame",
+    "ismcts_bot",
     "load",
+    "resampler",
 ]
 
 HAND_SIZE = 5
