@@ -106,12 +106,11 @@ def hand_played(game: BuckEmGame) -> None:
     carry_units = game._units if not winners else 0
     match = pot if opts.pot_limit is None else min(pot, opts.pot_limit)
     for s in burned:
+        took = f"{won[s]} trick" + ("" if won[s] == 1 else "s")
         game._bankrolls[s] -= match
         game._delta[s] -= match
         game._events.append(
-            ScoreEvent(
-                game._hand_no, s, -match, f"took {won[s]} trick(s): burned, pays {match} (S3, DEF #36)"
-            )
+            ScoreEvent(game._hand_no, s, -match, f"took {took}: burned, pays {match} (S3, DEF #36)")
         )
     game._pot = carry + match * len(burned)
     game._units = carry_units + len(burned)
