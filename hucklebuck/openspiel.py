@@ -82,6 +82,7 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
         "pip install 'hucklebuck[openspiel]'"
     ) from _exc
 
+from ._spiel_ismcts import ismcts_bot, resampler
 from .cards import Card, CardSet
 from .errors import IllegalAction, OptionsError
 from .games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
@@ -100,7 +101,9 @@ __all__ = [
     "HucklebuckSpielGame",
     "SpielState",
     "TrickSpielGame",
+    "ismcts_bot",
     "load",
+    "resampler",
 ]
 
 HAND_SIZE = 5

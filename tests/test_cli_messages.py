@@ -96,7 +96,7 @@ def test_from_json_of_a_dict_says_where_dicts_go() -> None:
         DeerParkGame.from_json(game.to_dict())  # type: ignore[arg-type]
     assert DeerParkGame.from_json(game.to_json().encode()) == game  # bytes are JSON text too
     with pytest.raises(RestoreError, match="not UTF-8"):
-        DeerParkGame.from_json(b"{\"a\": \"\x89PNG\"}")
+        DeerParkGame.from_json(b'{"a": "\x89PNG"}')
 
 
 def test_evaluate_refuses_an_upcard_for_hucklebuck(capsys: pytest.CaptureFixture[str]) -> None:

@@ -61,8 +61,14 @@ def _env() -> dict[str, str]:
 
 
 def _as_text(display: str) -> str:
-    """``10♥`` as a person would type it: ``10h``."""
+    """``10♥`` as a person would type it: ``10h`` (``J♥*``, a marked left bower: ``jh``)."""
+    display = display.rstrip("*")
     return display[:-1].lower() + _LETTER[display[-1]]
+
+
+def _plain(text: str) -> str:
+    """``text`` without colour codes (a terminal gets red hearts and diamonds)."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
 def _drive(child: Any, game: str) -> dict[str, str]:
@@ -77,7 +83,7 @@ def _drive(child: Any, game: str) -> dict[str, str]:
             child.expect(pexpect.EOF, timeout=60)
             seen["end"] = str(child.before).strip()
             return seen
-        text = str(child.before)
+        text = _plain(str(child.before))
         if "text" in seen and "text checked" not in seen:
             assert "I can't read" not in text and "Not allowed" not in text, text
             seen["text checked"] = "yes"

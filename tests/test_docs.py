@@ -272,3 +272,12 @@ def test_no_page_repeats_a_phrase_back_to_back(site: Path) -> None:
         text = " ".join(re.sub(r"<[^>]+>", " ", html.read_text(encoding="utf-8")).split())
         bad += [f"{html.name}: {m.group(0)!r}" for m in re.finditer(r"\b([a-z]+ [a-z]+ [a-z]+), \1\b", text)]
     assert not bad, bad
+
+
+def test_no_page_cites_an_internal_source_tag(site: Path) -> None:
+    """Only S0-S4 and DEF #n are cited; the research notes' own tags (R2, R36) mean nothing to a reader."""
+    bad = []
+    for html in site.rglob("*.html"):
+        text = re.sub(r"<[^>]+>", " ", html.read_text(encoding="utf-8"))
+        bad += [f"{html.name}: {m.group(0)!r}" for m in re.finditer(r".{30}\bR\d{1,2}\b.{5}", text)]
+    assert not bad, bad

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +32,7 @@ __all__ = [
     "make_output",
     "parse_options",
     "positive_int",
+    "wants_color",
 ]
 
 
@@ -110,8 +113,13 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_ascii_argument(parser: argparse.ArgumentParser) -> None:
-    """The ``--ascii`` flag."""
+    """The ``--ascii`` and ``--no-color`` flags."""
     parser.add_argument("--ascii", action="store_true", help="print cards as AS, 10H instead of suit symbols")
+    parser.add_argument(
+        "--no-color",
+        action="store_true",
+        help="no red for hearts and diamonds (also: the NO_COLOR variable; never on a pipe)",
+    )
 
 
 def parse_options(spec: GameSpec, items: Sequence[str]) -> OptionsBase:
@@ -142,6 +150,10 @@ def seat_int(text: str) -> int:
     return value
 
 
+_RED, _RESET = "\x1b[31m", "\x1b[0m"
+_RED_CARD = re.compile(r"(?:10|[2-9JQKA])?[♥♦]\*?")
+"""A red card (``10♥``, ``J♦*``) or a red suit symbol, coloured as a whole."""
+
 _ASCII = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "—": "-", "–": "-", "…": "..."})
 _PROBE = "♣♦♥♠"
 
@@ -160,14 +172,18 @@ class Output:
     """Where a command prints: translates suit symbols to letters in ASCII mode
     and never raises :class:`UnicodeEncodeError`."""
 
-    def __init__(self, stream: TextIO, *, ascii_only: bool) -> None:
-        """Write to ``stream``; ``ascii_only`` prints ``AS``/``10H`` for cards."""
+    def __init__(self, stream: TextIO, *, ascii_only: bool, color: bool = False) -> None:
+        """Write to ``stream``; ``ascii_only`` prints ``AS``/``10H`` for cards; ``color``
+        prints hearts and diamonds in red (the suit symbols stay, for greyscale)."""
         self.stream = stream
         self.ascii = ascii_only
+        self.color = color
         self.tty = _isatty(stream)
 
     def text(self, line: str) -> str:
         """``line`` as it will be printed."""
+        if self.color:
+            line = _RED_CARD.sub(lambda m: f"{_RED}{m.group(0)}{_RESET}", line)
         return line.translate(_ASCII) if self.ascii else line
 
     def __call__(self, line: str = "") -> None:
@@ -192,11 +208,22 @@ def _isatty(stream: IO[str]) -> bool:
         return False
 
 
+def wants_color(args: argparse.Namespace, stream: IO[str]) -> bool:
+    """Red suits only on a terminal, and not with ``--no-color``, ``NO_COLOR`` or ``TERM=dumb``."""
+    return (
+        _isatty(stream)
+        and not getattr(args, "no_color", False)
+        and not os.environ.get("NO_COLOR")
+        and os.environ.get("TERM", "") != "dumb"
+    )
+
+
 def make_output(args: argparse.Namespace, stream: TextIO | None = None) -> Output:
-    """The output for a command: ASCII with ``--ascii`` or when the stream can't encode suits."""
+    """The output for a command: ASCII with ``--ascii`` or when the stream can't encode suits;
+    red hearts and diamonds on a terminal (:func:`wants_color`)."""
     out = stream if stream is not None else sys.stdout
     want_ascii = bool(getattr(args, "ascii", False)) or not can_encode(out)
-    return Output(out, ascii_only=want_ascii)
+    return Output(out, ascii_only=want_ascii, color=wants_color(args, out))
 
 
 Runner = Callable[[argparse.Namespace], int]

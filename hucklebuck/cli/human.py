@@ -30,7 +30,7 @@ from ..errors import CardError, HucklebuckError
 from ..games.base import ActionEvent, Phase
 from ..games.persist import write_atomic
 from ..packs import GameKind
-from .table import SUIT_NAMES, Table, cards_text, sort_hand
+from .table import SUIT_NAMES, Table, card_text, cards_text, discard_order, sort_hand
 
 __all__ = ["Human", "Quit", "move_text", "parse_answer"]
 
@@ -63,7 +63,7 @@ def move_text(action: Action, game: Any) -> str:
     if isinstance(action, Call):
         return f"call {action.suit.glyph} {SUIT_NAMES[action.suit]}"
     if isinstance(action, Discard):
-        return f"discard {cards_text(sort_hand(action.cards, game.trump, game.kind))}"
+        return f"discard {cards_text(sort_hand(action.cards, game.trump, game.kind), game.trump, game.kind)}"
     if isinstance(action, BuckStay):
         return "stay, swap the deuce for the upcard" if action.swap else "stay"
     if isinstance(action, Fold):
@@ -71,9 +71,10 @@ def move_text(action: Action, game: Any) -> str:
     if isinstance(action, Draw):
         if not action.cards:
             return "stand pat"
-        return f"draw {len(action.cards)} for {cards_text(sort_hand(action.cards, game.trump, game.kind))}"
+        shown = cards_text(sort_hand(action.cards, game.trump, game.kind), game.trump, game.kind)
+        return f"draw {len(action.cards)} for {shown}"
     if isinstance(action, Play):
-        return action.card.display
+        return card_text(action.card, game.trump, game.kind)
     return str(action)  # pragma: no cover - every action type is handled above
 
 
@@ -103,7 +104,7 @@ def parse_answer(kind: GameKind, phase: Phase, seat: int, text: str) -> Action:
 
     Raises :class:`Unreadable` or :class:`~hucklebuck.errors.CardError` saying why.
     """
-    words = text.lower().replace(",", " ").split()
+    words = text.lower().replace(",", " ").replace("*", " ").split()  # '*' marks a left bower
     if not words:
         raise Unreadable("empty answer")
     verb, rest = words[0], words[1:]
@@ -232,18 +233,26 @@ class Human:
         save: Callable[[str], str],
         hint: Callable[[int], list[tuple[Action, float, str]]] | None = None,
         hot_seat: bool = False,
+        clear: Callable[[], None] | None = None,
+        auto_forced: bool = False,
+        offer_save: bool = False,
     ) -> None:
         """``read(prompt)`` returns the next line or ``None`` at end of input;
         ``save(path)`` writes the game and returns a message; ``hint(seat)``
         rates each legal move.  With ``hot_seat`` (several people at one
         terminal) each person presses Enter before their hand is shown, and
-        the screen is scrolled clear after their move."""
+        the screen is cleared after their move (``clear``, else scrolled away).
+        With ``auto_forced`` a seat's only legal move is played for it, and said;
+        with ``offer_save``, ``quit`` asks for a file to save to first."""
         self.table = table
         self.say = say
         self.read = read
         self.save = save
         self.hint = hint
         self.hot_seat = hot_seat
+        self.clear = clear
+        self.auto_forced = auto_forced
+        self.offer_save = offer_save
         self._last: int | None = None
 
     @property
@@ -268,13 +277,14 @@ class Human:
             say(f"Upcard: {up.display}")
         say(f"Trump: {trump.glyph} {SUIT_NAMES[trump]}" if trump is not None else "Trump: not chosen yet")
         if kind is GameKind.HUCKLEBUCK and game.bid is not None and game.bidder is not None:
-            say(f"High bid: {game.bid} by {names[game.bidder]}")
+            say(f"High bid: {game.bid} by {'you' if names[game.bidder] == 'You' else names[game.bidder]}")
         if kind is GameKind.DEERPARK and game.maker is not None:
-            say(f"Maker: {names[game.maker]}, needs {game.requirement} tricks; everyone else needs 1")
+            maker = "you" if names[game.maker] == "You" else names[game.maker]
+            say(f"Maker: {maker}, needing {game.requirement} tricks; everyone else needs 1")
         if game.phase is Phase.PLAY:
             trick = game.current_trick
             if trick:
-                plays = ", ".join(f"{names[a.seat]} {a.card.display}" for a in current_plays(game))
+                plays = ", ".join(f"{names[a.seat]} {t.card(a.card)}" for a in current_plays(game))
                 say(f"This trick: {plays}")
             else:
                 say("This trick: you lead")
@@ -284,31 +294,81 @@ class Human:
             won = ", ".join(f"{names[s]} {w}" for s, w in enumerate(game.tricks_won) if s in playing)
             say(f"Tricks won: {won}")
         say(t.standings_text())
-        say(f"Your hand: {cards_text(sort_hand(game.hand(seat), trump, kind))}")
-        legal: list[Action] = game.legal_actions()
-        if game.phase is Phase.PLAY:
-            shown = sort_hand(game.hand(seat), trump, kind)
-            legal.sort(key=lambda a: shown.index(a.card) if isinstance(a, Play) else 0)
+        say(f"Your hand: {t.cards(game.hand(seat))}")
+        legal = self.menu(seat)
         say("Your moves:")
         items = [f"{i:>2}) {move_text(a, game)}" for i, a in enumerate(legal, 1)]
         width = max(len(x) for x in items) + 3
         per_row = max(1, 76 // width)
         for r in range(0, len(items), per_row):
             say("  " + "".join(x.ljust(width) for x in items[r : r + per_row]).rstrip())
+        hidden = len(game.legal_actions()) - len(legal)
+        if hidden:
+            example = max((a for a in legal if isinstance(a, (Discard, Draw))), key=lambda a: len(a.cards))
+            self.para(
+                f"... and {hidden} other ways to choose the cards: type the cards instead of a number "
+                f"(e.g. '{_typed(example, game)}')."
+            )
         return legal
+
+    MENU_CARD_CHOICES = 9
+    """How many ways of choosing cards (discards, draws) the menu numbers; typing the cards reaches all."""
+
+    def menu(self, seat: int) -> list[Action]:
+        """The legal moves in the menu's order: cards as the hand shows them; sets of
+        cards to throw away fewest first, weakest first (the natural choice near the top),
+        cut to :attr:`MENU_CARD_CHOICES` of them."""
+        game = self.game
+        trump, kind = game.trump, game.kind
+        legal: list[Action] = game.legal_actions()
+        if game.phase is Phase.PLAY:
+            shown = sort_hand(game.hand(seat), trump, kind)
+            legal.sort(key=lambda a: shown.index(a.card) if isinstance(a, Play) else 0)
+            return legal
+        choices = [a for a in legal if isinstance(a, (Discard, Draw)) and a.cards]
+        if not choices:
+            return legal
+        others = [a for a in legal if a not in choices]
+        choices.sort(key=lambda a: discard_order(a.cards, trump, kind))
+        if len(choices) > self.MENU_CARD_CHOICES + 3:  # cut only where it saves a screenful
+            choices = choices[: self.MENU_CARD_CHOICES]
+        return others + choices
 
     def ask(self, seat: int) -> Action:
         """Ask ``seat`` for a move until a legal one is given; raises :class:`Quit`."""
         who = self.table.names[seat]
+        legal: list[Action] = self.game.legal_actions()
+        if self.auto_forced and len(legal) == 1:
+            whose = "your" if who == "You" else f"{who}'s"
+            self.say(f"  ({whose} only legal move: {move_text(legal[0], self.game)}, played automatically)")
+            return legal[0]
         if self.hot_seat and seat != self._last:
             if self.read(f"{who}: your turn. Press Enter when only you can see the screen") is None:
                 raise Quit("end of input")
         self._last = seat
         action = self._ask(seat, who)
         if self.hot_seat:
-            self.say("\n" * 40 + f"({who} has moved)")
+            if self.clear is not None:
+                self.clear()  # the screen and the scrollback: the next person must not see this hand
+            else:
+                self.say("\n" * 40)
+            self.say(f"({who} has moved)")
             self._last = None
         return action
+
+    def _quit(self) -> None:
+        """Leave the game, offering to save it first."""
+        if self.offer_save:
+            line = self.read("Save the game first? Type a file name, or just Enter to leave without saving")
+            path = (line or "").strip()
+            while path:
+                message = self.save(path)
+                self.say(message)
+                if message.startswith("Saved"):
+                    break
+                line = self.read("Type another file name, or just Enter to leave without saving")
+                path = (line or "").strip()
+        raise Quit("quit")
 
     def _ask(self, seat: int, who: str) -> Action:
         legal = self.screen(seat)
@@ -328,7 +388,7 @@ class Human:
                 self.say(COMMANDS_HELP)
                 continue
             if low in ("quit", "exit"):
-                raise Quit("quit")
+                self._quit()
             if low in ("show", "table", "look"):
                 legal = self.screen(seat)
                 continue
@@ -339,8 +399,8 @@ class Human:
                 path = text[4:].strip()
                 self.say(self.save(path) if path else "Say where: save FILE")
                 continue
-            if text.isdigit():
-                n = int(text) if len(text) < 6 else 0
+            if text.isdigit():  # any script's digits ('²', '٣'): only 0-9 make a move's number
+                n = int(text) if text.isascii() and len(text) < 6 else 0
                 if 1 <= n <= len(legal):
                     return legal[n - 1]
                 self.say(f"There is no move {text}: choose {choices.replace('-', ' to ')}.")
@@ -351,9 +411,9 @@ class Human:
                 self.say(f"I can't read {text!r}: {exc}. Type a move's number, or ? for help.")
                 continue
             except HucklebuckError as exc:
-                self.say(f"I can't read {text!r}: {exc}")
+                self.say(f"I can't read {text!r}: {self.table.words(str(exc))}")
                 continue
-            if action in legal:
+            if action in legal or self.game.is_legal(action):
                 return action
             self.say(f"Not allowed: {self._why_illegal(action)}")
 
@@ -380,7 +440,7 @@ class Human:
                 return m.group(0)
             return "you" if names[n] == "You" else names[n]
 
-        text = re.sub(r"\bseat (\d+)", seat, text)
+        text = re.sub(r"\bseat (\d+)", seat, self.table.words(text))
         return re.sub(r"\b([2-9TJQKA][CDHS])\b", lambda m: Card.parse(m.group(1)).display, text)
 
     def para(self, text: str) -> None:
@@ -404,6 +464,13 @@ class Human:
             self.say(f"  {move_text(action, game):<32} {value:+.2f} {unit}")
 
 
+def _typed(action: Discard | Draw, game: Any) -> str:
+    """How a person would type ``action`` (``draw 3c 5c``)."""
+    verb = "discard" if isinstance(action, Discard) else "draw"
+    cards = sort_hand(action.cards, game.trump, game.kind)
+    return f"{verb} " + " ".join(c.display[:-1].lower() + "cdhs"[int(c.suit)] for c in cards)
+
+
 def current_plays(game: Any) -> list[Play]:
     """The plays of the trick in progress, in order (from the event log)."""
     count = len(game.current_trick)
@@ -420,8 +487,11 @@ def save_game(game: Any, path: str, meta: dict[str, Any]) -> str:
     """Write the game's JSON form (plus the table's seats) to ``path``; returns a message."""
     data = game.to_dict()
     data["table"] = meta
+    if "\0" in path:
+        return "Could not save: a file name cannot contain a NUL character"
     try:
         write_atomic(path, json.dumps(data))  # a failed save leaves the previous one intact
-    except OSError as exc:
-        return f"Could not save to {path}: {exc.strerror or exc}"
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return f"Could not save to {path}: {why}"
     return f"Saved to {path}. Continue later with: play --resume {path}"

@@ -4,17 +4,17 @@ computer players, hand by hand and trick by trick."""
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from .. import backend_info
-from ..actions import Action
+from ..actions import Action, parse_action
 from ..errors import HucklebuckError
 from ..games.base import Phase
 from ..games.engine import TrickGame
+from ..games.persist import load_json
 from ..packs import GameKind
 from ..players import DEFAULT_PLAYER_KIND, PLAYER_KINDS, Player, make_player
 from .common import (
@@ -30,7 +30,7 @@ from .common import (
     seat_int,
 )
 from .human import Human, Quit, save_game
-from .table import Table
+from .table import CITATIONS, Table
 
 __all__ = ["register", "run"]
 
@@ -44,7 +44,9 @@ sharing the keyboard (hot seat). Without --you you watch computer players.
 
 On your turn the table is shown with your legal moves numbered: answer with the
 number, or write the move ('10h', 'AS', 'bid 3', 'pass', 'stay 2', ...).
-Commands: ? or help, hint, show, save FILE, quit.
+Commands: ? or help, hint, show, save FILE, quit. A move that is your only legal
+one is played for you (--ask-forced to be asked anyway). Red suits print in red
+on a terminal (--no-color or the NO_COLOR variable to turn it off).
 
 examples:
   hucklebuck play hucklebuck --players 4 --you 0
@@ -96,20 +98,37 @@ def register(subparsers: Any) -> None:
         f"{BUCKEM_DEFAULT_HANDS})",
     )
     p.add_argument("--resume", metavar="FILE", default=None, help="continue a game saved with 'save FILE'")
+    p.add_argument(
+        "--ask-forced",
+        action="store_true",
+        help="ask for your move even when only one is legal (default: it is played for you)",
+    )
+    p.add_argument(
+        "--cite",
+        action="store_true",
+        help="show the rule behind each scoring line (S0-S4: the sources; DEF #n: the rule decisions)",
+    )
     add_option_argument(p)
     add_ascii_argument(p)
     p.set_defaults(run=run)
 
 
+MAX_SAVE_BYTES = 16 * 1024 * 1024
+"""The largest file ``--resume`` reads: far above any real save (a long game is a few hundred KB)."""
+
+
 def _load(path: str) -> tuple[GameSpec, TrickGame[Any, Any], dict[str, Any]]:
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+        with open(path, "rb") as f:
+            raw = f.read(MAX_SAVE_BYTES + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise CliError(f"cannot read {path}: {why}") from None
+    if len(raw) > MAX_SAVE_BYTES:
+        raise CliError(f"{path} is not a saved game (it is over {MAX_SAVE_BYTES // (1024 * 1024)} MB)")
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = load_json(raw)  # the library's one loader: bad bytes and deep nesting refused
+    except HucklebuckError:
         raise CliError(f"{path} is not a saved game (it is not JSON)") from None
     if not isinstance(data, dict) or data.get("format") != "hucklebuck-game":
         raise CliError(f"{path} is not a saved game (no 'hucklebuck-game' format marker)")
@@ -185,29 +204,73 @@ def run(args: argparse.Namespace) -> int:
         if args.hands is not None
         else (BUCKEM_DEFAULT_HANDS if spec.kind is GameKind.BUCKEM else None)
     )
-    table = Table(game, names, say, show_all=not humans, private=humans if len(humans) == 1 else ())
+    view = {"show_all": not humans, "private": humans if len(humans) == 1 else (), "cite": args.cite}
+    table = Table(game, names, say, **view)
     header = (
         f"{spec.title}, {players} players"
         + (f", resumed from {args.resume}" if args.resume else f", seed {seed}")
         + f" (core: {backend_info().name})"
     )
     table.intro(header, _labels(names, humans, bot_kind, players))
+    if args.cite:
+        table.say(f"Rule citations: {CITATIONS}")
     save_meta = {"you": humans, "bots": ",".join(kinds), "bot_seed": bot_seed}
+    terminal = say.tty and _isatty(sys.stdin)
     person = Human(
         table,
         say,
         _reader(say),
         save=lambda path: save_game(game, path, save_meta),
         hint=_hinter(game, spec) if humans else None,
-        hot_seat=len(humans) > 1 and say.tty and _isatty(sys.stdin),
+        hot_seat=len(humans) > 1 and terminal,
+        clear=(lambda: say.write(CLEAR_SCREEN)) if say.tty else None,
+        auto_forced=not args.ask_forced,
+        offer_save=True,
     )
+    if args.resume is not None:
+        _recap(game, Table(_replica(game), names, say, **view))
+        table.caught_up()
     try:
-        _loop(game, table, bots, person, limit)
+        _loop(game, table, bots, person, limit, resumed=args.resume is not None)
     except Quit as q:
         say("")
         say("Leaving the game." + (" (end of input)" if str(q) == "end of input" else ""))
         return 0
     return 0
+
+
+CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
+"""Cursor home, clear the screen, clear the scrollback (so the next person at a hot seat
+cannot scroll back to the previous hand)."""
+
+
+def _replica(game: TrickGame[Any, Any]) -> TrickGame[Any, Any]:
+    """The game as it stood at the deal of its current hand."""
+    data = game.to_dict()
+    data["hands"][-1]["actions"] = []
+    replica: TrickGame[Any, Any] = type(game).from_dict(data)
+    return replica
+
+
+def _recap(game: TrickGame[Any, Any], table: Table) -> None:
+    """After ``--resume``: the current hand so far, told in order as it was played
+    (the deal, the auction or calling, exchanges or draws, then the tricks)."""
+    replica = table.game
+    table.hand_start()
+    in_play = replica.phase is Phase.PLAY
+    if in_play:
+        table.announce_trump()
+    for action in game.to_dict()["hands"][-1]["actions"]:
+        seat = replica.to_act
+        assert seat is not None
+        before = replica.hand(seat)
+        move = parse_action(replica.kind, action)
+        replica.apply(move)
+        table.action(seat, move, before)
+        if replica.phase is Phase.PLAY and not in_play:
+            in_play = True
+            table.announce_trump()
+    table.say("  (the game continues from here)")
 
 
 def _isatty(stream: Any) -> bool:
@@ -299,11 +362,14 @@ def _loop(
     bots: _Bots,
     person: Human,
     limit: int | None,
+    *,
+    resumed: bool = False,
 ) -> None:
-    table.hand_start()
     in_play = game.phase is Phase.PLAY
-    if in_play:
-        table.announce_trump()
+    if not resumed:  # a resumed game's hand so far was told by the recap
+        table.hand_start()
+        if in_play:
+            table.announce_trump()
     while True:
         phase = game.phase
         if phase is Phase.GAME_OVER:

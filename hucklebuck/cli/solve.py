@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--leader {args.leader}: that seat is not in play (its hand is '-')")
     say(
         f"{spec.title}, trump {trump.glyph} {SUIT_NAMES[trump]},"
-        f" seat {args.leader} leads, {size} trick(s) to play"
+        f" seat {args.leader} leads, {size} trick{'' if size == 1 else 's'} to play"
     )
     say(f"{'seat':<6}{'hand':<22}{'sure tricks':>12}")
     for seat, h in enumerate(hands):

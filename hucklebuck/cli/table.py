@@ -34,10 +34,14 @@ from ..games.engine import TrickGame
 from ..packs import GameKind
 
 __all__ = [
+    "CITATIONS",
     "SUIT_NAMES",
     "Table",
+    "card_text",
     "cards_text",
     "describe_action",
+    "discard_order",
+    "drop_citations",
     "game_rules_line",
     "order_up_line",
     "second_person",
@@ -70,13 +74,84 @@ def sort_hand(cards: Iterable[Card], trump: Suit | None, kind: GameKind) -> list
     return sorted(cards, key=key)
 
 
-def cards_text(cards: Iterable[Card]) -> str:
-    """Cards as people write them (``10♥ A♠``)."""
-    return " ".join(c.display for c in cards) or "(none)"
+LEFT_BOWER_MARK = "*"
+"""Printed after Deer Park Euchre's left bower, which plays as a trump of another suit."""
 
 
-def describe_action(action: Action, name: str, *, show_cards: bool = True) -> str:
-    """One line saying what a player did (``P2 bids 3``)."""
+def is_left_bower(card: Card, trump: Suit | None, kind: GameKind | None) -> bool:
+    """Whether ``card`` is Deer Park Euchre's left bower (the other jack of trump's colour)."""
+    return (
+        kind is GameKind.DEERPARK
+        and trump is not None
+        and card.rank is Rank.JACK
+        and card.suit is trump.partner
+    )
+
+
+def card_text(card: Card, trump: Suit | None = None, kind: GameKind | None = None) -> str:
+    """One card as people write it (``10♥``); Deer Park's left bower carries a mark (``J♥*``)."""
+    return card.display + (LEFT_BOWER_MARK if is_left_bower(card, trump, kind) else "")
+
+
+def cards_text(cards: Iterable[Card], trump: Suit | None = None, kind: GameKind | None = None) -> str:
+    """Cards as people write them (``10♥ A♠``); give ``trump`` and ``kind`` to mark a left bower."""
+    return " ".join(card_text(c, trump, kind) for c in cards) or "(none)"
+
+
+def discard_order(cards: Iterable[Card], trump: Suit | None, kind: GameKind) -> tuple[int, ...]:
+    """A sort key for a set of cards to throw away: fewest first, then the weakest
+    set (by total worth, every trump worth more than any plain card), so the
+    natural discard of the weakest cards comes first in a menu."""
+
+    def worth(c: Card) -> int:
+        if is_trump(c, trump, kind):
+            return 100 + (30 if kind is GameKind.DEERPARK and c.rank is Rank.JACK else int(c.rank))
+        return int(c.rank)
+
+    values = sorted((worth(c) for c in cards), reverse=True)
+    return (len(values), sum(values), *values)
+
+
+CITATIONS = (
+    "S0-S4 name the rule sources and DEF #n the library's rule decisions where they are "
+    "silent (both listed in the rules pages of the documentation)."
+)
+"""What the citations on scoring lines mean, said once where they are shown."""
+
+_CITE_PART = re.compile(r"^(S\d( header)?|DEF #\d+(-#\d+)?|#\d+(-#\d+)?|DEF)$")
+_PAREN = re.compile(r"\s*\(([^()]*)\)")
+
+
+def drop_citations(text: str) -> str:
+    """``text`` without rule citations: ``(S0, S2, DEF #7)`` goes, and
+    ``(moon_at_zero=score_normally, DEF #12)`` keeps only ``(moon_at_zero=score_normally)``."""
+
+    def clean(m: re.Match[str]) -> str:
+        parts = [p.strip() for p in m.group(1).split(",")]
+        kept = [p for p in parts if not _CITE_PART.match(p)]
+        if len(kept) == len(parts):
+            return m.group(0)
+        return f" ({', '.join(kept)})" if kept else ""
+
+    return _PAREN.sub(clean, text)
+
+
+def describe_action(
+    action: Action,
+    name: str,
+    *,
+    show_cards: bool = True,
+    trump: Suit | None = None,
+    kind: GameKind | None = None,
+) -> str:
+    """One line saying what a player did (``P2 bids 3``); with ``trump`` and ``kind``
+    the cards are listed as the hand shows them, a left bower marked."""
+
+    def shown_cards(cards: Iterable[Card]) -> str:
+        if kind is None:
+            return cards_text(cards)
+        return cards_text(sort_hand(cards, trump, kind), trump, kind)
+
     if isinstance(action, Bid):
         return f"{name} bids {action.amount}" + (" (shoots the moon)" if action.amount == 5 else "")
     if isinstance(action, Pass):
@@ -93,7 +168,7 @@ def describe_action(action: Action, name: str, *, show_cards: bool = True) -> st
         return f"{name} calls {action.suit.glyph} {SUIT_NAMES[action.suit]}"
     if isinstance(action, Discard):
         n = len(action.cards)
-        shown = f": {cards_text(action.cards)}" if show_cards else ""
+        shown = f": {shown_cards(action.cards)}" if show_cards else ""
         return f"{name} discards {n} card" + ("" if n == 1 else "s") + shown
     if isinstance(action, BuckStay):
         return f"{name} stays" + (" and swaps the deuce for the upcard" if action.swap else "")
@@ -103,23 +178,35 @@ def describe_action(action: Action, name: str, *, show_cards: bool = True) -> st
         n = len(action.cards)
         if not n:
             return f"{name} stands pat"
-        shown = f" {cards_text(action.cards)}" if show_cards else f" {n}"
+        shown = f" {shown_cards(action.cards)}" if show_cards else f" {n}"
         return f"{name} discards{shown} and draws {n}"
     if isinstance(action, Play):
-        return f"{name} plays {action.card.display}"
+        return f"{name} plays {card_text(action.card, trump, kind)}"
     return f"{name}: {action}"  # pragma: no cover - every action type is handled above
 
 
 def order_up_line(name: str, upcard: Card, dealer: str) -> str:
-    """Deer Park Euchre's order up in words (``Ben orders up J♦: diamonds are trump and Ann picks it up``)."""
-    return f"{name} orders up {upcard.display}: {SUIT_NAMES[upcard.suit]} are trump and {dealer} picks it up"
+    """Deer Park Euchre's order up in words (``Ben orders up J♦: diamonds are trump; Ann picks it up``)."""
+    trump = SUIT_NAMES[upcard.suit]
+    if dealer == name:
+        takes = "and pick it up" if name == "You" else "and picks it up"
+        return f"{name} orders up {upcard.display} {takes}: {trump} are trump"
+    takes = "you pick it up" if dealer == "You" else f"{dealer} picks it up"
+    return f"{name} orders up {upcard.display}: {trump} are trump; {takes}"
 
 
 def trick_line(
-    number: int, seats: Sequence[int], cards: Sequence[Card], winner: int, names: Sequence[str]
+    number: int,
+    seats: Sequence[int],
+    cards: Sequence[Card],
+    winner: int,
+    names: Sequence[str],
+    trump: Suit | None = None,
+    kind: GameKind | None = None,
 ) -> str:
-    """A completed trick in words (``Trick 2: Ann 10♥, Ben A♥  -> Ben wins it``)."""
-    plays = ", ".join(f"{names[s]} {c.display}" for s, c in zip(seats, cards, strict=True))
+    """A completed trick in words (``Trick 2: Ann 10♥, Ben A♥  -> Ben wins it``); give ``trump``
+    and ``kind`` to mark Deer Park's left bower."""
+    plays = ", ".join(f"{names[s]} {card_text(c, trump, kind)}" for s, c in zip(seats, cards, strict=True))
     return f"Trick {number}: {plays}  -> {names[winner]} wins it"
 
 
@@ -128,6 +215,7 @@ _SECOND_PERSON = {
     "orders": "order", "calls": "call", "discards": "discard", "folds": "fold", "stands": "stand",
     "plays": "play", "deals": "deal", "gets": "get", "wins": "win", "is": "are", "shoots": "shoot",
     "swaps": "swap", "draws": "draw", "goes": "go", "has": "have", "leads": "lead",
+    "picks": "pick", "takes": "take", "needs": "need", "rakes": "rake",
 }  # fmt: skip
 _YOU_VERB = re.compile(r"\b(You|and) (" + "|".join(_SECOND_PERSON) + r")\b")
 
@@ -151,8 +239,10 @@ def game_rules_line(game: TrickGame[Any, Any]) -> str:
         )
     if kind is GameKind.DEERPARK:
         return (
-            "Everyone starts at 20 and counts down for tricks taken; the first to reach 0 "
-            "(or to be pushed up to 50) wins (S4)."
+            "Everyone starts at 20 and races to one of two goals: down to 0 (meeting your "
+            "requirement counts a point down for each trick) or up to 50 (missing it adds 5). The "
+            "maker needs 3 tricks (a stuck dealer 2), everyone else 1. The first to reach either "
+            "goal wins (S4)."
         )
     return (
         "Each round everyone antes into the pot (not after a burn). A stayer who takes two or more "
@@ -173,13 +263,16 @@ class Table:
         *,
         show_all: bool,
         private: Iterable[int] = (),
+        cite: bool = False,
     ) -> None:
-        """Narrate ``game`` through ``say`` with seat ``names``."""
+        """Narrate ``game`` through ``say`` with seat ``names``; with ``cite`` the
+        lines keep their rule citations (``S2``, ``DEF #7``), else they are left out."""
         self.game = game
         self.names = list(names)
         self._out = say
         self.show_all = show_all
         self.private = set(private)
+        self.cite = cite
         deals = [i for i, ev in enumerate(game.events) if isinstance(ev, DealEvent)]
         self._seen = deals[-1] if deals else len(game.events)
         self._scores: list[ScoreEvent] = []
@@ -188,7 +281,20 @@ class Table:
 
     def say(self, line: str) -> None:
         """Print one line of narration (in the second person for ``You``)."""
-        self._out(second_person(line))
+        self._out(self.words(line))
+
+    def words(self, line: str) -> str:
+        """``line`` as the table prints it: second person for ``You``, citations only with ``cite``."""
+        return second_person(line if self.cite else drop_citations(line))
+
+    def cards(self, cards: Iterable[Card]) -> str:
+        """Cards in hand order, Deer Park's left bower marked once trump is known."""
+        trump = self.game.trump
+        return cards_text(sort_hand(cards, trump, self.kind), trump, self.kind)
+
+    def card(self, card: Card) -> str:
+        """One card, Deer Park's left bower marked."""
+        return card_text(card, self.game.trump, self.kind)
 
     @property
     def kind(self) -> GameKind:
@@ -199,14 +305,35 @@ class Table:
         """Whether the viewer may see ``seat``'s cards."""
         return self.show_all or seat in self.private
 
-    def standings_text(self) -> str:
-        """Every seat's score (or bankroll) with the pot in Buck 'Em."""
+    def standings_text(self, *, before_ante: bool = False) -> str:
+        """Every seat's score (or bankroll) with the pot in Buck 'Em; ``before_ante``:
+        as they stood before this hand's ante was taken."""
         label = "Bankrolls" if self.kind is GameKind.BUCKEM else "Scores"
-        parts = [f"{self.names[s]} {v}" for s, v in enumerate(self.game.standings)]
+        standings = list(self.game.standings)
+        pot = getattr(self.game, "pot", 0)
+        if before_ante:
+            for ev in self._antes():
+                standings[ev.seat] -= ev.delta
+                pot += ev.delta
+        parts = [f"{self.names[s]} {v}" for s, v in enumerate(standings)]
         text = f"{label}: " + ", ".join(parts)
         if self.kind is GameKind.BUCKEM:
-            text += f"; pot {getattr(self.game, 'pot', 0)}"
+            text += f"; pot {pot}"
         return text
+
+    def _antes(self) -> list[ScoreEvent]:
+        """This hand's ante payments (Buck 'Em), from the event log."""
+        if self.kind is not GameKind.BUCKEM:
+            return []
+        hand = self.game.hand_number
+        return [
+            ev
+            for ev in self.game.events
+            if isinstance(ev, ScoreEvent)
+            and ev.hand == hand
+            and ev.delta < 0
+            and ev.reason.startswith("ante")
+        ]
 
     def upcard(self) -> Card | None:
         """The turned card (Deer Park Euchre) or upcard (Buck 'Em), if any."""
@@ -231,11 +358,12 @@ class Table:
         """Announce a new hand: dealer, standings, the visible cards."""
         game, say, names = self.game, self.say, self.names
         say("")
-        say(f"=== Hand {game.hand_number}: {names[game.dealer]} deals. {self.standings_text()}")
+        standing = self.standings_text(before_ante=True)
+        say(f"=== Hand {game.hand_number}: {names[game.dealer]} deals. {standing}")
         for s in range(game.players):
             cards = game.hand(s)
             if cards and self.sees(s):
-                say(f"  {names[s]}: {cards_text(sort_hand(cards, game.trump, self.kind))}")
+                say(f"  {names[s]}: {self.cards(cards)}")
         up = self.upcard()
         if self.kind is GameKind.DEERPARK and up is not None:
             say(f"  Turned up: {up.display}")
@@ -248,9 +376,17 @@ class Table:
                     say(f"  {names[s]}'s scare card (face up): {scare.display}")
         self._scores = []
         self.events()
-        antes = [ev for ev in self._scores if ev.delta < 0 and ev.reason.startswith("ante")]
+        antes = self._antes()
         if antes:
-            self.say(f"  Everyone antes {-antes[0].delta}: the pot is {getattr(game, 'pot', 0)}")
+            amounts = {-ev.delta for ev in antes}
+            who = (
+                "Everyone antes" if len(antes) == game.players else ", ".join(names[ev.seat] for ev in antes)
+            )
+            if len(amounts) == 1:
+                line = f"  {who} {amounts.pop()}" + (" each" if 1 < len(antes) < game.players else "")
+            else:
+                line = "  Antes: " + ", ".join(f"{names[ev.seat]} {-ev.delta}" for ev in antes)
+            self.say(f"{line}: the pot is {getattr(game, 'pot', 0)}")
         if self.kind is GameKind.DEERPARK and game.phase is Phase.PLAY and up is not None:
             self.say("  A club is turned: clubs are trump without calling (S4, DEF #67)")
 
@@ -261,13 +397,21 @@ class Table:
         if isinstance(action, Order) and up is not None:
             lines.append("  " + order_up_line(self.names[seat], up, self.names[self.game.dealer]))
         elif not isinstance(action, Play):
-            lines.append("  " + describe_action(action, self.names[seat], show_cards=self.sees(seat)))
+            lines.append(
+                "  "
+                + describe_action(
+                    action,
+                    self.names[seat],
+                    show_cards=self.sees(seat),
+                    trump=self.game.trump,
+                    kind=self.kind,
+                )
+            )
         after = self.game.hand(seat)
         drawn = after - before
         if drawn and not isinstance(action, Play):
             if self.sees(seat):
-                got = cards_text(sort_hand(drawn, self.game.trump, self.kind))
-                lines.append(f"  {self.names[seat]} gets {got}")
+                lines.append(f"  {self.names[seat]} gets {self.cards(drawn)}")
         if self._secret_declarations() and self.game.phase is Phase.STAY_FOLD and seat not in self.private:
             self._held.extend(lines)  # simultaneous declaring: shown once everyone has declared
         else:
@@ -294,9 +438,17 @@ class Table:
         for ev in game.events[self._seen :]:
             if isinstance(ev, TrickEvent):
                 t = ev.trick
-                self.say("  " + trick_line(ev.number, t.seats, t.cards, t.winner, self.names))
+                line = trick_line(ev.number, t.seats, t.cards, t.winner, self.names, game.trump, self.kind)
+                self.say("  " + line)
             elif isinstance(ev, ScoreEvent):
                 self._scores.append(ev)
+        self._seen = len(game.events)
+
+    def caught_up(self) -> None:
+        """Take the game's events so far as told (after a recap told them through another table)."""
+        game = self.game
+        hand = game.hand_number
+        self._scores = [ev for ev in game.events if isinstance(ev, ScoreEvent) and ev.hand == hand]
         self._seen = len(game.events)
 
     def announce_trump(self) -> None:
@@ -305,9 +457,16 @@ class Table:
         trump, leader = game.trump, game.trick_leader
         if trump is None:
             return
-        lead = f"; {self.names[leader]} leads" if leader is not None else ""
+        lead = ""
+        if leader is not None:
+            lead = "; you lead" if self.names[leader] == "You" else f"; {self.names[leader]} leads"
         self.say(f"  Play begins. Trump: {trump.glyph} {SUIT_NAMES[trump]}{lead}")
         if self.kind is GameKind.DEERPARK:
+            left = Card(Rank.JACK, trump.partner)
+            self.say(
+                f"  The left bower {self.card(left)} counts as a {SUIT_NAMES[trump][:-1]}, the second-best"
+                f" trump (marked {LEFT_BOWER_MARK})"
+            )
             maker, need = getattr(game, "maker", None), getattr(game, "requirement", None)
             if maker is not None and need is not None:
                 who = self.names[maker]
@@ -321,18 +480,45 @@ class Table:
         say("")
         say(f"--- Scoring of hand {game.hand_number} ---")
         width = max(len(n) for n in names)
+        antes = self._antes()
         lines = [ev for ev in self._scores if ev.delta or ev.reason]
-        if not lines:
+        if len(antes) > 1 and len({ev.delta for ev in antes}) == 1:
+            # One line for the round's ante, not one per seat.
+            lines = [ev for ev in lines if ev not in antes]
+            who = "Everyone" if len(antes) == game.players else ", ".join(names[ev.seat] for ev in antes)
+            width = max(width, len(who))
+            reason = re.sub(r"^ante (\d+)", r"ante \1 each, at the deal", antes[0].reason)
+            say(f"  {who:<{width}}  {antes[0].delta:+4d}  {reason}")
+        elif not lines:
             say("  no score changes")
         for ev in lines:
-            say(f"  {names[ev.seat]:<{width}}  {ev.delta:+4d}  {ev.reason}")
+            reason = self._personal(ev.reason)
+            if ev.delta == 0 and self.kind is GameKind.BUCKEM:
+                # A note on the round (no chips move): a sentence, not a seat's line.
+                note = (
+                    reason
+                    if reason.startswith(("nobody", "no one", "everyone"))
+                    else f"{names[ev.seat]} {reason}"
+                )
+                say(f"  {note[:1].upper()}{note[1:]}")
+                continue
+            say(f"  {names[ev.seat]:<{width}}  {ev.delta:+4d}  {reason}")
         say("  " + self.standings_text())
         out_now = tuple(getattr(game, "out", ()))
         for s in out_now:
             if s not in self._out_before:
-                say(f"  {names[s]} is out of the game (score {game.standings[s]}, at or below -25; S2)")
+                say(f"  {names[s]} is out of the game (score {game.standings[s]}, at or below -25, S2)")
         self._out_before = out_now
         self._scores = []
+
+    def _personal(self, text: str) -> str:
+        """``seat 3`` in the game's words becomes the seat's name at this table."""
+
+        def seat(m: re.Match[str]) -> str:
+            n = int(m.group(1))
+            return self.names[n] if 0 <= n < len(self.names) else m.group(0)
+
+        return re.sub(r"\bseat (\d+)", seat, text)
 
     def game_end(self, stopped_after: int | None = None) -> None:
         """Who won and why (or where a session stopped)."""

@@ -27,10 +27,13 @@ def _rake_qualifies(hand: Sequence[Card], trump: Suit) -> bool:
     return len(trumps) >= 2 and any(c.rank in (Rank.KING, Rank.QUEEN, Rank.JACK) for c in trumps)
 
 
-def void_round(game: BuckEmGame, reason: str) -> None:
-    """No play: the pot carries; the next round antes unless the option says not."""
+def void_round(game: BuckEmGame, reason: str, seat: int | None = None) -> None:
+    """No play: the pot carries; the next round antes unless the option says not.
+    ``seat``: the player the reason is about (default: the dealer, for the round)."""
     game._ante_due = game._options.after_void_round_ante
-    _close_round(game, raked=None, winners=(), burned=(), payouts=[0] * game._n, reason=reason)
+    _close_round(
+        game, raked=None, winners=(), burned=(), payouts=[0] * game._n, reason=reason, reason_seat=seat
+    )
 
 
 def lone_stayer(game: BuckEmGame, seat: int) -> None:
@@ -38,9 +41,7 @@ def lone_stayer(game: BuckEmGame, seat: int) -> None:
     as_dealt = game._options.rake_hand is _be.RakeHand.AS_DEALT
     hand = list(CardSet.from_mask(game._dealt[seat] if as_dealt else game._hands[seat]))
     if not _rake_qualifies(hand, game._trump):
-        void_round(
-            game, f"seat {seat} stayed alone without the rake cards: no play, the pot carries (S3, DEF #47)"
-        )
+        void_round(game, "stayed alone without the rake cards: no play, the pot carries (S3, DEF #47)", seat)
         return
     pot = game._pot
     if game._units <= 1:
@@ -105,12 +106,11 @@ def hand_played(game: BuckEmGame) -> None:
     carry_units = game._units if not winners else 0
     match = pot if opts.pot_limit is None else min(pot, opts.pot_limit)
     for s in burned:
+        took = f"{won[s]} trick" + ("" if won[s] == 1 else "s")
         game._bankrolls[s] -= match
         game._delta[s] -= match
         game._events.append(
-            ScoreEvent(
-                game._hand_no, s, -match, f"took {won[s]} trick(s): burned, pays {match} (S3, DEF #36)"
-            )
+            ScoreEvent(game._hand_no, s, -match, f"took {took}: burned, pays {match} (S3, DEF #36)")
         )
     game._pot = carry + match * len(burned)
     game._units = carry_units + len(burned)
@@ -126,10 +126,12 @@ def _close_round(
     burned: tuple[int, ...],
     payouts: list[int],
     reason: str,
+    reason_seat: int | None = None,
 ) -> None:
     assert game._trump is not None
     if reason:
-        game._events.append(ScoreEvent(game._hand_no, game._dealer, 0, reason))
+        seat = game._dealer if reason_seat is None else reason_seat
+        game._events.append(ScoreEvent(game._hand_no, seat, 0, reason))
     if game._pot == 0:
         game._units = 0
     game._events.append(HandOverEvent(game._hand_no, tuple(game._bankrolls), ()))

@@ -30,7 +30,7 @@ def score_played_hand(game: HucklebuckGame) -> None:
         t = game._play.won[s]
         if s != game._bidder:
             if t >= 1:
-                delta[s], reasons[s] = t, f"stayed and took {t} trick(s): +{t} (S0, S2)"
+                delta[s], reasons[s] = t, f"stayed and took {_tricks(t)}: +{t} (S0, S2)"
             else:
                 delta[s], reasons[s] = -5, "stayed and took no trick: -5 (S0, S2, DEF #10)"
             continue
@@ -50,7 +50,7 @@ def score_played_hand(game: HucklebuckGame) -> None:
                     reasons[s] = "shot the moon from zero or below: back to 0 (S0, S2, DEF #12)"
             else:
                 delta[s] = -20 if stacks else -15
-                reasons[s] = f"missed the moon with {t} trick(s): {delta[s]} (S0, S2" + (
+                reasons[s] = f"missed the moon with {_tricks(t)}: {delta[s]} (S0, S2" + (
                     ", stacked penalty, DEF #14)" if stacks else ", DEF #14)"
                 )
         elif t >= bid:
@@ -62,7 +62,7 @@ def score_played_hand(game: HucklebuckGame) -> None:
                 )
             else:
                 delta[s] = t
-                reasons[s] = f"made the bid of {bid} with {t} trick(s): +{t} (S0, DEF #9)"
+                reasons[s] = f"made the bid of {bid} with {_tricks(t)}: +{t} (S0, DEF #9)"
         else:
             delta[s] = -10 if stacks else -5
             reasons[s] = f"set: bid {bid}, took {t}: {delta[s]} (S0, S2, DEF #7" + (
@@ -147,3 +147,7 @@ def _game_end(game: HucklebuckGame, moon: int | None) -> tuple[tuple[int, ...], 
         top = max(game._scores)
         return tuple(s for s in range(game._n) if game._scores[s] == top), "everyone out: highest score"
     return (), ""
+
+
+def _tricks(n: int) -> str:
+    return f"{n} trick" if n == 1 else f"{n} tricks"

@@ -60,7 +60,7 @@ def hand_log(game: TrickGame[Any, Any], names: Sequence[str]) -> list[str]:
                 lines.append(describe_action(action, name, show_cards=False))
         elif isinstance(ev, TrickEvent):
             t = ev.trick
-            lines.append(trick_line(ev.number, t.seats, t.cards, t.winner, names))
+            lines.append(trick_line(ev.number, t.seats, t.cards, t.winner, names, game.trump, game.kind))
     return lines
 
 
