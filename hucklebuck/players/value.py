@@ -289,17 +289,27 @@ def _collect_hucklebuck(players: int, games: int, seed: int) -> dict[str, dict[s
 def _collect_deerpark(players: int, games: int, seed: int) -> dict[str, dict[str, int]]:
     from ..games import DeerParkGame
     from ..games.base import Phase
-    from .heuristics import DeerParkHeuristic, plays_for_fifty
+    from .heuristics import DeerParkHeuristic
 
     opts = {"eight_player_turnup": "dealer_last_card"} if players == 8 else {}
     counts: dict[str, Counter[str]] = {"low": Counter(), "high": Counter()}
-    bot = DeerParkHeuristic()
+    modes: list[str] = []
+
+    class Explorer(DeerParkHeuristic):
+        """The heuristic, playing each hand for the goal it was dealt."""
+
+        def goes_high(self, obs: Any) -> bool:
+            return bool(modes[obs.seat] == "high")
+
+    bot = Explorer()
     rng = random.Random(seed)
     for _ in range(games):
         g = DeerParkGame(players, seed=rng.getrandbits(48), options=opts)
         while True:
             before = list(g.scores)
-            modes = ["high" if plays_for_fifty(before, s) else "low" for s in range(players)]
+            # Each seat plays for a goal drawn at random, so each goal's outcomes are
+            # measured against the whole mix of goals at the table, not against one policy's.
+            modes[:] = [rng.choice(("low", "high")) for _ in range(players)]
             while g.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
                 g.apply(bot.choose(g.observation(_turn(g))))
             for s in range(players):
@@ -334,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--write``.\n"
         '"""\n\n'
         "from typing import Any\n\n"
-        f"DATA: dict[str, dict[str, Any]] = {pprint.pformat(data, width=100, compact=True)}\n"
+        f"DATA: dict[str, dict[str, Any]] = {pprint.pformat(data, width=72, compact=True)}\n"
     )
     if args.write:
         from pathlib import Path
