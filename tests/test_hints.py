@@ -7,11 +7,19 @@ from typing import Any
 
 import pytest
 
+from hucklebuck.cards import CardSet
 from hucklebuck.errors import IllegalAction, OptionsError
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
+from hucklebuck.games.base import Phase
+from hucklebuck.packs import GameKind
+from hucklebuck.players import MonteCarloPlayer, _search, inference, make_player
 from hucklebuck.players.hints import Hint, hint
 
-CASES: list[tuple[Any, int, str]] = [(HucklebuckGame, 4, "%"), (DeerParkGame, 3, "%"), (BuckEmGame, 5, "chips")]
+CASES: list[tuple[Any, int, str]] = [
+    (HucklebuckGame, 4, "%"),
+    (DeerParkGame, 3, "%"),
+    (BuckEmGame, 5, "chips"),
+]
 
 
 @pytest.mark.parametrize(("cls", "n", "unit"), CASES)
@@ -50,3 +58,29 @@ def test_hint_refuses_what_is_not_a_position() -> None:
         hint(None)
     with pytest.raises(OptionsError):
         hint(game.observation(game.to_act), samples=0)
+
+
+def test_inference_weighs_deals_by_what_others_chose() -> None:
+    """A Buck 'Em seat that stayed is more likely to hold trumps: deals giving it two weigh more."""
+    bot = make_player("heuristic", "buckem")
+    for seed in range(1, 40):
+        game = BuckEmGame(5, seed=seed)
+        obs = game.observation(game.to_act)
+        while obs.phase is Phase.STAY_FOLD and not any(d.startswith("stay") for _, d in obs.decisions):
+            game.apply(bot.choose(obs))
+            obs = game.observation(game.to_act)
+        if obs.phase is Phase.STAY_FOLD:
+            break
+    stayer = next(s for s, d in obs.decisions if d.startswith("stay"))
+    hands = _search.sample_hands(_search.build_position(obs), 3, 200)
+    weights = inference.sample_weights(obs, GameKind.BUCKEM, hands)
+    assert weights is not None and len(weights) == 200
+    trumps = [len(CardSet.from_mask(h[stayer]).of_suit(obs.trump)) for h in hands]
+    rich = [w for w, t in zip(weights, trumps, strict=True) if t >= 2]
+    poor = [w for w, t in zip(weights, trumps, strict=True) if t == 0]
+    assert rich and poor and min(rich) > max(poor)
+    blind = MonteCarloPlayer(samples=64, seed=3, inference=False).analyse(obs)
+    seen = MonteCarloPlayer(samples=64, seed=3).analyse(obs)
+    assert sorted(map(str, (a for a, _ in blind))) == sorted(map(str, (a for a, _ in seen)))
+    with pytest.raises(OptionsError, match="inference must be True or False"):
+        MonteCarloPlayer(inference=1)  # type: ignore[arg-type]

@@ -20,7 +20,7 @@ from ..actions import Action
 from ..errors import OptionsError
 from ..games.hucklebuck import OUT_AT
 from ..packs import GameKind
-from . import _search, value
+from . import _search, inference, value
 from .base import check_observation, check_seed
 
 __all__ = ["MonteCarloPlayer", "hand_utility"]
@@ -184,6 +184,11 @@ class MonteCarloPlayer:
 
     The auction, stay and exchange decisions of the other seats are taken by
     the core's fixed policies under both methods.
+
+    With ``inference`` (default) each sampled deal is weighted by how likely
+    it makes what the other seats chose this hand (bids, passes, stays, drops,
+    exchange and draw counts, orders, calls, folds), with the heuristic
+    players as the model of their play (see :mod:`hucklebuck.players.inference`).
     """
 
     def __init__(
@@ -193,11 +198,15 @@ class MonteCarloPlayer:
         method: str = "playout",
         seed: int | None = None,
         node_limit: int = NODE_LIMIT,
+        inference: bool = True,
     ) -> None:
         """See the class docstring.
 
-        A bad ``samples``, ``method``, ``node_limit`` or ``seed`` raises :class:`OptionsError`.
+        A bad ``samples``, ``method``, ``node_limit``, ``seed`` or ``inference``
+        raises :class:`OptionsError`.
         """
+        if not isinstance(inference, bool):
+            raise OptionsError(f"inference must be True or False, not {inference!r}")
         if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 100_000:
             raise OptionsError(f"samples must be an integer from 1 to 100000, not {samples!r}")
         if method not in METHODS:
@@ -205,6 +214,7 @@ class MonteCarloPlayer:
         if isinstance(node_limit, bool) or not isinstance(node_limit, int) or not 1 <= node_limit <= 1 << 40:
             raise OptionsError(f"node_limit must be an integer from 1 to 2**40, not {node_limit!r}")
         self.samples = samples
+        self.inference = inference
         self.method = method
         self.node_limit = node_limit
         self.rng = random.Random(check_seed(seed))
@@ -233,22 +243,36 @@ class MonteCarloPlayer:
         legal, cands = _search.candidates(observation)
         seed = self.rng.getrandbits(64)
         pos = _search.build_position(observation)
+        weights = None
+        if self.inference:
+            hands = _search.sample_hands(pos, seed, self.samples)
+            weights = inference.sample_weights(observation, game, hands)
+        total_w = float(self.samples) if weights is None else sum(weights)
         values: list[float] = []
         step = pys.MAX_CANDS
+        size = self.samples * pys.REC
+        cache: dict[bytes, float] = {}
         for start in range(0, len(cands), step):
             part = cands[start : start + step]
             data = _search.run_search(pos, part, seed, self.samples, self._method_id, self.node_limit)
-            size = self.samples * pys.REC
-            cache: dict[bytes, float] = {}
             for ci in range(len(part)):
                 block = data[ci * size : (ci + 1) * size]
-                counts = Counter(block[k : k + pys.REC] for k in range(0, size, pys.REC))
                 total = 0.0
-                for rec, cnt in counts.items():
-                    v = cache.get(rec)
-                    if v is None:
-                        v = cache[rec] = hand_utility(game, rec, observation)
-                    total += v * cnt
-                values.append(total / self.samples)
+                if weights is None:
+                    counts = Counter(block[k : k + pys.REC] for k in range(0, size, pys.REC))
+                    items = counts.items()
+                    for rec, cnt in items:
+                        v = cache.get(rec)
+                        if v is None:
+                            v = cache[rec] = hand_utility(game, rec, observation)
+                        total += v * cnt
+                else:
+                    for k in range(self.samples):
+                        rec = block[k * pys.REC : (k + 1) * pys.REC]
+                        v = cache.get(rec)
+                        if v is None:
+                            v = cache[rec] = hand_utility(game, rec, observation)
+                        total += v * weights[k]
+                values.append(total / total_w)
         ranked = sorted(range(len(legal)), key=lambda i: (-values[i], i))
         return [(legal[i], values[i]) for i in ranked]
