@@ -5,6 +5,7 @@ errors (never TypeError or AttributeError)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -148,3 +149,10 @@ def test_bad_player_seeds(seed: Any) -> None:
         RandomPlayer(seed=seed)
     with pytest.raises(OptionsError, match="seed must be an integer"):
         make_player("mc", "hucklebuck", seed=seed)
+
+
+def test_an_altered_observation_is_refused() -> None:
+    game = DeerParkGame(4, seed=1)
+    obs = dataclasses.replace(game.observation(game.to_act), phase=Phase.PLAY)  # trump not made yet
+    with pytest.raises(OptionsError, match="not consistent with its game"):
+        MonteCarloPlayer(samples=4, seed=1).choose(obs)

@@ -240,9 +240,14 @@ class MonteCarloPlayer:
         Deer Park Euchre), or its expected chips from this round on (Buck 'Em).
         """
         game = check_observation(observation)
-        legal, cands = _search.candidates(observation)
+        try:
+            legal, cands = _search.candidates(observation)
+            pos = _search.build_position(observation)
+        except (AssertionError, AttributeError, TypeError, KeyError, IndexError) as exc:
+            # only an observation altered by hand gets here: the game's own are consistent
+            detail = f" ({exc})" if str(exc) else ""
+            raise OptionsError(f"this observation is not consistent with its game{detail}") from None
         seed = self.rng.getrandbits(64)
-        pos = _search.build_position(observation)
         weights = None
         if self.inference:
             hands = _search.sample_hands(pos, seed, self.samples)
