@@ -375,8 +375,9 @@ def test_hint_rates_every_legal_move(capsys: pytest.CaptureFixture[str]) -> None
     moves = re.search(r"Your moves:\n((?:  .*\n)+)", out)
     assert moves is not None
     count = len(re.findall(r"\d+\) ", moves.group(1)))
-    rated = out.split("Hint: the expected value of each move")[1].split("Your move")[0]
-    assert len(re.findall(r"^  \S.*[-+]\d+\.\d\d", rated, re.M)) == count
+    rated = out.split("Hint (chance of winning the game, over 400 sampled deals")[1].split("Your move")[0]
+    assert len(re.findall(r"^  \S.*  \d+% to win$", rated, re.M)) == count
+    assert re.search(r"^Playing for (0|50).*the best move gives you \d+% to win", rated, re.M | re.S)
 
 
 def test_simultaneous_declaring_hides_earlier_decisions_from_a_person(

@@ -30,6 +30,7 @@ from ..errors import CardError, HucklebuckError
 from ..games.base import ActionEvent, Phase
 from ..games.persist import write_atomic
 from ..packs import GameKind
+from ..players.hints import Hint
 from .table import SUIT_NAMES, Table, card_text, cards_text, discard_order, sort_hand
 
 __all__ = ["Human", "Quit", "move_text", "parse_answer"]
@@ -208,11 +209,6 @@ HELP: dict[GameKind, dict[Phase, str]] = {
     },
 }
 
-_HINT_UNITS = {
-    GameKind.HUCKLEBUCK: "points for this hand, plus a bonus for winning the game",
-    GameKind.BUCKEM: "chips won or lost this round",
-    GameKind.DEERPARK: "higher is better: fewer hands from a goal, a bonus for winning",
-}
 
 COMMANDS_HELP = (
     "Answer with a move's number, or write the move (any case: '10h', 'AS', 'bid 3', 'pass').\n"
@@ -231,7 +227,7 @@ class Human:
         read: Callable[[str], str | None],
         *,
         save: Callable[[str], str],
-        hint: Callable[[int], list[tuple[Action, float, str]]] | None = None,
+        hint: Callable[[int], Hint] | None = None,
         hot_seat: bool = False,
         clear: Callable[[], None] | None = None,
         auto_forced: bool = False,
@@ -458,10 +454,10 @@ class Human:
         except HucklebuckError as exc:
             self.say(f"No hint: {exc}")
             return
-        game = self.game
-        self.para(f"Hint: the expected value of each move over sampled deals ({_HINT_UNITS[game.kind]}):")
-        for action, value, unit in sorted(rated, key=lambda r: -r[1]):
-            self.say(f"  {move_text(action, game):<32} {value:+.2f} {unit}")
+        *lines, reason = rated.lines(lambda a: move_text(a, self.game))
+        for line in lines:
+            self.say(line)
+        self.para(reason)
 
 
 def _typed(action: Discard | Draw, game: Any) -> str:

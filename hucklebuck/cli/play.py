@@ -17,6 +17,8 @@ from ..games.engine import TrickGame
 from ..games.persist import load_json
 from ..packs import GameKind
 from ..players import DEFAULT_PLAYER_KIND, PLAYER_KINDS, Player, make_player
+from ..players.hints import Hint
+from ..players.hints import hint as make_hint
 from .common import (
     CliError,
     GameSpec,
@@ -340,18 +342,9 @@ class _Bots:
         return player.choose(game.observation(seat))
 
 
-def _hinter(
-    game: TrickGame[Any, Any], spec: GameSpec
-) -> Callable[[int], list[tuple[Action, float, str]]] | None:
-    try:
-        from ..players import MonteCarloPlayer
-    except ImportError:  # pragma: no cover - the players package always has it now
-        return None
-
-    def hint(seat: int) -> list[tuple[Action, float, str]]:
-        player = MonteCarloPlayer(samples=400, seed=len(game.events))
-        unit = {GameKind.HUCKLEBUCK: "points", GameKind.BUCKEM: "chips"}.get(spec.kind, "")
-        return [(a, float(v), unit) for a, v in player.analyse(game.observation(seat))]
+def _hinter(game: TrickGame[Any, Any], spec: GameSpec) -> Callable[[int], Hint] | None:
+    def hint(seat: int) -> Hint:
+        return make_hint(game.observation(seat), seed=len(game.events))
 
     return hint
 

@@ -48,8 +48,9 @@ __all__ = [
     "make_player",
 ]
 
-PLAYER_KINDS: tuple[str, ...] = ("mc", "mc-solver", "heuristic", "random")
-"""The player kinds :func:`make_player` knows, strongest first."""
+PLAYER_KINDS: tuple[str, ...] = ("mc", "mc-solver", "heuristic", "random", "mc-blind")
+"""The player kinds :func:`make_player` knows: strongest first, then ``mc-blind``
+(``mc`` without inference, to measure what inference gains)."""
 
 DEFAULT_PLAYER_KIND: str = PLAYER_KINDS[0]
 """The strongest player kind: what an empty seat gets unless told otherwise."""
@@ -67,13 +68,16 @@ def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> 
     ``seed`` seeds the player's own random source (the heuristics use none
     and ignore it).  ``"mc"`` is :class:`MonteCarloPlayer` with its default
     settings, ``"mc-solver"`` the same with ``method="solver"`` (open-cards
-    solves instead of playouts: slower), ``"heuristic"`` the game's
+    solves instead of playouts: slower), ``"mc-blind"`` ``"mc"`` without
+    inference (each sampled deal counts the same), ``"heuristic"`` the game's
     rule-of-thumb player.  An unknown kind or game raises
     :class:`~hucklebuck.errors.OptionsError` naming the valid ones.
     """
     g = GameKind.coerce(game)
     if kind == "mc":
         return MonteCarloPlayer(seed=seed)
+    if kind == "mc-blind":
+        return MonteCarloPlayer(seed=seed, inference=False)
     if kind == "mc-solver":
         return MonteCarloPlayer(method="solver", seed=seed)
     if kind == "random":

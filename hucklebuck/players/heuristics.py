@@ -9,7 +9,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .._core import get_core
@@ -119,11 +119,12 @@ def bid_value(estimate: float, bid: int) -> float:
 class HucklebuckHeuristic:
     """A sensible Hucklebuck player.
 
-    Bids when its estimated hand score is positive (:func:`bid_value` of
-    :func:`estimate_tricks` with its best suit; a dealer whom everyone passed
-    passes too, for the 5 points), names that suit, drops hands unlikely to
-    take a trick, exchanges its weak cards, wins tricks as cheaply as it can
-    and throws its lowest card otherwise.
+    Bids what gives it the best chance of winning the game by the game-value
+    model (a table look-up of the score each outcome leads to, the chance of
+    making the bid from :func:`estimate_tricks` with its best suit as in
+    :func:`bid_value`; a dealer whom everyone passed weighs the 5 points of
+    passing too), names that suit, drops hands unlikely to take a trick, exchanges its weak
+    cards, wins tricks as cheaply as it can and throws its lowest card otherwise.
     """
 
     def __init__(self, *, caution: float = 0.0) -> None:
@@ -159,13 +160,41 @@ class HucklebuckHeuristic:
         nobody_bid = obs.bid is None
         last = obs.seat == obs.dealer and nobody_bid
         # When everyone else has passed, passing too gives the dealer 5 (S0, DEF #4).
-        pass_value = 5.0 if last and can_pass else 0.0
-        for b in bids:  # the lowest bid worth more than passing
-            if bid_value(est, b.amount) > pass_value:
-                return b
-        if can_pass:
+        dealer_five = last and can_pass and obs.options.all_pass.value == "dealer_scores_5"
+        if not bids:
             return Pass(obs.seat)
-        return bids[0]
+        # Each choice scored by the game-value model: the chance of winning the game from
+        # the score it leads to (others' scores as they are), a table look-up.
+        win = self._win_chance(obs)
+        pass_value = win(5 if dealer_five else 0) if can_pass else -1.0
+        best, best_value = None, pass_value
+        for b in bids:  # the lowest bid worth most, if worth more than passing
+            p = min(0.98, max(0.02, 0.5 + 0.45 * (est - b.amount)))
+            stacks = obs.options.bidder_zero_trick_penalty_stacks
+            made = 1.0 if (b.amount == 5 and obs.scores[obs.seat] > 0) else win(b.amount)
+            v = p * made + (1.0 - p) * win(-15 if b.amount == 5 else -5 - (2 if stacks else 0))
+            if v > best_value + 1e-12:
+                best, best_value = b, v
+        if best is not None:
+            return best
+        return Pass(obs.seat) if can_pass else bids[0]
+
+    @staticmethod
+    def _win_chance(obs: HucklebuckObservation) -> Callable[[int], float]:
+        from .value import win_probabilities
+
+        scores, me, out, target = list(obs.scores), obs.seat, obs.out, obs.options.target
+
+        def win(delta: int) -> float:
+            new = list(scores)
+            new[me] += delta
+            if new[me] >= target:
+                return 1.0
+            if new[me] <= -25:
+                return 0.0
+            return win_probabilities(GameKind.HUCKLEBUCK, new, out=out, target=target)[me]
+
+        return win
 
     def _declare(self, obs: HucklebuckObservation, legal: tuple[Action, ...]) -> Action:
         assert obs.trump is not None
@@ -269,32 +298,28 @@ def hands_to_goal(score: int, *, low_rate: float = 1.3, high_rate: float = 5.0) 
 
 
 def plays_for_fifty(scores: Sequence[int], seat: int) -> bool:
-    """Deer Park Euchre: whether ``seat`` reaches 50 in fewer hands than 0, given the table's scores.
+    """Deer Park Euchre: whether ``seat`` plays this hand for 50 rather than 0.
 
-    Every other player who would race for 50 makes ducking every trick harder,
-    so each lowers the points a hand counted on going high by 15 %.
+    A table look-up in the game-value model (:func:`hucklebuck.players.value.goes_high`):
+    at each score, the goal a seat reaches in fewer hands on average at this
+    table size, from the measured outcomes of hands played for each goal.
     """
-    return _plays_for_fifty(tuple(scores), seat)
+    return _plays_for_fifty(len(scores), scores[seat])
 
 
 @lru_cache(maxsize=1024)
-def _plays_for_fifty(scores: tuple[int, ...], seat: int) -> bool:
-    others_high = 0
-    for s, sc in enumerate(scores):
-        if s != seat:
-            lo, hi = hands_to_goal(sc)
-            others_high += hi <= lo
-    low, high = hands_to_goal(scores[seat], high_rate=5.0 * max(0.3, 1.0 - 0.15 * others_high))
-    return high <= low
+def _plays_for_fifty(players: int, score: int) -> bool:
+    from .value import goes_high
+
+    return goes_high(players, score)
 
 
 class DeerParkHeuristic:
     """A sensible Deer Park Euchre player.
 
-    Each hand it picks the goal it can reach in fewer hands
-    (:func:`hands_to_goal`), reading the whole table: every other player who
-    is racing for 50 makes ducking every trick harder, so it counts on fewer
-    points a hand going high (15 % less per such player).  Playing for 0 it
+    Each hand it picks the goal the game-value model says it reaches in fewer
+    hands at its score and table size (:func:`plays_for_fifty`, a table
+    look-up).  Playing for 0 it
     calls on trump strength (bowers count most), discards its weakest card and
     wins tricks as cheaply as it can; playing for 50 it makes trump in its
     weakest suit when that suit looks good for fewer than three tricks (a
@@ -317,7 +342,7 @@ class DeerParkHeuristic:
         scores = obs.scores
         if self.high_from is not None:
             return scores[obs.seat] >= self.high_from
-        return _plays_for_fifty(scores if type(scores) is tuple else tuple(scores), obs.seat)
+        return _plays_for_fifty(len(scores), scores[obs.seat])
 
     def choose(self, observation: DeerParkObservation) -> Action:
         """Pick an action for the seat that observes."""

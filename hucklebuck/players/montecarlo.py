@@ -4,7 +4,8 @@ For each decision it deals the cards its seat has not seen at random,
 consistently with everything the seat has seen (see
 :mod:`hucklebuck.players._search`), plays every legal action out to the end of
 the hand on each of those deals, and takes the action with the best mean
-**game score** (see :func:`hand_utility`).  The deals are the same for every
+**game value** (see :func:`hand_utility`): its chance of winning the game
+(Hucklebuck, Deer Park Euchre) or its expected chips (Buck 'Em).  The deals are the same for every
 candidate, so the comparison is between actions, not between lucky deals.
 """
 
@@ -19,34 +20,29 @@ from ..actions import Action
 from ..errors import OptionsError
 from ..games.hucklebuck import OUT_AT
 from ..packs import GameKind
-from . import _search
+from . import _search, inference, value
 from .base import check_observation, check_seed
 
 __all__ = ["MonteCarloPlayer", "hand_utility"]
 
-#: Value of winning the game, in points of the game's own score.
-WIN_BONUS = 10.0
-#: Deer Park Euchre: points a seat expects to lose per hand when playing for 0.
-DP_LOW_RATE = 1.3
-#: Deer Park Euchre: points a seat expects to gain per hand when playing for 50.
-DP_HIGH_RATE = 5.0
 METHODS = ("playout", "solver")
 #: Default node budget of one open-cards solve (``method="solver"``); past it that deal is played out.
 NODE_LIMIT = 200_000
 
 
-def _hb_deltas(rec: bytes, obs: Any, n: int) -> list[float]:
+def _hb_deltas(rec: bytes, obs: Any, n: int) -> tuple[list[int], bool]:
+    """Every seat's points for the hand, and whether the bidder's moon won the game outright."""
     tricks = [b - 256 if b > 127 else b for b in rec[:8]]
     status, bidder, bid = rec[10], rec[8], rec[9]
-    delta = [0.0] * n
+    delta = [0] * n
     opts = obs.options
     if status == 1:
         if opts.all_pass.value == "dealer_scores_5":
             delta[obs.dealer] = 5
-        return delta
+        return delta, False
     if status == 2:
         delta[bidder] = 5
-        return delta
+        return delta, bid == 5 and opts.lone_moon_bidder.value == "wins_game"
     for s in range(n):
         t = tricks[s]
         if t < 0:
@@ -58,35 +54,40 @@ def _hb_deltas(rec: bytes, obs: Any, n: int) -> list[float]:
         stacks = opts.bidder_zero_trick_penalty_stacks and t == 0
         if bid == 5:
             if t == 5:
-                # from a positive score the moon wins the game outright (S0, S2)
-                delta[s] = 2 * WIN_BONUS if prior > 0 else -prior
+                # from a positive score the moon wins the game outright (S0, S2, DEF #12)
+                if prior > 0 or (prior == 0 and opts.moon_at_zero.value == "win"):
+                    return delta, True
+                delta[s] = 5 if (prior == 0 and opts.moon_at_zero.value == "score_normally") else -prior
             else:
                 delta[s] = -20 if stacks else -15
         elif t >= bid:
             delta[s] = t
         else:
             delta[s] = -10 if stacks else -5
-    return delta
+    return delta, False
+
+
+def _share(me: int, winners: list[int]) -> float:
+    return 1.0 / len(winners) if me in winners else 0.0
 
 
 def _hucklebuck(rec: bytes, obs: Any) -> float:
     n = len(obs.scores)
     me = obs.seat
-    delta = _hb_deltas(rec, obs, n)
+    delta, moon_wins = _hb_deltas(rec, obs, n)
+    if moon_wins:
+        return 1.0 if rec[8] == me else 0.0
     target = obs.options.target
-    u = float(delta[me])
-    if obs.scores[me] + delta[me] >= target:
-        u += WIN_BONUS
-    if obs.scores[me] + delta[me] <= OUT_AT:  # out of the game (S0, S2, DEF #16)
-        u -= WIN_BONUS
-    if any(obs.scores[s] + delta[s] >= target for s in range(n) if s != me):
-        u -= WIN_BONUS
-    return u
-
-
-def _dp_value(score: int) -> float:
-    """Minus the hands a seat at ``score`` still needs to reach 0 or 50."""
-    return -min(max(score, 0) / DP_LOW_RATE, max(50 - score, 0) / DP_HIGH_RATE)
+    new = [obs.scores[s] + delta[s] for s in range(n)]
+    out = [s for s in range(n) if s in obs.out or new[s] <= OUT_AT]  # out of the game (S0, S2, DEF #16)
+    there = [s for s in range(n) if new[s] >= target and s not in out]
+    if there:
+        top = max(new[s] for s in there)
+        best = [s for s in there if new[s] == top]
+        if len(best) > 1 and rec[8] in best:
+            best = [rec[8]]
+        return _share(me, best)
+    return float(value.win_probabilities(GameKind.HUCKLEBUCK, new, out=out, target=target)[me])
 
 
 def _deerpark(rec: bytes, obs: Any) -> float:
@@ -109,50 +110,53 @@ def _deerpark(rec: bytes, obs: Any) -> float:
         best = [s for s in reached if dist[s] == far]
         if len(best) > 1 and maker in best:
             best = [maker]
-        if me in best:
-            return WIN_BONUS / len(best)
-        return -WIN_BONUS
-    return _dp_value(new[me])
+        return _share(me, best)
+    return float(value.win_probabilities(GameKind.DEERPARK, new)[me])
 
 
 def _buckem(rec: bytes, obs: Any) -> float:
     me = obs.seat
     pot = obs.pot
+    n = len(obs.bankrolls)
     status = rec[10]
     if status == 1:
-        return 0.0
+        return value.buckem_value(0.0, pot, n)
     if status == 2:
-        if rec[8] != me or not rec[11]:
-            return 0.0
-        return float(pot if obs.pot_units <= 1 else pot // 2)
+        raked = (pot if obs.pot_units <= 1 else pot // 2) if rec[11] else 0
+        return value.buckem_value(float(raked if rec[8] == me else 0), pot - raked, n)
     tricks = [b - 256 if b > 127 else b for b in rec[:8]]
-    t = tricks[me]
-    if t < 0:
-        return 0.0
+    limit = obs.options.pot_limit
+    burn = pot if limit is None else min(pot, limit)
     winners = [s for s in range(8) if tricks[s] >= 2]
+    burned = sum(1 for s in range(8) if 0 <= tricks[s] < 2)
+    t = tricks[me]
+    chips = 0.0
     if t >= 2:
         if len(winners) == 1:
-            return float(pot)
-        other = next(s for s in winners if s != me)
-        if obs.options.split.value == "proportional":
-            return float(pot * t // (t + tricks[other]))
-        return float(pot) / 2
-    limit = obs.options.pot_limit
-    return -float(pot if limit is None else min(pot, limit))
+            chips = float(pot)
+        else:
+            other = next(s for s in winners if s != me)
+            if obs.options.split.value == "proportional":
+                chips = float(pot * t // (t + tricks[other]))
+            else:
+                chips = float(pot) / 2
+    elif t >= 0:
+        chips = -float(burn)
+    left = 0 if winners else pot  # nobody took two tricks: the pot stays
+    return value.buckem_value(chips, left + burned * burn, n)
 
 
 def hand_utility(game: GameKind, record: bytes, obs: Any) -> float:
-    """The deciding seat's game score for one simulated end of the hand.
+    """What one simulated end of the hand is worth to the deciding seat.
 
-    * Hucklebuck: the seat's points for the hand (S0, S2 scoring: tricks, -5
-      for a set or a stayer without a trick, -15 for a missed moon), plus
-      :data:`WIN_BONUS` when this takes it to the target, minus it when
-      another seat gets there or when it falls to -25 (out of the game).
-    * Deer Park Euchre: minus the hands still needed to reach the nearer goal
-      (0 at :data:`DP_LOW_RATE` points a hand, 50 at :data:`DP_HIGH_RATE`),
-      or :data:`WIN_BONUS` for winning the game here and minus it for losing.
-    * Buck 'Em: the chips won or lost in this round (the pot, half a double
-      pot raked, a share of a split pot, the burn payment).
+    * Hucklebuck and Deer Park Euchre: its chance of winning the game from
+      the standing the hand leads to (1 or 0, or a share of a tie, when the
+      game ends there), by the game-value model
+      (:func:`hucklebuck.players.value.win_probabilities`).
+    * Buck 'Em: its expected session chips: the chips won or lost in this
+      round (the pot, half a double pot raked, a share of a split pot, the
+      burn payment) plus its share of the pot that carries over
+      (:func:`hucklebuck.players.value.buckem_value`).
     """
     if game is GameKind.HUCKLEBUCK:
         return _hucklebuck(record, obs)
@@ -180,6 +184,11 @@ class MonteCarloPlayer:
 
     The auction, stay and exchange decisions of the other seats are taken by
     the core's fixed policies under both methods.
+
+    With ``inference`` (default) each sampled deal is weighted by how likely
+    it makes what the other seats chose this hand (bids, passes, stays, drops,
+    exchange and draw counts, orders, calls, folds), with the heuristic
+    players as the model of their play (see :mod:`hucklebuck.players.inference`).
     """
 
     def __init__(
@@ -189,11 +198,15 @@ class MonteCarloPlayer:
         method: str = "playout",
         seed: int | None = None,
         node_limit: int = NODE_LIMIT,
+        inference: bool = True,
     ) -> None:
         """See the class docstring.
 
-        A bad ``samples``, ``method``, ``node_limit`` or ``seed`` raises :class:`OptionsError`.
+        A bad ``samples``, ``method``, ``node_limit``, ``seed`` or ``inference``
+        raises :class:`OptionsError`.
         """
+        if not isinstance(inference, bool):
+            raise OptionsError(f"inference must be True or False, not {inference!r}")
         if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 100_000:
             raise OptionsError(f"samples must be an integer from 1 to 100000, not {samples!r}")
         if method not in METHODS:
@@ -201,6 +214,7 @@ class MonteCarloPlayer:
         if isinstance(node_limit, bool) or not isinstance(node_limit, int) or not 1 <= node_limit <= 1 << 40:
             raise OptionsError(f"node_limit must be an integer from 1 to 2**40, not {node_limit!r}")
         self.samples = samples
+        self.inference = inference
         self.method = method
         self.node_limit = node_limit
         self.rng = random.Random(check_seed(seed))
@@ -210,7 +224,7 @@ class MonteCarloPlayer:
         return pys.SOLVER if self.method == "solver" else pys.PLAYOUT
 
     def choose(self, observation: Any) -> Action:
-        """The legal action with the best expected game score."""
+        """The legal action with the best expected game value (chance of winning, or chips)."""
         check_observation(observation)
         legal = observation.legal_actions
         if len(legal) == 1:
@@ -220,27 +234,50 @@ class MonteCarloPlayer:
         return best
 
     def analyse(self, observation: Any) -> list[tuple[Action, float]]:
-        """Every legal action with its expected game score, best first (ties keep the legal order)."""
+        """Every legal action with its expected game value, best first (ties keep the legal order).
+
+        The value is the seat's chance of winning the game, 0 to 1 (Hucklebuck,
+        Deer Park Euchre), or its expected chips from this round on (Buck 'Em).
+        """
         game = check_observation(observation)
-        legal, cands = _search.candidates(observation)
+        try:
+            legal, cands = _search.candidates(observation)
+            pos = _search.build_position(observation)
+        except (AssertionError, AttributeError, TypeError, KeyError, IndexError) as exc:
+            # only an observation altered by hand gets here: the game's own are consistent
+            detail = f" ({exc})" if str(exc) else ""
+            raise OptionsError(f"this observation is not consistent with its game{detail}") from None
         seed = self.rng.getrandbits(64)
-        pos = _search.build_position(observation)
+        weights = None
+        if self.inference:
+            hands = _search.sample_hands(pos, seed, self.samples)
+            weights = inference.sample_weights(observation, game, hands)
+        total_w = float(self.samples) if weights is None else sum(weights)
         values: list[float] = []
         step = pys.MAX_CANDS
+        size = self.samples * pys.REC
+        cache: dict[bytes, float] = {}
         for start in range(0, len(cands), step):
             part = cands[start : start + step]
             data = _search.run_search(pos, part, seed, self.samples, self._method_id, self.node_limit)
-            size = self.samples * pys.REC
-            cache: dict[bytes, float] = {}
             for ci in range(len(part)):
                 block = data[ci * size : (ci + 1) * size]
-                counts = Counter(block[k : k + pys.REC] for k in range(0, size, pys.REC))
                 total = 0.0
-                for rec, cnt in counts.items():
-                    v = cache.get(rec)
-                    if v is None:
-                        v = cache[rec] = hand_utility(game, rec, observation)
-                    total += v * cnt
-                values.append(total / self.samples)
+                if weights is None:
+                    counts = Counter(block[k : k + pys.REC] for k in range(0, size, pys.REC))
+                    items = counts.items()
+                    for rec, cnt in items:
+                        v = cache.get(rec)
+                        if v is None:
+                            v = cache[rec] = hand_utility(game, rec, observation)
+                        total += v * cnt
+                else:
+                    for k in range(self.samples):
+                        rec = block[k * pys.REC : (k + 1) * pys.REC]
+                        v = cache.get(rec)
+                        if v is None:
+                            v = cache[rec] = hand_utility(game, rec, observation)
+                        total += v * weights[k]
+                values.append(total / total_w)
         ranked = sorted(range(len(legal)), key=lambda i: (-values[i], i))
         return [(legal[i], values[i]) for i in ranked]
