@@ -22,6 +22,7 @@ SECTIONS: dict[str, str] = {
     "games": "hucklebuck.bench.games",
     "solver": "hucklebuck.bench.solver",
     "players": "hucklebuck.bench.players",
+    "vector": "hucklebuck.bench.vector",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
 
