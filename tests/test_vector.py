@@ -212,3 +212,48 @@ def test_copy_is_independent() -> None:
     assert (other.legal_mask.tobytes(), other.current_player.tobytes(), other.game(2).to_dict()) == before
     other.step(other.sample_legal(10))
     assert other.lane == vg.lane
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_threads_give_the_same_buffers(threads: int) -> None:
+    one = VectorGame("deerpark", 5, 37, seed=3, hands=2, reward="hand")
+    many = VectorGame("deerpark", 5, 37, seed=3, hands=2, reward="hand", threads=threads)
+    for k in range(90):
+        acts = one.sample_legal(k)
+        assert acts.tobytes() == many.sample_legal(k).tobytes()
+        one.step(acts)
+        many.step(acts)
+        for a, b in (
+            (one.legal_mask, many.legal_mask),
+            (one.current_player, many.current_player),
+            (one.rewards, many.rewards),
+            (one.terminated, many.terminated),
+        ):
+            assert a.tobytes() == b.tobytes()
+        if k % 10 == 0:
+            seat = k % 5
+            assert one.observation_tensor(seat=seat).tobytes() == many.observation_tensor(seat=seat).tobytes()
+    many.close()
+    many.step(many.sample_legal(1))  # a closed pool steps in the calling thread
+
+
+def test_hand_rewards_sum_to_the_score_changes() -> None:
+    vg = VectorGame("deerpark", 4, 4, seed=11, hands=None, reward="hand")
+    totals = [[0.0] * 4 for _ in range(4)]
+    finished = 0
+    for k in range(3000):
+        vg.step(vg.sample_legal(k))
+        rows = vg.rewards.tolist()
+        for i in range(4):
+            totals[i] = [a + b for a, b in zip(totals[i], rows[i], strict=True)]
+            if vg.terminated[i]:
+                g = vg.game(i)
+                assert g.is_over
+                bonus = [1.0 if s in g.winners else 0.0 for s in range(4)]
+                want = [20.0 - s + b for s, b in zip(g.scores, bonus, strict=True)]
+                assert totals[i] == want
+                totals[i] = [0.0] * 4
+                finished += 1
+        if finished >= 3:
+            break
+    assert finished >= 3
