@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -114,6 +114,15 @@ class _Spec:
     rounds: int
     core: str
     seed: int
+    extra: tuple[tuple[str, Any], ...] = ()
+    """Custom kinds: (name, factory) pairs, ``factory(seed)`` making a player."""
+
+
+def _make_bot(spec: _Spec, name: str, kind: GameKind, seed: int) -> Any:
+    for extra_name, factory in spec.extra:
+        if extra_name == name:
+            return factory(seed)
+    return make_player(name, kind, seed=seed)
 
 
 def _deal_seed(seed: int, index: int) -> int:
@@ -127,7 +136,7 @@ def _play_one(spec: _Spec, deal_seed: int, rotation: int) -> list[float]:
     n = spec.players
     game: TrickGame[Any, Any] = _GAMES[kind](n, options=dict(spec.options), seed=deal_seed)
     bots = [
-        make_player(spec.lineup[(s + rotation) % n], kind, seed=(deal_seed + 7919 * s + rotation) % (1 << 63))
+        _make_bot(spec, spec.lineup[(s + rotation) % n], kind, (deal_seed + 7919 * s + rotation) % (1 << 63))
         for s in range(n)
     ]
     start = list(game.standings)
@@ -207,6 +216,7 @@ def run_tournament(
     workers: int = 1,
     executor: Any = None,
     progress: bool | None = None,
+    custom: Mapping[str, Callable[[int], Any]] | None = None,
 ) -> TournamentResult:
     """Play a duplicate tournament and return its table.
 
@@ -216,7 +226,9 @@ def run_tournament(
     rounds of each Buck 'Em game.  ``workers`` threads, or any
     :class:`concurrent.futures.Executor` as ``executor``, run the chunks;
     ``progress`` (default: when stderr is a terminal) reports on stderr.
-    Bad input raises :class:`~hucklebuck.errors.OptionsError` naming what is
+    ``custom`` adds kinds of your own: name -> ``factory(seed)`` returning a
+    :class:`~hucklebuck.players.Player` (a picklable factory for process pools),
+    which ``bots`` may then name.  Bad input raises :class:`~hucklebuck.errors.OptionsError` naming what is
     allowed.
     """
     kind = GameKind.coerce(game)
@@ -226,11 +238,15 @@ def run_tournament(
     lineup_in = (
         [b.strip() for b in bots] if not isinstance(bots, str) else [b.strip() for b in bots.split(",")]
     )
-    bad = [b for b in lineup_in if b not in PLAYER_KINDS]
+    extra = tuple((str(k), f) for k, f in (custom or {}).items())
+    if any(not callable(f) for _, f in extra):
+        raise OptionsError("custom must map each kind's name to a factory taking a seed")
+    known = (*PLAYER_KINDS, *(k for k, _ in extra))
+    bad = [b for b in lineup_in if b not in known]
     if bad or not lineup_in:
         raise OptionsError(
             f"unknown bot kind {bad[0] if bad else ''!r} "
-            f"(use a comma-separated list of: {', '.join(PLAYER_KINDS)})"
+            f"(use a comma-separated list of: {', '.join(known)})"
         )
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionsError(f"games must be a positive integer, not {games!r}")
@@ -242,7 +258,7 @@ def run_tournament(
     _GAMES[kind].options_type.from_dict(opts)  # unknown or bad options fail here, naming the known ones
     lineup = tuple(lineup_in[s % len(lineup_in)] for s in range(players))
     deals = -(-games // players)
-    spec = _Spec(kind.value, players, lineup, opts, rounds, get_core().name, seed)
+    spec = _Spec(kind.value, players, lineup, opts, rounds, get_core().name, seed, extra)
     chunks = parallel.plan(deals, seed=seed, chunk_size=CHUNK_DEALS)
     show = sys.stderr.isatty() if progress is None else progress
     parts = parallel.run_chunks(
