@@ -42,8 +42,9 @@ class VectorGame:
     :class:`~hucklebuck.packs.GameKind`); ``players`` and ``options`` are those of
     the game class (same names, same checks).  Each environment is one episode of
     ``hands`` hands (Buck 'Em: rounds), or, with ``hands=None``, one whole game
-    (to its target or elimination; a Buck 'Em session has no end, so it needs ``hands``).  ``seed`` (0..2**64-1; None: a random
-    one, see :attr:`seed`) fixes every deal; ``threads`` native threads share the
+    (to its target or elimination; a Buck 'Em session has no end, so it needs
+    ``hands``).  ``seed`` (0..2**64-1; None: a random one, see :attr:`seed`)
+    fixes every deal; ``threads`` native threads share the
     C lane's work.  ``reward`` is ``"game"`` or ``"hand"`` (see :attr:`rewards`).
     The batch is dealt at once.
     """
