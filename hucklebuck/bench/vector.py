@@ -168,6 +168,10 @@ def run(args: argparse.Namespace) -> None:
     print(f"{'game':30}{'lane':>8}{'num_envs':>10}{'threads':>9}{'hands/s':>14}")
     for name, lane, n, threads, rate in rows:
         print(f"{name:30}{lane:>8}{n:>10,}{threads:>9}{rate:>14,.0f}")
+    print(
+        "(the Python lane is measured with 1 and 64 tables: it steps one game object at a time, so its\n"
+        " hands/s stay flat for larger batches, which only take longer to time)"
+    )
     print("\nbytes per environment (state and its rows of the output buffers, no tensor):")
     for game, players in _GAMES:
         print(f"  {game} {players}p ({backend()} core): {bytes_per_env(game, players):,.0f}")
