@@ -242,14 +242,16 @@ def test_episode_zero_is_the_seeded_game_and_auto_reset_goes_on_with_its_stream(
     assert fresh.to_dict()["hands"][0]["deal"] == vg.game(0).to_dict()["hands"][0]["deal"]
 
 
-def test_reset_without_seed_goes_on_and_with_seed_starts_over() -> None:
-    vg = VectorGame("hucklebuck", 4, 2, seed=9)
+@pytest.mark.parametrize("game", ["hucklebuck", "deerpark"])
+def test_reset_without_seed_goes_on_and_with_seed_starts_over(game: str) -> None:
+    cls = CLASSES[game]
+    vg = VectorGame(game, 4, 2, seed=9)
     first = vg.game(1).to_dict()
     rng = random.Random(env_seed(9, 1))
-    HucklebuckGame(4, rng=rng)
+    cls(4, rng=rng)
     vg.reset()
     assert vg.episodes == (1, 1)
-    assert vg.game(1).to_dict() == HucklebuckGame(4, rng=rng).to_dict()
+    assert vg.game(1).to_dict() == cls(4, rng=rng).to_dict()
     vg.reset(9)
     assert vg.episodes == (0, 0) and vg.game(1).to_dict() == first
 
