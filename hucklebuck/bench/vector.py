@@ -133,6 +133,7 @@ def run(args: argparse.Namespace) -> None:
     rows: list[tuple[str, str, int, int, float]] = []
     c_lane: dict[tuple[str, int, int, bool], float] = {}
     py_lane: dict[tuple[str, int, bool], float] = {}
+    busy: dict[int, float] = {}  # CPU seconds the process got per second with two threads
     for game, players in _GAMES:
         for n in _SIZES:
             vg = VectorGame(game, players, n, seed=n)
@@ -153,7 +154,9 @@ def run(args: argparse.Namespace) -> None:
             for n in (1024, 16384):
                 vg = VectorGame(game, players, n, seed=n, threads=2)
                 if vg.lane == "c":
+                    wall, cpu = time.perf_counter(), time.process_time()
                     c_lane[(game, n, 2, False)] = rate = hands_per_second(vg, _steps(n, "c", scale), repeat)
+                    busy[n] = (time.process_time() - cpu) / (time.perf_counter() - wall)
                     rows.append((f"{game} {players}p", "c", n, 2, rate))
                 vg.close()
         if game == "deerpark" and backend() == "c":
@@ -198,7 +201,10 @@ def run(args: argparse.Namespace) -> None:
         two = c_lane.get(("deerpark", n, 2, False))
         if two is not None:
             ratio = two / c_lane[("deerpark", n, 1, False)]
-            print(f"  two threads / one, {n:>6,} envs       {ratio:8.2f}x  [>= 1.8]")
+            print(
+                f"  two threads / one, {n:>6,} envs       {ratio:8.2f}x  [>= 1.8]"
+                f"  (the process got {busy.get(n, 0.0):.2f} CPU-seconds per second)"
+            )
     for n in (1, 64):
         py = py_lane.get(("deerpark", n, False))
         if py:
