@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import hucklebuck
 from hucklebuck import backend
 from hucklebuck.errors import OptionsError
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
@@ -321,3 +322,27 @@ def test_hand_rewards_sum_to_the_score_changes() -> None:
         if finished >= 3:
             break
     assert finished >= 3
+
+
+@pytest.mark.single_core
+@pytest.mark.parametrize("reward", ["game", "hand"])
+def test_both_lanes_give_the_same_buffers(reward: str) -> None:
+    if "c" not in hucklebuck.available():
+        pytest.skip("needs the C core to compare the lanes")  # the CI run without cffi has one lane
+    with hucklebuck.using("c"):
+        c = VectorGame("deerpark", 5, 6, seed=77, hands=None, reward=reward)
+    with hucklebuck.using("python"):
+        py = VectorGame("deerpark", 5, 6, seed=77, hands=None, reward=reward)
+    assert (c.lane, py.lane) == ("c", "python")
+    for k in range(400):
+        acts = c.sample_legal(k)
+        assert acts.tobytes() == py.sample_legal(k).tobytes()
+        c.step(acts)
+        with hucklebuck.using("python"):
+            py.step(acts)
+        for a, b in ((c.legal_mask, py.legal_mask), (c.rewards, py.rewards), (c.terminated, py.terminated)):
+            assert a.tobytes() == b.tobytes()
+        if k % 20 == 0:
+            with hucklebuck.using("python"):
+                assert c.observation_tensor().tobytes() == py.observation_tensor().tobytes()
+    assert max(c.episodes) >= 1
