@@ -25,12 +25,14 @@ int hb_v_dp_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
     uint64_t all = 0;
     if (e->dealer >= n || e->tlen >= n || e->tricks > 5 || e->hand_len > HB_VEC_HAND_LOG) return HB_E_V_STATE;
     if (e->term > 1 || e->turned > 51) return HB_E_V_STATE;
+    if ((e->trump > 3 && e->trump != HB_NONE) || (e->discard > 51 && e->discard != HB_NONE)) return HB_E_V_STATE;
+    if (e->maker >= n && e->maker != HB_NONE) return HB_E_V_STATE;
     switch (e->phase) {
     case HB_PH_ORDER: case HB_PH_CALL:
-        if (e->index >= n) return HB_E_V_STATE;
+        if (e->index >= n || e->turn >= n) return HB_E_V_STATE;
         break;
     case HB_PH_DEALER_DISCARD:
-        if (e->trump > 3 || e->maker >= n) return HB_E_V_STATE;
+        if (e->trump > 3 || e->maker >= n || e->turn >= n) return HB_E_V_STATE;
         break;
     case HB_PH_PLAY:
         if (e->trump > 3 || e->maker >= n || e->leader >= n || e->tricks >= 5) return HB_E_V_STATE;
@@ -42,7 +44,8 @@ int hb_v_dp_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
         return HB_E_V_STATE;
     }
     for (s = 0; s < n; s++) {
-        if ((e->hands[s] >> 52) || (all & e->hands[s])) return HB_E_V_STATE;
+        if ((e->hands[s] >> 52) || (all & e->hands[s]) || (e->played[s] >> 52)) return HB_E_V_STATE;
+        if (e->scores[s] > (1 << 20) || e->scores[s] < -(1 << 20)) return HB_E_V_STATE;
         all |= e->hands[s];
     }
     for (s = 0; s < e->tlen; s++)

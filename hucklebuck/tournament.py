@@ -37,7 +37,7 @@ from __future__ import annotations
 import hashlib
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -183,6 +183,15 @@ class _Spec:
     rounds: int
     core: str
     seed: int
+    extra: tuple[tuple[str, Any], ...] = ()
+    """Custom kinds: (name, factory) pairs, ``factory(seed)`` making a player."""
+
+
+def _make_bot(spec: _Spec, name: str, kind: GameKind, seed: int) -> Any:
+    for extra_name, factory in spec.extra:
+        if extra_name == name:
+            return factory(seed)
+    return make_player(name, kind, seed=seed)
 
 
 def compositions(bots: Sequence[str], players: int) -> tuple[tuple[str, ...], ...]:
@@ -210,7 +219,7 @@ def _play_one(spec: _Spec, lineup: tuple[str, ...], deal_seed: int, rotation: in
     n = spec.players
     game: TrickGame[Any, Any] = _GAMES[kind](n, options=dict(spec.options), seed=deal_seed)
     bots = [
-        make_player(lineup[(s + rotation) % n], kind, seed=(deal_seed + 7919 * s + rotation) % (1 << 63))
+        _make_bot(spec, lineup[(s + rotation) % n], kind, (deal_seed + 7919 * s + rotation) % (1 << 63))
         for s in range(n)
     ]
     start = list(game.standings)
@@ -321,6 +330,7 @@ def _check(
     rounds: int,
     seed: int,
     options: Mapping[str, Any] | None,
+    known: Sequence[str] = PLAYER_KINDS,
 ) -> tuple[int, list[str], dict[str, Any]]:
     """The checked player count, line-up and options (the options first: they may allow eight)."""
     if options is not None and not isinstance(options, Mapping):
@@ -347,11 +357,11 @@ def _check(
         lineup_in = [b.strip() for b in bots]
     else:
         raise OptionsError(f"bots must be a list of player kinds, not {bots!r}"[:200])
-    bad = [b for b in lineup_in if b not in PLAYER_KINDS]
+    bad = [b for b in lineup_in if b not in known]
     if bad or not lineup_in:
         raise OptionsError(
             f"unknown bot kind {bad[0] if bad else ''!r} "
-            f"(use a comma-separated list of: {', '.join(PLAYER_KINDS)})"
+            f"(use a comma-separated list of: {', '.join(known)})"
         )
     if len(lineup_in) > players:
         raise OptionsError(
@@ -379,6 +389,7 @@ def run_tournament(
     workers: int = 1,
     executor: Any = None,
     progress: bool | None = None,
+    custom: Mapping[str, Callable[[int], Any]] | None = None,
 ) -> TournamentResult:
     """Play a duplicate tournament and return its table.
 
@@ -391,15 +402,22 @@ def run_tournament(
     game's variant options by name; ``rounds`` the rounds of each Buck 'Em
     game.  ``workers`` threads, or any :class:`concurrent.futures.Executor`
     as ``executor``, run the chunks; ``progress`` (default: when stderr is a
-    terminal) reports on stderr.  Bad input raises
-    :class:`~hucklebuck.errors.OptionsError` naming what is allowed.
+    terminal) reports on stderr.  ``custom`` adds kinds of your own: name ->
+    ``factory(seed)`` returning a :class:`~hucklebuck.players.Player` (a
+    picklable factory for process pools), which ``bots`` may then name.  Bad
+    input raises :class:`~hucklebuck.errors.OptionsError` naming what is allowed.
     """
     kind = GameKind.coerce(game)
-    players, lineup_in, opts = _check(kind, players, bots, games, rounds, seed, options)
+    extra = tuple((str(k), f) for k, f in (custom or {}).items())
+    if any(not callable(f) for _, f in extra):
+        raise OptionsError("custom must map each kind's name to a factory taking a seed")
+    players, lineup_in, opts = _check(
+        kind, players, bots, games, rounds, seed, options, known=(*PLAYER_KINDS, *(k for k, _ in extra))
+    )
     lineups = compositions(lineup_in, players)
     per_deal_games = players * len(lineups)
     deals = -(-games // per_deal_games)
-    spec = _Spec(kind.value, players, lineups, opts, rounds, get_core().name, seed)
+    spec = _Spec(kind.value, players, lineups, opts, rounds, get_core().name, seed, extra)
     chunks = parallel.plan(deals, seed=seed, chunk_size=CHUNK_DEALS)
     show = sys.stderr.isatty() if progress is None else progress
     parts = parallel.run_chunks(

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import hucklebuck
 from hucklebuck import backend
 from hucklebuck.errors import OptionsError
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
@@ -45,8 +46,18 @@ def random_options(game: str, rng: random.Random) -> dict[str, Any]:
 class Reference:
     """The documented semantics, built from game objects independently of the lanes."""
 
-    def __init__(self, game: str, players: int, options: Any, n: int, seed: int, hands: int | None) -> None:
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        options: Any,
+        n: int,
+        seed: int,
+        hands: int | None,
+        reward: str = "game",
+    ) -> None:
         self.cls, self.players, self.options, self.hands = CLASSES[game], players, options, hands
+        self.reward = reward
         self.seed, self.kind = seed, CLASSES[game].kind
         self.rngs = [random.Random(env_seed(seed, i)) for i in range(n)]  # one stream per environment
         self.games = [self.new(i) for i in range(n)]
@@ -63,9 +74,16 @@ class Reference:
         g = self.games[i]
         while g.phase in DONE:
             self.done[i] += 1
+            if self.reward == "hand":  # the PettingZoo convention: score changes, Deer Park's fall
+                sign = -1.0 if self.cls is DeerParkGame else 1.0
+                gain = [sign * d for d in g.hand_returns()]
+                if g.is_over and self.cls is not BuckEmGame:
+                    gain = [x + (1.0 if s in g.winners else 0.0) for s, x in enumerate(gain)]
+                self.rewards[i] = [a + b for a, b in zip(self.rewards[i], gain, strict=True)]
             if g.phase is Phase.GAME_OVER or (self.hands is not None and self.done[i] >= self.hands):
                 self.term[i] = 1
-                self.rewards[i] = [a + b for a, b in zip(self.rewards[i], g.returns(), strict=True)]
+                if self.reward == "game":
+                    self.rewards[i] = [a + b for a, b in zip(self.rewards[i], g.returns(), strict=True)]
                 return
             g.next_hand()
 
@@ -103,23 +121,57 @@ def check_same(vg: VectorGame, ref: Reference, tensors: bool = True) -> None:
             t = vg.observation_tensor(seat=seat).tobytes()
             for i, g in enumerate(ref.games):
                 assert t[i * size : (i + 1) * size] == g.observation_tensor(seat).tobytes(), (i, seat)
-    for i in {0, n - 1}:
-        assert vg.game(i).to_dict() == ref.games[i].to_dict()
+    if tensors:
+        for i in {0, n - 1}:
+            assert vg.game(i).to_dict() == ref.games[i].to_dict()
 
 
 def run_differential(
-    game: str, players: int, options: Any, n: int, seed: int, hands: int | None, steps: int, play_seed: int
+    game: str,
+    players: int,
+    options: Any,
+    n: int,
+    seed: int,
+    hands: int | None,
+    steps: int,
+    play_seed: int,
+    reward: str = "game",
+    every: int = 3,
 ) -> VectorGame:
-    vg = VectorGame(game, players, n, options=options, seed=seed, hands=hands)
+    vg = VectorGame(game, players, n, options=options, seed=seed, hands=hands, reward=reward)
     assert vg.lane == ("c" if backend() == "c" and game == "deerpark" else "python")
-    ref = Reference(game, players, vg.options, n, seed, hands)
+    ref = Reference(game, players, vg.options, n, seed, hands, reward)
     check_same(vg, ref)
     for k in range(steps):
         actions = vg.sample_legal(play_seed + k)
         ref.step(actions.tolist())
         vg.step(actions)
-        check_same(vg, ref, tensors=k % 3 == 0)
+        check_same(vg, ref, tensors=k % every == 0)
     return vg
+
+
+DEERPARK_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"club_turnup_pickup": True},
+    {"round2_excludes_turned_suit": True, "first_lead": "maker"},
+    {"failed_contract_tricks_count": True, "tie_break": "shared"},
+    {"lock_at": 21, "lock_permanent": True},
+    {"lock_at": 24, "club_turnup_pickup": True, "round2_excludes_turned_suit": True},
+    {"eight_player_turnup": "dealer_last_card", "club_turnup_pickup": True},
+    {"eight_player_turnup": "dealer_last_card", "first_lead": "maker", "tie_break": "shared"},
+]
+
+
+@pytest.mark.parametrize("index", range(len(DEERPARK_OPTIONS)))
+def test_deerpark_whole_games_every_option(index: int) -> None:
+    """Whole games (game ends, tie-breaks, locks) through each Deer Park option, both rewards."""
+    options = DEERPARK_OPTIONS[index]
+    players = 8 if "eight_player_turnup" in options else 3 + index % 5
+    for reward in ("game", "hand"):
+        vg = run_differential(
+            "deerpark", players, options, 3, 1000 + index, None, 500, index, reward, every=25
+        )
+        assert max(vg.episodes) >= 1  # at least one game played to its end
 
 
 @pytest.mark.parametrize("game", sorted(CLASSES))
@@ -147,7 +199,8 @@ def test_seeded_sweep_random_options(game: str) -> None:
             continue
         except Exception:  # a player count the options do not admit (8 at Deer Park)
             continue
-        run_differential(game, players, options, 2, rng.randrange(2**64), rng.choice([1, 3, None]), 60, done)
+        hands = rng.choice([1, 3] if game == "buckem" else [1, 3, None])  # a Buck 'Em session never ends
+        run_differential(game, players, options, 2, rng.randrange(2**64), hands, 60, done)
         done += 1
 
 
@@ -165,7 +218,7 @@ def test_hypothesis_differential(data: st.DataObject) -> None:
     except OptionsError:
         return
     seed = data.draw(st.integers(0, 2**64 - 1))
-    hands = data.draw(st.sampled_from([1, 2, None]))
+    hands = data.draw(st.sampled_from([1, 2] if game == "buckem" else [1, 2, None]))
     run_differential(game, players, options, data.draw(st.integers(1, 3)), seed, hands, 40, seed % 1000)
 
 
@@ -190,20 +243,23 @@ def test_episode_zero_is_the_seeded_game_and_auto_reset_goes_on_with_its_stream(
     assert fresh.to_dict()["hands"][0]["deal"] == vg.game(0).to_dict()["hands"][0]["deal"]
 
 
-def test_reset_without_seed_goes_on_and_with_seed_starts_over() -> None:
-    vg = VectorGame("hucklebuck", 4, 2, seed=9)
+@pytest.mark.parametrize("game", ["hucklebuck", "deerpark"])
+def test_reset_without_seed_goes_on_and_with_seed_starts_over(game: str) -> None:
+    cls = CLASSES[game]
+    vg = VectorGame(game, 4, 2, seed=9)
     first = vg.game(1).to_dict()
     rng = random.Random(env_seed(9, 1))
-    HucklebuckGame(4, rng=rng)
+    cls(4, rng=rng)
     vg.reset()
     assert vg.episodes == (1, 1)
-    assert vg.game(1).to_dict() == HucklebuckGame(4, rng=rng).to_dict()
+    assert vg.game(1).to_dict() == cls(4, rng=rng).to_dict()
     vg.reset(9)
     assert vg.episodes == (0, 0) and vg.game(1).to_dict() == first
 
 
-def test_copy_is_independent() -> None:
-    vg = VectorGame("buckem", 5, 3, seed=2)
+@pytest.mark.parametrize("game,players", [("buckem", 5), ("deerpark", 6)])
+def test_copy_is_independent(game: str, players: int) -> None:
+    vg = VectorGame(game, players, 3, seed=2)
     vg.step(vg.sample_legal(1))
     other = vg.copy()
     before = (other.legal_mask.tobytes(), other.current_player.tobytes(), other.game(2).to_dict())
@@ -212,3 +268,81 @@ def test_copy_is_independent() -> None:
     assert (other.legal_mask.tobytes(), other.current_player.tobytes(), other.game(2).to_dict()) == before
     other.step(other.sample_legal(10))
     assert other.lane == vg.lane
+    twin = vg.copy()  # and a copy goes on exactly as the original
+    for k in range(40):
+        acts = vg.sample_legal(k)
+        vg.step(acts)
+        twin.step(acts)
+        assert vg.legal_mask.tobytes() == twin.legal_mask.tobytes()
+        assert vg.rewards.tobytes() == twin.rewards.tobytes()
+    assert vg.game(1).to_dict() == twin.game(1).to_dict()
+    assert vg.observation_tensor().tobytes() == twin.observation_tensor().tobytes()
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_threads_give_the_same_buffers(threads: int) -> None:
+    one = VectorGame("deerpark", 5, 37, seed=3, hands=2, reward="hand")
+    many = VectorGame("deerpark", 5, 37, seed=3, hands=2, reward="hand", threads=threads)
+    for k in range(90):
+        acts = one.sample_legal(k)
+        assert acts.tobytes() == many.sample_legal(k).tobytes()
+        one.step(acts)
+        many.step(acts)
+        for a, b in (
+            (one.legal_mask, many.legal_mask),
+            (one.current_player, many.current_player),
+            (one.rewards, many.rewards),
+            (one.terminated, many.terminated),
+        ):
+            assert a.tobytes() == b.tobytes()
+        if k % 10 == 0:
+            seat = k % 5
+            assert one.observation_tensor(seat=seat).tobytes() == many.observation_tensor(seat=seat).tobytes()
+    many.close()
+    many.step(many.sample_legal(1))  # a closed pool steps in the calling thread
+
+
+def test_hand_rewards_sum_to_the_score_changes() -> None:
+    vg = VectorGame("deerpark", 4, 4, seed=11, hands=None, reward="hand")
+    totals = [[0.0] * 4 for _ in range(4)]
+    finished = 0
+    for k in range(3000):
+        vg.step(vg.sample_legal(k))
+        rows = vg.rewards.tolist()
+        for i in range(4):
+            totals[i] = [a + b for a, b in zip(totals[i], rows[i], strict=True)]
+            if vg.terminated[i]:
+                g = vg.game(i)
+                assert g.is_over
+                bonus = [1.0 if s in g.winners else 0.0 for s in range(4)]
+                want = [20.0 - s + b for s, b in zip(g.scores, bonus, strict=True)]
+                assert totals[i] == want
+                totals[i] = [0.0] * 4
+                finished += 1
+        if finished >= 3:
+            break
+    assert finished >= 3
+
+
+@pytest.mark.single_core
+@pytest.mark.parametrize("reward", ["game", "hand"])
+def test_both_lanes_give_the_same_buffers(reward: str) -> None:
+    if "c" not in hucklebuck.available():
+        pytest.skip("needs the C core to compare the lanes")  # the CI run without cffi has one lane
+    with hucklebuck.using("c"):
+        c = VectorGame("deerpark", 5, 6, seed=77, hands=None, reward=reward)
+    with hucklebuck.using("python"):
+        py = VectorGame("deerpark", 5, 6, seed=77, hands=None, reward=reward)
+    assert (c.lane, py.lane) == ("c", "python")
+    for k in range(400):
+        acts = c.sample_legal(k)
+        assert acts.tobytes() == py.sample_legal(k).tobytes()
+        c.step(acts)
+        with hucklebuck.using("python"):
+            py.step(acts)
+        for a, b in ((c.legal_mask, py.legal_mask), (c.rewards, py.rewards), (c.terminated, py.terminated)):
+            assert a.tobytes() == b.tobytes()
+        if k % 20 == 0:
+            with hucklebuck.using("python"):
+                assert c.observation_tensor().tobytes() == py.observation_tensor().tobytes()
+    assert max(c.episodes) >= 1

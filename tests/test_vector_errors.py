@@ -66,6 +66,8 @@ def test_bad_arguments() -> None:
         VectorGame("deerpark", 4, 2, threads=0)
     with pytest.raises(OptionsError, match="hands"):
         VectorGame("deerpark", 4, 2, hands=0)
+    with pytest.raises(OptionsError, match="no end"):
+        VectorGame("buckem", 5, 2, hands=None)
     with pytest.raises(OptionsError, match="seed"):
         VectorGame("deerpark", 4, 2, seed=-1)
     with pytest.raises(OptionsError, match="reward"):

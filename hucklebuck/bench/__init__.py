@@ -24,6 +24,7 @@ SECTIONS: dict[str, str] = {
     "players": "hucklebuck.bench.players",
     "mutation": "hucklebuck.bench.mutation",
     "calls": "hucklebuck.bench.calls",
+    "vector": "hucklebuck.bench.vector",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
 

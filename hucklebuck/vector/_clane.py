@@ -102,6 +102,7 @@ class CLane(Lane):
         self.n = n
         self.env_bytes = n * int(_lib.hb_vec_env_size())
         self.envs = _ffi.new("uint8_t[]", self.env_bytes)
+        self.acts = _ffi.new("uint8_t[]", 8 * n)
         self.threads = threads
         self._attach(buffers)
 
@@ -157,12 +158,16 @@ class CLane(Lane):
             except OverflowError:
                 i = next(i for i, v in enumerate(vals) if not -(1 << 63) <= v < 1 << 63)
                 raise ActionParseError(f"environment {i}: {vals[i]} is not an action id") from None
-        ptr = _ffi.from_buffer(mv)
         size, signed = mv.itemsize, int(mv.format[-1] in _SIGNED)
+        ptr = self.acts  # a private copy: nobody can change the ids between the check and the step
+        _ffi.memmove(ptr, _ffi.from_buffer(mv), size * self.n)
         cfg, envs, io, nbytes, n = self.cfg, self.envs, self.io, self.env_bytes, self.n
         bad = _ffi.new("size_t *")
         bad_id = _ffi.new("int64_t *")
-        rc = int(_lib.hb_vec_check(cfg, envs, nbytes, n, ptr, size, signed, n, bad, bad_id))
+        if self.pool is None:  # one call checks the whole batch, then applies it
+            rc = int(_lib.hb_vec_step(cfg, envs, nbytes, n, io, ptr, size, signed, n, 0, n, bad, bad_id))
+        else:  # the whole batch first, then each thread's slice (which checks its part again)
+            rc = int(_lib.hb_vec_check(cfg, envs, nbytes, n, ptr, size, signed, n, bad, bad_id))
         if rc == -42:
             raise ActionParseError(
                 f"environment {bad[0]}: {bad_id[0]} is not an action id of {self.kind.title} "
@@ -172,11 +177,12 @@ class CLane(Lane):
             i, k = int(bad[0]), int(bad_id[0])
             raise IllegalAction(f"environment {i}: action id {k} is not legal now ({self._describe(i, k)})")
         _check(rc)
-        self._run(
-            lambda b, e: int(
-                _lib.hb_vec_step(cfg, envs, nbytes, n, io, ptr, size, signed, n, b, e, bad, bad_id)
+        if self.pool is not None:
+            self._run(
+                lambda b, e: int(
+                    _lib.hb_vec_step(cfg, envs, nbytes, n, io, ptr, size, signed, n, b, e, bad, bad_id)
+                )
             )
-        )
 
     def _describe(self, i: int, k: int) -> str:
         try:
@@ -246,6 +252,7 @@ class CLane(Lane):
         new.__dict__.update(self.__dict__)
         new.cfg = _ffi.new("hb_vec_cfg *", self.cfg[0])
         new.envs = _ffi.new("uint8_t[]", self.env_bytes)
+        new.acts = _ffi.new("uint8_t[]", 8 * self.n)
         _ffi.memmove(new.envs, self.envs, self.env_bytes)
         new._attach(buffers)
         return new

@@ -8,7 +8,7 @@ from array import array
 from collections.abc import Callable
 from typing import Any, Final
 
-from .._core._py_eval import SplitMix64
+from .._core._py_eval import GAMMA, M64, _mix
 from ..errors import ActionParseError, IllegalAction
 from ..games.base import Phase
 from ..games.engine import TrickGame
@@ -19,6 +19,18 @@ __all__ = ["PythonLane"]
 
 _HAND_OVER: Final = Phase.HAND_OVER
 _GAME_OVER: Final = Phase.GAME_OVER
+
+
+def _below(state: int, n: int) -> int:
+    """``SplitMix64(state).below(n)`` (the C core's ``hb_rng_below``), without the object."""
+    if n <= 1:
+        return 0
+    shift = 64 - n.bit_length()
+    while True:
+        state = (state + GAMMA) & M64
+        r = _mix(state) >> shift
+        if r < n:
+            return r
 
 
 class PythonLane(Lane):
@@ -45,6 +57,7 @@ class PythonLane(Lane):
         self.starts: list[Any] = [None] * n  # each stream's state before the episode's first deal
         self.eps: list[int] = [0] * n
         self.done: list[int] = [0] * n  # hands finished in the current episode
+        self.legal: list[list[int]] = [[] for _ in range(n)]  # each table's legal ids, ascending
         self.zero_row = bytes(buffers.actions)
         self.zero_rewards = bytes(4 * buffers.players)
 
@@ -85,6 +98,7 @@ class PythonLane(Lane):
         new.games = [g.copy() for g in self.games]
         new.eps = self.eps[:]
         new.starts = self.starts[:]
+        new.legal = self.legal[:]
         new.done = self.done[:]
         return new
 
@@ -121,12 +135,14 @@ class PythonLane(Lane):
         mask[i * a : (i + 1) * a] = self.zero_row
         if buf.term[i]:
             buf.cp_view[i] = -1
+            self.legal[i] = []
             return
         game = self.games[i]
         seat = game.to_act
         buf.cp_view[i] = -1 if seat is None else seat
         base = i * a
-        for k in game.legal_action_ids():
+        ids = self.legal[i] = game.legal_action_ids()
+        for k in ids:
             mask[base + k] = 1
 
     def step(self, mv: memoryview | None, vals: list[int] | None) -> None:
@@ -182,16 +198,10 @@ class PythonLane(Lane):
                 raw[at : at + 4 * size] = memoryview(game.observation_tensor(s)).cast("B")
 
     def sample(self, seed: int) -> array[int]:
-        buf = self.buf
-        a = buf.actions
-        out = array("i", [-1]) * buf.n
-        mask = buf.mask
-        for i in range(buf.n):
-            if buf.term[i]:
-                continue
-            row = mask[i * a : (i + 1) * a]
-            ids = [k for k in range(a) if row[k]]
-            out[i] = ids[SplitMix64(sample_seed_state(seed, i)).below(len(ids))]
+        out = array("i", [-1]) * self.buf.n
+        for i, ids in enumerate(self.legal):
+            if ids:
+                out[i] = ids[_below(sample_seed_state(seed, i), len(ids))]
         return out
 
     def close(self) -> None:

@@ -42,8 +42,9 @@ class VectorGame:
     :class:`~hucklebuck.packs.GameKind`); ``players`` and ``options`` are those of
     the game class (same names, same checks).  Each environment is one episode of
     ``hands`` hands (Buck 'Em: rounds), or, with ``hands=None``, one whole game
-    (to a target score or an elimination).  ``seed`` (0..2**64-1; None: a random
-    one, see :attr:`seed`) fixes every deal; ``threads`` native threads share the
+    (to its target or elimination; a Buck 'Em session has no end, so it needs
+    ``hands``).  ``seed`` (0..2**64-1; None: a random one, see :attr:`seed`)
+    fixes every deal; ``threads`` native threads share the
     C lane's work.  ``reward`` is ``"game"`` or ``"hand"`` (see :attr:`rewards`).
     The batch is dealt at once.
     """
@@ -65,6 +66,8 @@ class VectorGame:
         n = check_count("num_envs", num_envs, 1, MAX_ENVS)
         if hands is not None:
             check_count("hands", hands, 1, 1 << 31)
+        elif kind is GameKind.BUCKEM:
+            raise OptionsError("a Buck 'Em session has no end: give hands=K, the rounds of one episode")
         self._threads = check_count("threads", threads, 1, MAX_THREADS)
         if reward not in ("game", "hand"):
             raise OptionsError(f"reward must be 'game' or 'hand', not {reward!r}"[:200])
