@@ -65,13 +65,15 @@ def hand_log(game: TrickGame[Any, Any], names: Sequence[str]) -> list[str]:
 
 
 def hand_events(game: TrickGame[Any, Any]) -> tuple[DealEvent | None, list[Any]]:
-    """The current hand's deal and the events since (walking back from the end)."""
-    events = game.events
+    """The current hand's deal and the events after it (the hand's own list: no walk over the game)."""
+    events = game._hand_events()
+    if events and isinstance(events[0], DealEvent):
+        return events[0], events[1:]
     for i in range(len(events) - 1, -1, -1):
         ev = events[i]
         if isinstance(ev, DealEvent):
-            return ev, list(events[i + 1 :])
-    return None, list(events)
+            return ev, events[i + 1 :]
+    return None, events
 
 
 def legal_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict[str, Any]]:
