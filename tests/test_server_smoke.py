@@ -15,6 +15,8 @@ def test_pages_and_games_listing() -> None:
     with client() as c:
         assert c.get("/").status_code == 200
         assert c.get("/t/anything").status_code == 200
+        assert c.get("/static/no-such-file.js").status_code == 404
+        assert c.get("/static/../app.py").status_code == 404
         games = c.get("/api/games").json()["games"]
         assert [g["name"] for g in games] == ["hucklebuck", "buckem", "deerpark"]
 

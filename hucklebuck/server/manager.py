@@ -93,6 +93,7 @@ class TableManager:
                     failed()
             loop = asyncio.get_running_loop()
             for table in tables:
+                table.broadcast()  # the state as it was (clients that joined meanwhile get one too)
                 loop.call_later(1.0, table.drive)  # computer seats try again, not in a tight loop
             return
         for table in tables:
