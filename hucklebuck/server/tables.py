@@ -179,7 +179,8 @@ class ServerTable:
 
     def state_text(self, seat: int | None) -> str:
         """The ``state`` message for ``seat`` as JSON text."""
-        return json.dumps({"type": "state", "seq": self.seq, "you": seat, "view": self.view(seat)})
+        state = {"type": "state", "seq": self.seq, "you": seat, "view": self.view(seat)}
+        return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
     def broadcast(self) -> None:
         """Send every connection the state of its own seat (each view built once)."""
