@@ -103,9 +103,7 @@ def receive_type(ws: Any, kind: str) -> dict[str, Any]:
         assert m["type"] == "state", m
 
 
-def play_out(
-    wss: dict[int, Any], *, rng: Any, by_text: float = 0.3, stop: Any = None
-) -> dict[str, Any]:
+def play_out(wss: dict[int, Any], *, rng: Any, by_text: float = 0.3, stop: Any = None) -> dict[str, Any]:
     """Scripted people at the seats of ``wss`` play until the game is over (or ``stop(state)``).
 
     Every connection sees every state in order; at a person's turn the table

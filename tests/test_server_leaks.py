@@ -43,7 +43,7 @@ def test_no_message_names_a_card_its_reader_may_not_see(
     table, probes = asyncio.run(play_table(body, spectators=1, seed=players))
     assert table.over
     for probe in probes:
-        assert probe.messages
+        assert probe.messages and not probe.errors, probe.errors
         own_cards_seen = False
         for message, hidden in probe.messages:
             named = cards_in(message)

@@ -22,13 +22,14 @@ SECTIONS: dict[str, str] = {
     "games": "hucklebuck.bench.games",
     "solver": "hucklebuck.bench.solver",
     "players": "hucklebuck.bench.players",
-    "mutation": "hucklebuck.bench.mutation",
     "calls": "hucklebuck.bench.calls",
     "vector": "hucklebuck.bench.vector",
+    "server": "hucklebuck.bench.server",
+    "mutation": "hucklebuck.bench.mutation",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
 
-OPT_IN: frozenset[str] = frozenset({"mutation"})
+OPT_IN: frozenset[str] = frozenset({"server", "mutation"})
 """Sections too long for the default run: they run only when named."""
 
 
