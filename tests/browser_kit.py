@@ -139,7 +139,8 @@ class Watch:
 def new_page(browser: Any, server: Server, width: int, allow_down: bool = False) -> tuple[Any, Watch]:
     """A fresh browser context (its own storage, like another person's browser) and one page in it."""
     height = 844 if width < 600 else 900
-    context = browser.new_context(viewport={"width": width, "height": height})
+    # Reduced motion: no card-raising animation for Playwright to wait out before each click.
+    context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
     watch = Watch(context, server.base, allow_down)
     return watch.page(context.new_page()), watch
 

@@ -113,7 +113,7 @@ def shown_scores(page: Any) -> list[int]:
 
 CASES = [
     ("hucklebuck", 4, {"target": "11"}, {}),
-    ("deerpark", 3, {}, {}),
+    ("deerpark", 6, {}, {}),  # more players: someone takes no trick more often, the game ends sooner
     ("buckem", 5, {}, {"hands": "3"}),
 ]
 
@@ -140,15 +140,17 @@ def test_two_people_play_a_whole_game_by_clicking(
 
     def screenshots(i: int, page: Any) -> None:
         width = 1280 if i == 0 else 390
-        if game != "hucklebuck" or not my_turn(page):
+        if game != "hucklebuck" or not my_turn(page) or len(taken) == 4:
             return
-        view_trick = page.locator("#trick .played").count()
-        playable = page.locator("#hand button.card-slot").count()
-        if f"trick-{width}" not in taken and view_trick >= 2 and playable:
-            shot(page, tmp_path, f"table-trick-{width}")
-            taken.add(f"trick-{width}")
-        if f"score-{width}" not in taken and page.locator("#scoring table").count() and view_trick == 0:
+        caption = page.locator("#trick-caption").inner_text()
+        if f"trick-{width}" not in taken and caption.startswith("Trick in progress"):
+            if page.locator("#trick .played").count() >= 2 and page.locator("#hand button.card-slot").count():
+                page.mouse.move(1, 1)
+                shot(page, tmp_path, f"table-trick-{width}")
+                taken.add(f"trick-{width}")
+        if f"score-{width}" not in taken and page.locator("#last-hand-line").is_visible():
             if page.locator("#scoring tbody tr").count() >= 2:
+                page.mouse.move(1, 1)
                 shot(page, tmp_path, f"table-scoring-{width}")
                 taken.add(f"score-{width}")
 
@@ -282,4 +284,27 @@ def test_a_refused_move_shows_its_message_and_changes_nothing(browser: Any, serv
     page.evaluate("(n) => window.hucklebuckTable.send({type: 'act', action: 0, seq: n - 1})", n)
     page.wait_for_function("Number(document.body.dataset.errors) >= 2")
     assert seq(page) == n and offered_moves(page)
+    watch.check()
+
+
+def test_the_hint_button_shows_the_computers_ranking(browser: Any, server: Server) -> None:
+    table = server.post("/api/tables", {
+        "game": "hucklebuck", "players": 3,
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "computer", "player": "heuristic"},
+                  {"kind": "computer", "player": "heuristic"}]})  # fmt: skip
+    page, watch = new_page(browser, server, 390)
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.conn === 'up' && document.body.dataset.seq")
+    while not my_turn(page):
+        page.wait_for_timeout(25)
+    offered = sorted(offered_moves(page))
+    page.get_by_role("button", name="Hint").click()
+    items = page.locator("#hint .hint-list li")
+    items.first.wait_for(timeout=60_000)
+    texts = items.all_inner_texts()
+    assert sorted(t.split(":")[0] for t in texts) == offered
+    best = page.locator("#hint .hint-list li.best").inner_text()
+    assert best.endswith("(best)")
+    assert page.locator(".btn.best, #hand .card-slot .cap").count() == 1
+    assert "sampled deals" in page.locator("#hint").inner_text()
     watch.check()

@@ -16,6 +16,7 @@ function current() {
 }
 
 function humanize(name) { return name.replace(/_/g, " "); }
+function title(name) { const t = humanize(name); return t[0].toUpperCase() + t.slice(1); }
 
 
 function renderGames() {
@@ -49,9 +50,9 @@ const STRENGTH = {
 };
 
 function seatKinds(g) {
-  return [{ value: "human", label: "a person", desc: "Gets a secret link to this seat." },
+  return [{ value: "human", label: "a person", desc: "gets a secret link to this seat to send them" },
     ...g.computer_players.map((c) => ({ value: c.name, label: STRENGTH[c.name] || `computer (${c.name})`,
-      desc: `Computer (${c.name}): ${c.description}.` }))];
+      desc: c.description }))];
 }
 
 function renderSeats() {
@@ -71,21 +72,19 @@ function renderSeats() {
       kinds.map((k) => h("option", { value: k.value, selected: k.value === choice.kind }, k.label)));
     const nameIn = h("input", { type: "text", id: `seat-${i}-name`, maxlength: 40, value: choice.name,
       placeholder: i === 0 ? "your name" : `Player ${i + 1}`, "aria-label": `Seat ${i + 1}: name`, autocomplete: "off" });
-    const desc = h("span", { class: "desc seat-desc", id: `seat-${i}-desc` });
-    kindSel.setAttribute("aria-describedby", desc.id);
-    const update = () => {
-      nameIn.classList.toggle("hidden", choice.kind !== "human");
-      desc.textContent = kinds.find((k) => k.value === choice.kind).desc;
-    };
+    kindSel.setAttribute("aria-describedby", "seat-kinds");
+    const update = () => { nameIn.classList.toggle("hidden", choice.kind !== "human"); };
     update();
     kindSel.addEventListener("change", () => { choice.kind = kindSel.value; update(); });
     nameIn.addEventListener("input", () => { choice.name = nameIn.value; });
     rows.push(h("div", { class: "seat-row" },
       h("span", { class: "seat-no" }, `Seat ${i + 1}`, i === 0 ? h("span", { class: "sr-only" }, " (you)") : null),
-      kindSel, nameIn, desc));
+      kindSel, nameIn));
   }
+  const legend = h("ul", { class: "desc seat-kinds", id: "seat-kinds" },
+    kinds.map((k) => h("li", {}, h("b", {}, `${k.label}: `), k.desc)));
   seatsBox.replaceChildren(h("p", { class: "desc" },
-    "Seat 1 is yours. Play passes to the left: seat 2 after seat 1, and so on."), ...rows);
+    "Seat 1 is yours. Play passes to the left: seat 2 after seat 1, and so on."), ...rows, legend);
 }
 
 function optionControl(o) {
@@ -133,7 +132,7 @@ function renderOptions(g) {
     control.setAttribute("aria-describedby", desc.id);
     control.addEventListener("change", update);
     update();
-    return h("div", { class: "field" }, h("label", { for: control.id }, humanize(o.name)), control, desc);
+    return h("div", { class: "field" }, h("label", { for: control.id }, title(o.name)), control, desc);
   }));
   document.getElementById("options-count").textContent =
     `Show the ${g.options.length} rule variants (each at its usual setting)`;

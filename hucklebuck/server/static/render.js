@@ -81,7 +81,7 @@ function renderTrick(view) {
   $("faceup").replaceChildren(...faceup);
   if (view.current_trick && view.current_trick.length) {
     trick.replaceChildren(...view.current_trick.map((p, i) => h("div", { class: "played" }, cardImg(p.card),
-      h("span", { class: "who" }, seatName(view, p.seat)), i === 0 ? h("span", { class: "tag" }, "led") : null)));
+      h("span", { class: "who" }, seatName(view, p.seat)), i === 0 ? h("span", { class: "led" }, "led") : null)));
     const leader = view.trick_leader ?? view.current_trick[0].seat;
     const next = view.to_act !== null && view.to_act !== undefined ? ` ${seatName(view, view.to_act)} to play.` : "";
     caption.textContent = `Trick in progress: ${seatName(view, leader)} led.${next}`;
@@ -188,18 +188,33 @@ function renderMoves(view, ctx, moves) {
   $("moves").replaceChildren(...out);
 }
 
+function signed(d) { return d > 0 ? `+${d}` : d < 0 ? `−${-d}` : "0"; }
+
+/** While the next hand is being bid or declared, one line up top says how the last hand scored. */
+function renderLastHandLine(view) {
+  const box = $("last-hand-line");
+  const last = view.last_hand;
+  const show = last && !view.game_over && view.phase !== "play";
+  box.classList.toggle("hidden", !show);
+  if (!show) return;
+  const parts = last.lines.filter((l) => typeof l.delta === "number" && l.seat !== null && l.seat !== undefined)
+    .map((l) => `${seatName(view, l.seat)} ${signed(l.delta)}`);
+  box.replaceChildren(`Hand ${last.hand_number} scored: ${parts.join(" · ") || "no change"}. `,
+    h("a", { href: "#scoring-panel" }, "See why"));
+}
+
 function renderScoring(view) {
   const last = view.last_hand;
   $("scoring-panel").classList.toggle("hidden", !last);
   if (!last) return;
   $("scoring-title").textContent = `Hand ${last.hand_number}: scoring`;
-  const unit = view.score_label === "chips" ? "chips" : "points";
+  const unit = view.score_label === "chips" ? "Chips" : "Points";
   const rows = last.lines.map((line) => {
     const d = line.delta;
     const cls = typeof d === "number" ? (d < 0 ? " neg" : d > 0 ? " pos" : "") : "";
     const who = line.seat === null || line.seat === undefined ? "" : seatName(view, line.seat);
     return h("tr", {}, h("td", {}, who),
-      h("td", { class: `delta${cls}` }, typeof d === "number" ? (d > 0 ? `+${d}` : d < 0 ? `−${-d}` : "0") : ""),
+      h("td", { class: `delta${cls}` }, typeof d === "number" ? signed(d) : ""),
       h("td", {}, ...suitedText(plain(line.text))));
   });
   const standings = view.seats.map((s) => `${s.name} ${s.score}`).join(" · ");
@@ -230,6 +245,7 @@ export function render(view, ctx) {
   status.classList.toggle("you", st.mine);
   status.classList.toggle("over", Boolean(st.over));
   renderFacts(view, ctx.you);
+  renderLastHandLine(view);
   renderSeats(view, ctx.you);
   renderTrick(view);
   const mine = ctx.you !== null && view.to_act === ctx.you;
