@@ -6,6 +6,7 @@ import json
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import resources
 from typing import Any
 
 from hucklebuck.server.app import create_app
@@ -54,11 +55,81 @@ def ws_url(table: dict[str, Any], seat: int | None = None) -> str:
     return url
 
 
+_VALIDATORS: dict[str, Any] = {}
+
+
+def check_schema(message: dict[str, Any]) -> None:
+    """Validate a server message against its shipped JSON Schema."""
+    from jsonschema import Draft202012Validator
+
+    kind = message.get("type")
+    validator = _VALIDATORS.get(kind)
+    if validator is None:
+        path = resources.files("hucklebuck.server") / "schemas" / f"{kind}.schema.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        Draft202012Validator.check_schema(schema)
+        validator = _VALIDATORS[kind] = Draft202012Validator(schema)
+    validator.validate(message)
+
+
+SEEN: list[dict[str, Any]] = []
+"""Every message the test clients received (each validated on arrival)."""
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    """The next message, checked against its schema."""
+    m: dict[str, Any] = json.loads(ws.receive_text())
+    check_schema(m)
+    SEEN.append(m)
+    return m
+
+
 def receive_state(ws: Any, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The next ``state`` message (other messages are appended to ``log`` if given)."""
     while True:
-        m: dict[str, Any] = json.loads(ws.receive_text())
+        m = receive(ws)
         if log is not None:
             log.append(m)
         if m["type"] == "state":
             return m
+
+
+def receive_type(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` (states before it are skipped)."""
+    while True:
+        m = receive(ws)
+        if m["type"] == kind:
+            return m
+        assert m["type"] == "state", m
+
+
+def play_out(wss: dict[int, Any], *, rng: Any, by_text: float = 0.3, stop: Any = None) -> dict[str, Any]:
+    """Scripted people at the seats of ``wss`` play until the game is over (or ``stop(state)``).
+
+    Every connection sees every state in order; at a person's turn the table
+    waits for them, so acting on the state just read is never stale.
+    """
+    leader = min(wss)
+    seen = {s: -1 for s in wss}
+    m = receive_state(wss[leader])
+    seen[leader] = m["seq"]
+    acted = -1
+    while True:
+        view = m["view"]
+        if view["game_over"] or (stop is not None and stop(m)):
+            return m
+        t = view["to_act"]
+        if t in wss and m["seq"] > acted:
+            acted = m["seq"]
+            mt = m
+            if t != leader:
+                while seen[t] < m["seq"]:
+                    mt = receive_state(wss[t])
+                    seen[t] = mt["seq"]
+            legal = mt["view"]["legal"]
+            assert legal, mt
+            move = rng.choice(legal)
+            action = move["text"] if rng.random() < by_text else move["id"]
+            wss[t].send_json({"type": "act", "action": action, "seq": mt["seq"]})
+        m = receive_state(wss[leader])
+        seen[leader] = m["seq"]

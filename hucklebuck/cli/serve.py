@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib.util
 import logging
 import re
+import signal
 import socket
 import sys
 from typing import Any
@@ -117,6 +117,13 @@ def register(subparsers: Any) -> None:
         help=f"the computer player that sits in for an absent person (default {d.takeover_player})",
     )
     p.add_argument(
+        "--rate",
+        type=_seconds,
+        default=d.rate,
+        metavar="N",
+        help=f"messages a second one connection may send on average (default {d.rate:g})",
+    )
+    p.add_argument(
         "--bot-threads",
         type=positive_int,
         default=d.bot_threads,
@@ -155,14 +162,18 @@ def _check_port(host: str, port: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the server; returns when it is stopped (Ctrl-C or SIGTERM)."""
-    missing = [m for m in ("starlette", "uvicorn", "websockets") if importlib.util.find_spec(m) is None]
-    if missing:
-        raise CliError(f"the table server needs {', '.join(missing)}: {INSTALL_HINT}")
-    import uvicorn
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+        import websockets  # noqa: F401
+    except ImportError as exc:
+        raise CliError(f"the table server needs {exc.name or 'its extra'}: {INSTALL_HINT}") from None
 
     from ..server.app import create_app
     from ..server.config import ServerConfig
     from ..server.store import StoreError
+
+    d = ServerConfig()
 
     config = ServerConfig(
         db=args.db,
@@ -174,6 +185,8 @@ def run(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         takeover_player=args.takeover_player,
         bot_threads=args.bot_threads,
+        rate=args.rate,
+        burst=max(d.burst, int(args.rate * 2)),
     )
     _check_port(args.host, args.port)
     try:
@@ -200,7 +213,14 @@ def run(args: argparse.Namespace) -> int:
         f"hucklebuck tables at http://{shown}:{server.config.port}/  (tables in {args.db}; Ctrl-C stops)",
         flush=True,
     )
-    server.run()
+    # uvicorn stops gracefully on SIGINT/SIGTERM and then raises the signal again:
+    # let that land in a no-op handler so the command ends with its own message and status 0.
+    quiet = {sig: signal.signal(sig, lambda _sig, _frame: None) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        server.run()
+    finally:
+        for sig, handler in quiet.items():
+            signal.signal(sig, handler)
     if not server.started:
         return 2
     print("hucklebuck serve: stopped; every table is stored", file=sys.stderr, flush=True)

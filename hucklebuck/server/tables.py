@@ -136,6 +136,7 @@ class ServerTable:
         self._thinking: dict[int, int] = {}  # seat -> the seq a computer decision started at
         self._forced: set[int] = set()  # seqs at which the turn timer handed one move to the computer
         self._timers: list[asyncio.TimerHandle] = []
+        self._armed = -2  # the seq drive() last started things for
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._log_cache: tuple[int, list[str]] = (-1, [])
 
@@ -213,25 +214,28 @@ class ServerTable:
         del notices[: -self.config.notices]
 
     def commit(self) -> None:
-        """Count one change, store it, then tell everyone (the store raises before anyone is told)."""
+        """Count one change and store it; only then tell everyone, and start what is due next."""
         self.seq += 1
         self.manager.store.save(self.snapshot())
         self.broadcast()
         self.drive()
 
     def _change(self, mutate: Callable[[], None]) -> None:
-        """Apply ``mutate`` and commit it; if storing fails, put everything back as it was."""
+        """Apply ``mutate`` and store it before anyone hears of it; if either fails, put everything back."""
         game, fields, seq = self.game.copy(), json.loads(json.dumps(self.fields)), self.seq
-        seats = [s.stored() for s in self.seats]
+        away = [s.away for s in self.seats]
         try:
             mutate()
-            self.commit()
+            self.seq += 1
+            self.manager.store.save(self.snapshot())
         except Exception:
             self.game, self.fields, self.seq = game, fields, seq
             self.narrator.game = game
-            for s, stored in zip(self.seats, seats, strict=True):
-                s.away = stored["away"]
+            for s, was in zip(self.seats, away, strict=True):
+                s.away = was
             raise
+        self.broadcast()
+        self.drive()
 
     def seat_for_token(self, token: str) -> int | None:
         """The seat ``token`` opens, compared in constant time; ``None`` if none."""
@@ -334,13 +338,14 @@ class ServerTable:
 
     def agent_message(self, seat: int, message: ClientMessage) -> None:
         """A computer seat's move: checked like a person's (a stale one is dropped)."""
-        self._thinking.pop(seat, None)
+        if self._thinking.get(seat) == message.seq:
+            del self._thinking[seat]
         try:
             self._act(seat, message, agent=True)
         except ProtocolError:
-            pass  # the table moved on while it thought (a hand-back, a restart): nothing to do
+            self.drive()  # the table moved on while it thought (a hand-back): start what is due now
         info = self.seats[seat]
-        if info.returning:
+        if info.returning and seat not in self._thinking:
             self._hand_back(seat)
 
     def _act(self, seat: int | None, message: ClientMessage, *, agent: bool) -> None:
@@ -466,25 +471,32 @@ class ServerTable:
         if self.over or self.manager.closing:
             return
         game = self.game
-        loop = asyncio.get_running_loop()
-        for t in self._timers:
-            t.cancel()
-        self._timers = []
-        if game.phase is Phase.HAND_OVER:
-            self._timers.append(loop.call_later(self.config.deal_pause, self._deal, self.seq))
-            return
         seat = game.to_act
+        if self._armed != self.seq:  # timers are set once per state
+            self._armed = self.seq
+            self._forced = {q for q in self._forced if q >= self.seq}
+            for t in self._timers:
+                t.cancel()
+            self._timers = []
+            loop = asyncio.get_running_loop()
+            if game.phase is Phase.HAND_OVER:
+                self._timers.append(loop.call_later(self.config.deal_pause, self._deal, self.seq))
+                return
+            timer = self.fields.get("turn_timer")
+            if seat is not None and timer and self.seats[seat].kind == "human" and not self.seats[seat].away:
+                self._timers.append(loop.call_later(float(timer), self._time_up, self.seq, seat))
         if seat is None:
             return
         info = self.seats[seat]
-        if info.kind == "computer" or info.away:
+        if info.away and info.returning and seat not in self._thinking:
+            self._hand_back(seat)  # the person came back while the computer was moving for them
+        elif info.kind == "computer" or info.away:
             self._start_agent(seat, info.player or self.config.takeover_player)
-        elif self.fields.get("turn_timer"):
-            timer = float(self.fields["turn_timer"])
-            self._timers.append(loop.call_later(timer, self._time_up, self.seq, seat))
+        elif self.seq in self._forced:
+            self._start_agent(seat, self.config.takeover_player)
 
     def _start_agent(self, seat: int, kind: str) -> None:
-        if seat in self._thinking:
+        if self._thinking.get(seat) == self.seq:
             return
         self._thinking[seat] = self.seq
         seed = f"{self.id}:{self.fields.get('game_number', 1)}:{seat}:{self.seq}"
