@@ -308,3 +308,22 @@ def test_the_hint_button_shows_the_computers_ranking(browser: Any, server: Serve
     assert page.locator(".btn.best, #hand .card-slot .cap").count() == 1
     assert "sampled deals" in page.locator("#hint").inner_text()
     watch.check()
+def test_a_second_tab_takes_over_the_seat(browser: Any, server: Server) -> None:
+    table = server.post("/api/tables", {
+        "game": "hucklebuck", "players": 3,
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "computer", "player": "heuristic"},
+                  {"kind": "computer", "player": "heuristic"}]})  # fmt: skip
+    link = server.base + table["seats"][0]["link"]
+    first, watch = new_page(browser, server, 1280)
+    first.goto(link)
+    first.wait_for_function("document.body.dataset.conn === 'up'")
+    second = watch.page(first.context.new_page())
+    second.goto(link)
+    second.wait_for_function("document.body.dataset.conn === 'up'")
+    first.get_by_text("This seat is now open in another tab or window").wait_for()
+    assert first.evaluate("document.body.dataset.conn") == "gone"
+    assert offered_moves(first) == []
+    rng = random.Random(5)
+    play_until([second], rng, lambda: seq(second) >= 4)
+    assert first.evaluate("document.body.dataset.conn") == "gone"
+    watch.check()
