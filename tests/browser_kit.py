@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -199,12 +200,25 @@ def click_move(page: Any, name: str, state: dict[str, Any] | None = None) -> Non
     )
 
 
+CARD = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")
+
+
 def play_turn(page: Any, rng: random.Random) -> str | None:
-    """If it is this person's turn, pick one offered move at random and click it; the move's name."""
+    """If it is this person's turn, pick one offered move at random and click it; the move's name.
+
+    A choice of several cards is made half the time the other way the page offers: picking the
+    cards in the hand ("select 8♣" ...) and pressing "Confirm: <the move>".
+    """
     state = page.evaluate(_PAGE_STATE)
     if not state["moves"]:
         return None
     name: str = rng.choice(sorted(n for n, _ in state["moves"]))
+    cards = CARD.findall(name)
+    if len(cards) >= 2 and rng.random() < 0.5 and page.locator("#hand [aria-pressed]").count():
+        for card in cards:
+            page.get_by_role("button", name=f"select {card}", exact=True).click()
+        name = f"Confirm: {name}"
+        state["moves"].append((name, None))
     click_move(page, name, state)
     return name
 

@@ -327,3 +327,36 @@ def test_a_second_tab_takes_over_the_seat(browser: Any, server: Server) -> None:
     play_until([second], rng, lambda: seq(second) >= 4)
     assert first.evaluate("document.body.dataset.conn") == "gone"
     watch.check()
+
+
+def test_keyboard_play_and_a_spectator_who_sees_no_hand(browser: Any, server: Server) -> None:
+    table = server.post("/api/tables", {
+        "game": "hucklebuck", "players": 3,
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "computer", "player": "heuristic"},
+                  {"kind": "computer", "player": "heuristic"}]})  # fmt: skip
+    page, watch = new_page(browser, server, 1280)
+    page.goto(server.base + table["seats"][0]["link"])
+    spectator, watch2 = new_page(browser, server, 390)
+    spectator.goto(server.base + table["spectator_link"])
+    for _ in range(3):  # three moves, each reached with Tab and made with Enter
+        while not my_turn(page):
+            page.wait_for_timeout(25)
+        assert page.locator("#status").get_attribute("aria-live") == "polite"
+        assert page.locator("#status").inner_text().startswith("Your turn")
+        before = seq(page)
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement && 'move' in document.activeElement.dataset"):
+                break
+        else:
+            raise AssertionError("Tab never reached a move")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
+    spectator.wait_for_function(f"Number(document.body.dataset.seq) >= {seq(page) - 1}")
+    assert spectator.locator("#hand-title").inner_text() == "Watching"
+    assert spectator.locator("#hand img").count() == 0
+    assert offered_moves(spectator) == []
+    assert spectator.get_by_role("button", name="Hint").count() == 0
+    assert "Trump:" in spectator.locator("#facts").inner_text()
+    watch.check()
+    watch2.check()
