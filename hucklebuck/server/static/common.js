@@ -71,7 +71,7 @@ export async function api(path, options = {}) {
   return data;
 }
 
-export function plural(n, word, many = word + "s") { return `${n} ${n === 1 ? word : many}`; }
+export function plural(n, word, many = word + "s") { return `${n} ${Math.abs(n) === 1 ? word : many}`; }
 
 /** Text without the rule-source citations ("(S0, DEF #4)"), which mean nothing at the table. */
 export function plain(text) {

@@ -76,8 +76,8 @@ function renderTrick(view) {
   const trick = $("trick");
   trick.classList.toggle("playing", view.phase === "play");
   const caption = $("trick-caption");
-  const faceup = (view.face_up || []).map((g) => h("div", { class: "group" },
-    h("span", {}, `${cap(g.label)}:`), g.cards.map((c) => cardImg(c))));
+  const faceup = (view.face_up || []).flatMap((g) => g.cards.map((c) => h("div", { class: "group" },
+    cardImg(c, { alt: `${cap(g.label)}: ${cardText(c)}` }), h("span", { "aria-hidden": "true" }, cap(g.label)))));
   $("faceup").replaceChildren(...faceup);
   if (view.current_trick && view.current_trick.length) {
     trick.replaceChildren(...view.current_trick.map((p, i) => h("div", { class: "played" }, cardImg(p.card),
@@ -211,7 +211,8 @@ function renderScoring(view) {
   const unit = view.score_label === "chips" ? "Chips" : "Points";
   const rows = last.lines.map((line) => {
     const d = line.delta;
-    const cls = typeof d === "number" ? (d < 0 ? " neg" : d > 0 ? " pos" : "") : "";
+    const good = view.game === "deerpark" ? -d : d;  // in Deer Park Euchre a lower score is better
+    const cls = typeof d === "number" ? (good < 0 ? " neg" : good > 0 ? " pos" : "") : "";
     const who = line.seat === null || line.seat === undefined ? "" : seatName(view, line.seat);
     return h("tr", {}, h("td", {}, who),
       h("td", { class: `delta${cls}` }, typeof d === "number" ? signed(d) : ""),
