@@ -233,6 +233,8 @@ def play_until(
         assert time.monotonic() < deadline, "the game did not finish in time"
         acted = False
         for i, page in enumerate(pages):
+            if done():
+                break
             if on_move is not None:
                 on_move(i, page)
             if play_turn(page, rng) is not None:

@@ -220,16 +220,18 @@ def test_reconnect_after_closing_the_page_and_after_a_server_kill(
         ann.goto(links[0])
         ben.goto(links[1])
         rng = random.Random(7)
-        play_until([ann, ben], rng, lambda: seq(ann) >= 6 and not is_over(ann))
+        # Play into the first hand until it is Ben's turn: nothing changes until Ben moves.
+        play_until([ann, ben], rng, lambda: seq(ann) >= 6 and my_turn(ben) and not is_over(ann))
         # Close Ben's page mid-hand and open the link again: the same state.
-        before = ben.locator("#main").inner_text()
-        seq_before = seq(ben)
+        before, seq_before = ben.locator("#main").inner_text(), seq(ben)
+        hand_before = ben.locator("#hand").inner_html()
         ben.context.close()
         ben, wb2 = new_page(browser, server, 390, allow_down=True)
         ben.goto(links[1])
-        ben.wait_for_function(f"Number(document.body.dataset.seq) >= {seq_before}")
-        if seq(ben) == seq_before:
-            assert _without_presence(ben.locator("#main").inner_text()) == _without_presence(before)
+        ben.wait_for_function("document.body.dataset.conn === 'up' && document.body.dataset.turn === 'you'")
+        assert seq(ben) == seq_before
+        assert ben.locator("#hand").inner_html() == hand_before
+        assert _without_presence(ben.locator("#main").inner_text()) == _without_presence(before)
         # Kill the server mid-hand; both pages say so, and recover when it is back on the same db.
         seq_kill = seq(ann)
         hand = ann.locator("#hand").inner_html()
