@@ -15,9 +15,10 @@ from hucklebuck.cards import Card
 from hucklebuck.packs import GameKind
 from hucklebuck.server.catalog import read_table_request
 from hucklebuck.server.config import ServerConfig
+from hucklebuck.server.manager import TableManager
 from hucklebuck.server.protocol import ClientMessage
 from hucklebuck.server.store import SQLiteStore
-from hucklebuck.server.tables import ServerTable, TableManager
+from hucklebuck.server.tables import ServerTable
 
 _DISPLAY = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([♣♦♥♠])")
 _CODE = re.compile(r"\b([2-9TJQKA][CDHS])\b")

@@ -116,9 +116,16 @@ def _state(ws: Any) -> dict[str, Any]:
 
 
 def _stored(db: Path) -> tuple[int, dict[str, Any]]:
+    """The stored table's seq and its whole game (the snapshot with the moves after it applied)."""
+    from hucklebuck.games import DeerParkGame
+
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
         seq, game = con.execute("SELECT seq, game FROM tables").fetchone()
-    return int(seq), json.loads(game)
+        moves = con.execute("SELECT seq, action FROM moves ORDER BY seq").fetchall()
+    restored = DeerParkGame.from_json(game)
+    for _seq, action in moves:
+        restored.apply(action)
+    return max([int(seq), *(q for q, _a in moves)]), restored.to_dict()
 
 
 def _extends(final: dict[str, Any], earlier: dict[str, Any]) -> bool:
@@ -202,7 +209,7 @@ def test_kill_9_at_random_moments_loses_nothing_and_the_game_plays_on(tmp_path: 
 def test_sigterm_closes_sockets_and_keeps_the_tables(tmp_path: Path) -> None:
     db, port = tmp_path / "t.sqlite", _free_port()
     server = Server(db, port)
-    table = server.post("/api/tables", {"game": "hucklebuck", "players": 4})
+    table = server.post("/api/tables", {"game": "deerpark", "players": 4})
     ws = server.connect(table, 0)
     first = _state(ws)
     code, output = server.stop()

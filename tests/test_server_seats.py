@@ -55,7 +55,9 @@ def test_a_short_drop_within_the_grace_period_changes_nothing() -> None:
         with c.websocket_connect(kit.ws_url(t, None)) as spectator:
             with c.websocket_connect(kit.ws_url(t, 0)) as ws:
                 m = _until(ws, lambda m: m["view"]["to_act"] == 0)
-            gone = _until(spectator, lambda m: not m["view"]["seats"][0]["connected"])
+            seq = m["seq"]
+            _until(spectator, lambda m: m["view"]["seats"][0]["connected"])
+            gone = _until(spectator, lambda m: m["seq"] == seq and not m["view"]["seats"][0]["connected"])
             assert gone["seq"] == m["seq"] and not gone["view"]["seats"][0]["away"]
             with c.websocket_connect(kit.ws_url(t, 0)) as ws:
                 again = kit.receive_state(ws)

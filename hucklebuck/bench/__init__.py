@@ -22,10 +22,11 @@ SECTIONS: dict[str, str] = {
     "games": "hucklebuck.bench.games",
     "solver": "hucklebuck.bench.solver",
     "players": "hucklebuck.bench.players",
+    "server": "hucklebuck.bench.server",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
 
-OPT_IN: frozenset[str] = frozenset()
+OPT_IN: frozenset[str] = frozenset({"server"})
 """Sections too long for the default run: they run only when named."""
 
 

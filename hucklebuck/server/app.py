@@ -26,9 +26,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..cardart import card_files
 from .catalog import games_listing, read_table_request
 from .config import ServerConfig
+from .manager import TableManager
 from .protocol import ProtocolError, error_message, parse_client_message
 from .store import SQLiteStore, Store, StoreError
-from .tables import TableManager, TableRefused
+from .tables import TableRefused
 
 __all__ = ["create_app"]
 

@@ -2,10 +2,14 @@
 implementation (:class:`SQLiteStore`, WAL mode).
 
 A stored table is the engine's own save format (``TrickGame.to_json``) plus
-the seat list and the table's own fields, each as JSON text, and its ``seq``.
-:meth:`Store.save` returns only once the row is committed, so the server
-stores every accepted action before it tells anyone about it.  Another
-database (PostgreSQL, say) is one more class with these four methods.
+the seat list and the table's own fields, each as JSON text, and its ``seq``;
+the moves made since that snapshot follow as rows of their own (the action's
+protocol text), so a move costs one small insert and the game is written
+whole only at the other changes (a deal, the end of a hand, a takeover).
+:meth:`Store.commit` writes a batch in one transaction and returns only once
+it is committed, so the server stores every accepted action before it tells
+anyone about it.  Another database (PostgreSQL, say) is one more class with
+these four methods.
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "SQLiteStore", "Store", "StoreError", "StoredTable"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "SQLiteStore", "Store", "StoreError", "StoredMove", "StoredTable"]
 
 SCHEMA: Final = "hucklebuck-tables"
 """The ``schema`` entry of a table database's ``meta`` table."""
@@ -40,6 +45,19 @@ class StoredTable:
     """The seat list as JSON (names, kinds, computer players, token digests)."""
     table: str
     """The table's own fields as JSON (settings, notices, the last hand's lines, the end of the game)."""
+    moves: tuple[str, ...] = ()
+    """Actions (protocol text) made after the ``game`` snapshot, in order; ``seq`` counts them too."""
+
+
+@dataclass(frozen=True)
+class StoredMove:
+    """One accepted action, stored after the table's last snapshot."""
+
+    table_id: str
+    seq: int
+    """The table's ``seq`` after this move."""
+    action: str
+    """The action in protocol form (``"2 play TH"``)."""
 
 
 class Store(Protocol):
@@ -49,8 +67,9 @@ class Store(Protocol):
         """Every stored table."""
         ...
 
-    def save(self, row: StoredTable) -> None:
-        """Insert or replace ``row``; returns once it is durable (committed)."""
+    def commit(self, tables: Sequence[StoredTable], moves: Sequence[StoredMove]) -> None:
+        """Store whole tables (replacing their earlier snapshot and moves) and single moves,
+        all or nothing; returns once durable.  Raises :class:`StoreError` if it cannot."""
         ...
 
     def delete(self, table_id: str) -> None:
@@ -111,6 +130,10 @@ class SQLiteStore:
                 "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, created REAL NOT NULL, "
                 "seq INTEGER NOT NULL, game TEXT NOT NULL, seats TEXT NOT NULL, tbl TEXT NOT NULL)"
             )
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS moves (table_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+                "action TEXT NOT NULL, PRIMARY KEY (table_id, seq))"
+            )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA,))
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (str(SCHEMA_VERSION),))
             db.execute("INSERT OR REPLACE INTO meta VALUES ('opened', ?)", (str(time.time()),))
@@ -120,25 +143,55 @@ class SQLiteStore:
             raise
 
     def load_all(self) -> list[StoredTable]:
-        """Every stored table, oldest first."""
-        rows = self._db.execute("SELECT id, seq, game, seats, tbl FROM tables ORDER BY created").fetchall()
-        return [StoredTable(*r) for r in rows]
+        """Every stored table, oldest first, with the moves since its snapshot."""
+        db = self._db
+        moves: dict[str, list[tuple[int, str]]] = {}
+        for table_id, seq, action in db.execute("SELECT table_id, seq, action FROM moves"):
+            moves.setdefault(table_id, []).append((seq, action))
+        out = []
+        for table_id, seq, game, seats, tbl in db.execute(
+            "SELECT id, seq, game, seats, tbl FROM tables ORDER BY created"
+        ).fetchall():
+            later = sorted(moves.get(table_id, ()))
+            top = later[-1][0] if later else seq
+            out.append(StoredTable(table_id, top, game, seats, tbl, tuple(a for _, a in later)))
+        return out
 
-    def save(self, row: StoredTable) -> None:
-        """Insert or replace ``row`` and commit; :class:`StoreError` if the write fails."""
+    def commit(self, tables: Sequence[StoredTable], moves: Sequence[StoredMove]) -> None:
+        """Write the batch in one transaction (see :meth:`Store.commit`)."""
+        db = self._db
         try:
-            self._db.execute(
-                "INSERT INTO tables (id, created, seq, game, seats, tbl) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(id) DO UPDATE SET seq=excluded.seq, game=excluded.game, "
-                "seats=excluded.seats, tbl=excluded.tbl",
-                (row.id, time.time(), row.seq, row.game, row.seats, row.table),
-            )
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                now = time.time()
+                for row in tables:
+                    db.execute(
+                        "INSERT INTO tables (id, created, seq, game, seats, tbl) VALUES (?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT(id) DO UPDATE SET seq=excluded.seq, game=excluded.game, "
+                        "seats=excluded.seats, tbl=excluded.tbl",
+                        (row.id, now, row.seq, row.game, row.seats, row.table),
+                    )
+                    db.execute("DELETE FROM moves WHERE table_id = ?", (row.id,))
+                if moves:
+                    db.executemany(
+                        "INSERT INTO moves (table_id, seq, action) VALUES (?, ?, ?)",
+                        [(m.table_id, m.seq, m.action) for m in moves],
+                    )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot write the table database {self.path}: {_words(exc)}") from None
+
+    def save(self, row: StoredTable) -> None:
+        """Store one whole table (:meth:`commit` of just that row)."""
+        self.commit([row], [])
 
     def delete(self, table_id: str) -> None:
         """Forget a table."""
         self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
 
     def close(self) -> None:
         """Checkpoint the write-ahead log and close."""

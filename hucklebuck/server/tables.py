@@ -16,23 +16,24 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..cli.common import GAMES, GameSpec
+from ..cli.common import GameSpec
 from ..cli.table import Table as Narrator
 from ..errors import HucklebuckError
 from ..games.base import GameOverEvent, Phase, ScoreEvent
 from ..games.engine import TrickGame
 from ..packs import GameKind
-from .bots import ComputerSeats
-from .catalog import TableRequest
 from .config import ServerConfig
 from .moves import read_move
 from .protocol import ClientMessage, ProtocolError, error_message
-from .store import Store, StoredTable
+from .store import StoredTable
 from .views import hand_events, hand_log, seat_view
 
-__all__ = ["Connection", "ServerTable", "TableManager", "TableRefused", "token_digest"]
+if TYPE_CHECKING:
+    from .manager import TableManager
+
+__all__ = ["Connection", "Seat", "ServerTable", "TableRefused", "token_digest"]
 
 
 class Connection(Protocol):
@@ -213,29 +214,34 @@ class ServerTable:
         notices.append(text)
         del notices[: -self.config.notices]
 
-    def commit(self) -> None:
-        """Count one change and store it; only then tell everyone, and start what is due next."""
-        self.seq += 1
-        self.manager.store.save(self.snapshot())
-        self.broadcast()
-        self.drive()
+    def undo_point(self) -> tuple[Any, ...]:
+        """What :meth:`roll_back` needs to put the table back as it is now."""
+        return (self.game.copy(), json.loads(json.dumps(self.fields)), self.seq, [s.away for s in self.seats])
 
-    def _change(self, mutate: Callable[[], None]) -> None:
-        """Apply ``mutate`` and store it before anyone hears of it; if either fails, put everything back."""
-        game, fields, seq = self.game.copy(), json.loads(json.dumps(self.fields)), self.seq
-        away = [s.away for s in self.seats]
-        try:
-            mutate()
-            self.seq += 1
-            self.manager.store.save(self.snapshot())
-        except Exception:
-            self.game, self.fields, self.seq = game, fields, seq
-            self.narrator.game = game
-            for s, was in zip(self.seats, away, strict=True):
-                s.away = was
-            raise
-        self.broadcast()
-        self.drive()
+    def roll_back(self, point: tuple[Any, ...]) -> None:
+        """Put the table back as it was at :meth:`undo_point` (a batch failed to store)."""
+        game, fields, seq, away = point
+        self.game, self.fields, self.seq = game, fields, seq
+        self.narrator.game = game
+        for s, was in zip(self.seats, away, strict=True):
+            s.away = was
+        self._armed = -2
+
+    def _change(self, mutate: Callable[[], str | None], *, failed: Callable[[], None] | None = None) -> None:
+        """Apply ``mutate``, count it, and queue it to be stored; the table tells everyone only once
+        the batch is committed (:meth:`TableManager.flush`).  ``mutate`` returns the action's text
+        when the change is that one move and nothing else (stored as a small row), else ``None``
+        (the table is stored whole).  ``failed`` is called if the batch cannot be stored (the table
+        is then rolled back)."""
+        self.manager.begin(self)
+        move = mutate()
+        self.seq += 1
+        self.manager.queue(self, move, failed)
+
+    @property
+    def pending(self) -> bool:
+        """Whether the table has changes not yet committed (nobody may see them yet)."""
+        return self.manager.is_pending(self)
 
     def seat_for_token(self, token: str) -> int | None:
         """The seat ``token`` opens, compared in constant time; ``None`` if none."""
@@ -262,12 +268,16 @@ class ServerTable:
                 else:
                     self._hand_back(seat)
                     return
+        if self.pending:
+            return  # the state goes out with the batch being stored
         conn.send_text(self.state_text(seat))
         if seat is not None:
             self.broadcast_presence(exclude=conn)
 
     def broadcast_presence(self, exclude: Connection | None = None) -> None:
         """Tell the others who is connected (no change of ``seq``: the game did not change)."""
+        if self.pending:
+            return  # the batch being stored tells everyone
         texts: dict[int | None, str] = {}
         for other in list(self.connections):
             if other is exclude:
@@ -317,18 +327,15 @@ class ServerTable:
         self._safe_change(mutate)
 
     def _safe_change(self, mutate: Callable[[], None]) -> None:
-        """A change the server makes by itself: a failed store is reported, not raised."""
-        try:
-            self._change(mutate)
-        except Exception as exc:  # the store failed: state is as before; say so to the operator
-            self.manager.report(f"table {self.id}: could not store a change: {exc}")
+        """A change the server makes by itself (a deal, a takeover): stored whole."""
+        self._change(mutate)
 
     # ------------------------------------------------------------ messages
     def client_message(self, conn: Connection, message: ClientMessage) -> None:
         """Handle a message from a connection; a refusal goes to that connection alone."""
         try:
             if message.type == "act":
-                self._act(conn.seat, message, agent=False)
+                self._act(conn.seat, message, agent=False, conn=conn)
             elif message.type == "hint":
                 self._hint(conn, message)
             else:
@@ -348,7 +355,9 @@ class ServerTable:
         if info.returning and seat not in self._thinking:
             self._hand_back(seat)
 
-    def _act(self, seat: int | None, message: ClientMessage, *, agent: bool) -> None:
+    def _act(
+        self, seat: int | None, message: ClientMessage, *, agent: bool, conn: Connection | None = None
+    ) -> None:
         if seat is None:
             raise ProtocolError("spectator", "spectators watch: only a seated player may act")
         if self.over:
@@ -368,27 +377,29 @@ class ServerTable:
         if to_act != seat:
             raise ProtocolError("not_your_turn", f"it is {self.seats[to_act].name}'s turn, not yours")
         action = read_move(game, seat, message.action, self.narrator.names)
-        before_over = game.phase
+        phase_before = game.phase
 
-        def mutate() -> None:
-            game.apply(action)
-            self._after_action(before_over)
+        def mutate() -> str | None:
+            game.apply(action)  # the engine checks it again and changes nothing if it refuses
+            return None if self._after_action(phase_before) else str(action)
+
+        def failed() -> None:
+            if conn is not None:
+                text = "the server could not store that move; send it again"
+                conn.send_text(json.dumps(error_message("busy", text, self.seq)))
 
         try:
-            self._change(mutate)
-        except HucklebuckError as exc:  # the engine refused it: nothing changed
+            self._change(mutate, failed=failed)
+        except HucklebuckError as exc:  # refused by the engine: nothing changed
             raise ProtocolError("illegal", str(exc)) from None
-        except Exception as exc:
-            self.manager.report(f"table {self.id}: could not store a move: {exc}")
-            raise ProtocolError("busy", "the server could not store that move; send it again") from None
 
-    def _after_action(self, phase_before: Phase) -> None:
-        game = self.game
-        if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER) and phase_before not in (
-            Phase.HAND_OVER,
-            Phase.GAME_OVER,
-        ):
+    def _after_action(self, phase_before: Phase) -> bool:
+        """Record the end of a hand if this action ended it; True if it did."""
+        ended = (Phase.HAND_OVER, Phase.GAME_OVER)
+        if self.game.phase in ended and phase_before not in ended:
             self._hand_ended()
+            return True
+        return False
 
     def _hand_ended(self) -> None:
         game, names = self.game, self.narrator.names
@@ -521,116 +532,3 @@ class ServerTable:
             t.cancel()
         self._timers = []
         self._grace = {}
-
-
-class TableManager:
-    """Every table of a server: creating, restoring, looking up; the limits."""
-
-    def __init__(
-        self,
-        config: ServerConfig,
-        store: Store,
-        *,
-        report: Callable[[str], None] = lambda _m: None,
-        hinter: Callable[[TrickGame[Any, Any], int], dict[str, Any]] | None = None,
-    ) -> None:
-        """Tables kept in ``store``; ``report`` tells the operator about trouble."""
-        self.config = config
-        self.store = store
-        self.report = report
-        if hinter is None:
-            from .hints import hint_for
-
-            hinter = hint_for
-        self.hinter = hinter
-        self.tables: dict[str, ServerTable] = {}
-        self.broken: dict[str, str] = {}
-        self.connections = 0
-        self.closing = False
-        self.bots = ComputerSeats(config.bot_threads, config.bot_pause)
-
-    def restore(self) -> None:
-        """Load every stored table; one that cannot be restored is reported by id and kept aside."""
-        for row in self.store.load_all():
-            try:
-                self.tables[row.id] = self._restore(row)
-            except Exception as exc:
-                reason = " ".join(str(exc).split()) or type(exc).__name__
-                self.broken[row.id] = reason
-                self.report(f"table {row.id} cannot be restored: {reason}")
-
-    def _restore(self, row: StoredTable) -> ServerTable:
-        data = json.loads(row.game)
-        spec = next((s for s in GAMES.values() if s.kind.value == data.get("game")), None)
-        if spec is None:
-            raise ValueError(f"unknown game {data.get('game')!r}")
-        game = spec.game_type.from_dict(data)
-        seats = [
-            Seat(s["kind"], s["name"], s.get("player"), s.get("digest"), bool(s.get("away")))
-            for s in json.loads(row.seats)
-        ]
-        if len(seats) != game.players:
-            raise ValueError(f"{len(seats)} seats for a {game.players}-player game")
-        fields = json.loads(row.table)
-        if not isinstance(fields, dict):
-            raise ValueError("the table's fields are not an object")
-        return ServerTable(self, row.id, spec, game, seats, int(row.seq), fields)
-
-    def start(self) -> None:
-        """Set every restored table going (on the event loop): computer seats, deals, grace periods."""
-        loop = asyncio.get_running_loop()
-        for table in self.tables.values():
-            for i, seat in enumerate(table.seats):
-                if seat.kind == "human" and not seat.away:
-                    table._grace[i] = loop.call_later(self.config.grace, table._take_over, i)
-            table.drive()
-
-    def create(self, request: TableRequest) -> tuple[ServerTable, list[str | None]]:
-        """A new table and each seat's token (``None`` for a computer seat)."""
-        if len(self.tables) >= self.config.max_tables:
-            raise TableRefused(
-                "full", f"this server holds {self.config.max_tables} tables already; try later"
-            )
-        table_id = secrets.token_urlsafe(9)
-        tokens: list[str | None] = []
-        seats = []
-        for s in request.seats:
-            token = secrets.token_urlsafe(24) if s.kind == "human" else None
-            tokens.append(token)
-            seats.append(Seat(s.kind, s.name, s.player, token_digest(token) if token else None))
-        game = request.spec.game_type(request.players, options=request.options, seed=secrets.randbits(64))
-        fields: dict[str, Any] = {
-            "turn_timer": request.turn_timer,
-            "notices": [],
-            "last_hand": None,
-            "game_over": None,
-            "game_number": 1,
-        }
-        if request.spec.kind is GameKind.BUCKEM:
-            fields["hands"] = request.hands or self.config.buckem_hands
-        table = ServerTable(self, table_id, request.spec, game, seats, 0, fields)
-        table.seq = -1
-        self.tables[table_id] = table
-        try:
-            table.commit()  # seq 0: stored before anyone hears of it
-        except Exception:
-            del self.tables[table_id]
-            raise
-        return table, tokens
-
-    def get(self, table_id: str) -> ServerTable:
-        """The table ``table_id``; :class:`TableRefused` if there is none (or it could not be restored)."""
-        table = self.tables.get(table_id)
-        if table is None:
-            if table_id in self.broken:
-                raise TableRefused("unrestorable", f"table {table_id} could not be restored after a restart")
-            raise TableRefused("unknown_table", "there is no such table")
-        return table
-
-    def close(self) -> None:
-        """Stop every table and the thinking pool, then close the store."""
-        self.closing = True
-        for table in self.tables.values():
-            table.stop()
-        self.bots.close()
-        self.store.close()

@@ -1,0 +1,256 @@
+"""Benchmark section ``server`` (opt-in: ``python -m hucklebuck.bench server``).
+
+Starts ``hucklebuck serve`` as its own process on a free loopback port, creates
+N tables (N = 10, 100, 1000; the three games in turn), each with one scripted
+person and computer seats (the quick ``heuristic`` player), and plays for a
+fixed time over real WebSockets.  The scripted people answer at once; the
+computer seats and the deals keep the server's pacing (``--bot-pause``,
+``--deal-pause``), as at real tables.  A last run without pauses shows how many
+actions a second the server takes when nothing waits.
+
+Reported per run: actions a second (all seats), p50/p99 latency from a
+person's action to the state it produces, the server's memory per table, and
+a check that nothing was lost or doubled: after a clean stop every stored game
+is restored (which replays and checks every step), and each person's stored
+actions are exactly the ones the server acknowledged to them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Run", "measure", "run"]
+
+GAMES = (("deerpark", 4), ("hucklebuck", 4), ("buckem", 5))
+
+
+@dataclass
+class Run:
+    """One measurement."""
+
+    tables: int
+    seconds: float
+    bot_pause: float
+    deal_pause: float
+    latencies: list[float] = field(default_factory=list)
+    acked: dict[str, int] = field(default_factory=dict)
+    actions: int = 0
+    rss_before: int = 0
+    rss_tables: int = 0
+    cpu: float = 0.0
+    """CPU seconds the server used while the tables played."""
+    problems: list[str] = field(default_factory=list)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _rss_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _post(port: int, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=60) as r:
+        out: dict[str, Any] = json.loads(r.read())
+        return out
+
+
+async def _person(port: int, table: dict[str, Any], stop_at: float, result: Run) -> None:
+    """One scripted person: acts at once on each turn until ``stop_at``, then waits for the last answer."""
+    from websockets.asyncio.client import connect
+
+    url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}?token={table['seats'][0]['token']}"
+    async with connect(url, max_size=None, open_timeout=60, ping_interval=None) as ws:
+        pending: tuple[int, float] | None = None
+        acked = 0
+        loop = asyncio.get_running_loop()
+        while True:
+            timeout = 30.0 if pending is not None else max(0.05, stop_at - loop.time())
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout)
+            except TimeoutError:
+                if pending is not None:
+                    result.problems.append(f"table {table['id']}: no answer to a move within 30 s")
+                break
+            m = json.loads(raw)
+            if m["type"] != "state":
+                result.problems.append(f"table {table['id']}: {m.get('code')}: {m.get('message')}")
+                pending = None
+                continue
+            seq, view = m["seq"], m["view"]
+            if pending is not None and seq == pending[0] + 1:
+                result.latencies.append(loop.time() - pending[1])
+                acked += 1
+                pending = None
+            if view["game_over"]:
+                if loop.time() >= stop_at:
+                    break
+                await ws.send(json.dumps({"type": "rematch"}))
+                acked = 0  # the store keeps the current game: count its moves only
+                continue
+            if loop.time() >= stop_at and pending is None:
+                break
+            if view["to_act"] == 0 and view["legal"] and pending is None:
+                pending = (seq, loop.time())
+                await ws.send(json.dumps({"type": "act", "action": view["legal"][0]["id"], "seq": seq}))
+        result.acked[table["id"]] = acked
+
+
+async def _play(port: int, tables: list[dict[str, Any]], seconds: float, result: Run) -> None:
+    loop = asyncio.get_running_loop()
+    stop_at = loop.time() + seconds + 0.01 * len(tables) / 10  # connecting 1000 sockets takes a moment
+    await asyncio.gather(*(_person(port, t, stop_at, result) for t in tables))
+
+
+def _check_store(db: str, result: Run) -> None:
+    """Restore every stored game (replaying each step) and compare each person's actions with the acks."""
+    from ..cli.common import GAMES as SPECS
+    from ..server.store import SQLiteStore
+
+    by_kind = {s.kind.value: s.game_type for s in SPECS.values()}
+    store = SQLiteStore(db)
+    rows = store.load_all()
+    store.close()
+    total = 0
+    for row in rows:
+        data = json.loads(row.game)
+        game = by_kind[data["game"]].from_dict(data)  # replays and checks every step
+        for text in row.moves:
+            game.apply(text)
+        full = game.to_dict()
+        if by_kind[data["game"]].from_dict(full).to_dict() != full:
+            result.problems.append(f"table {row.id}: the game does not replay to the same state")
+        mine = sum(1 for hand in full["hands"] for a in hand["actions"] if a.startswith("0 "))
+        total += sum(len(hand["actions"]) for hand in full["hands"])
+        acked = result.acked.get(row.id)
+        if acked is not None and mine < acked:
+            result.problems.append(f"table {row.id}: {acked - mine} acknowledged moves lost")
+        if acked is not None and mine > acked:
+            result.problems.append(f"table {row.id}: {mine - acked} moves stored twice")
+    result.actions = total
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
+def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float) -> Run:
+    """One run: a fresh server and database, ``tables`` tables played for ``seconds``."""
+    result = Run(tables, seconds, bot_pause, deal_pause)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "bench.sqlite")
+        port = _free_port()
+        cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(port), "--db", db,
+               "--bot-pause", str(bot_pause), "--deal-pause", str(deal_pause), "--max-tables", str(tables),
+               "--max-connections", str(tables + 10), "--takeover-player", "heuristic"]  # fmt: skip
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            proc.stdout.readline()
+            for _ in range(500):
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                        break
+                except OSError:
+                    time.sleep(0.02)
+            result.rss_before = _rss_kib(proc.pid)
+            cpu0 = _cpu_seconds(proc.pid)
+            made = []
+            for i in range(tables):
+                game, players = GAMES[i % len(GAMES)]
+                seats = [{"kind": "human", "name": "P"}] + [{"kind": "computer", "player": "heuristic"}] * (
+                    players - 1
+                )
+                made.append(_post(port, {"game": game, "players": players, "seats": seats}))
+            asyncio.run(_play(port, made, seconds, result))
+            result.cpu = _cpu_seconds(proc.pid) - cpu0
+            result.rss_tables = _rss_kib(proc.pid)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                _out, err = proc.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                _out, err = proc.communicate()
+            if proc.returncode != 0:
+                tail = err.strip()[-300:]
+                result.problems.append(f"the server ended with status {proc.returncode}: {tail}")
+        _check_store(db, result)
+    return result
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _line(r: Run) -> str:
+    per_table = (r.rss_tables - r.rss_before) / max(1, r.tables)
+    verdict = "ok" if not r.problems else f"{len(r.problems)} PROBLEMS"
+    cpu_ms = r.cpu / max(1, r.actions) * 1e3
+    return (
+        f"{r.tables:>6} {r.bot_pause:>5.1f}s {r.actions / r.seconds:>10.0f} {len(r.latencies):>7} "
+        f"{_pct(r.latencies, 0.5) * 1e3:>7.1f} {_pct(r.latencies, 0.99) * 1e3:>7.1f} {per_table:>9.0f} "
+        f"{cpu_ms:>7.2f}  {verdict}"
+    )
+
+
+def run(args: argparse.Namespace) -> None:
+    """Print the load figures (see the module docstring)."""
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        print("skipped: needs the server extra (pip install 'hucklebuck[server]')")
+        return
+    seconds = max(3.0, 20.0 * args.scale)
+    print(f"{seconds:.0f} s of play per run; one scripted person per table, the others heuristic computers")
+    print("(loopback; server and clients share this machine's cores with anything else running on it)")
+    print(
+        f"{'tables':>6} {'pause':>6} {'actions/s':>10} {'moves':>7} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'KiB/table':>9} {'CPU ms':>7}"
+    )
+    plan = [(10, 0.8, 2.0), (100, 0.8, 2.0), (1000, 0.8, 2.0), (100, 0.0, 0.0)]
+    for tables, bot_pause, deal_pause in plan:
+        r = measure(tables, seconds, bot_pause=bot_pause, deal_pause=deal_pause)
+        print(_line(r), flush=True)
+        for p in r.problems[:5]:
+            print(f"    {p}")
+    print(
+        "moves: the scripted people's moves timed (p50/p99: from sending one to the state it produces); "
+        "actions/s: every seat's; CPU ms: the server's CPU time per action (robust to other load)"
+    )

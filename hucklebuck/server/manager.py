@@ -1,0 +1,185 @@
+"""The table manager: every table of a server, their limits, and storing their
+changes.
+
+Changes are stored in batches: every change made while the event loop handles
+one round of messages is committed in one transaction at the end of that
+round (a group commit), and only then does any table tell its clients.  So
+each accepted action is durable before anyone hears of it, and a busy server
+pays for one commit per round instead of one per move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from ..cli.common import GAMES
+from ..games.engine import TrickGame
+from ..packs import GameKind
+from .bots import ComputerSeats
+from .catalog import TableRequest
+from .config import ServerConfig
+from .store import Store, StoredMove, StoredTable
+from .tables import Seat, ServerTable, TableRefused, token_digest
+
+__all__ = ["TableManager"]
+
+
+class TableManager:
+    """Every table of a server: creating, restoring, looking up; the limits."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: Store,
+        *,
+        report: Callable[[str], None] = lambda _m: None,
+        hinter: Callable[[TrickGame[Any, Any], int], dict[str, Any]] | None = None,
+    ) -> None:
+        """Tables kept in ``store``; ``report`` tells the operator about trouble."""
+        self.config = config
+        self.store = store
+        self.report = report
+        if hinter is None:
+            from .hints import hint_for
+
+            hinter = hint_for
+        self.hinter = hinter
+        self.tables: dict[str, ServerTable] = {}
+        self.broken: dict[str, str] = {}
+        self.connections = 0
+        self.closing = False
+        self.bots = ComputerSeats(config.bot_threads, config.bot_pause)
+        self._undo: dict[str, tuple[ServerTable, tuple[Any, ...]]] = {}
+        self._batch: list[tuple[ServerTable, int, str | None, Callable[[], None] | None]] = []
+
+    # ------------------------------------------------------- group commit
+    def begin(self, table: ServerTable) -> None:
+        """A change to ``table`` starts: remember how to undo the batch for it."""
+        if table.id not in self._undo:
+            self._undo[table.id] = (table, table.undo_point())
+
+    def is_pending(self, table: ServerTable) -> bool:
+        """Whether ``table`` has changes waiting for the commit."""
+        return table.id in self._undo
+
+    def queue(self, table: ServerTable, move: str | None, failed: Callable[[], None] | None) -> None:
+        """Queue ``table``'s change (``move``: just that action) for the end of this round."""
+        if not self._batch:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self._batch.append((table, table.seq, move, failed))
+
+    def flush(self) -> None:
+        """Commit the round's changes in one transaction, then let each changed table tell its clients."""
+        batch, undo = self._batch, self._undo
+        self._batch, self._undo = [], {}
+        if not batch:
+            return
+        whole = {t.id for t, _seq, move, _f in batch if move is None}
+        tables = list({t.id: t for t, _seq, _m, _f in batch}.values())
+        rows = [t.snapshot() for t in tables if t.id in whole]
+        moves = [StoredMove(t.id, seq, m) for t, seq, m, _f in batch if m is not None and t.id not in whole]
+        try:
+            self.store.commit(rows, moves)
+        except Exception as exc:
+            self.report(f"could not store {len(batch)} change(s): {exc}")
+            for table, point in undo.values():
+                table.roll_back(point)
+            for _t, _seq, _m, failed in batch:
+                if failed is not None:
+                    failed()
+            loop = asyncio.get_running_loop()
+            for table in tables:
+                loop.call_later(1.0, table.drive)  # computer seats try again, not in a tight loop
+            return
+        for table in tables:
+            table.broadcast()
+            table.drive()
+
+    def restore(self) -> None:
+        """Load every stored table; one that cannot be restored is reported by id and kept aside."""
+        for row in self.store.load_all():
+            try:
+                self.tables[row.id] = self._restore(row)
+            except Exception as exc:
+                reason = " ".join(str(exc).split()) or type(exc).__name__
+                self.broken[row.id] = reason
+                self.report(f"table {row.id} cannot be restored: {reason}")
+
+    def _restore(self, row: StoredTable) -> ServerTable:
+        data = json.loads(row.game)
+        spec = next((s for s in GAMES.values() if s.kind.value == data.get("game")), None)
+        if spec is None:
+            raise ValueError(f"unknown game {data.get('game')!r}")
+        game = spec.game_type.from_dict(data)  # replays and checks every step
+        for text in row.moves:  # the moves made after the snapshot
+            game.apply(text)
+        seats = [
+            Seat(s["kind"], s["name"], s.get("player"), s.get("digest"), bool(s.get("away")))
+            for s in json.loads(row.seats)
+        ]
+        if len(seats) != game.players:
+            raise ValueError(f"{len(seats)} seats for a {game.players}-player game")
+        fields = json.loads(row.table)
+        if not isinstance(fields, dict):
+            raise ValueError("the table's fields are not an object")
+        return ServerTable(self, row.id, spec, game, seats, int(row.seq), fields)
+
+    def start(self) -> None:
+        """Set every restored table going (on the event loop): computer seats, deals, grace periods."""
+        loop = asyncio.get_running_loop()
+        for table in self.tables.values():
+            for i, seat in enumerate(table.seats):
+                if seat.kind == "human" and not seat.away:
+                    table._grace[i] = loop.call_later(self.config.grace, table._take_over, i)
+            table.drive()
+
+    def create(self, request: TableRequest) -> tuple[ServerTable, list[str | None]]:
+        """A new table and each seat's token (``None`` for a computer seat)."""
+        if len(self.tables) >= self.config.max_tables:
+            raise TableRefused(
+                "full", f"this server holds {self.config.max_tables} tables already; try later"
+            )
+        table_id = secrets.token_urlsafe(9)
+        tokens: list[str | None] = []
+        seats = []
+        for s in request.seats:
+            token = secrets.token_urlsafe(24) if s.kind == "human" else None
+            tokens.append(token)
+            seats.append(Seat(s.kind, s.name, s.player, token_digest(token) if token else None))
+        game = request.spec.game_type(request.players, options=request.options, seed=secrets.randbits(64))
+        fields: dict[str, Any] = {
+            "turn_timer": request.turn_timer,
+            "notices": [],
+            "last_hand": None,
+            "game_over": None,
+            "game_number": 1,
+        }
+        if request.spec.kind is GameKind.BUCKEM:
+            fields["hands"] = request.hands or self.config.buckem_hands
+        table = ServerTable(self, table_id, request.spec, game, seats, 0, fields)
+        self.store.commit([table.snapshot()], [])  # seq 0: stored before anyone hears of it
+        self.tables[table_id] = table
+        table.drive()
+        return table, tokens
+
+    def get(self, table_id: str) -> ServerTable:
+        """The table ``table_id``; :class:`TableRefused` if there is none (or it could not be restored)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            if table_id in self.broken:
+                raise TableRefused("unrestorable", f"table {table_id} could not be restored after a restart")
+            raise TableRefused("unknown_table", "there is no such table")
+        return table
+
+    def close(self) -> None:
+        """Store what is queued, stop every table and the thinking pool, then close the store."""
+        self.flush()
+        self.closing = True
+        for table in self.tables.values():
+            table.stop()
+        self.bots.close()
+        self.store.close()

@@ -1,0 +1,136 @@
+"""The table store: SQLite in WAL mode behind a small interface; every accepted
+action is stored before anyone is told; a table that cannot be restored is
+reported by its id and never stops the server."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("jsonschema")
+
+import server_kit as kit
+
+from hucklebuck.games import DeerParkGame
+from hucklebuck.server.store import SQLiteStore, StoredMove, StoredTable, StoreError
+
+pytestmark = pytest.mark.single_core
+
+
+def test_sqlite_store_uses_wal_and_round_trips(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    store = SQLiteStore(str(path))
+    row = StoredTable("abc", 3, DeerParkGame(4, seed=1).to_json(), "[]", "{}")
+    store.save(row)
+    store.save(StoredTable("abc", 4, row.game, "[]", '{"x": 1}'))
+    store.close()
+    with sqlite3.connect(path) as con:
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    again = SQLiteStore(str(path))
+    assert again.load_all() == [StoredTable("abc", 4, row.game, "[]", '{"x": 1}')]
+    again.commit([], [StoredMove("abc", 5, "1 pass"), StoredMove("abc", 6, "2 pass")])
+    assert again.load_all()[0].moves == ("1 pass", "2 pass") and again.load_all()[0].seq == 6
+    again.save(StoredTable("abc", 7, row.game, "[]", "{}"))
+    assert again.load_all()[0].moves == ()  # a whole snapshot replaces the moves before it
+    again.delete("abc")
+    assert again.load_all() == []
+    again.close()
+
+
+def test_a_database_of_another_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    SQLiteStore(str(path)).close()
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE meta SET value = '2' WHERE key = 'version'")
+    with pytest.raises(StoreError, match="another version of hucklebuck"):
+        SQLiteStore(str(path))
+
+
+class RecordingStore:
+    """A store that remembers the last seq it committed, and can be made to fail."""
+
+    def __init__(self) -> None:
+        self.inner = SQLiteStore(":memory:")
+        self.saved = -1
+        self.fail = False
+
+    def load_all(self) -> list[StoredTable]:
+        return self.inner.load_all()
+
+    def commit(self, tables: list[StoredTable], moves: list[StoredMove]) -> None:
+        if self.fail:
+            raise StoreError("the disk is full")
+        self.inner.commit(tables, moves)
+        self.saved = max([self.saved, *(t.seq for t in tables), *(m.seq for m in moves)])
+
+    def delete(self, table_id: str) -> None:
+        self.inner.delete(table_id)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_every_state_is_stored_before_it_is_sent_and_a_failed_store_changes_nothing() -> None:
+    store = RecordingStore()
+    reports: list[str] = []
+    with kit.client(store=store, report=reports.append) as c:
+        t = kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3))
+        with c.websocket_connect(kit.ws_url(t, 0)) as ws:
+            m = kit.receive_state(ws)
+            for _ in range(40):
+                assert m["seq"] <= store.saved  # the client never hears of a state not yet stored
+                if m["view"]["to_act"] == 0:
+                    break
+                m = kit.receive_state(ws)
+            assert m["view"]["to_act"] == 0
+            store.fail = True
+            ws.send_json({"type": "act", "action": m["view"]["legal"][0]["id"], "seq": m["seq"]})
+            err = kit.receive_type(ws, "error")
+            assert err["code"] == "busy"
+            assert reports and "the disk is full" in reports[-1]
+            store.fail = False
+            ws.send_json({"type": "act", "action": m["view"]["legal"][0]["id"], "seq": m["seq"]})
+            after = kit.receive_state(ws)
+            assert after["seq"] == m["seq"] + 1 and store.saved >= after["seq"]
+
+
+def test_a_table_that_cannot_be_restored_is_reported_by_id(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    with kit.client(kit.config(db=db)) as c:
+        good = kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3))
+        bad = kit.new_table(c, "hucklebuck", kit.humans_and_bots(1, 3))
+        worse = kit.new_table(c, "buckem", kit.humans_and_bots(1, 4))
+    with sqlite3.connect(db) as con:
+        game = json.loads(con.execute("SELECT game FROM tables WHERE id = ?", (bad["id"],)).fetchone()[0])
+        game["hands"][0]["deal"]["hands"][0][0] = "2C"  # a card Hucklebuck's pack does not have
+        con.execute("UPDATE tables SET game = ? WHERE id = ?", (json.dumps(game), bad["id"]))
+        con.execute("UPDATE tables SET seats = 'not json' WHERE id = ?", (worse["id"],))
+    reports: list[str] = []
+    with kit.client(kit.config(db=db), report=reports.append) as c:
+        assert any(bad["id"] in r and "cannot be restored" in r for r in reports), reports
+        assert any(worse["id"] in r for r in reports), reports
+        for broken in (bad, worse):
+            r = c.get(f"/api/tables/{broken['id']}")
+            assert r.status_code == 409 and r.json()["error"]["code"] == "unrestorable"
+        with c.websocket_connect(kit.ws_url(good, 0)) as ws:
+            assert kit.receive_state(ws)["you"] == 0  # the others play on
+
+
+def test_a_restart_resumes_every_table_with_the_same_cards_and_seq(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    cfg = kit.config(db=db)
+    with kit.client(cfg) as c:
+        t = kit.new_table(c, "hucklebuck", kit.humans_and_bots(1, 3))
+        with c.websocket_connect(kit.ws_url(t, 0)) as ws:
+            m = kit.receive_state(ws)
+            while m["view"]["to_act"] != 0:
+                m = kit.receive_state(ws)
+    with kit.client(cfg) as c, c.websocket_connect(kit.ws_url(t, 0)) as ws:
+        again: dict[str, Any] = kit.receive_state(ws)
+    assert again["seq"] == m["seq"]
+    assert again["view"]["hand"] == m["view"]["hand"] and again["view"]["legal"] == m["view"]["legal"]
