@@ -62,10 +62,19 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s.stop()
 
 
-def shot(page: Any, tmp_path: Path, name: str) -> None:
+def shot(page: Any, tmp_path: Path, name: str, scroll_to: str | None = None) -> None:
+    """A screenshot: the whole page on a desktop, one screenful on a phone (at ``scroll_to``, or the top)."""
     folder = Path(SHOTS) if SHOTS else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    page.mouse.move(1, 1)
+    phone = page.viewport_size["width"] < 600
+    if phone:
+        page.evaluate(
+            "(sel) => sel ? document.querySelector(sel).scrollIntoView({block: 'end'}) : scrollTo(0, 0)",
+            scroll_to,
+        )
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=not phone)
+    page.evaluate("scrollTo(0, 0)")
 
 
 GAME_TITLES = {"hucklebuck": "Hucklebuck", "buckem": "Buck 'Em", "deerpark": "Deer Park Euchre"}
@@ -145,13 +154,11 @@ def test_two_people_play_a_whole_game_by_clicking(
         caption = page.locator("#trick-caption").inner_text()
         if f"trick-{width}" not in taken and caption.startswith("Trick in progress"):
             if page.locator("#trick .played").count() >= 2 and page.locator("#hand button.card-slot").count():
-                page.mouse.move(1, 1)
                 shot(page, tmp_path, f"table-trick-{width}")
                 taken.add(f"trick-{width}")
         if f"score-{width}" not in taken and page.locator("#last-hand-line").is_visible():
             if page.locator("#scoring tbody tr").count() >= 2:
-                page.mouse.move(1, 1)
-                shot(page, tmp_path, f"table-scoring-{width}")
+                shot(page, tmp_path, f"table-scoring-{width}", scroll_to="#scoring-panel")
                 taken.add(f"score-{width}")
 
     moves = play_until([ann, ben], rng, lambda: is_over(ann) and is_over(ben), on_move=screenshots)
