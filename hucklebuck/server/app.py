@@ -37,6 +37,8 @@ MAX_BODY = 64 * 1024
 """Largest ``POST /api/tables`` body in bytes."""
 SEND_QUEUE = 256
 """Messages waiting for a slow client before its connection is closed."""
+TAKEN_OVER = 4001
+"""WebSocket close code for a connection whose seat was opened again elsewhere (a newer tab holds it)."""
 
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>hucklebuck tables</title>
 <p>The hucklebuck table server is running. The browser table is not installed in this copy;
@@ -59,6 +61,7 @@ class _Socket:
         self.ws = ws
         self.seat = seat
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE)
+        self.closing: tuple[int, str] | None = None
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def send_text(self, text: str) -> None:
@@ -77,8 +80,17 @@ class _Socket:
         while True:
             text = await self.queue.get()
             if text is None:
+                if self.closing is not None:
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(*self.closing)
                 return
             await self.ws.send_text(text)
+
+    def replace(self) -> None:
+        """The seat was opened by a newer connection: send what is queued, then close with TAKEN_OVER."""
+        self.closing = (TAKEN_OVER, "this seat was opened in another tab or window")
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
 
     async def finish(self) -> None:
         """Send what is queued, then stop."""
@@ -230,6 +242,10 @@ def create_app(
         manager.connections += 1
         conn = _Socket(ws, seat)
         bucket = _Bucket(cfg.rate, cfg.burst)
+        if seat is not None:  # the newest connection holds the seat: an older tab is closed, and says so
+            for other in list(table.connections):
+                if other.seat == seat and isinstance(other, _Socket):
+                    other.replace()
         table.join(conn)
         try:
             while not conn.writer.done():

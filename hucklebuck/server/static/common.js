@@ -1,0 +1,85 @@
+// Shared helpers for the lobby and the table: DOM building, card names and pictures.
+
+const SUIT_GLYPH = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+
+/** Build an element: h("div", {class: "x", onclick: fn}, child, "text", ...). Text is always plain text. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** "TH" -> "10♥" */
+export function cardText(code) {
+  const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
+  return rank + (SUIT_GLYPH[code.slice(-1)] || "?");
+}
+
+export function suitGlyph(suit) { return SUIT_GLYPH[suit] || suit; }
+export function suitName(suit) { return SUIT_NAME[suit] || suit; }
+export function isRed(suit) { return suit === "H" || suit === "D"; }
+
+/** The picture of one card (served by the table server), or of a card back when code is null. */
+export function cardImg(code, { alt = null, cls = "card" } = {}) {
+  const src = `/cards/${code || "back"}.svg`;
+  return h("img", { class: cls, src, alt: alt === null ? (code ? cardText(code) : "face-down card") : alt,
+    width: 60, height: 84, draggable: "false" });
+}
+
+/** Text with its suit symbols coloured (red hearts and diamonds); the symbols stay as text. */
+export function suitedText(text) {
+  const out = [];
+  let buf = "";
+  for (const ch of String(text)) {
+    if (ch === "♥" || ch === "♦") {
+      if (buf) out.push(buf);
+      buf = "";
+      out.push(h("span", { class: ch === "♥" ? "suit-h" : "suit-d" }, ch));
+    } else buf += ch;
+  }
+  if (buf) out.push(buf);
+  return out;
+}
+
+/** JSON over fetch; throws an Error with the server's plain-words message on failure. */
+export async function api(path, options = {}) {
+  const init = { headers: { "Content-Type": "application/json" }, ...options };
+  if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
+  const resp = await fetch(path, init);
+  let data = null;
+  try { data = await resp.json(); } catch { data = null; }
+  if (!resp.ok) {
+    const msg = data && data.error && data.error.message ? data.error.message : `the server answered ${resp.status}`;
+    throw new Error(msg);
+  }
+  return data;
+}
+
+export function plural(n, word, many = word + "s") { return `${n} ${Math.abs(n) === 1 ? word : many}`; }
+
+/** Text without the rule-source citations ("(S0, DEF #4)"), which mean nothing at the table. */
+export function plain(text) {
+  let t = String(text || "");
+  t = t.replace(/\bS\d+'s rule\b/g, "the usual rule").replace(/\bS\d+: /g, "");
+  t = t.replace(/\bDEF #\d+(?:\s*[,-]\s*#?\d+)*(?: variant)?/g, "");
+  t = t.replace(/\bR\d+\b/g, "").replace(/\bS\d+(?: header)?\b/g, "");
+  t = t.replace(/\(\s*[,;\s]*\)/g, "").replace(/\(\s*(?:[,;]\s*)+/g, "(").replace(/(?:\s*[,;])+\s*\)/g, ")");
+  t = t.replace(/^[\s.;,]+/, "").replace(/\s+([.,;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
+  return /^[.;,\s]*$/.test(t) ? "" : t;
+}

@@ -1,0 +1,232 @@
+// The lobby: choose a game, its players and seats and variant rules, create the table, share the links.
+import { api, h, plain } from "./common.js";
+
+const form = document.getElementById("new-table");
+const gamesBox = document.getElementById("games");
+const playersSel = document.getElementById("players");
+const seatsBox = document.getElementById("seats");
+const optionsBox = document.getElementById("options");
+const errorBox = document.getElementById("form-error");
+let games = [];
+let seatChoices = [];  // what each seat row holds, kept when the player count changes
+
+function current() {
+  const checked = form.querySelector("input[name=game]:checked");
+  return games.find((g) => g.name === (checked ? checked.value : games[0].name));
+}
+
+function humanize(name) { return name.replace(/_/g, " "); }
+function title(name) { const t = humanize(name); return t[0].toUpperCase() + t.slice(1); }
+
+
+function renderGames() {
+  gamesBox.replaceChildren(...games.map((g, i) => {
+    const p = g.players;
+    return h("label", { class: "game-choice" },
+      h("input", { type: "radio", name: "game", value: g.name, checked: i === 0, onchange: renderGame }),
+      h("span", {}, h("span", { class: "name" }, g.title),
+        h("span", { class: "sub" }, `${p.min} to ${p.max} players`)));
+  }));
+}
+
+function renderGame() {
+  const g = current();
+  const p = g.players;
+  playersSel.replaceChildren(...Array.from({ length: p.max - p.min + 1 }, (_, i) => {
+    const n = p.min + i;
+    return h("option", { value: n, selected: n === p.default }, `${n} players`);
+  }));
+  document.getElementById("players-desc").textContent = `${g.title} is played by ${p.min} to ${p.max}.`;
+  document.getElementById("hands-field").classList.toggle("hidden", g.name !== "buckem");
+  renderSeats();
+  renderOptions(g);
+}
+
+const STRENGTH = {
+  mc: "computer: strong (Monte Carlo)",
+  "mc-solver": "computer: strongest, slow (Monte Carlo + solver)",
+  heuristic: "computer: fair, quick (rules of thumb)",
+  random: "computer: beginner (random moves)",
+};
+
+function seatKinds(g) {
+  return [{ value: "human", label: "a person", desc: "gets a secret link to this seat to send them" },
+    ...g.computer_players.map((c) => ({ value: c.name, label: STRENGTH[c.name] || `computer (${c.name})`,
+      desc: c.description }))];
+}
+
+function renderSeats() {
+  const g = current();
+  const n = Number(playersSel.value);
+  const kinds = seatKinds(g);
+  const defaultBot = g.computer_players.some((c) => c.name === "mc") ? "mc" : g.computer_players[0].name;
+  while (seatChoices.length < n) {
+    const i = seatChoices.length;
+    seatChoices.push({ kind: i === 0 ? "human" : defaultBot, name: "" });
+  }
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const choice = seatChoices[i];
+    if (!kinds.some((k) => k.value === choice.kind)) choice.kind = defaultBot;
+    const kindSel = h("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i + 1}: who plays` },
+      kinds.map((k) => h("option", { value: k.value, selected: k.value === choice.kind }, k.label)));
+    const nameIn = h("input", { type: "text", id: `seat-${i}-name`, maxlength: 40, value: choice.name,
+      placeholder: i === 0 ? "your name" : `Player ${i + 1}`, "aria-label": `Seat ${i + 1}: name`, autocomplete: "off" });
+    kindSel.setAttribute("aria-describedby", "seat-kinds");
+    const update = () => { nameIn.classList.toggle("hidden", choice.kind !== "human"); };
+    update();
+    kindSel.addEventListener("change", () => { choice.kind = kindSel.value; update(); });
+    nameIn.addEventListener("input", () => { choice.name = nameIn.value; });
+    rows.push(h("div", { class: "seat-row" },
+      h("span", { class: "seat-no" }, `Seat ${i + 1}`, i === 0 ? h("span", { class: "sr-only" }, " (you)") : null),
+      kindSel, nameIn));
+  }
+  const legend = h("ul", { class: "desc seat-kinds", id: "seat-kinds" },
+    kinds.map((k) => h("li", {}, h("b", {}, `${k.label}: `), k.desc)));
+  seatsBox.replaceChildren(h("p", { class: "desc" },
+    "Seat 1 is yours. Play passes to the left: seat 2 after seat 1, and so on."), ...rows, legend);
+}
+
+function optionControl(o) {
+  const id = `opt-${o.name}`;
+  if (o.type === "bool") return h("input", { type: "checkbox", id, name: o.name, checked: o.default === true });
+  if (o.type === "choice" && Array.isArray(o.choices)) {
+    return h("select", { id, name: o.name }, o.choices.map((c) => {
+      const value = c === null ? "none" : String(c);
+      const label = humanize(value) + (c === o.default ? " (usual)" : "");
+      return h("option", { value, selected: c === o.default }, label);
+    }));
+  }
+  const attrs = { type: "number", id, name: o.name, step: 1, value: o.default === null ? "" : o.default };
+  if (o.min !== undefined) attrs.min = o.min;
+  if (o.max !== undefined) attrs.max = o.max;
+  if (o.nullable) attrs.placeholder = "none";
+  return h("input", attrs);
+}
+
+function defaultText(o) {
+  if (o.default === null) return "none";
+  if (o.default === true) return "on";
+  if (o.default === false) return "off";
+  return humanize(String(o.default));
+}
+
+function optionDesc(o, control) {
+  const parts = [];
+  const main = plain(o.description);
+  if (main) parts.push(main);
+  if (o.type === "choice" && o.choice_descriptions) {
+    const value = control.value;
+    const d = plain(o.choice_descriptions[value] || "").replace(/\s*\(default\)|;?\s*default\b/g, "");
+    if (d) parts.push(`${humanize(value)}: ${d}`);
+  }
+  parts.push(`Usual: ${defaultText(o)}.`);
+  return parts.join(" ");
+}
+
+function renderOptions(g) {
+  optionsBox.replaceChildren(...g.options.map((o) => {
+    const control = optionControl(o);
+    const desc = h("div", { class: "desc", id: `opt-${o.name}-desc` });
+    const update = () => { desc.textContent = optionDesc(o, control); };
+    control.setAttribute("aria-describedby", desc.id);
+    control.addEventListener("change", update);
+    update();
+    return h("div", { class: "field" }, h("label", { for: control.id }, title(o.name)), control, desc);
+  }));
+  document.getElementById("options-count").textContent =
+    `Show the ${g.options.length} rule variants (each at its usual setting)`;
+}
+
+function readOptions(g) {
+  const out = {};
+  for (const o of g.options) {
+    const el = document.getElementById(`opt-${o.name}`);
+    let value;
+    if (o.type === "bool") value = el.checked;
+    else if (o.type === "choice") {
+      const raw = el.value;
+      value = raw === "none" ? null : o.choices.find((c) => String(c) === raw);
+    } else value = el.value.trim() === "" ? null : Number(el.value);
+    if (value !== o.default) out[o.name] = value;
+  }
+  return out;
+}
+
+async function create(event) {
+  event.preventDefault();
+  errorBox.textContent = "";
+  const g = current();
+  const n = Number(playersSel.value);
+  const seats = seatChoices.slice(0, n).map((c, i) => (c.kind === "human"
+    ? { kind: "human", name: c.name.trim() || `Player ${i + 1}` }
+    : { kind: "computer", player: c.kind }));
+  if (!seats.some((s) => s.kind === "human")) {
+    errorBox.textContent = "Choose “a person” for at least one seat (yours).";
+    return;
+  }
+  const timer = document.getElementById("turn-timer").value;
+  const body = { game: g.name, players: n, options: readOptions(g), seats, turn_timer: timer ? Number(timer) : null };
+  if (g.name === "buckem") {
+    const hands = document.getElementById("hands").value;
+    body.hands = hands ? Number(hands) : null;
+  }
+  const button = document.getElementById("create");
+  button.disabled = true;
+  try {
+    showCreated(await api("/api/tables", { method: "POST", body }));
+  } catch (err) {
+    errorBox.textContent = `The table was not created: ${err.message}`;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showCreated(table) {
+  const base = location.origin;
+  const mine = table.seats.find((s) => s.kind === "human");
+  const items = [];
+  for (const s of table.seats) {
+    if (s.kind !== "human") continue;
+    items.push(linkItem(`Seat ${s.seat + 1}: ${s.name}${s === mine ? " (you)" : ""}`, base + s.link));
+  }
+  if (table.spectator_link) items.push(linkItem("Watch link (no hand shown)", base + table.spectator_link));
+  document.getElementById("links").replaceChildren(...items);
+  const go = document.getElementById("go");
+  go.href = mine.link;
+  go.textContent = `Take your seat (seat ${mine.seat + 1})`;
+  form.classList.add("hidden");
+  document.getElementById("created").classList.remove("hidden");
+  document.getElementById("created-title").focus();
+}
+
+function linkItem(label, url) {
+  const input = h("input", { type: "text", readonly: true, value: url, "aria-label": `${label}: link` });
+  input.addEventListener("focus", () => input.select());
+  const copy = h("button", { type: "button", class: "btn small" }, "Copy");
+  copy.setAttribute("aria-label", `Copy the link for ${label}`);
+  copy.addEventListener("click", async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch {
+      copy.textContent = "Select and copy";
+    }
+  });
+  return h("li", {}, h("span", { class: "who" }, label), input, copy);
+}
+
+async function start() {
+  try {
+    games = (await api("/api/games")).games;
+  } catch (err) {
+    document.getElementById("loading").textContent = `Could not load the games: ${err.message}. Reload to try again.`;
+    return;
+  }
+  renderGames();
+  renderGame();
+  playersSel.addEventListener("change", renderSeats);
+  form.addEventListener("submit", create);
+  document.getElementById("loading").remove();
+  form.classList.remove("hidden");
+}
+
+start();

@@ -1,0 +1,264 @@
+// Drawing the table from one VIEW (the server's state for this seat). No state of its own except what
+// the caller passes in ctx: {you, connected, pending, selected:Set, hint, act(move), toggle(code), askHint(), rematch()}.
+import { cardImg, cardText, h, plain, plural, suitGlyph, suitName, suitedText } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+
+function seatName(view, seat) {
+  const s = view.seats[seat];
+  return s ? s.name : `seat ${seat + 1}`;
+}
+
+function trumpWords(view) {
+  if (!view.trump) return null;
+  return h("span", { class: "trump-badge" }, ...suitedText(`${suitGlyph(view.trump)} ${suitName(view.trump)}`));
+}
+
+export function statusText(view, you) {
+  if (view.game_over) return { text: `Game over. ${plain(view.game_over.text)}`, mine: false, over: true };
+  if (view.to_act === null || view.to_act === undefined) {
+    return { text: view.phase_text ? `${cap(view.phase_text)}…` : "Dealing the next hand…", mine: false };
+  }
+  if (view.to_act === you) {
+    const play = (view.legal || []).some((m) => m.kind === "play");
+    return { text: play ? "Your turn: play a card (the raised cards may be played)." : `Your turn: ${view.phase_text}.`,
+      mine: true };
+  }
+  return { text: `Waiting for ${seatName(view, view.to_act)}: ${view.phase_text}.`, mine: false };
+}
+
+function cap(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
+
+function scoreText(view, n) {
+  return view.score_label === "chips" ? plural(n, "chip") : plural(n, "point");
+}
+
+function renderFacts(view, you) {
+  const facts = [h("span", { class: "fact" }, "Dealer: ", h("b", {}, seatName(view, view.dealer)))];
+  facts.push(h("span", { class: "fact" }, "Trump: ", trumpWords(view) || h("b", {}, "not yet known")));
+  if (view.pot !== null && view.pot !== undefined) facts.push(h("span", { class: "fact" }, "Pot: ", h("b", {}, plural(view.pot, "chip"))));
+  if (you !== null && view.seats[you]) {
+    facts.push(h("span", { class: "fact" }, "You: ", h("b", {}, scoreText(view, view.seats[you].score))));
+  }
+  const scores = view.seats.map((s) => `${s.name} ${scoreText(view, s.score)}`).join(", ");
+  facts.push(h("span", { class: "sr-only" }, `Scores: ${scores}.`));
+  $("facts").replaceChildren(...facts);
+  $("contract").replaceChildren(...(view.contract ? [h("p", { class: "contract" }, ...suitedText(view.contract))] : []));
+}
+
+function renderSeats(view, you) {
+  const items = view.seats.map((s) => {
+    const tags = [];
+    if (s.seat === you) tags.push(h("span", { class: "tag" }, "you"));
+    if (s.seat === view.dealer) tags.push(h("span", { class: "tag dealer" }, "dealer"));
+    if (view.to_act === s.seat) tags.push(h("span", { class: "tag turn" }, "to play"));
+    if (s.kind === "computer") tags.push(h("span", { class: "tag" }, `computer (${s.player})`));
+    else if (s.away) tags.push(h("span", { class: "tag off" }, "away: computer plays"));
+    else if (!s.connected) tags.push(h("span", { class: "tag off" }, "not connected"));
+    if (s.status) tags.push(h("span", { class: "tag" }, s.status));
+    const backs = h("div", { class: "backs", "aria-hidden": "true" },
+      Array.from({ length: Math.min(s.cards, 8) }, () => cardImg(null, { alt: "", cls: "" })));
+    const label = [`Seat ${s.seat + 1}, ${s.name}`, s.seat === you ? "you" : "", s.kind === "computer" ? "computer" : "",
+      view.to_act === s.seat ? "to play" : "", `${scoreText(view, s.score)}`, plural(s.tricks, "trick"),
+      `${plural(s.cards, "card")} in hand`].filter(Boolean).join(", ");
+    return h("article", { class: `seat${view.to_act === s.seat ? " turn" : ""}${s.seat === you ? " me" : ""}`,
+      "aria-label": label },
+    h("div", { class: "name", title: s.name }, `${s.seat + 1}. ${s.name}`),
+    h("div", { class: "tags" }, tags),
+    h("div", { class: "nums" }, h("span", { class: "score" }, scoreText(view, s.score)),
+      h("span", {}, `tricks ${s.tricks}`), h("span", {}, `cards ${s.cards}`)),
+    backs);
+  });
+  $("seats").replaceChildren(...items);
+}
+
+function renderTrick(view) {
+  const trick = $("trick");
+  trick.classList.toggle("playing", view.phase === "play");
+  const caption = $("trick-caption");
+  const faceup = (view.face_up || []).flatMap((g) => g.cards.map((c) => h("div", { class: "group" },
+    cardImg(c, { alt: `${cap(g.label)}: ${cardText(c)}` }), h("span", { "aria-hidden": "true" }, cap(g.label)))));
+  $("faceup").replaceChildren(...faceup);
+  if (view.current_trick && view.current_trick.length) {
+    trick.replaceChildren(...view.current_trick.map((p, i) => h("div", { class: "played" }, cardImg(p.card),
+      h("span", { class: "who" }, seatName(view, p.seat)), i === 0 ? h("span", { class: "led" }, "led") : null)));
+    const leader = view.trick_leader ?? view.current_trick[0].seat;
+    const next = view.to_act !== null && view.to_act !== undefined ? ` ${seatName(view, view.to_act)} to play.` : "";
+    caption.textContent = `Trick in progress: ${seatName(view, leader)} led.${next}`;
+  } else if (view.last_trick && view.phase === "play") {
+    const t = view.last_trick;
+    trick.replaceChildren(...t.cards.map((p) => h("div", { class: `played${p.seat === t.winner ? " win" : ""}` },
+      cardImg(p.card), h("span", { class: "who" }, seatName(view, p.seat)))));
+    const w = t.cards.find((p) => p.seat === t.winner);
+    caption.textContent = `${seatName(view, t.winner)} won the last trick${w ? ` with ${cardText(w.card)}` : ""}.` +
+      (view.to_act !== null && view.to_act !== undefined ? ` ${seatName(view, view.to_act)} leads next.` : "");
+  } else {
+    trick.replaceChildren(h("p", { class: "empty" }, view.phase === "play" ? "No card played yet." : "No trick yet."));
+    caption.textContent = "";
+  }
+}
+
+/** The legal moves sorted into what the hand shows and what the move bar shows. */
+function sortMoves(view, mine) {
+  const legal = mine ? view.legal || [] : [];
+  const withCards = legal.filter((m) => m.cards && m.cards.length);
+  const single = withCards.every((m) => m.cards.length === 1) &&
+    new Set(withCards.map((m) => m.cards[0])).size === withCards.length &&
+    withCards.every((m) => view.hand.includes(m.cards[0]));
+  const byCard = new Map();
+  if (single) for (const m of withCards) byCard.set(m.cards[0], m);
+  const selectable = !single && withCards.length > 0;
+  const rest = legal.filter((m) => !byCard.has(m.cards && m.cards[0]) || m.cards.length !== 1);
+  return { byCard, selectable, rest, legal };
+}
+
+function moveButton(move, ctx, extra = {}) {
+  const best = ctx.hint && ctx.hint.best === move.id;
+  return h("button", { type: "button", class: `btn${best ? " best" : ""}`, dataset: { move: move.id },
+    disabled: !ctx.connected || ctx.pending, onclick: () => ctx.act(move), ...extra },
+  h("span", {}, ...suitedText(move.text)));  // one flex item, so the name reads as one run of text
+}
+
+function renderHand(view, ctx, moves) {
+  const mine = view.to_act === ctx.you && ctx.you !== null;
+  const anyPlay = moves.byCard.size > 0;
+  const items = view.hand.map((code) => {
+    const move = moves.byCard.get(code);
+    if (move) {
+      const best = ctx.hint && ctx.hint.best === move.id;
+      return h("button", { type: "button", class: "card-slot", "aria-label": move.text, dataset: { move: move.id },
+        disabled: !ctx.connected || ctx.pending, onclick: () => ctx.act(move) },
+      cardImg(code, { alt: "" }), best ? h("span", { class: "cap", "aria-hidden": "true" }, "hint") : null);
+    }
+    if (moves.selectable && moves.legal.some((m) => m.cards.includes(code))) {
+      const pressed = ctx.selected.has(code);
+      return h("button", { type: "button", class: "card-slot", "aria-pressed": pressed ? "true" : "false",
+        "aria-label": `select ${cardText(code)}`, onclick: () => ctx.toggle(code) }, cardImg(code, { alt: "" }));
+    }
+    const dim = mine && anyPlay;
+    return h("div", { class: `card-slot${dim ? " dim" : ""}` },
+      cardImg(code, { alt: dim ? `${cardText(code)} (cannot be played now)` : cardText(code) }));
+  });
+  if (!view.hand.length) {
+    items.push(h("p", { class: "waiting" }, ctx.you === null ? "You are watching: no hand is shown." : "No cards in hand."));
+  }
+  $("hand").replaceChildren(...items);
+  $("hand-title").textContent = ctx.you === null ? "Watching" : `Your hand (${view.seats[ctx.you].name})`;
+}
+
+function cardsLabel(kind, n) { return `${kind} ${plural(n, "card")}`; }
+
+function renderMoves(view, ctx, moves) {
+  const out = [];
+  const groups = new Map();
+  for (const m of moves.rest) {
+    const n = m.cards ? m.cards.length : 0;
+    const key = n >= 2 ? `${m.kind}:${n}` : m.kind;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(m);
+  }
+  const plain = [];
+  for (const [key, list] of groups) {
+    const n = list[0].cards ? list[0].cards.length : 0;
+    if (n >= 2 || list.length > 8) {
+      const open = ctx.openGroups.has(key);
+      const det = h("details", { dataset: { group: key }, open },
+        h("summary", {}, `${n >= 2 ? cardsLabel(list[0].kind, n) : list[0].kind}: ${plural(list.length, "choice")}`),
+        h("div", { class: "group" }, list.map((m) => moveButton(m, ctx))));
+      det.addEventListener("toggle", () => (det.open ? ctx.openGroups.add(key) : ctx.openGroups.delete(key)));
+      out.push(det);
+    } else plain.push(...list.map((m) => moveButton(m, ctx)));
+  }
+  if (moves.selectable) {
+    const sel = [...ctx.selected].sort().join(" ");
+    const match = moves.legal.find((m) => m.cards.length && [...m.cards].sort().join(" ") === sel);
+    out.unshift(h("p", { class: "waiting" }, "Choose with the list below, or pick cards in your hand and confirm."));
+    plain.push(h("button", { type: "button", class: "btn primary", disabled: !match || !ctx.connected || ctx.pending,
+      onclick: () => match && ctx.act(match) }, match ? `Confirm: ${match.text}` : "Confirm the picked cards"));
+  }
+  if (moves.legal.length) {
+    plain.push(h("button", { type: "button", class: "btn small", onclick: ctx.askHint,
+      disabled: !ctx.connected || ctx.hintPending }, ctx.hintPending ? "Thinking…" : "Hint"));
+  }
+  if (view.game_over && ctx.you !== null) {
+    plain.push(h("button", { type: "button", class: "btn primary", onclick: ctx.rematch, disabled: !ctx.connected },
+      "Play again (same seats)"));
+  }
+  if (plain.length) out.unshift(h("div", { class: "group" }, plain));
+  $("moves").replaceChildren(...out);
+}
+
+function signed(d) { return d > 0 ? `+${d}` : d < 0 ? `−${-d}` : "0"; }
+
+/** While the next hand is being bid or declared, one line up top says how the last hand scored. */
+function renderLastHandLine(view) {
+  const box = $("last-hand-line");
+  const last = view.last_hand;
+  const show = last && !view.game_over && view.phase !== "play";
+  box.classList.toggle("hidden", !show);
+  if (!show) return;
+  const parts = last.lines.filter((l) => typeof l.delta === "number" && l.seat !== null && l.seat !== undefined)
+    .map((l) => `${seatName(view, l.seat)} ${signed(l.delta)}`);
+  box.replaceChildren(`Hand ${last.hand_number} scored: ${parts.join(" · ") || "no change"}. `,
+    h("a", { href: "#scoring-panel" }, "See why"));
+}
+
+function renderScoring(view) {
+  const last = view.last_hand;
+  $("scoring-panel").classList.toggle("hidden", !last);
+  if (!last) return;
+  $("scoring-title").textContent = `Hand ${last.hand_number}: scoring`;
+  const unit = view.score_label === "chips" ? "Chips" : "Points";
+  const rows = last.lines.map((line) => {
+    const d = line.delta;
+    const good = view.game === "deerpark" ? -d : d;  // in Deer Park Euchre a lower score is better
+    const cls = typeof d === "number" ? (good < 0 ? " neg" : good > 0 ? " pos" : "") : "";
+    const who = line.seat === null || line.seat === undefined ? "" : seatName(view, line.seat);
+    return h("tr", {}, h("td", {}, who),
+      h("td", { class: `delta${cls}` }, typeof d === "number" ? signed(d) : ""),
+      h("td", {}, ...suitedText(plain(line.text))));
+  });
+  const standings = view.seats.map((s) => `${s.name} ${s.score}`).join(" · ");
+  $("scoring").replaceChildren(h("table", { class: "scoring" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, unit),
+      h("th", { scope: "col" }, "Why"))), h("tbody", {}, rows)),
+  h("p", {}, `Totals now: ${standings}`));
+}
+
+function renderHint(ctx) {
+  const box = $("hint");
+  const hint = ctx.hint;
+  if (!hint) { box.replaceChildren(h("p", {}, "Ask for a hint when it is your turn.")); return; }
+  const sorted = [...hint.moves].sort((a, b) => b.value - a.value);
+  box.replaceChildren(h("p", {}, ...suitedText(hint.why || "")),
+    h("ol", { class: "hint-list" }, sorted.map((m) => h("li", { class: m.id === hint.best ? "best" : "" },
+      ...suitedText(`${m.text}: ${m.value_text}`), m.id === hint.best ? " (best)" : ""))),
+    hint.samples ? h("p", { class: "waiting" }, `From ${hint.samples} sampled deals of the unseen cards.`) : null);
+}
+
+export function render(view, ctx) {
+  const st = statusText(view, ctx.you);
+  $("title").textContent = view.title;
+  document.title = `${st.mine ? "▶ Your turn · " : ""}${view.title} · hucklebuck`;
+  $("hand-no").textContent = `Hand ${view.hand_number}`;
+  const status = $("status");
+  status.textContent = st.text;
+  status.classList.toggle("you", st.mine);
+  status.classList.toggle("over", Boolean(st.over));
+  renderFacts(view, ctx.you);
+  renderLastHandLine(view);
+  renderSeats(view, ctx.you);
+  renderTrick(view);
+  const mine = ctx.you !== null && view.to_act === ctx.you;
+  const moves = sortMoves(view, mine);
+  renderHand(view, ctx, moves);
+  renderMoves(view, ctx, moves);
+  renderScoring(view);
+  renderHint(ctx);
+  $("log").replaceChildren(...(view.log || []).map((line) => h("li", {}, ...suitedText(plain(line)))));
+  const notices = view.notices || [];
+  $("notices").replaceChildren(...notices.map((n) => h("li", {}, n)));
+  $("notices-panel").classList.toggle("hidden", !notices.length);
+  document.body.dataset.turn = mine ? "you" : view.to_act === null || view.to_act === undefined ? "none" : "other";
+  document.body.dataset.over = view.game_over ? "1" : "";
+}

@@ -1,0 +1,186 @@
+// The table page: one WebSocket to the server, which is the only source of truth. The page draws each
+// state the server sends, sends moves, and reconnects by itself with backoff when the connection drops.
+import { render } from "./render.js";
+
+const CLOSE_TAKEN_OVER = 4001;
+const isFatalClose = (code) => code >= 4400 && code < 4500;
+const FATAL_CODES = new Set(["unknown_table", "bad_token"]);
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const token = location.hash.length > 1 ? location.hash.slice(1) : null;
+const $ = (id) => document.getElementById(id);
+
+const ctx = {
+  you: null, connected: false, pending: false, hintPending: false, hint: null,
+  selected: new Set(), openGroups: new Set(),
+  act, toggle, askHint, rematch,
+};
+let ws = null;
+let seq = -1;
+let view = null;
+let attempts = 0;
+let retryTimer = null;
+let stopped = false;
+let errorTimer = null;
+
+function setConn(state, text) {
+  const conn = $("conn");
+  conn.textContent = text;
+  conn.className = `conn${state === "up" ? "" : state === "gone" ? " gone" : " down"}`;
+  document.body.dataset.conn = state;
+}
+
+function showBanner(text) {
+  const b = $("banner-conn");
+  b.replaceChildren();
+  if (!text) { b.classList.add("hidden"); return; }
+  b.append(text);
+  b.classList.remove("hidden");
+  return b;
+}
+
+function showError(message) {
+  const b = $("banner-error");
+  b.textContent = message;
+  b.classList.remove("hidden");
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => b.classList.add("hidden"), 8000);
+}
+
+function draw() { if (view) render(view, ctx); }
+
+function send(message) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(typeof message === "string" ? message : JSON.stringify(message));
+  return true;
+}
+
+function act(move) {
+  if (ctx.pending || !ctx.connected) return;
+  if (send({ type: "act", action: move.id, seq })) {
+    ctx.pending = true;
+    draw();
+  }
+}
+
+function toggle(code) {
+  if (ctx.selected.has(code)) ctx.selected.delete(code); else ctx.selected.add(code);
+  draw();
+}
+
+function askHint() {
+  if (ctx.hintPending) return;
+  if (send({ type: "hint", seq })) {
+    ctx.hintPending = true;
+    $("hint-panel").open = true;
+    draw();
+  }
+}
+
+function rematch() { send({ type: "rematch" }); }
+
+function onState(msg) {
+  if (msg.seq < seq) return;  // an older state than the one shown: never draw it
+  const turnChanged = !view || msg.seq !== seq;
+  const newHand = view && msg.view.last_hand && JSON.stringify(msg.view.last_hand) !== JSON.stringify(view.last_hand);
+  seq = msg.seq;
+  ctx.you = msg.you;
+  view = msg.view;
+  if (turnChanged) {
+    ctx.pending = false;
+    ctx.hint = null;
+    ctx.hintPending = false;
+    ctx.selected.clear();
+  }
+  if (newHand) $("scoring-panel").open = true;
+  document.body.dataset.seq = String(seq);
+  render(view, ctx);
+}
+
+function onMessage(event) {
+  let msg;
+  try { msg = JSON.parse(event.data); } catch { return; }
+  if (msg.type === "state") onState(msg);
+  else if (msg.type === "error") {
+    ctx.pending = false;
+    ctx.hintPending = false;
+    document.body.dataset.errors = String(Number(document.body.dataset.errors || 0) + 1);
+    showError(msg.message);
+    if (FATAL_CODES.has(msg.code)) stop(msg.message);
+    draw();
+  } else if (msg.type === "hint") {
+    ctx.hintPending = false;
+    if (msg.seq === seq) ctx.hint = msg;
+    draw();
+  }
+}
+
+function stop(message) {
+  stopped = true;
+  clearTimeout(retryTimer);
+  ctx.connected = false;
+  setConn("gone", "not connected");
+  showBanner(message);
+  draw();
+}
+
+function connect() {
+  clearTimeout(retryTimer);
+  if (stopped) return;
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  setConn("connecting", "connecting…");
+  const sock = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}${query}`);
+  ws = sock;
+  sock.addEventListener("open", () => {
+    if (ws !== sock) return;
+    attempts = 0;
+    ctx.connected = true;
+    ctx.pending = false;
+    setConn("up", token ? "connected" : "watching");
+    showBanner(null);
+    draw();
+  });
+  sock.addEventListener("message", (event) => { if (ws === sock) onMessage(event); });
+  sock.addEventListener("close", (event) => { if (ws === sock) onClose(event); });
+}
+
+function onClose(event) {
+  ws = null;
+  ctx.connected = false;
+  ctx.pending = false;
+  ctx.hintPending = false;
+  if (event.code === CLOSE_TAKEN_OVER) {
+    stopped = true;
+    setConn("gone", "seat open elsewhere");
+    const b = showBanner("This seat is now open in another tab or window, so this page stopped following the table. ");
+    const again = document.createElement("button");
+    again.type = "button";
+    again.className = "btn small";
+    again.textContent = "Take the seat back here";
+    again.addEventListener("click", () => { stopped = false; attempts = 0; connect(); });
+    b.append(again);
+    draw();
+    return;
+  }
+  if (isFatalClose(event.code)) { stop(event.reason || "The server refused this link."); return; }
+  if (stopped) return;
+  const delay = Math.min(10000, 500 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
+  attempts += 1;
+  setConn("down", "connection lost");
+  const b = showBanner(`Connection to the table lost. Reconnecting in ${Math.ceil(delay / 1000)} s… `);
+  const now = document.createElement("button");
+  now.type = "button";
+  now.className = "btn small";
+  now.textContent = "Reconnect now";
+  now.addEventListener("click", connect);
+  b.append(now);
+  retryTimer = setTimeout(connect, delay);
+  draw();
+}
+
+// For people who drive the page from the browser console (and for the tests): send a raw message.
+window.hucklebuckTable = { send, get seq() { return seq; } };
+
+if (!tableId) stop("This address names no table. Start one from the lobby.");
+else connect();

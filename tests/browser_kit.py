@@ -1,0 +1,245 @@
+"""Helpers for the browser-table tests: a real ``hucklebuck serve`` process, Chromium pages that are
+watched for console errors and for requests leaving the server's origin, and a person who plays by
+clicking only the buttons the page offers."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+CHROMIUM = shutil.which("chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Chromium itself reports a WebSocket that cannot connect as a console error; a page cannot prevent it.
+# Only the tests that stop the server on purpose accept exactly these lines.
+SERVER_DOWN_NOISE = ("WebSocket connection to", "Failed to load resource: net::ERR_CONNECTION_REFUSED")
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``hucklebuck serve`` on a loopback port, with computer pauses near zero."""
+
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        self.db = db
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self) -> Server:
+        cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(self.port), "--db", str(self.db),
+               "--bot-pause", "0.01", "--deal-pause", "0.3", "--grace", "60"]  # fmt: skip
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                self.get("/api/games")
+                return self
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    out = self.proc.stdout.read() if self.proc.stdout else ""
+                    raise RuntimeError(f"hucklebuck serve did not start:\n{out}") from None
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        """``kill -9``: no chance to finish anything."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            if self.proc.stdout:
+                self.proc.stdout.close()
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+            if self.proc.stdout:
+                self.proc.stdout.close()
+            self.proc = None
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=5) as r:
+            return json.loads(r.read())
+
+    def post(self, path: str, body: Any) -> Any:
+        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})  # fmt: skip
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+
+class Watch:
+    """Collects a context's console errors, page errors and requests to other origins (which it blocks)."""
+
+    def __init__(self, context: Any, origin: str, allow_down: bool = False) -> None:
+        self.origin = origin
+        self.allow_down = allow_down
+        self.problems: list[str] = []
+        context.route("**/*", self._route)
+
+    def _route(self, route: Any) -> None:
+        url = route.request.url
+        if self._same_origin(url):
+            route.continue_()
+        else:
+            self.problems.append(f"request left the origin: {url}")
+            route.abort()
+
+    def _same_origin(self, url: str) -> bool:
+        u, o = urlsplit(url), urlsplit(self.origin)
+        return u.scheme in ("http", "ws") and u.netloc == o.netloc
+
+    def page(self, page: Any) -> Any:
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
+        page.on("websocket", self._websocket)
+        return page
+
+    def _console(self, msg: Any) -> None:
+        if msg.type != "error":
+            return
+        if self.allow_down and msg.text.startswith(SERVER_DOWN_NOISE):
+            return
+        self.problems.append(f"console error: {msg.text}")
+
+    def _websocket(self, ws: Any) -> None:
+        if not self._same_origin(ws.url):
+            self.problems.append(f"websocket left the origin: {ws.url}")
+
+    def check(self) -> None:
+        assert not self.problems, "\n".join(self.problems)
+
+
+def new_page(browser: Any, server: Server, width: int, allow_down: bool = False) -> tuple[Any, Watch]:
+    """A fresh browser context (its own storage, like another person's browser) and one page in it."""
+    height = 844 if width < 600 else 900
+    # Reduced motion: no card-raising animation for Playwright to wait out before each click.
+    context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
+    watch = Watch(context, server.base, allow_down)
+    return watch.page(context.new_page()), watch
+
+
+def seq(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.seq || '-1'"))
+
+
+def my_turn(page: Any) -> bool:
+    return bool(page.evaluate("document.body.dataset.turn === 'you' && document.body.dataset.conn === 'up'"))
+
+
+def is_over(page: Any) -> bool:
+    return bool(page.evaluate("document.body.dataset.over === '1'"))
+
+
+def offered_moves(page: Any) -> list[str]:
+    """The accessible names of the move buttons the page offers now."""
+    names: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('[data-move]:not([disabled])')]
+              .map((el) => el.getAttribute('aria-label') || el.textContent)"""
+    )
+    return names
+
+
+def errors_shown(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.errors || '0'"))
+
+
+_PAGE_STATE = """() => {
+  const b = document.body.dataset;
+  const mine = b.turn === 'you' && b.conn === 'up';
+  const moves = mine ? [...document.querySelectorAll('[data-move]:not([disabled])')].map((el) => {
+    const d = el.closest('details:not([open])');
+    return [el.getAttribute('aria-label') || el.textContent, d ? d.dataset.group : null];
+  }) : [];
+  return {seq: Number(b.seq ?? -1), errors: Number(b.errors || 0), moves};
+}"""
+
+
+def click_move(page: Any, name: str, state: dict[str, Any] | None = None) -> None:
+    """Click the ``role=button`` named ``name``, opening its group first if it sits in a closed list;
+    then wait until the server answers (a new state, or an error shown)."""
+    state = state or page.evaluate(_PAGE_STATE)
+    group = next((g for n, g in state["moves"] if n == name), None)
+    if group is not None:
+        page.locator(f"#moves details[data-group={json.dumps(group)}] > summary").click()
+    try:
+        page.get_by_role("button", name=name, exact=True).click(timeout=10_000)
+    except Exception as exc:
+        raise AssertionError(f"{name!r} not clickable in {page.locator('#moves').inner_html()}") from exc
+    page.wait_for_function(
+        f"Number(document.body.dataset.seq) > {state['seq']}"
+        f" || Number(document.body.dataset.errors || 0) > {state['errors']}",
+        timeout=20_000,
+    )
+
+
+CARD = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")
+
+
+def play_turn(page: Any, rng: random.Random) -> str | None:
+    """If it is this person's turn, pick one offered move at random and click it; the move's name.
+
+    A choice of several cards is made half the time the other way the page offers: picking the
+    cards in the hand ("select 8♣" ...) and pressing "Confirm: <the move>".
+    """
+    state = page.evaluate(_PAGE_STATE)
+    if not state["moves"]:
+        return None
+    name: str = rng.choice(sorted(n for n, _ in state["moves"]))
+    cards = CARD.findall(name)
+    if len(cards) >= 2 and rng.random() < 0.5 and page.locator("#hand [aria-pressed]").count():
+        for card in cards:
+            page.get_by_role("button", name=f"select {card}", exact=True).click()
+        name = f"Confirm: {name}"
+        state["moves"].append((name, None))
+    click_move(page, name, state)
+    return name
+
+
+def play_until(
+    pages: list[Any], rng: random.Random, done: Any, limit: float = 180.0, on_move: Any = None
+) -> int:
+    """Both people play whatever their page offers until ``done()``; returns the number of moves made."""
+    moves = 0
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        acted = False
+        for i, page in enumerate(pages):
+            if done():
+                break
+            if on_move is not None:
+                on_move(i, page)
+            if play_turn(page, rng) is not None:
+                moves += 1
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(25)
+    return moves
