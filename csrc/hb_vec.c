@@ -305,19 +305,20 @@ int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
 }
 
 int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
-                  int32_t *out, size_t out_len)
+                  int32_t *out, size_t out_len, size_t begin, size_t end)
 {
     hb_rules rules[4];
     const hb_vec_env *all = (const hb_vec_env *)envs;
     size_t i;
     int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
     if (rc != HB_OK) return rc;
     if (out == NULL) return HB_E_NULL;
     if (out_len != num_envs) return HB_E_V_LEN;
     all_rules(rules);
-    for (i = 0; i < num_envs; i++)
+    for (i = begin; i < end; i++)
         if (hb_v_dp_check_env(cfg, &all[i]) != HB_OK) return HB_E_V_STATE;
-    for (i = 0; i < num_envs; i++) {
+    for (i = begin; i < end; i++) {
         uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;
         int count, w;
         out[i] = -1;

@@ -85,10 +85,10 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
 int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, int seat,
                   float *out, size_t out_len, size_t begin, size_t end);
 
-/* A uniformly random legal id per environment (-1 where terminated): environment
-   i draws hb_rng_below from splitmix64 started at seed ^ (i * 0xD6E8FEB86659FD93). */
+/* A uniformly random legal id per environment of [begin, end) (-1 where terminated):
+   environment i draws hb_rng_below from splitmix64 started at seed ^ (i * 0xD6E8FEB86659FD93). */
 int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
-                  int32_t *out, size_t out_len);
+                  int32_t *out, size_t out_len, size_t begin, size_t end);
 
 /* Environment i's episode: the batch seed, its episode number, the outputs its
    stream had given before the episode's first deal, and the action ids applied

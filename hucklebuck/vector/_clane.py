@@ -203,11 +203,9 @@ class CLane(Lane):
 
     def sample(self, seed: int) -> array[int]:
         out = array("i", bytes(4 * self.n))
-        _check(
-            _lib.hb_vec_sample(
-                self.cfg, self.envs, self.env_bytes, self.n, seed, _ffi.from_buffer("int32_t[]", out), self.n
-            )
-        )
+        ptr = _ffi.from_buffer("int32_t[]", out)
+        cfg, envs, nbytes, n = self.cfg, self.envs, self.env_bytes, self.n
+        self._run(lambda b, e: int(_lib.hb_vec_sample(cfg, envs, nbytes, n, seed, ptr, n, b, e)))
         return out
 
     def _episode(self, i: int) -> tuple[int, int, int, bytes]:
