@@ -9,6 +9,8 @@
 #define GAMMA UINT64_C(0x9E3779B97F4A7C15)
 #define SAMPLE_MIX UINT64_C(0xD6E8FEB86659FD93)
 
+int hb_vec_version(void) { return HB_VEC_VERSION; }
+
 size_t hb_vec_env_size(void) { return sizeof(hb_vec_env) + sizeof(hb_vec_cold); }
 
 /* The cold half of environment i: after all the hot structs (see hb_vec_internal.h). */

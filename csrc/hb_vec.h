@@ -32,6 +32,7 @@ enum {
     HB_E_V_INDEX = -46,   /* an environment index or slice out of range */
     HB_E_V_LOG = -47,     /* the episode is longer than an environment's action log */
     HB_VEC_LOG = 1024,    /* action ids an environment records per episode */
+    HB_VEC_VERSION = 3,
     HB_VEC_DP_FLAG_CLUB_PICKUP = 1,
     HB_VEC_DP_FLAG_ROUND2_EXCLUDES = 2,
     HB_VEC_DP_FLAG_FAILED_TRICKS = 4,
@@ -59,6 +60,9 @@ typedef struct {
     size_t cp_len, mask_len, rewards_len, term_len;
 } hb_vec_io;
 
+/* The batched lane's interface version (hucklebuck.vector uses the C lane only
+   when it is the one it was written for). */
+int hb_vec_version(void);
 size_t hb_vec_env_size(void);
 int hb_vec_config(hb_vec_cfg *cfg);
 

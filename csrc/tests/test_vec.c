@@ -211,6 +211,7 @@ static void mt_known(void)
     CHECK(hb_vec_mt_fill(0, 0, out, 5) == HB_OK);
     CHECK(out[0] == 3626764237u && out[1] == 1654615998u && out[4] == 1806341205u);
     CHECK(hb_vec_mt_fill(0, 0, NULL, 1) == HB_E_NULL);
+    CHECK(hb_vec_version() == HB_VEC_VERSION);
 }
 
 int main(void)

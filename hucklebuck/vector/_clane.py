@@ -23,7 +23,10 @@ from ..games.engine import TrickGame
 from ..packs import GameKind
 from ._common import Buffers, Lane, advance, env_seed
 
-__all__ = ["CLane", "covers"]
+__all__ = ["VERSION", "CLane", "covers"]
+
+VERSION: Final = 3
+"""The interface version of ``csrc/hb_vec.h`` this module speaks."""
 
 try:
     from .._hbc import ffi as _ffi_typed
@@ -33,7 +36,8 @@ try:
     # every value crossing it is converted with int() / bytes() here.
     _lib: Any = _lib_typed
     _ffi: Any = _ffi_typed
-    _HAVE = hasattr(_lib, "hb_vec_step")
+    # A module built from other sources than these (a stale build) leaves the batch to the Python lane.
+    _HAVE = hasattr(_lib, "hb_vec_version") and int(_lib.hb_vec_version()) == VERSION
 except ImportError:  # pragma: no cover - only without the compiled module
     _HAVE = False
 
