@@ -9,6 +9,8 @@
 #define GAMMA UINT64_C(0x9E3779B97F4A7C15)
 #define SAMPLE_MIX UINT64_C(0xD6E8FEB86659FD93)
 
+int hb_vec_version(void) { return HB_VEC_VERSION; }
+
 size_t hb_vec_env_size(void) { return sizeof(hb_vec_env) + sizeof(hb_vec_cold); }
 
 /* The cold half of environment i: after all the hot structs (see hb_vec_internal.h). */
@@ -79,18 +81,17 @@ static void all_rules(hb_rules rules[4])
     for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_DEERPARK, t, &rules[t]);
 }
 
-static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, const hb_vec_io *io,
-                      size_t i)
+/* Keep the legal ids in the state and write environment i's outputs. */
+static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, const hb_vec_io *io, size_t i)
 {
-    uint64_t legal[2];
     uint8_t *row = io->legal_mask + i * (size_t)cfg->actions;
     int w;
     io->current_player[i] = (int16_t)hb_v_dp_to_act(e, cfg->players);
     io->terminated[i] = e->term;
-    hb_v_dp_legal(cfg, rules, e, legal);
+    hb_v_dp_legal(cfg, rules, e, e->legal);
     memset(row, 0, (size_t)cfg->actions);
     for (w = 0; w < 2; w++) {
-        uint64_t bits = legal[w];
+        uint64_t bits = e->legal[w];
         while (bits) {
             row[64 * w + lowest_bit(bits)] = 1;
             bits &= bits - 1;
@@ -203,14 +204,12 @@ static int read_id(const void *actions, int itemsize, int is_signed, size_t i, i
     }
 }
 
-static int check_range(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *all,
-                       const void *actions, int itemsize, int is_signed, size_t begin, size_t end, size_t *bad,
-                       int64_t *bad_id)
+static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void *actions, int itemsize,
+                       int is_signed, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     size_t i;
     for (i = begin; i < end; i++) {
         int64_t id = 0;
-        uint64_t legal[2];
         int rc = hb_v_dp_check_env(cfg, &all[i]);
         if (rc == HB_OK) rc = read_id(actions, itemsize, is_signed, i, &id);
         if (rc != HB_OK) {
@@ -219,10 +218,9 @@ static int check_range(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_ve
         }
         if (all[i].term) continue;
         if (id < 0 || id >= cfg->actions) rc = HB_E_V_RANGE;
-        if (rc == HB_OK) {
-            hb_v_dp_legal(cfg, rules, &all[i], legal);
-            if (!(legal[id >> 6] >> (id & 63) & 1)) rc = HB_E_V_ILLEGAL;
-        }
+        if (rc == HB_OK
+            && (!(all[i].legal[id >> 6] >> (id & 63) & 1) || !hb_v_dp_fits(&all[i], cfg->players, (int)id)))
+            rc = HB_E_V_ILLEGAL;
         if (rc != HB_OK) {
             if (bad) *bad = i;
             if (bad_id) *bad_id = id;
@@ -236,14 +234,11 @@ int hb_vec_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_
                  const void *actions, int itemsize, int is_signed, size_t actions_len, size_t *bad,
                  int64_t *bad_id)
 {
-    hb_rules rules[4];
     int rc = check_envs(cfg, envs, envs_len, num_envs);
     if (rc != HB_OK) return rc;
     if (actions == NULL) return HB_E_NULL;
     if (actions_len != num_envs) return HB_E_V_LEN;
-    all_rules(rules);
-    return check_range(cfg, rules, (const hb_vec_env *)envs, actions, itemsize, is_signed, 0, num_envs, bad,
-                       bad_id);
+    return check_range(cfg, (const hb_vec_env *)envs, actions, itemsize, is_signed, 0, num_envs, bad, bad_id);
 }
 
 int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
@@ -260,7 +255,7 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
     if (actions == NULL) return HB_E_NULL;
     if (actions_len != num_envs) return HB_E_V_LEN;
     all_rules(rules);
-    rc = check_range(cfg, rules, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
+    rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
     if (rc != HB_OK) return rc;
     for (i = begin; i < end; i++) {
         hb_vec_env *e = &all[i];
@@ -305,24 +300,23 @@ int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
 }
 
 int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
-                  int32_t *out, size_t out_len)
+                  int32_t *out, size_t out_len, size_t begin, size_t end)
 {
-    hb_rules rules[4];
     const hb_vec_env *all = (const hb_vec_env *)envs;
+    const uint64_t high = (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1; /* ids 64..109 */
     size_t i;
     int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
     if (rc != HB_OK) return rc;
     if (out == NULL) return HB_E_NULL;
     if (out_len != num_envs) return HB_E_V_LEN;
-    all_rules(rules);
-    for (i = 0; i < num_envs; i++)
-        if (hb_v_dp_check_env(cfg, &all[i]) != HB_OK) return HB_E_V_STATE;
-    for (i = 0; i < num_envs; i++) {
+    for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */
         uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;
         int count, w;
         out[i] = -1;
         if (all[i].term) continue;
-        hb_v_dp_legal(cfg, rules, &all[i], legal);
+        legal[0] = all[i].legal[0];
+        legal[1] = all[i].legal[1] & high;
         count = hb_popcount128(legal);
         if (count == 0) continue;
         r = hb_rng_below(&state, (uint64_t)count);

@@ -32,6 +32,7 @@ enum {
     HB_E_V_INDEX = -46,   /* an environment index or slice out of range */
     HB_E_V_LOG = -47,     /* the episode is longer than an environment's action log */
     HB_VEC_LOG = 1024,    /* action ids an environment records per episode */
+    HB_VEC_VERSION = 3,
     HB_VEC_DP_FLAG_CLUB_PICKUP = 1,
     HB_VEC_DP_FLAG_ROUND2_EXCLUDES = 2,
     HB_VEC_DP_FLAG_FAILED_TRICKS = 4,
@@ -59,6 +60,9 @@ typedef struct {
     size_t cp_len, mask_len, rewards_len, term_len;
 } hb_vec_io;
 
+/* The batched lane's interface version (hucklebuck.vector uses the C lane only
+   when it is the one it was written for). */
+int hb_vec_version(void);
 size_t hb_vec_env_size(void);
 int hb_vec_config(hb_vec_cfg *cfg);
 
@@ -85,10 +89,10 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
 int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, int seat,
                   float *out, size_t out_len, size_t begin, size_t end);
 
-/* A uniformly random legal id per environment (-1 where terminated): environment
-   i draws hb_rng_below from splitmix64 started at seed ^ (i * 0xD6E8FEB86659FD93). */
+/* A uniformly random legal id per environment of [begin, end) (-1 where terminated):
+   environment i draws hb_rng_below from splitmix64 started at seed ^ (i * 0xD6E8FEB86659FD93). */
 int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
-                  int32_t *out, size_t out_len);
+                  int32_t *out, size_t out_len, size_t begin, size_t end);
 
 /* Environment i's episode: the batch seed, its episode number, the outputs its
    stream had given before the episode's first deal, and the action ids applied

@@ -52,6 +52,7 @@ typedef struct {
     uint8_t leader, tlen, tricks, play_started;
     uint8_t trick[8];
     uint8_t won[8];
+    uint64_t legal[2];         /* the legal ids now (kept by every call that changes the state) */
     uint8_t hand_len, pad[7];
     uint8_t hand_log[HB_VEC_HAND_LOG]; /* this hand's ids */
 } hb_vec_env;
@@ -71,6 +72,9 @@ void hb_v_dp_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_en
 /* Apply a legal id; adds the rewards of a finished hand to rew[players]. */
 void hb_v_dp_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, int id, float *rew);
 int hb_v_dp_to_act(const hb_vec_env *e, int n);
+/* Whether `id` is an action of the phase that the state can apply safely (the
+   rules' legality is the legal[] mask's; this guards memory, whatever legal[] holds). */
+int hb_v_dp_fits(const hb_vec_env *e, int n, int id);
 void hb_v_dp_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t);
 
 #endif

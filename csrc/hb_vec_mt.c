@@ -79,9 +79,13 @@ uint32_t hb_v_mt_next(hb_vec_cold *e)
 
 static int bit_length(uint32_t n)
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return n ? 32 - __builtin_clz(n) : 0;
+#else
     int k = 0;
     while (n) { k++; n >>= 1; }
     return k;
+#endif
 }
 
 void hb_v_mt_shuffle(hb_vec_cold *e, uint8_t *cards, int n)

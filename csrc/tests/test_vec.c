@@ -121,7 +121,8 @@ static void hostile(batch *b, uint64_t *s)
                         b->n * (size_t)b->cfg.tensor, 0, b->n) == HB_E_V_SEAT);
     CHECK(hb_vec_tensor(&b->cfg, b->envs, b->bytes, b->n, -1, b->tensor, b->n * (size_t)b->cfg.tensor - 1, 0,
                         b->n) == HB_E_V_LEN);
-    CHECK(hb_vec_sample(&b->cfg, b->envs, b->bytes, b->n, 1, b->acts, b->n - 1) == HB_E_V_LEN);
+    CHECK(hb_vec_sample(&b->cfg, b->envs, b->bytes, b->n, 1, b->acts, b->n - 1, 0, b->n) == HB_E_V_LEN);
+    CHECK(hb_vec_sample(&b->cfg, b->envs, b->bytes, b->n, 1, b->acts, b->n, 2, 1) == HB_E_V_INDEX);
     CHECK(hb_vec_episode(&b->cfg, b->envs, b->bytes, b->n, b->n, &seed, &episode, &draws, ids, sizeof ids, &len)
           == HB_E_V_INDEX);
     CHECK(hb_vec_episode(&b->cfg, b->envs, b->bytes, b->n, i, &seed, &episode, &draws, ids, sizeof ids, &len)
@@ -138,7 +139,7 @@ static void hostile(batch *b, uint64_t *s)
         memcpy(mask, b->mask, b->io.mask_len);
         memcpy(term, b->term, b->n);
         memcpy(cp, b->cp, b->n * sizeof(int16_t));
-        CHECK(hb_vec_sample(&b->cfg, b->envs, b->bytes, b->n, rng_next(s), b->acts, b->n) == HB_OK);
+        CHECK(hb_vec_sample(&b->cfg, b->envs, b->bytes, b->n, rng_next(s), b->acts, b->n, 0, b->n) == HB_OK);
         if (!b->term[i]) {
             for (k = 0; k < (size_t)b->cfg.actions; k++)
                 if (!b->mask[i * (size_t)b->cfg.actions + k]) break;
@@ -153,7 +154,7 @@ static void hostile(batch *b, uint64_t *s)
         CHECK(memcmp(copy, b->envs, b->bytes) == 0);
         /* random bytes in one environment's state: every call must refuse or stay in bounds */
         for (k = 0; k < 8; k++) b->envs[(size_t)(rng_next(s) % b->bytes)] = (unsigned char)rng_next(s);
-        hb_vec_sample(&b->cfg, b->envs, b->bytes, b->n, rng_next(s), b->acts, b->n);
+        hb_vec_sample(&b->cfg, b->envs, b->bytes, b->n, rng_next(s), b->acts, b->n, 0, b->n);
         hb_vec_tensor(&b->cfg, b->envs, b->bytes, b->n, -1, b->tensor, b->n * (size_t)b->cfg.tensor, 0, b->n);
         hb_vec_step(&b->cfg, b->envs, b->bytes, b->n, &b->io, b->acts, 4, 1, b->n, 0, b->n, &bad, &bad_id);
         hb_vec_episode(&b->cfg, b->envs, b->bytes, b->n, i, &seed, &episode, &draws, ids, sizeof ids, &len);
@@ -187,7 +188,7 @@ static void play(uint64_t *s)
     CHECK(hb_vec_reset(&b.cfg, b.envs, b.bytes, n, &b.io, rng_next(s), 1, 0, n) == HB_OK);
     check_outputs(&b);
     for (step = 0; step < 300; step++) {
-        CHECK(hb_vec_sample(&b.cfg, b.envs, b.bytes, n, rng_next(s), b.acts, n) == HB_OK);
+        CHECK(hb_vec_sample(&b.cfg, b.envs, b.bytes, n, rng_next(s), b.acts, n, 0, n) == HB_OK);
         for (i = 0; i < n; i++)
             CHECK(b.term[i] ? b.acts[i] == -1
                             : b.acts[i] >= 0 && b.mask[i * (size_t)b.cfg.actions + (size_t)b.acts[i]] == 1);
@@ -210,6 +211,7 @@ static void mt_known(void)
     CHECK(hb_vec_mt_fill(0, 0, out, 5) == HB_OK);
     CHECK(out[0] == 3626764237u && out[1] == 1654615998u && out[4] == 1806341205u);
     CHECK(hb_vec_mt_fill(0, 0, NULL, 1) == HB_E_NULL);
+    CHECK(hb_vec_version() == HB_VEC_VERSION);
 }
 
 int main(void)

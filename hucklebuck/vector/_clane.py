@@ -23,7 +23,10 @@ from ..games.engine import TrickGame
 from ..packs import GameKind
 from ._common import Buffers, Lane, advance, env_seed
 
-__all__ = ["CLane", "covers"]
+__all__ = ["VERSION", "CLane", "covers"]
+
+VERSION: Final = 3
+"""The interface version of ``csrc/hb_vec.h`` this module speaks."""
 
 try:
     from .._hbc import ffi as _ffi_typed
@@ -33,7 +36,8 @@ try:
     # every value crossing it is converted with int() / bytes() here.
     _lib: Any = _lib_typed
     _ffi: Any = _ffi_typed
-    _HAVE = hasattr(_lib, "hb_vec_step")
+    # A module built from other sources than these (a stale build) leaves the batch to the Python lane.
+    _HAVE = hasattr(_lib, "hb_vec_version") and int(_lib.hb_vec_version()) == VERSION
 except ImportError:  # pragma: no cover - only without the compiled module
     _HAVE = False
 
@@ -203,11 +207,9 @@ class CLane(Lane):
 
     def sample(self, seed: int) -> array[int]:
         out = array("i", bytes(4 * self.n))
-        _check(
-            _lib.hb_vec_sample(
-                self.cfg, self.envs, self.env_bytes, self.n, seed, _ffi.from_buffer("int32_t[]", out), self.n
-            )
-        )
+        ptr = _ffi.from_buffer("int32_t[]", out)
+        cfg, envs, nbytes, n = self.cfg, self.envs, self.env_bytes, self.n
+        self._run(lambda b, e: int(_lib.hb_vec_sample(cfg, envs, nbytes, n, seed, ptr, n, b, e)))
         return out
 
     def _episode(self, i: int) -> tuple[int, int, int, bytes]:
