@@ -189,7 +189,9 @@ def test_pickle_and_deepcopy_of_an_undealt_game(cls: type[Game], n: int, kw: dic
 
 def test_unknown_attributes_still_raise_and_dunder_probes_do_not_deal() -> None:
     game = DeerParkGame(4, seed=1)
-    assert getattr(game, "__deepcopy__", None) is None
+    deep = getattr(game, "__deepcopy__", None)  # the class's own (the cheap copy), found without dealing
+    assert deep is not None and deep.__func__ is type(game).__deepcopy__
+    assert _pending(game)
     assert getattr(game, "__getnewargs_ex__", None) is None
     assert getattr(game, "__setstate__", None) is None
     assert _pending(game)

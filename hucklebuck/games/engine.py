@@ -516,7 +516,8 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
 
         Raises :class:`~hucklebuck.errors.IllegalAction` (state unchanged) if the
         rules forbid it, :class:`~hucklebuck.errors.ActionParseError` for text
-        that cannot be read.
+        that cannot be read.  Integer action ids (``legal_action_ids()``) go to
+        :meth:`apply_id`; an integer given here is refused with a message saying so.
         """
         if type(action) is str:
             action = _ids.PLAY_BY_TEXT.get(action, action)

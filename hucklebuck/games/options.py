@@ -29,7 +29,11 @@ class OptionsBase:
 
     Field types are ``bool``, ``int`` (with an optional set of offered values in
     the field metadata ``choices``), ``int | None``, or a string ``Enum``.
-    Enum fields also accept their string value, which is converted.
+    Enum fields also accept their string value, which is converted.  Other
+    values keep their JSON type (``"15"`` is not 15, as the protocol requires);
+    text as a command line writes it goes through :meth:`from_assignments`,
+    and a string where a bool or an integer is wanted is refused with a message
+    saying so.
     """
 
     def _validate_fields(self) -> None:
