@@ -143,6 +143,20 @@ class TestLockPermanent:
         assert self._two_hands(False, 40) == (45, 44, False)
 
 
+# ------------------------------------------------- Deer Park: the goals (DEF #73)
+@pytest.mark.parametrize(("start", "over"), [(5, True), (6, False), (4, True)])
+def test_deerpark_goal_at_exactly_zero(start: int, over: bool) -> None:
+    g = run(dp_game(DPB, "AS", scores=[20, start, 20]), *B_ALL)  # the maker, seat 1, takes all five
+    assert g.scores == (25, start - 5, 25)
+    assert g.is_over is over and g.winners == ((1,) if over else ())
+
+
+@pytest.mark.parametrize(("start", "over"), [(45, True), (44, False)])
+def test_deerpark_goal_at_exactly_fifty(start: int, over: bool) -> None:
+    g = run(dp_game(DPB, "AS", scores=[start, 30, 20]), *B_ALL)  # seat 0 defends and takes none: +5
+    assert g.scores[0] == start + 5 and g.is_over is over and g.winners == ((0,) if over else ())
+
+
 # --------------------------------------------------- Buck 'Em: the odd chip (DEF #37)
 class TestOddChip:
     @pytest.mark.parametrize(

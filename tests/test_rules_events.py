@@ -114,16 +114,23 @@ class TestHucklebuck:
         ]  # fmt: skip
 
     def test_target_and_everyone_out_endings(self) -> None:  # S0, S2; DEF #16, #34
+        award = "score 0 +5: everyone passed: the dealer scores 5 without play (S0, DEF #4)"
         g = run(new_game(SUITED, scores=[10, 0, 0]), "1 pass", "2 pass", "0 pass")
-        assert stream(g, SUITED, "hucklebuck")[-2:] == [
-            "hand over [15, 0, 0] out []",
-            "game over [0]: target",
-        ]
+        assert stream(g, SUITED, "hucklebuck") == [
+            "1 pass", "2 pass", "0 pass", award, "hand over [15, 0, 0] out []", "game over [0]: target",
+        ]  # fmt: skip
         g = run(new_game(SUITED, scores=[-35, -26, -28]), "1 pass", "2 pass", "0 pass")
-        assert stream(g, SUITED, "hucklebuck")[-2:] == [
+        assert stream(g, SUITED, "hucklebuck") == [
+            "1 pass", "2 pass", "0 pass", award,
             "hand over [-30, -26, -28] out [0, 1, 2]",
             "game over [1]: everyone out: highest score",
-        ]
+        ]  # fmt: skip
+        g = run(new_game(SUITED, scores=[-35, -10, -28]), "1 pass", "2 pass", "0 pass")
+        assert stream(g, SUITED, "hucklebuck") == [
+            "1 pass", "2 pass", "0 pass", award,
+            "hand over [-30, -10, -28] out [0, 2]",
+            "game over [1]: last player not out",
+        ]  # fmt: skip
 
 
 ANTES = [f"score {s} -1: ante 1 (S3, DEF #35)" for s in range(5)]
@@ -223,9 +230,17 @@ class TestDeerPark:
 
     def test_goal_reached(self) -> None:  # S4; DEF #73
         g = run(dp_game(DPB, "AS", scores=[45, 30, 20]), *B_ALL)
-        assert stream(g, DPB, "deerpark")[-5:] == [
-            *DP_SCORES, "hand over [50, 25, 25] out []", "game over [0]: goal reached",
+        assert stream(g, DPB, "deerpark") == [
+            "1 pass", "2 pass", "0 pass", "1 call H", *DP_PLAY, *DP_SCORES,
+            "hand over [50, 25, 25] out []", "game over [0]: goal reached",
         ]  # fmt: skip
+        for start, end, winner, why in (
+            ([47, 4, 20], [52, -1, 25], 0, "goal reached, farthest past it"),  # 2 past 50 against 1 past 0
+            ([46, 4, 20], [51, -1, 25], 1, "goal reached, tie broken for the maker"),  # DEF #74
+        ):
+            g = run(dp_game(DPB, "AS", scores=start), *B_ALL)
+            tail = [f"hand over {end} out []", f"game over [{winner}]: {why}"]
+            assert stream(g, DPB, "deerpark")[-2:] == tail
 
     def test_maker_set_and_failed_contract_reason(self) -> None:  # S4; DEF #66
         # Seat 1 calls spades in round two and takes one trick; seat 2 takes four.

@@ -92,6 +92,7 @@ def _rule_boundaries() -> dict[str, Boundary]:
             ("lock_permanent", True),
         ),
         "deerpark/def-73-reach-zero": b("a score of 0 or less reaches a goal", (73,)),
+        "deerpark/def-73-reach-exactly-zero": b("a score of exactly 0 reaches the goal; 1 does not", (73,)),
         "deerpark/def-73-reach-fifty": b("a score of 50 or more reaches a goal", (73,)),
         "deerpark/def-74-equal-distance-maker": b("equal distance past a goal goes to the maker", (74,)),
     }

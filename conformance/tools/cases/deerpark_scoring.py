@@ -347,7 +347,24 @@ DP2_PLAY = [
 
 
 def _deciding() -> None:
-    """Cases on the deciding boundary of lock_permanent (DEF #75)."""
+    """Cases on the deciding boundaries of the goals (DEF #73) and lock_permanent (DEF #75)."""
+    goal = ["S4: the first person to 0 or 50 points wins"]
+    for start, over in ((5, True), (6, False)):
+        add(
+            DP,
+            "end",
+            "maker-reaches-exactly-zero" if over else "maker-stops-at-one",
+            f"the maker on {start} takes all five tricks: "
+            + ("exactly 0 reaches the goal" if over else "1 is not a goal"),
+            goal,
+            [73, 65],
+            dp(DPB, "AS", B_ALL, start={"scores": [20, start, 20]}),
+            {
+                "hands": [{"tricks_won": [0, 5, 0], "scores": [25, start - 5, 25]}],
+                "final": {"game_over": over, "winners": [1] if over else []},
+            },
+            deciding=["deerpark/def-73-reach-exactly-zero"] if over else [],
+        )
     lk = ["S4: at 45 points a player may not call trump unless stuck as dealer"]
     for permanent in (True, False):
         add(
