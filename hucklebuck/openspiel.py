@@ -41,7 +41,8 @@ Actions
     among :meth:`~SpielState.chance_outcomes`, and any action once the episode
     is over raise :class:`~hucklebuck.errors.IllegalAction` and change nothing
     (``rewards()`` included).  A non-integer is refused by OpenSpiel's own
-    binding (a ``TypeError``) before the library sees it.
+    binding (a ``TypeError``), and ``-1`` (its ``kInvalidAction``) by OpenSpiel
+    itself (``pyspiel.SpielError``), before the library sees them.
 
 Observations
     The observation tensor is the game's own observation tensor

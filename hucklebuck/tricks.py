@@ -56,6 +56,7 @@ SuitArg = Suit | str
 _GAME_IDS: dict[object, int] = {k: k.core_id for k in GameKind} | {k.value: k.core_id for k in GameKind}
 _INDEX: dict[Card, int] = {Card.from_index(i): i for i in range(52)}
 _index = _INDEX.__getitem__
+_BITS: tuple[int, ...] = tuple(1 << i for i in range(256))
 
 
 def _game_id(game: object) -> int:
@@ -133,14 +134,19 @@ def legal_plays(
     trick: Sequence[Card] = (),
 ) -> CardSet:
     """The cards of ``hand`` that may be played to ``trick`` (cards already played)."""
-    gid, t = _game_id(game), _suit_id(trump)
-    mask = hand.mask if type(hand) is CardSet else v.hand(hand, "hand").mask
+    gid = _GAME_IDS.get(game) if type(game) is GameKind or type(game) is str else None
+    if gid is None:
+        gid = _game_id(game)
+    t = trump._value_ if type(trump) is Suit else _suit_id(trump)
+    mask = hand._mask if type(hand) is CardSet else v.hand(hand, "hand").mask
     row = _trick_bytes(trick, "trick", lo=0)
     if row:
-        both = [Card.from_index(i).code for i in row if mask >> i & 1]
-        if both:
+        if mask & sum(_BITS[i] for i in row):
+            both = [Card.from_index(i).code for i in row if mask >> i & 1]
             raise CardError(f"card {both[0]} is both in the hand and on the table")
-    lead = row[0] if row else NO_LEAD
+        lead = row[0]
+    else:
+        lead = NO_LEAD
     return CardSet.from_mask(get_core().legal_mask(gid, t, lead, mask))
 
 
