@@ -38,6 +38,7 @@ from .base import check_observation
 
 __all__ = [
     "EXCHANGE_GAIN",
+    "MODEL_MARGIN",
     "BuckEmHeuristic",
     "DeerParkHeuristic",
     "HucklebuckHeuristic",
@@ -116,14 +117,19 @@ def bid_value(estimate: float, bid: int) -> float:
     return p * bid - (1.0 - p) * 5.0
 
 
+#: Hucklebuck: how much more chance of winning the model's choice must give to overrule the rule of thumb.
+MODEL_MARGIN = 0.05
+
+
 class HucklebuckHeuristic:
     """A sensible Hucklebuck player.
 
-    Bids what gives it the best chance of winning the game by the game-value
-    model (a table look-up of the score each outcome leads to, the chance of
-    making the bid from :func:`estimate_tricks` with its best suit as in
-    :func:`bid_value`; a dealer whom everyone passed weighs the 5 points of
-    passing too), names that suit, drops hands unlikely to take a trick, exchanges its weak
+    Bids when its estimated hand score is positive (:func:`bid_value` of
+    :func:`estimate_tricks` with its best suit; a dealer whom everyone passed
+    passes too, for the 5 points), unless the game-value model (a table
+    look-up of the chance of winning from the score each outcome leads to)
+    finds another bid or a pass better by more than :data:`MODEL_MARGIN`
+    (near the target, near -25); names that suit, drops hands unlikely to take a trick, exchanges its weak
     cards, wins tricks as cheaply as it can and throws its lowest card otherwise.
     """
 
@@ -166,18 +172,29 @@ class HucklebuckHeuristic:
         # Each choice scored by the game-value model: the chance of winning the game from
         # the score it leads to (others' scores as they are), a table look-up.
         win = self._win_chance(obs)
-        pass_value = win(5 if dealer_five else 0) if can_pass else -1.0
-        best, best_value = None, pass_value
-        for b in bids:  # the lowest bid worth most, if worth more than passing
+        stacks = obs.options.bidder_zero_trick_penalty_stacks
+        pass_points = 5.0 if dealer_five else 0.0
+        rule: Action | None = None  # the rule of thumb: the lowest bid worth more than passing
+        for b in bids:
+            if bid_value(est, b.amount) > pass_points:
+                rule = b
+                break
+        if rule is None:
+            rule = Pass(obs.seat) if can_pass else bids[0]
+        # The game-value model (a table look-up): each choice's chance of winning the game
+        # from the score it leads to, others' scores as they are.  Where it differs from the
+        # rule by more than MODEL_MARGIN (near the target, near -25) the model decides.
+        values: dict[Action, float] = {}
+        if can_pass:
+            values[Pass(obs.seat)] = win(5 if dealer_five else 0)
+        for b in bids:
             p = min(0.98, max(0.02, 0.5 + 0.45 * (est - b.amount)))
-            stacks = obs.options.bidder_zero_trick_penalty_stacks
             made = 1.0 if (b.amount == 5 and obs.scores[obs.seat] > 0) else win(b.amount)
-            v = p * made + (1.0 - p) * win(-15 if b.amount == 5 else -5 - (2 if stacks else 0))
-            if v > best_value + 1e-12:
-                best, best_value = b, v
-        if best is not None:
+            values[b] = p * made + (1.0 - p) * win(-15 if b.amount == 5 else -5 - (2 if stacks else 0))
+        best = max(values, key=lambda a: values[a])  # first of equals: pass, then the lowest bid
+        if values[best] > values.get(rule, -1.0) + MODEL_MARGIN:
             return best
-        return Pass(obs.seat) if can_pass else bids[0]
+        return rule
 
     @staticmethod
     def _win_chance(obs: HucklebuckObservation) -> Callable[[int], float]:

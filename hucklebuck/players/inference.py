@@ -34,7 +34,7 @@ from .heuristics import EXCHANGE_GAIN, _tables, estimate_tricks, plays_for_fifty
 __all__ = ["FLOOR", "sample_weights"]
 
 #: The least likelihood any single choice gets (a model of others is never certain).
-FLOOR = 0.05
+FLOOR = 0.02
 _Test = Callable[[int], float]
 
 
@@ -52,7 +52,7 @@ def _dp_values(core_trump: tuple[str, int]) -> tuple[float, ...]:
     out = []
     for i in range(52):
         if suits[i] == core_trump[1]:
-            out.append(trump_value.get(ranks[i], 0.35))
+            out.append(trump_value.get(ranks[i], 0.175))
         elif i % 13 == 12:  # an ace (card numbers run 2..A within a suit)
             out.append(0.5)
         else:
@@ -137,7 +137,7 @@ def _deerpark_tests(obs: Any, n: int) -> list[tuple[int, _Test]]:
 def _order_test(ts: int, extra: int, high: bool, ordered: bool) -> _Test:
     def test(mask: int) -> float:
         st = _dp_strength(mask | extra, ts)
-        p = _logistic(1.6 - st, 0.35) if high else _logistic(st - 2.6, 0.35)
+        p = _logistic(1.6 - st, 0.175) if high else _logistic(st - 2.6, 0.175)
         return p if ordered else 1.0 - p
 
     return test
@@ -146,7 +146,7 @@ def _order_test(ts: int, extra: int, high: bool, ordered: bool) -> _Test:
 def _call_test(t: int, high: bool) -> _Test:
     def test(mask: int) -> float:
         st = _dp_strength(mask, t)
-        return _logistic(1.6 - st, 0.35) if high else _logistic(st - 2.6, 0.35)
+        return _logistic(1.6 - st, 0.175) if high else _logistic(st - 2.6, 0.175)
 
     return test
 
@@ -154,26 +154,26 @@ def _call_test(t: int, high: bool) -> _Test:
 def _pass_test(excluded: int, high: bool) -> _Test:
     def test(mask: int) -> float:
         sts = [_dp_strength(mask, t) for t in range(4) if t != excluded]
-        return 1.0 - (_logistic(1.6 - min(sts), 0.35) if high else _logistic(max(sts) - 2.6, 0.35))
+        return 1.0 - (_logistic(1.6 - min(sts), 0.175) if high else _logistic(max(sts) - 2.6, 0.175))
 
     return test
 
 
 def _hb_pass(mask: int) -> float:
-    return 1.0 - _logistic(_hb_best(mask) - 2.5, 0.4)
+    return 1.0 - _logistic(_hb_best(mask) - 2.5, 0.2)
 
 
 def _hb_bid(amount: int, mask: int) -> float:
-    return _logistic(_hb_best(mask) - (amount + 0.4), 0.4)
+    return _logistic(_hb_best(mask) - (amount + 0.4), 0.2)
 
 
 def _kept(trump: int, kept: int, mask: int) -> float:
     """A seat that exchanged or drew all but ``kept`` cards holds about ``kept`` good ones."""
-    return _logistic(_keepers(mask, trump) - kept + 0.5, 0.5)
+    return _logistic(_keepers(mask, trump) - kept + 0.5, 0.25)
 
 
 def _bk_stay(trump: int, mask: int) -> float:
-    return _logistic(_bk_goodness(mask, trump), 0.5)
+    return _logistic(_bk_goodness(mask, trump), 0.25)
 
 
 def _hucklebuck_tests(obs: Any) -> list[tuple[int, _Test]]:

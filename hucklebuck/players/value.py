@@ -43,7 +43,7 @@ import pprint
 import random
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -78,33 +78,36 @@ def _n_key(game: GameKind, players: int) -> str:
     return min(table, key=lambda k: abs(int(k) - players))  # the nearest player count measured
 
 
+def _first_passage(states: range, moves: Callable[[int], list[tuple[int | None, float]]]) -> list[_Row]:
+    """For every start state, the chance of finishing in exactly ``t + 1`` hands (backward recursion).
+
+    ``moves(s)`` lists the next states with their chances; ``None`` is finishing.
+    A state outside ``states`` that is not ``None`` never finishes (out of the game).
+    """
+    lo = states.start
+    table = [moves(s) for s in states]
+    prev = [sum(q for t, q in table[i] if t is None) for i in range(len(states))]
+    cols = [prev]
+    for _ in range(HORIZON - 1):
+        cur = [
+            sum(q * prev[t - lo] for t, q in table[i] if t is not None and t in states)
+            for i in range(len(states))
+        ]
+        cols.append(cur)
+        prev = cur
+    return [_row([cols[t][i] for t in range(HORIZON)]) for i in range(len(states))]
+
+
 @lru_cache(maxsize=64)
 def _hb_chain(players: int, target: int) -> tuple[tuple[_Row, ...], int]:
     """Hucklebuck: ``a[s - lo][t]``, the chance a seat at ``s`` wins in exactly ``t + 1`` hands."""
     dist = _dist(DATA["hucklebuck"][_n_key(GameKind.HUCKLEBUCK, players)]["any"])
     lo = _OUT_AT + 1
-    scores = range(lo, target)
-    out: list[_Row] = []
-    for s0 in scores:
-        cur = {s0: 1.0}
-        row = []
-        for _ in range(HORIZON):
-            nxt: dict[int, float] = {}
-            win = 0.0
-            for s, p in cur.items():
-                for d, q in dist:
-                    if d == _WIN:
-                        win += p * q
-                        continue
-                    t = s + d
-                    if t >= target:
-                        win += p * q
-                    elif t > _OUT_AT:
-                        nxt[t] = nxt.get(t, 0.0) + p * q
-            row.append(win)
-            cur = nxt
-        out.append(_row(row))
-    return tuple(out), lo
+
+    def moves(s: int) -> list[tuple[int | None, float]]:
+        return [(None if d == _WIN or s + d >= target else s + d, q) for d, q in dist]
+
+    return tuple(_first_passage(range(lo, target), moves)), lo
 
 
 @lru_cache(maxsize=16)
@@ -128,23 +131,12 @@ def _dp_tables(players: int) -> tuple[tuple[bool, ...], tuple[_Row, ...]]:
         if change < 1e-9:
             break
     high = tuple(mean("high", s) < mean("low", s) for s in inside)
-    rows = []
-    for s0 in inside:
-        cur = {s0: 1.0}
-        row = []
-        for _ in range(HORIZON):
-            nxt: dict[int, float] = {}
-            done = 0.0
-            for s, p in cur.items():
-                for d, q in dists["high" if high[s - 1] else "low"]:
-                    t = s + d
-                    if t <= _DP_LOW or t >= _DP_HIGH:
-                        done += p * q
-                    else:
-                        nxt[t] = nxt.get(t, 0.0) + p * q
-            row.append(done)
-            cur = nxt
-        rows.append(_row(row))
+
+    def moves(s: int) -> list[tuple[int | None, float]]:
+        dist = dists["high" if high[s - 1] else "low"]
+        return [(None if s + d <= _DP_LOW or s + d >= _DP_HIGH else s + d, q) for d, q in dist]
+
+    rows = _first_passage(inside, moves)
     return high, tuple(rows)
 
 
