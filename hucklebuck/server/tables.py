@@ -124,7 +124,7 @@ class ServerTable:
         seq: int,
         fields: dict[str, Any],
     ) -> None:
-        """A table as created or restored; :meth:`start` sets it going."""
+        """A table as created or restored; :meth:`drive` sets it going."""
         self.manager = manager
         self.id = table_id
         self.spec = spec
@@ -303,9 +303,13 @@ class ServerTable:
         info = self.seats[seat]
         info.connections -= 1
         if info.connections == 0 and not info.away:
-            loop = asyncio.get_running_loop()
-            self._grace[seat] = loop.call_later(self.config.grace, self._take_over, seat)
+            self.start_grace(seat)
         self.broadcast_presence()
+
+    def start_grace(self, seat: int) -> None:
+        """Start the grace period of a person's seat nobody is connected to."""
+        loop = asyncio.get_running_loop()
+        self._grace[seat] = loop.call_later(self.config.grace, self._take_over, seat)
 
     def _take_over(self, seat: int) -> None:
         self._grace.pop(seat, None)
