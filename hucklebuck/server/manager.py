@@ -131,15 +131,16 @@ class TableManager:
 
     def start(self) -> None:
         """Set every restored table going (on the event loop): computer seats, deals, grace periods."""
-        loop = asyncio.get_running_loop()
         for table in self.tables.values():
             for i, seat in enumerate(table.seats):
                 if seat.kind == "human" and not seat.away:
-                    table._grace[i] = loop.call_later(self.config.grace, table._take_over, i)
+                    table.start_grace(i)
             table.drive()
 
     def create(self, request: TableRequest) -> tuple[ServerTable, list[str | None]]:
         """A new table and each seat's token (``None`` for a computer seat)."""
+        if len(self.tables) >= self.config.max_tables:
+            self._make_room()
         if len(self.tables) >= self.config.max_tables:
             raise TableRefused(
                 "full", f"this server holds {self.config.max_tables} tables already; try later"
@@ -166,6 +167,16 @@ class TableManager:
         self.tables[table_id] = table
         table.drive()
         return table, tokens
+
+    def _make_room(self) -> None:
+        """Forget the oldest finished table nobody is watching, if there is one."""
+        for table_id, table in self.tables.items():  # oldest first
+            if table.idle and not self.is_pending(table):
+                table.stop()
+                self.store.delete(table_id)
+                del self.tables[table_id]
+                self.report(f"table {table_id} was finished and unwatched: removed to make room")
+                return
 
     def get(self, table_id: str) -> ServerTable:
         """The table ``table_id``; :class:`TableRefused` if there is none (or it could not be restored)."""
