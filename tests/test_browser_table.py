@@ -213,6 +213,15 @@ def test_lobby_offers_every_game_option_and_seat(browser: Any, server: Server, t
             page.get_by_role("radio", name="Hucklebuck").check()
             page.get_by_text("rule variants").click()
             shot(page, tmp_path, "lobby-options-1280")
+            # A combination the engine refuses: the lobby shows the server's words and creates nothing.
+            page.get_by_role("radio", name="Buck 'Em").check()
+            page.locator("#opt-short_handed_trump").select_option("removed_card")
+            watch.expect("Failed to load resource: the server responded with a status of 400")
+            page.get_by_role("button", name="Create the table").click()
+            error = page.locator("#form-error")
+            error.get_by_text("The table was not created").wait_for()
+            assert "short" in error.inner_text()
+            assert page.locator("#created").is_hidden()
         page.context.close()
         watch.check()
 
