@@ -19,6 +19,7 @@ from hucklebuck.server.manager import TableManager
 from hucklebuck.server.protocol import ClientMessage
 from hucklebuck.server.store import SQLiteStore
 from hucklebuck.server.tables import ServerTable
+from hucklebuck.server.views import hand_log
 
 _DISPLAY = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([♣♦♥♠])")
 _CODE = re.compile(r"\b([2-9TJQKA][CDHS])\b")
@@ -79,6 +80,7 @@ class Probe:
     rng: random.Random = field(default_factory=lambda: random.Random(1))
     messages: list[tuple[dict[str, Any], set[str]]] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    errors: list[str] = field(default_factory=list)
 
     def send_text(self, text: str) -> None:
         message = json.loads(text)
@@ -86,6 +88,8 @@ class Probe:
         if message["type"] != "state":
             return
         view = message["view"]
+        if view["log"] != hand_log(self.table.game, self.table.narrator.names):  # the kept log is right
+            self.errors.append(f"log differs at seq {message['seq']}")
         if view["game_over"]:
             self.done.set()
         elif self.human and view["to_act"] == self.seat and view["legal"]:

@@ -15,6 +15,8 @@ def test_pages_and_games_listing() -> None:
     with client() as c:
         assert c.get("/").status_code == 200
         assert c.get("/t/anything").status_code == 200
+        assert c.get("/static/no-such-file.js").status_code == 404
+        assert c.get("/static/../app.py").status_code == 404
         games = c.get("/api/games").json()["games"]
         assert [g["name"] for g in games] == ["hucklebuck", "buckem", "deerpark"]
 
@@ -32,3 +34,18 @@ def test_one_person_plays_a_whole_game_against_the_computer() -> None:
                     ws.send_json({"type": "act", "action": view["legal"][0]["id"], "seq": m["seq"]})
         summary = c.get(f"/api/tables/{t['id']}").json()
         assert summary["over"] and summary["winners"] == view["game_over"]["winners"]
+
+
+def test_importing_hucklebuck_never_loads_the_server_stack() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, hucklebuck, hucklebuck.cli, hucklebuck.server, hucklebuck.server.config;"
+        "from hucklebuck.cli import build_parser; build_parser();"
+        "top = {m.split('.')[0] for m in sys.modules};"
+        "print(sorted(top & {'starlette', 'uvicorn', 'websockets', 'anyio'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

@@ -202,8 +202,9 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             access_log=False,
             log_level="warning",
-            ws="websockets",
+            ws="websockets-sansio",
             ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,  # small messages: compressing them costs more CPU than it saves
             timeout_graceful_shutdown=5,
             lifespan="on",
         )

@@ -68,7 +68,13 @@ class _Socket:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:  # a client that does not read: drop it rather than hold memory
-            self.writer.cancel()
+            if not self.writer.done():
+                self.writer.cancel()
+                asyncio.get_running_loop().create_task(self._drop())
+
+    async def _drop(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(1008, "the client does not read its messages")
 
     async def _write(self) -> None:
         while True:
@@ -288,8 +294,15 @@ def create_app(
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{table_id}", api_table),
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
-        Mount("/static", app=StaticFiles(directory=str(static_dir()), check_dir=False), name="static"),
     ]
+    if static_dir().is_dir():
+        routes.append(Mount("/static", app=StaticFiles(directory=str(static_dir())), name="static"))
+    else:  # a copy without the browser table: its files are simply not there
+
+        async def no_static(_request: Request) -> Response:
+            return _error(404, "not_found", "this copy of the server has no browser table files")
+
+        routes.append(Route("/static/{path:path}", no_static))
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.manager = manager
     return app

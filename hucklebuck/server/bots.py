@@ -43,6 +43,37 @@ def choose_move(player_kind: str, game: GameKind, seed: int, observation: Any) -
     return action
 
 
+_CHUNK = 16
+"""Decisions per pool job: enough to save hand-offs, few enough to keep the threads all busy."""
+
+
+def _choose_all(jobs: list[tuple[str, GameKind, int, Any]]) -> list[Action | BaseException]:
+    out: list[Action | BaseException] = []
+    for kind, game, seed, observation in jobs:
+        try:
+            out.append(choose_move(kind, game, seed, observation))
+        except Exception as exc:  # one bad decision does not sink the others
+            out.append(exc)
+    return out
+
+
+def _settle(job: asyncio.Future[list[Action | BaseException]], part: list[Any]) -> None:
+    exc = None if job.cancelled() else job.exception()
+    for i, (_args, future) in enumerate(part):
+        if future.done():
+            continue
+        if job.cancelled():
+            future.cancel()
+        elif exc is not None:
+            future.set_exception(exc)
+        else:
+            result = job.result()[i]
+            if isinstance(result, BaseException):
+                future.set_exception(result)
+            else:
+                future.set_result(result)
+
+
 class ComputerSeats:
     """The thinking pool shared by every table of a server."""
 
@@ -51,6 +82,8 @@ class ComputerSeats:
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="hucklebuck-bot")
         self.pause = pause
         self._tasks: set[asyncio.Task[None]] = set()
+        self._queue: list[tuple[tuple[str, GameKind, int, Any], asyncio.Future[Action]]] = []
+        self._closed = False
 
     def decide(
         self,
@@ -80,7 +113,11 @@ class ComputerSeats:
         seq, observation = client.observation()
         seed = random.Random(seed_text).getrandbits(63)
         try:
-            action = await loop.run_in_executor(self._pool, choose_move, player_kind, game, seed, observation)
+            future: asyncio.Future[Action] = loop.create_future()
+            if not self._queue:
+                loop.call_soon(self._submit)
+            self._queue.append(((player_kind, game, seed, observation), future))
+            action = await future
             wait = self.pause - (loop.time() - start)
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -89,12 +126,26 @@ class ComputerSeats:
             if done is not None:
                 done()
 
+    def _submit(self) -> None:
+        """Send the decisions of this round to the pool in one job (one thread hand-off, not one each)."""
+        batch, self._queue = self._queue, []
+        if self._closed:
+            for _args, future in batch:
+                future.cancel()
+            return
+        loop = asyncio.get_running_loop()
+        for start in range(0, len(batch), _CHUNK):
+            part = batch[start : start + _CHUNK]
+            job = loop.run_in_executor(self._pool, _choose_all, [args for args, _f in part])
+            job.add_done_callback(lambda j, part=part: _settle(j, part))  # type: ignore[misc]
+
     def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         """Run ``fn(*args)`` in the pool (for hints)."""
         return asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     def close(self) -> None:
         """Stop thinking: pending decisions are dropped (they are recomputed after a restart)."""
+        self._closed = True
         for task in list(self._tasks):
             task.cancel()
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -3,7 +3,8 @@
 :func:`hint_for` rates every legal move of ``seat`` with the Monte Carlo
 player's analysis (:meth:`~hucklebuck.players.MonteCarloPlayer.analyse`: the
 expected change of the seat's game score over sampled deals of the hidden
-cards) and answers with the body of the protocol's ``hint`` message.
+cards; in Deer Park Euchre minus the hands still needed to reach a goal) and
+answers with the body of the protocol's ``hint`` message.
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ __all__ = ["HINT_SAMPLES", "hint_for"]
 HINT_SAMPLES = 200
 """Sampled deals per hint."""
 
-_UNITS = {GameKind.HUCKLEBUCK: "points", GameKind.BUCKEM: "chips", GameKind.DEERPARK: "points"}
+_UNITS = {
+    GameKind.HUCKLEBUCK: "{:+.2f} points expected",
+    GameKind.BUCKEM: "{:+.2f} chips expected",
+    GameKind.DEERPARK: "{:+.2f} (minus the hands still needed to reach a goal; higher is better)",
+}
 
 
 def hint_for(game: TrickGame[Any, Any], seat: int, *, samples: int = HINT_SAMPLES) -> dict[str, Any]:
@@ -29,7 +34,7 @@ def hint_for(game: TrickGame[Any, Any], seat: int, *, samples: int = HINT_SAMPLE
     player = MonteCarloPlayer(samples=samples, seed=len(observation.history) * 7919 + game.hand_number)
     rated = player.analyse(observation)
     moves = {m["id"]: m for m in legal_moves(game, [a for a, _ in rated])}
-    unit = _UNITS[game.kind]
+    words = _UNITS[game.kind]
     out = []
     for action, value in rated:
         move = moves[game.action_id(action)]
@@ -38,7 +43,7 @@ def hint_for(game: TrickGame[Any, Any], seat: int, *, samples: int = HINT_SAMPLE
                 "id": move["id"],
                 "text": move["text"],
                 "value": round(value, 3),
-                "value_text": f"{value:+.2f} {unit} expected",
+                "value_text": words.format(value),
             }
         )
     best = out[0]
@@ -46,8 +51,4 @@ def hint_for(game: TrickGame[Any, Any], seat: int, *, samples: int = HINT_SAMPLE
         f"Over {samples} sampled deals of the cards you cannot see, {best['text']} gives the best expected "
         f"result ({best['value_text']})."
     )
-    if game.kind is GameKind.DEERPARK:
-        why += (
-            " In Deer Park Euchre a lower score is better, so the value counts points taken off your score."
-        )
     return {"type": "hint", "moves": out, "best": best["id"], "why": why, "samples": samples}

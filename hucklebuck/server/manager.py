@@ -93,6 +93,7 @@ class TableManager:
                     failed()
             loop = asyncio.get_running_loop()
             for table in tables:
+                table.broadcast()  # the state as it was (clients that joined meanwhile get one too)
                 loop.call_later(1.0, table.drive)  # computer seats try again, not in a tight loop
             return
         for table in tables:
@@ -130,11 +131,10 @@ class TableManager:
 
     def start(self) -> None:
         """Set every restored table going (on the event loop): computer seats, deals, grace periods."""
-        loop = asyncio.get_running_loop()
         for table in self.tables.values():
             for i, seat in enumerate(table.seats):
                 if seat.kind == "human" and not seat.away:
-                    table._grace[i] = loop.call_later(self.config.grace, table._take_over, i)
+                    table.start_grace(i)
             table.drive()
 
     def create(self, request: TableRequest) -> tuple[ServerTable, list[str | None]]:

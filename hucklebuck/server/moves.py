@@ -35,6 +35,9 @@ def read_move(game: TrickGame[Any, Any], seat: int, move: int | str | None, name
     if not isinstance(move, str):
         raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
     wanted = _norm(move)
+    for a in legal:  # the protocol form first: it is what programs send, and cheap to compare
+        if str(a) == move:
+            return a
     for a in legal:
         text = _norm(move_text(a, game))
         if wanted in (text, _norm(str(a))) or (isinstance(a, Play) and wanted == f"play {text}"):

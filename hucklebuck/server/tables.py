@@ -28,7 +28,7 @@ from .config import ServerConfig
 from .moves import read_move
 from .protocol import ClientMessage, ProtocolError, error_message
 from .store import StoredTable
-from .views import hand_events, hand_log, seat_view
+from .views import HandLog, hand_events, seat_view
 
 if TYPE_CHECKING:
     from .manager import TableManager
@@ -124,7 +124,7 @@ class ServerTable:
         seq: int,
         fields: dict[str, Any],
     ) -> None:
-        """A table as created or restored; :meth:`start` sets it going."""
+        """A table as created or restored; :meth:`drive` sets it going."""
         self.manager = manager
         self.id = table_id
         self.spec = spec
@@ -140,6 +140,7 @@ class ServerTable:
         self._armed = -2  # the seq drive() last started things for
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._log_cache: tuple[int, list[str]] = (-1, [])
+        self._log = HandLog()
 
     # ------------------------------------------------------------ state out
     @property
@@ -165,7 +166,7 @@ class ServerTable:
     def log(self) -> list[str]:
         """The hand's public lines (computed once per state)."""
         if self._log_cache[0] != self.seq:
-            self._log_cache = (self.seq, hand_log(self.game, self.narrator.names))
+            self._log_cache = (self.seq, self._log.update(self.game, self.narrator.names))
         return self._log_cache[1]
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -179,7 +180,8 @@ class ServerTable:
 
     def state_text(self, seat: int | None) -> str:
         """The ``state`` message for ``seat`` as JSON text."""
-        return json.dumps({"type": "state", "seq": self.seq, "you": seat, "view": self.view(seat)})
+        state = {"type": "state", "seq": self.seq, "you": seat, "view": self.view(seat)}
+        return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
     def broadcast(self) -> None:
         """Send every connection the state of its own seat (each view built once)."""
@@ -216,13 +218,16 @@ class ServerTable:
 
     def undo_point(self) -> tuple[Any, ...]:
         """What :meth:`roll_back` needs to put the table back as it is now."""
-        return (self.game.copy(), json.loads(json.dumps(self.fields)), self.seq, [s.away for s in self.seats])
+        fields = dict(self.fields)  # values are replaced, never changed in place, but for the notices
+        fields["notices"] = list(fields.get("notices", []))
+        return (self.game.copy(), fields, self.seq, [s.away for s in self.seats])
 
     def roll_back(self, point: tuple[Any, ...]) -> None:
         """Put the table back as it was at :meth:`undo_point` (a batch failed to store)."""
         game, fields, seq, away = point
         self.game, self.fields, self.seq = game, fields, seq
         self.narrator.game = game
+        self._log = HandLog()
         for s, was in zip(self.seats, away, strict=True):
             s.away = was
         self._armed = -2
@@ -298,9 +303,13 @@ class ServerTable:
         info = self.seats[seat]
         info.connections -= 1
         if info.connections == 0 and not info.away:
-            loop = asyncio.get_running_loop()
-            self._grace[seat] = loop.call_later(self.config.grace, self._take_over, seat)
+            self.start_grace(seat)
         self.broadcast_presence()
+
+    def start_grace(self, seat: int) -> None:
+        """Start the grace period of a person's seat nobody is connected to."""
+        loop = asyncio.get_running_loop()
+        self._grace[seat] = loop.call_later(self.config.grace, self._take_over, seat)
 
     def _take_over(self, seat: int) -> None:
         self._grace.pop(seat, None)
@@ -469,6 +478,7 @@ class ServerTable:
             )
             self.game = game
             self.narrator.game = game
+            self._log = HandLog()
             self.fields["game_over"] = None
             self.fields["last_hand"] = None
             self.fields["game_number"] = self.fields.get("game_number", 1) + 1

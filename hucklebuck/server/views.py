@@ -30,48 +30,68 @@ from ..games.base import ActionEvent, DealEvent, Phase, TrickEvent
 from ..games.engine import TrickGame
 from ..packs import GameKind
 
-__all__ = ["hand_events", "hand_log", "legal_moves", "public_seat_fields", "seat_view"]
+__all__ = ["HandLog", "hand_events", "hand_log", "legal_moves", "public_seat_fields", "seat_view"]
 
 _STAY_FOLD = Phase.STAY_FOLD
 
 
 def hand_log(game: TrickGame[Any, Any], names: Sequence[str]) -> list[str]:
     """The public events of the hand in progress, in the terminal's words."""
-    deal, events = hand_events(game)
-    dealer = deal.dealer if deal is not None else game.dealer
-    hidden = (
-        game.kind is GameKind.BUCKEM
-        and bool(getattr(game.options, "simultaneous_declare", False))
-        and game.phase is _STAY_FOLD
-    )
-    up = getattr(game, "turned", None) if game.kind is GameKind.DEERPARK else None
-    lines: list[str] = []
-    for ev in events:
-        if isinstance(ev, ActionEvent):
-            action = ev.action
-            name = names[action.seat]
-            if isinstance(action, Play):
-                continue  # plays are shown in the trick and, once it is complete, its line
-            if isinstance(action, Order) and up is not None:
-                lines.append(order_up_line(name, up, names[dealer]))
-            elif hidden and isinstance(action, BuckStay | Fold):
-                lines.append(f"{name} has declared")
-            else:
-                lines.append(describe_action(action, name, show_cards=False))
-        elif isinstance(ev, TrickEvent):
-            t = ev.trick
-            lines.append(trick_line(ev.number, t.seats, t.cards, t.winner, names))
-    return lines
+    return HandLog().update(game, names)
+
+
+class HandLog:
+    """:func:`hand_log` kept up to date one event at a time (a table's log is read after every change)."""
+
+    def __init__(self) -> None:
+        """An empty log."""
+        self._key: tuple[int, bool] = (-1, False)
+        self._seen = 0
+        self._lines: list[str] = []
+
+    def update(self, game: TrickGame[Any, Any], names: Sequence[str]) -> list[str]:
+        """The log now: the lines of new events added to those already written."""
+        deal, events = hand_events(game)
+        hidden = (
+            game.kind is GameKind.BUCKEM
+            and bool(getattr(game.options, "simultaneous_declare", False))
+            and game.phase is _STAY_FOLD
+        )
+        key = (game.hand_number, hidden)
+        if key != self._key or len(events) < self._seen:  # a new hand, or declarations revealed
+            self._key, self._seen, self._lines = key, 0, []
+        dealer = deal.dealer if deal is not None else game.dealer
+        up = getattr(game, "turned", None) if game.kind is GameKind.DEERPARK else None
+        lines = self._lines
+        for ev in events[self._seen :]:
+            if isinstance(ev, ActionEvent):
+                action = ev.action
+                name = names[action.seat]
+                if isinstance(action, Play):
+                    continue  # plays are shown in the trick and, once it is complete, its line
+                if isinstance(action, Order) and up is not None:
+                    lines.append(order_up_line(name, up, names[dealer]))
+                elif hidden and isinstance(action, BuckStay | Fold):
+                    lines.append(f"{name} has declared")
+                else:
+                    lines.append(describe_action(action, name, show_cards=False))
+            elif isinstance(ev, TrickEvent):
+                t = ev.trick
+                lines.append(trick_line(ev.number, t.seats, t.cards, t.winner, names))
+        self._seen = len(events)
+        return list(lines)
 
 
 def hand_events(game: TrickGame[Any, Any]) -> tuple[DealEvent | None, list[Any]]:
-    """The current hand's deal and the events since (walking back from the end)."""
-    events = game.events
+    """The current hand's deal and the events after it (the hand's own list: no walk over the game)."""
+    events = game._hand_events()
+    if events and isinstance(events[0], DealEvent):
+        return events[0], events[1:]
     for i in range(len(events) - 1, -1, -1):
         ev = events[i]
         if isinstance(ev, DealEvent):
-            return ev, list(events[i + 1 :])
-    return None, list(events)
+            return ev, events[i + 1 :]
+    return None, events
 
 
 def legal_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict[str, Any]]:
