@@ -102,7 +102,12 @@ class Watch:
         self.origin = origin
         self.allow_down = allow_down
         self.problems: list[str] = []
+        self.expected: list[str] = []
         context.route("**/*", self._route)
+
+    def expect(self, console_error: str) -> None:
+        """One console error the test provokes on purpose (Chromium logs every refused request)."""
+        self.expected.append(console_error)
 
     def _route(self, route: Any) -> None:
         url = route.request.url
@@ -127,6 +132,10 @@ class Watch:
             return
         if self.allow_down and msg.text.startswith(SERVER_DOWN_NOISE):
             return
+        for i, text in enumerate(self.expected):
+            if msg.text.startswith(text):
+                del self.expected[i]
+                return
         self.problems.append(f"console error: {msg.text}")
 
     def _websocket(self, ws: Any) -> None:
@@ -135,6 +144,7 @@ class Watch:
 
     def check(self) -> None:
         assert not self.problems, "\n".join(self.problems)
+        assert not self.expected, f"expected console errors that never came: {self.expected}"
 
 
 def new_page(browser: Any, server: Server, width: int, allow_down: bool = False) -> tuple[Any, Watch]:

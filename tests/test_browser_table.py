@@ -180,6 +180,11 @@ def test_two_people_play_a_whole_game_by_clicking(
             assert summary["seats"][w]["name"] in status
         assert page.get_by_role("button", name="Play again (same seats)").is_visible()
         assert offered_moves(page) == []
+    # Play again: a new game at the same table, for both.
+    ann.get_by_role("button", name="Play again (same seats)").click()
+    for page in (ann, ben):
+        page.wait_for_function("document.body.dataset.over === ''")
+        assert page.locator("#hand-no").inner_text() == "Hand 1"
     w0.check()
     w1.check()
 
@@ -208,6 +213,15 @@ def test_lobby_offers_every_game_option_and_seat(browser: Any, server: Server, t
             page.get_by_role("radio", name="Hucklebuck").check()
             page.get_by_text("rule variants").click()
             shot(page, tmp_path, "lobby-options-1280")
+            # A combination the engine refuses: the lobby shows the server's words and creates nothing.
+            page.get_by_role("radio", name="Buck 'Em").check()
+            page.locator("#opt-short_handed_trump").select_option("removed_card")
+            watch.expect("Failed to load resource: the server responded with a status of 400")
+            page.get_by_role("button", name="Create the table").click()
+            error = page.locator("#form-error")
+            error.get_by_text("The table was not created").wait_for()
+            assert "short" in error.inner_text()
+            assert page.locator("#created").is_hidden()
         page.context.close()
         watch.check()
 
@@ -367,5 +381,11 @@ def test_keyboard_play_and_a_spectator_who_sees_no_hand(browser: Any, server: Se
     assert offered_moves(spectator) == []
     assert spectator.get_by_role("button", name="Hint").count() == 0
     assert "Trump:" in spectator.locator("#facts").inner_text()
+    # A link with a wrong secret, and a table that does not exist: the page says so and stops trying.
+    for path in (f"/t/{table['id']}#not-a-seat-token", "/t/no-such-table"):
+        spectator.goto(server.base + path)
+        spectator.wait_for_function("document.body.dataset.conn === 'gone'")
+        assert spectator.locator("#banner-conn").inner_text().strip()
+        assert offered_moves(spectator) == []
     watch.check()
     watch2.check()

@@ -237,7 +237,10 @@ function renderHint(ctx) {
 }
 
 export function render(view, ctx) {
-  const st = statusText(view, ctx.you);
+  let st = statusText(view, ctx.you);
+  if (st.mine && !ctx.connected) {
+    st = { text: `${st.text} (Not connected: you can move once the page is connected again.)`, mine: false };
+  }
   $("title").textContent = view.title;
   document.title = `${st.mine ? "▶ Your turn · " : ""}${view.title} · hucklebuck`;
   $("hand-no").textContent = `Hand ${view.hand_number}`;

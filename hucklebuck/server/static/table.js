@@ -22,6 +22,7 @@ let attempts = 0;
 let retryTimer = null;
 let stopped = false;
 let errorTimer = null;
+let noticeTimer = null;
 
 function setConn(state, text) {
   const conn = $("conn");
@@ -45,6 +46,17 @@ function showError(message) {
   b.classList.remove("hidden");
   clearTimeout(errorTimer);
   errorTimer = setTimeout(() => b.classList.add("hidden"), 8000);
+}
+
+let previousNotices = null;
+
+/** A new table notice (someone dropped out, came back, the timer ran out) shows up top for a while. */
+function showNotice(text) {
+  const b = $("banner-notice");
+  b.textContent = text;
+  b.classList.remove("hidden");
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => b.classList.add("hidden"), 10000);
 }
 
 function draw() { if (view) render(view, ctx); }
@@ -93,6 +105,9 @@ function onState(msg) {
     ctx.selected.clear();
   }
   if (newHand) $("scoring-panel").open = true;
+  const latest = (msg.view.notices || []).at(-1);
+  if (latest && previousNotices && !previousNotices.includes(latest)) showNotice(latest);
+  previousNotices = msg.view.notices || [];
   document.body.dataset.seq = String(seq);
   render(view, ctx);
 }
@@ -181,6 +196,9 @@ function onClose(event) {
 
 // For people who drive the page from the browser console (and for the tests): send a raw message.
 window.hucklebuckTable = { send, get seq() { return seq; } };
+
+// Another seat link of the same table pasted into this tab changes only the fragment: load it afresh.
+window.addEventListener("hashchange", () => location.reload());
 
 if (!tableId) stop("This address names no table. Start one from the lobby.");
 else connect();
