@@ -223,6 +223,15 @@ class TestRakeLeftover:
         assert (g.pot, g.pot_units, g.ante_due) == (1, 1, True)
 
 
+@pytest.mark.parametrize("dealer", [0, 3, 4])
+@pytest.mark.parametrize("stayers", [set(), {1}, {1, 2}])
+def test_buckem_deal_passes_one_seat_clockwise(dealer: int, stayers: set[int]) -> None:  # S3
+    g = stand_pat(all_fold_but(bk_game(TOP, "9S", dealer=dealer), stayers))
+    while g.to_act is not None:
+        g.apply(g.legal_actions()[0])
+    assert g.results[-1].dealer == dealer and g.dealer == (dealer + 1) % 5
+
+
 # ------------------------------------------- results of hands with no play: tricks_won
 class TestNoPlayResults:
     def test_hucklebuck_all_pass_and_lone_bidder(self) -> None:
