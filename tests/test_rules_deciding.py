@@ -192,7 +192,7 @@ class TestRakeLeftover:
     def test_one_chip_left_counts_as_a_single_pot_and_no_ante(self) -> None:
         g = all_fold_but(bk_game(TOP, "9S", pot=2, pot_units=2, ante_due=False), {1})
         r = g.results[-1]
-        assert r.raked == 1 and r.payouts[1] == 1  # half of a double pot of 2 (DEF #45)
+        assert r.raked == 1 and r.payouts == (0, 1, 0, 0, 0)  # half of a double pot of 2 (DEF #45)
         assert (r.pot, r.pot_units, r.ante_due) == (1, 1, False)
         assert (g.pot, g.pot_units, g.ante_due) == (1, 1, False)
         assert r.reasons == ("",)
@@ -204,13 +204,32 @@ class TestRakeLeftover:
     def test_emptied_pot_means_an_ante(self) -> None:
         g = all_fold_but(bk_game(TOP, "9S", pot=1, pot_units=1, ante_due=False), {1})
         r = g.results[-1]
-        assert r.payouts[1] == 1 and (r.pot, r.pot_units, r.ante_due) == (0, 0, True)
+        assert r.payouts == (0, 1, 0, 0, 0) and (r.pot, r.pot_units, r.ante_due) == (0, 0, True)
         rake = [e for e in g.events if isinstance(e, ScoreEvent)]
         assert rake == [ScoreEvent(1, 1, 1, "rakes 1, all of a single pot (S3, DEF #41-#46)")]
+
+    def test_an_empty_pot_after_a_void_round_has_no_units(self) -> None:  # DEF #41
+        g = all_fold_but(bk_game(TOP, "9S", pot=0, pot_units=2, ante_due=False), set())
+        assert (g.pot, g.pot_units, g.ante_due) == (0, 0, True)
+
+    @pytest.mark.parametrize(("pot", "take"), [(7, 4), (6, 3), (2, 1)])
+    def test_rake_rounding_ceil(self, pot: int, take: int) -> None:  # DEF #45 variant
+        g = bk_game(TOP, "9S", pot=pot, pot_units=2, ante_due=False, options={"rake_rounding": "ceil"})
+        r = all_fold_but(g, {1}).results[-1]
+        assert r.payouts == (0, take, 0, 0, 0) and r.pot == pot - take
 
     def test_one_chip_carried_by_a_void_round_keeps_its_unit(self) -> None:
         g = all_fold_but(bk_game(TOP, "9S", pot=1, pot_units=1, ante_due=False), set())
         assert (g.pot, g.pot_units, g.ante_due) == (1, 1, True)
+
+
+@pytest.mark.parametrize("dealer", [0, 3, 4])
+@pytest.mark.parametrize("stayers", [set(), {1}, {1, 2}])
+def test_buckem_deal_passes_one_seat_clockwise(dealer: int, stayers: set[int]) -> None:  # S3
+    g = stand_pat(all_fold_but(bk_game(TOP, "9S", dealer=dealer), stayers))
+    while g.to_act is not None:
+        g.apply(g.legal_actions()[0])
+    assert g.results[-1].dealer == dealer and g.dealer == (dealer + 1) % 5
 
 
 # ------------------------------------------- results of hands with no play: tricks_won

@@ -472,6 +472,7 @@ def build() -> None:
     )
     _deciding()
     _no_play()
+    _rake_and_units()
 
 
 def _no_play() -> None:
@@ -490,6 +491,36 @@ def _no_play() -> None:
             bk(TOP, "9S", decide(stayers)),
             {"hands": [{"complete": True, "tricks": [], "tricks_won": [0, 0, 0, 0, 0], "burned": []}]},
         )
+
+
+def _rake_and_units() -> None:
+    """The rake_rounding variant and an emptied pot's units (DEF #41, #45)."""
+    add(
+        BK,
+        "rake",
+        "variant-rake-rounding-ceil",
+        "rake_rounding=ceil: half of a double pot of 7 is 4, and 3 stay with no ante",
+        ["S3: if the pot is double or larger the player rakes half; leftover means no ante"],
+        [45, 46],
+        bk(
+            TOP,
+            "9S",
+            decide({1}),
+            start={"pot": 7, "pot_units": 2, "ante_due": False},
+            options={"rake_rounding": "ceil"},
+        ),
+        {"hands": [{"payouts": [0, 4, 0, 0, 0], "pot": 3, "pot_units": 1, "ante_due": False}]},
+    )
+    add(
+        BK,
+        "void",
+        "empty-pot-has-no-units",
+        "a void round over an empty pot leaves no units: the next round is a normal ante round",
+        ["S3: if no one stays, no rake occurs and a new round begins"],
+        [41, 48],
+        bk(TOP, "9S", decide(set()), start={"pot": 0, "pot_units": 2, "ante_due": False}),
+        {"hands": [{"pot": 0, "pot_units": 0, "ante_due": True}]},
+    )
 
 
 def _deciding() -> None:
