@@ -93,6 +93,7 @@ def test_every_state_is_stored_before_it_is_sent_and_a_failed_store_changes_noth
             err = kit.receive_type(ws, "error")
             assert err["code"] == "busy"
             assert reports and "the disk is full" in reports[-1]
+            assert kit.receive_state(ws)["seq"] == m["seq"]  # everyone gets the unchanged state again
             store.fail = False
             ws.send_json({"type": "act", "action": m["view"]["legal"][0]["id"], "seq": m["seq"]})
             after = kit.receive_state(ws)
