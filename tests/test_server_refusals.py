@@ -265,3 +265,36 @@ def test_names_are_plain_text_sent_as_given() -> None:
         t = kit.new_table(c, "deerpark", [{"kind": "human", "name": name}] + kit.humans_and_bots(0, 2))
         with c.websocket_connect(kit.ws_url(t, 0)) as ws:
             assert kit.receive_state(ws)["view"]["seats"][0]["name"] == name
+
+
+def test_one_hint_at_a_time_per_connection() -> None:
+    import time as _time
+
+    from hucklebuck.server.hints import hint_for
+
+    def slow_hint(game: object, seat: int) -> dict:
+        _time.sleep(0.3)
+        return hint_for(game, seat, samples=20)  # type: ignore[arg-type]
+
+    with kit.client(hinter=slow_hint) as c:
+        t = kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3))
+        with c.websocket_connect(kit.ws_url(t, 0)) as ws:
+            m = _my_turn(ws)
+            ws.send_json({"type": "hint", "seq": m["seq"]})
+            ws.send_json({"type": "hint", "seq": m["seq"]})
+            assert kit.receive_type(ws, "error")["code"] == "busy"
+            assert kit.receive_type(ws, "hint")["seq"] == m["seq"]
+
+
+def test_a_finished_unwatched_table_makes_room_for_a_new_one() -> None:
+    with kit.client(kit.config(max_tables=1)) as c:
+        old = kit.new_table(c, "buckem", kit.humans_and_bots(0, 5), hands=1)
+        with c.websocket_connect(kit.ws_url(old, None)) as ws:
+            m = kit.receive_state(ws)
+            while m["view"]["game_over"] is None:
+                m = kit.receive_state(ws)
+            r = c.post("/api/tables", json={"game": "deerpark"})
+            assert r.status_code == 503  # someone is still watching it
+        new = c.post("/api/tables", json={"game": "deerpark"})
+        assert new.status_code == 201
+        assert c.get(f"/api/tables/{old['id']}").status_code == 404

@@ -123,16 +123,19 @@ def create_app(
     *,
     store: Store | None = None,
     report: Callable[[str], None] | None = None,
+    hinter: Callable[[Any, int], dict[str, Any]] | None = None,
 ) -> Starlette:
     """The application; tables live in ``store`` (default: the SQLite file ``config.db``).
 
     ``report`` gets one line for each problem the operator should know about
     (a stored table that cannot be restored, a failed write); default stderr.
-    Raises :class:`~hucklebuck.server.store.StoreError` if the database cannot be used.
+    ``hinter`` replaces :func:`~hucklebuck.server.hints.hint_for`.  Raises
+    :class:`~hucklebuck.server.store.StoreError` if the database cannot be used.
     """
     cfg = config or ServerConfig()
     say = report or (lambda line: print(f"hucklebuck serve: {line}", file=sys.stderr, flush=True))
-    manager = TableManager(cfg, store if store is not None else SQLiteStore(cfg.db), report=say)
+    backing = store if store is not None else SQLiteStore(cfg.db)
+    manager = TableManager(cfg, backing, report=say, hinter=hinter)
     manager.restore()
 
     @contextlib.asynccontextmanager

@@ -140,6 +140,8 @@ class TableManager:
     def create(self, request: TableRequest) -> tuple[ServerTable, list[str | None]]:
         """A new table and each seat's token (``None`` for a computer seat)."""
         if len(self.tables) >= self.config.max_tables:
+            self._make_room()
+        if len(self.tables) >= self.config.max_tables:
             raise TableRefused(
                 "full", f"this server holds {self.config.max_tables} tables already; try later"
             )
@@ -165,6 +167,16 @@ class TableManager:
         self.tables[table_id] = table
         table.drive()
         return table, tokens
+
+    def _make_room(self) -> None:
+        """Forget the oldest finished table nobody is watching, if there is one."""
+        for table_id, table in self.tables.items():  # oldest first
+            if table.idle and not self.is_pending(table):
+                table.stop()
+                self.store.delete(table_id)
+                del self.tables[table_id]
+                self.report(f"table {table_id} was finished and unwatched: removed to make room")
+                return
 
     def get(self, table_id: str) -> ServerTable:
         """The table ``table_id``; :class:`TableRefused` if there is none (or it could not be restored)."""

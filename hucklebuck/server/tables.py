@@ -138,6 +138,7 @@ class ServerTable:
         self._forced: set[int] = set()  # seqs at which the turn timer handed one move to the computer
         self._timers: list[asyncio.TimerHandle] = []
         self._armed = -2  # the seq drive() last started things for
+        self._hinting: set[Connection] = set()
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._log_cache: tuple[int, list[str]] = (-1, [])
         self._log = HandLog()
@@ -147,6 +148,11 @@ class ServerTable:
     def config(self) -> ServerConfig:
         """The server's settings."""
         return self.manager.config
+
+    @property
+    def idle(self) -> bool:
+        """Over, and nobody connected: the table may make room for a new one."""
+        return self.over and not self.connections
 
     @property
     def over(self) -> bool:
@@ -452,10 +458,14 @@ class ServerTable:
             )
         if self.over or self.game.to_act != seat:
             raise ProtocolError("not_your_turn", "a hint is for your own turn")
+        if conn in self._hinting:
+            raise ProtocolError("busy", "the hint you asked for is still being worked out")
         seq, game = self.seq, self.game.copy()
+        self._hinting.add(conn)  # one hint at a time per connection: the thinking pool is shared
         future = self.manager.bots.run(self.manager.hinter, game, seat)
 
         def done(f: asyncio.Future[Any]) -> None:
+            self._hinting.discard(conn)
             if f.cancelled() or conn not in self.connections:
                 return
             exc = f.exception()
