@@ -253,3 +253,20 @@ def play_until(
         if not acted:
             pages[0].wait_for_timeout(25)
     return moves
+
+
+_LAYOUT = """() => {
+  const wide = document.documentElement.scrollWidth > window.innerWidth + 1;
+  const small = [...document.querySelectorAll('[data-move]:not([disabled]), #hand button')]
+    .map((el) => el.getBoundingClientRect())
+    .filter((r) => r.width > 0 && (r.width < 44 || r.height < 44))
+    .map((r) => `${Math.round(r.width)}x${Math.round(r.height)}`);
+  return {wide, small};
+}"""
+
+
+def check_layout(page: Any) -> None:
+    """Nothing wider than the window (no sideways scrolling on a phone), every move at least 44 px a side."""
+    got = page.evaluate(_LAYOUT)
+    assert not got["wide"], f"the page is wider than its {page.viewport_size['width']} px window"
+    assert not got["small"], f"buttons too small to tap: {got['small']}"

@@ -148,6 +148,17 @@ function renderHand(view, ctx, moves) {
 
 function cardsLabel(kind, n) { return `${kind} ${plural(n, "card")}`; }
 
+/** Several-card choices with the lowest cards of the hand first (the hand is sorted high to low). */
+function lowCardsFirst(view) {
+  const key = (m) => m.cards.map((c) => view.hand.indexOf(c)).sort((x, y) => y - x);
+  return (a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < Math.min(ka.length, kb.length); i++) if (ka[i] !== kb[i]) return kb[i] - ka[i];
+    return ka.length - kb.length;
+  };
+}
+
 function renderMoves(view, ctx, moves) {
   const out = [];
   const groups = new Map();
@@ -161,6 +172,7 @@ function renderMoves(view, ctx, moves) {
   for (const [key, list] of groups) {
     const n = list[0].cards ? list[0].cards.length : 0;
     if (n >= 2 || list.length > 8) {
+      if (n >= 2) list.sort(lowCardsFirst(view));
       const open = ctx.openGroups.has(key);
       const det = h("details", { dataset: { group: key }, open },
         h("summary", {}, `${n >= 2 ? cardsLabel(list[0].kind, n) : list[0].kind}: ${plural(list.length, "choice")}`),
