@@ -363,7 +363,7 @@ class ServerTable:
             else:
                 self._rematch(conn.seat)
         except ProtocolError as exc:
-            conn.send_text(json.dumps(error_message(exc.code, exc.message, self.seq)))
+            conn.send_text(json.dumps(error_message(exc.code, plain_words(exc.message), self.seq)))
 
     def agent_message(self, seat: int, message: ClientMessage) -> None:
         """A computer seat's move: checked like a person's (a stale one is dropped)."""
