@@ -82,6 +82,9 @@ class Probe:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     errors: list[str] = field(default_factory=list)
 
+    def close(self, code: int, reason: str) -> None:
+        self.errors.append(f"closed {code}: {reason}")
+
     def send_text(self, text: str) -> None:
         message = json.loads(text)
         self.messages.append((message, hidden_from(self.table.game, self.seat)))

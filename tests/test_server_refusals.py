@@ -298,3 +298,28 @@ def test_a_finished_unwatched_table_makes_room_for_a_new_one() -> None:
         new = c.post("/api/tables", json={"game": "deerpark"})
         assert new.status_code == 201
         assert c.get(f"/api/tables/{old['id']}").status_code == 404
+
+
+def test_a_seat_opened_twice_closes_the_older_connection_with_4001() -> None:
+    with kit.client() as c:
+        t = kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3))
+        with c.websocket_connect(kit.ws_url(t, 0)) as first:
+            kit.receive_state(first)
+            with c.websocket_connect(kit.ws_url(t, 0)) as second:
+                assert kit.receive_state(second)["you"] == 0
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    while True:
+                        kit.receive(first)
+                assert closed.value.code == 4001
+                summary = c.get(f"/api/tables/{t['id']}").json()
+                assert summary["seats"][0]["connected"] and not summary["seats"][0]["away"]
+
+
+def test_no_internal_rule_tags_reach_people() -> None:
+    import json
+    import re
+
+    with kit.client() as c:
+        text = json.dumps(c.get("/api/games").json())
+        assert not re.search(r"\bR\d+\b", text)
+        assert "DEF #" in text  # the sources people can look up stay

@@ -72,6 +72,15 @@ class _Socket:
                 self.writer.cancel()
                 asyncio.get_running_loop().create_task(self._drop())
 
+    def close(self, code: int, reason: str) -> None:
+        """Close after the queued messages (another connection took this seat)."""
+        asyncio.get_running_loop().create_task(self._close(code, reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        await self.finish()
+        with contextlib.suppress(Exception):
+            await self.ws.close(code, reason)
+
     async def _drop(self) -> None:
         with contextlib.suppress(Exception):
             await self.ws.close(1008, "the client does not read its messages")

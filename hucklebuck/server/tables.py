@@ -26,7 +26,7 @@ from ..games.engine import TrickGame
 from ..packs import GameKind
 from .config import ServerConfig
 from .moves import read_move
-from .protocol import ClientMessage, ProtocolError, error_message
+from .protocol import ClientMessage, ProtocolError, error_message, plain_words
 from .store import StoredTable
 from .views import HandLog, hand_events, seat_view
 
@@ -44,6 +44,10 @@ class Connection(Protocol):
 
     def send_text(self, text: str) -> None:
         """Queue one message (JSON text) without waiting."""
+        ...
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection (after what is queued) with a WebSocket close code."""
         ...
 
 
@@ -265,8 +269,11 @@ class ServerTable:
 
     def join(self, conn: Connection) -> None:
         """A client connects: it gets the state; a returning person takes their seat back."""
-        self.connections.add(conn)
         seat = conn.seat
+        if seat is not None:
+            for old in [c for c in self.connections if c.seat == seat]:
+                old.close(4001, "this seat was opened in another tab or device")  # the newest one plays
+        self.connections.add(conn)
         if seat is not None:
             info = self.seats[seat]
             info.connections += 1
@@ -356,7 +363,7 @@ class ServerTable:
             else:
                 self._rematch(conn.seat)
         except ProtocolError as exc:
-            conn.send_text(json.dumps(error_message(exc.code, exc.message, self.seq)))
+            conn.send_text(json.dumps(error_message(exc.code, plain_words(exc.message), self.seq)))
 
     def agent_message(self, seat: int, message: ClientMessage) -> None:
         """A computer seat's move: checked like a person's (a stale one is dropped)."""
@@ -422,7 +429,8 @@ class ServerTable:
         reason = ""
         for ev in hand_events(game)[1]:
             if isinstance(ev, ScoreEvent) and (ev.delta or ev.reason):
-                lines.append({"seat": ev.seat, "delta": ev.delta, "text": f"{names[ev.seat]}: {ev.reason}"})
+                text = plain_words(f"{names[ev.seat]}: {ev.reason}")
+                lines.append({"seat": ev.seat, "delta": ev.delta, "text": text})
             elif isinstance(ev, GameOverEvent):
                 reason = ev.reason
         self.fields["last_hand"] = {
@@ -435,7 +443,7 @@ class ServerTable:
             who = " and ".join(names[s] for s in winners)
             self.fields["game_over"] = {
                 "winners": winners,
-                "text": f"{who} wins. {self.narrator.why(winners, reason)}",
+                "text": plain_words(f"{who} wins. {self.narrator.why(winners, reason)}"),
             }
         elif game.kind is GameKind.BUCKEM and game.hand_number >= self.fields.get("hands", 10):
             standings = game.standings
