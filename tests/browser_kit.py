@@ -46,12 +46,15 @@ class Server:
         self.db = db
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[str] | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = db.with_name(db.stem + "-serve.log")
+        """The server's output goes to a file: a pipe nobody reads would stall the server once full."""
 
     def start(self) -> Server:
         cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(self.port), "--db", str(self.db),
                "--bot-pause", "0.01", "--deal-pause", "0.3", "--grace", "60"]  # fmt: skip
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -59,17 +62,18 @@ class Server:
                 return self
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    out = self.proc.stdout.read() if self.proc.stdout else ""
-                    raise RuntimeError(f"hucklebuck serve did not start:\n{out}") from None
+                    raise RuntimeError(f"hucklebuck serve did not start:\n{self.output()}") from None
                 time.sleep(0.1)
+
+    def output(self) -> str:
+        """What the server has printed so far (its last 4,000 characters)."""
+        return self.log.read_text(encoding="utf-8", errors="replace")[-4000:] if self.log.exists() else ""
 
     def kill(self) -> None:
         """``kill -9``: no chance to finish anything."""
         if self.proc is not None:
             self.proc.kill()
             self.proc.wait(10)
-            if self.proc.stdout:
-                self.proc.stdout.close()
             self.proc = None
 
     def stop(self) -> None:
@@ -80,8 +84,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
-            if self.proc.stdout:
-                self.proc.stdout.close()
             self.proc = None
 
     def get(self, path: str) -> Any:

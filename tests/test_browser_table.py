@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,6 +45,25 @@ pytestmark = [
 
 SHOTS = os.environ.get("HUCKLEBUCK_TABLE_SCREENSHOTS")
 """A folder to keep the screenshots in (the docs images); by default they go to the test's tmp dir."""
+
+
+@pytest.fixture(autouse=True)
+def _never_hang() -> Iterator[None]:
+    """A browser or server that stops answering fails the test after 5 minutes instead of stalling the run."""
+
+    def give_up(signum: int, frame: Any) -> None:
+        raise TimeoutError("the browser test stalled for 5 minutes (a page or the server stopped answering)")
+
+    if not hasattr(signal, "SIGALRM"):  # not on Windows
+        yield
+        return
+    old = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(300)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
 
 
 @pytest.fixture(scope="module")

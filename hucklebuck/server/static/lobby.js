@@ -47,6 +47,7 @@ const STRENGTH = {
   "mc-solver": "computer: strongest, slow (Monte Carlo + solver)",
   heuristic: "computer: fair, quick (rules of thumb)",
   random: "computer: beginner (random moves)",
+  "mc-blind": "computer: strong, no inference (Monte Carlo, for comparison)",
 };
 
 function seatKinds(g) {
