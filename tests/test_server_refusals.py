@@ -13,6 +13,7 @@ import server_kit as kit
 from starlette.websockets import WebSocketDisconnect
 
 from hucklebuck.cli.common import CliError, game_spec, parse_options
+from hucklebuck.players import PLAYER_KINDS
 
 pytestmark = pytest.mark.single_core
 
@@ -221,7 +222,9 @@ def test_options_are_those_hucklebuck_options_lists() -> None:
             spec = game_spec(name)
             assert [o["name"] for o in g["options"]] == [i.name for i in spec.options_type.describe()]
             assert (g["players"]["min"], g["players"]["max"]) == spec.player_range
-            assert [p["name"] for p in g["computer_players"]] == ["mc", "mc-solver", "heuristic", "random"]
+            # every kind make_player knows, each described in words
+            assert [p["name"] for p in g["computer_players"]] == list(PLAYER_KINDS)
+            assert all(p["description"] for p in g["computer_players"])
         t = kit.new_table(
             c, "hucklebuck", kit.humans_and_bots(1, 4), options={"target": 11, "auction_reentry": "yes"}
         )

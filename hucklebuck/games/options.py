@@ -178,6 +178,10 @@ class OptionInfo:
     """For an enum option, each value with its documentation."""
     kind: Any = dataclasses.field(repr=False, compare=False, default=None)
     """The field's type (``bool``, ``int``, ``int | None`` or an enum class)."""
+    minimum: int | None = None
+    """For an integer option, the smallest value accepted (``None``: no bound)."""
+    maximum: int | None = None
+    """For an integer option, the largest value accepted (``None``: no bound)."""
 
     def parse(self, text: str, owner: str = "options") -> object:
         """The value ``text`` means for this option (not yet range-checked).
@@ -278,17 +282,17 @@ def _describe(cls: type) -> tuple[OptionInfo, ...]:
         default = f.default if f.default is not dataclasses.MISSING else None
         choices: tuple[str, ...] = ()
         value_docs: tuple[tuple[str, str], ...] = ()
+        lo = hi = None
         if kind is bool:
             choices = ("true", "false")
             values = "true | false"
         elif kind is int or kind == (int | None):
             offered = f.metadata.get("choices")
-            lo = f.metadata.get("min")
+            lo, hi = f.metadata.get("min"), f.metadata.get("max")
             if offered is not None:
                 choices = tuple(str(c) for c in sorted(offered))
                 values = " | ".join(choices)
             else:
-                hi = f.metadata.get("max")
                 values = "an integer" + (f" >= {lo}" if lo is not None else "")
                 values += f" and <= {hi}" if hi is not None else ""
             if kind is not int:
@@ -303,5 +307,5 @@ def _describe(cls: type) -> tuple[OptionInfo, ...]:
         else:  # pragma: no cover - every option type is handled above
             values = repr(kind)
         doc = docs.get(f.name, "")
-        out.append(OptionInfo(f.name, _show(default), values, choices, doc, value_docs, kind))
+        out.append(OptionInfo(f.name, _show(default), values, choices, doc, value_docs, kind, lo, hi))
     return _DESCRIBED.setdefault(cls, tuple(out))

@@ -36,6 +36,7 @@ COMPUTER_PLAYERS: dict[str, str] = {
     "mc-solver": "Monte Carlo with open-cards solving of each sampled deal (slower)",
     "heuristic": "rules of thumb for the game (quick)",
     "random": "a random legal move",
+    "mc-blind": "Monte Carlo without reading the other players' bids and calls (for comparison)",
 }
 """The computer player kinds (the names ``play --bots`` takes), each in a few words."""
 
@@ -53,8 +54,10 @@ def option_entry(info: OptionInfo) -> dict[str, Any]:
             entry |= {"type": "choice", "choices": [None if c == "none" else int(c) for c in info.choices]}
         else:
             entry |= {"type": "int", "choices": None}
-            if "an integer >=" in info.values:
-                entry["min"] = int(info.values.split(">=")[1].split(",")[0])
+            if info.minimum is not None:
+                entry["min"] = info.minimum
+            if info.maximum is not None:
+                entry["max"] = info.maximum
         entry["nullable"] = kind is not int
     else:
         entry |= {"type": "choice", "choices": list(info.choices), "default": info.default}
