@@ -162,6 +162,12 @@ class CCore:
 
     def legal_mask(self, game: int, trump: int, lead: int, hand: int) -> int:
         """See :meth:`hucklebuck._core._api.Core.legal_mask`."""
+        try:  # the C function checks every argument itself; the checks below only name the error
+            out = _legal_mask(game, trump, lead, hand)
+        except (OverflowError, TypeError):
+            out = _MASK_ERROR
+        if not out & _MASK_ERROR:
+            return out
         _check_game(game)
         if not 0 <= trump <= 3:
             raise_for(-2)
