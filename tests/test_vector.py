@@ -176,6 +176,28 @@ def test_deerpark_whole_games_every_option(index: int) -> None:
         assert max(vg.episodes) >= 1  # at least one game played to its end
 
 
+HUCKLEBUCK_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"target": 11, "all_pass": "dealer_must_bid"},
+    {"moon_at_zero": "win", "lone_moon_bidder": "wins_game", "tie_break": "bidder_first"},
+    {"moon_at_zero": "score_normally", "bidder_zero_trick_penalty_stacks": True, "tie_break": "shared"},
+    {"exchange_order": "dealer_left_dealer_last", "auction_reentry": True},
+    {"in_the_hole_reset_applies_to": "any_bid", "auction_reentry": True, "all_pass": "dealer_must_bid"},
+]
+
+
+@pytest.mark.parametrize("index", range(len(HUCKLEBUCK_OPTIONS)))
+def test_hucklebuck_whole_games_every_option(index: int) -> None:
+    """Whole games (targets, tie-breaks, players out, re-formed stocks) through each Hucklebuck option."""
+    options = HUCKLEBUCK_OPTIONS[index]
+    players = 3 + (2 * index) % 5
+    for reward in ("game", "hand"):
+        vg = run_differential(
+            "hucklebuck", players, options, 3, 2000 + index, None, 400, index, reward, every=25
+        )
+        assert max(vg.episodes) >= 1  # at least one game played to its end
+
+
 @pytest.mark.parametrize("game", sorted(CLASSES))
 def test_seeded_sweep_every_player_count(game: str) -> None:
     lo, hi = PLAYERS[game]
