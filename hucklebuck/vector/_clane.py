@@ -263,8 +263,11 @@ class CLane(Lane):
     def game(self, i: int) -> TrickGame[Any, Any]:
         seed, _, draws, ids = self._episode(i)
         rng = advance(random.Random(env_seed(seed, i)), draws)
-        cls = HucklebuckGame if self.kind is GameKind.HUCKLEBUCK else DeerParkGame
-        g: TrickGame[Any, Any] = cls(self.players, options=self.options, rng=rng)
+        g: TrickGame[Any, Any]
+        if isinstance(self.options, HucklebuckOptions):
+            g = HucklebuckGame(self.players, options=self.options, rng=rng)
+        else:
+            g = DeerParkGame(self.players, options=self.options, rng=rng)
         hands = self.cfg.hands
         done = 0
         for k in ids:
