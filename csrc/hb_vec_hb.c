@@ -78,6 +78,7 @@ int hb_v_hb_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
     case HB_PH_PLAY:
         if (e->bidder == HB_NONE || e->trump > 3 || e->tricks >= 5 || e->leader >= n) return HB_E_V_STATE;
         if (!(e->active >> e->leader & 1) || e->tlen >= popcount64(e->active)) return HB_E_V_STATE;
+        if (e->turn >= n || !(e->active >> e->turn & 1)) return HB_E_V_STATE;
         break;
     case HB_PH_HAND_OVER: case HB_PH_GAME_OVER:
         if (!e->term) return HB_E_V_STATE;
