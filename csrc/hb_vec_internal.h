@@ -30,7 +30,7 @@ enum {
 #define HB_HB_DROPPED 6        /* hb_vec_env.declared: dropped (0..5 stayed to exchange that many) */
 
 /* An environment is two fixed-size structs: the state every step reads and
-   writes (hb_vec_env, ~300 bytes), and its random stream and the episode's
+   writes (hb_vec_env, ~600 bytes), and its random stream and the episode's
    earlier hands (hb_vec_cold, read at deals only).  A batch's buffer holds all
    the hb_vec_env structs, then all the hb_vec_cold ones, so a step touches
    contiguous memory. */
