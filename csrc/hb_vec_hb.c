@@ -52,6 +52,7 @@ int hb_v_hb_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
     if (e->exch_len > n || e->exch_index > e->exch_len) return HB_E_V_STATE;
     for (s = 0; s < 8; s++) {
         if (e->declared[s] > HB_HB_DROPPED && e->declared[s] != HB_NONE) return HB_E_V_STATE;
+        if (s >= n && e->declared[s] != HB_NONE) return HB_E_V_STATE;
         if (s < e->exch_len && e->exch[s] >= n) return HB_E_V_STATE;
         if (s < e->tlen && (e->trick[s] > 51 || e->tseat[s] >= n)) return HB_E_V_STATE;
     }
