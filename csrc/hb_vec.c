@@ -1,7 +1,7 @@
 /*
  * hb_vec.c -- the batched lane's entry points (hb_vec.h): argument checks,
  * episodes (deal, hands, auto-reset, rewards), outputs, sampling.  The game
- * itself is in hb_vec_dp.c (Deer Park Euchre, the game the lane covers).
+ * itself is in hb_vec_dp.c (Deer Park Euchre) and hb_vec_hb.c (Hucklebuck).
  */
 #include <string.h>
 #include "hb_vec_internal.h"
@@ -28,23 +28,46 @@ static int tensor_size(int game, int n)
 {
     int common = 52 + 104 * n + 5 * n + 16;
     if (game == HB_GAME_DEERPARK) return common + 52 + n + 2 + 3 * n + 52;
+    if (game == HB_GAME_HUCKLEBUCK) return common + 10 * n + 57;
     return -1;
+}
+
+static int num_actions(int game) { return game == HB_GAME_HUCKLEBUCK ? HB_HB_ACTIONS : HB_DP_ACTIONS; }
+
+/* The game's part of the state machine (cfg->game already checked). */
+#define IS_HB(cfg) ((cfg)->game == HB_GAME_HUCKLEBUCK)
+
+static int g_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
+{
+    return IS_HB(cfg) ? hb_v_hb_check_env(cfg, e) : hb_v_dp_check_env(cfg, e);
+}
+
+static int g_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e)
+{
+    return IS_HB(cfg) ? hb_v_hb_to_act(e) : hb_v_dp_to_act(e, cfg->players);
+}
+
+static void g_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c)
+{
+    if (IS_HB(cfg)) hb_v_hb_deal(cfg, e, c);
+    else hb_v_dp_deal(cfg, e, c);
 }
 
 static int check_cfg(const hb_vec_cfg *cfg)
 {
     if (cfg == NULL) return HB_E_NULL;
-    if (cfg->game != HB_GAME_DEERPARK) return HB_E_V_CFG;
+    if (cfg->game != HB_GAME_DEERPARK && cfg->game != HB_GAME_HUCKLEBUCK) return HB_E_V_CFG;
     if (cfg->hands < 0 || (cfg->reward != 0 && cfg->reward != 1)) return HB_E_V_CFG;
-    if (hb_v_dp_check_cfg(cfg) != HB_OK) return HB_E_V_CFG;
-    if (cfg->actions != HB_DP_ACTIONS || cfg->tensor != tensor_size(cfg->game, cfg->players)) return HB_E_V_CFG;
+    if ((IS_HB(cfg) ? hb_v_hb_check_cfg(cfg) : hb_v_dp_check_cfg(cfg)) != HB_OK) return HB_E_V_CFG;
+    if (cfg->actions != num_actions(cfg->game) || cfg->tensor != tensor_size(cfg->game, cfg->players))
+        return HB_E_V_CFG;
     return HB_OK;
 }
 
 int hb_vec_config(hb_vec_cfg *cfg)
 {
     if (cfg == NULL) return HB_E_NULL;
-    cfg->actions = HB_DP_ACTIONS;
+    cfg->actions = num_actions(cfg->game);
     cfg->tensor = tensor_size(cfg->game, cfg->players);
     return check_cfg(cfg);
 }
@@ -75,10 +98,10 @@ static int check_slice(size_t num_envs, size_t begin, size_t end)
     return begin <= end && end <= num_envs ? HB_OK : HB_E_V_INDEX;
 }
 
-static void all_rules(hb_rules rules[4])
+static void all_rules(const hb_vec_cfg *cfg, hb_rules rules[4])
 {
     int t;
-    for (t = 0; t < 4; t++) hb_rules_init(HB_GAME_DEERPARK, t, &rules[t]);
+    for (t = 0; t < 4; t++) hb_rules_init(cfg->game, t, &rules[t]);
 }
 
 /* Keep the legal ids in the state and write environment i's outputs. */
@@ -86,9 +109,10 @@ static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *
 {
     uint8_t *row = io->legal_mask + i * (size_t)cfg->actions;
     int w;
-    io->current_player[i] = (int16_t)hb_v_dp_to_act(e, cfg->players);
+    io->current_player[i] = (int16_t)g_to_act(cfg, e);
     io->terminated[i] = e->term;
-    hb_v_dp_legal(cfg, rules, e, e->legal);
+    if (IS_HB(cfg)) hb_v_hb_legal(cfg, rules, e, e->legal);
+    else hb_v_dp_legal(cfg, rules, e, e->legal);
     memset(row, 0, (size_t)cfg->actions);
     for (w = 0; w < 2; w++) {
         uint64_t bits = e->legal[w];
@@ -120,7 +144,7 @@ static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, float *
             c->log_len = HB_VEC_LOG + 1;
         }
         e->hand_len = 0;
-        hb_v_dp_deal(cfg, e, c);
+        g_deal(cfg, e, c);
     }
 }
 
@@ -145,12 +169,17 @@ static void new_episode(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, in
     e->winners = 0;
     e->ever_locked = 0;
     for (s = 0; s < 8; s++) e->scores[s] = 0;
-    for (s = 0; s < cfg->players; s++) {
-        e->scores[s] = 20;
-        if (e->scores[s] >= cfg->lock_at) e->ever_locked |= (uint8_t)(1u << s);
+    if (IS_HB(cfg)) {
+        hb_v_hb_begin(cfg, e);
+    } else {
+        for (s = 0; s < cfg->players; s++) {
+            e->scores[s] = 20;
+            if (e->scores[s] >= cfg->lock_at) e->ever_locked |= (uint8_t)(1u << s);
+        }
+        e->out = 0;
     }
     e->dealer = 0;
-    hb_v_dp_deal(cfg, e, c);
+    g_deal(cfg, e, c);
     settle(cfg, e, c, rew);
 }
 
@@ -166,8 +195,8 @@ int hb_vec_reset(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_
     if (rc != HB_OK) return rc;
     if (!fresh)
         for (i = begin; i < end; i++)
-            if (hb_v_dp_check_env(cfg, &all[i]) != HB_OK || all[i].env != i) return HB_E_V_STATE;
-    all_rules(rules);
+            if (g_check_env(cfg, &all[i]) != HB_OK || all[i].env != i) return HB_E_V_STATE;
+    all_rules(cfg, rules);
     for (i = begin; i < end; i++) {
         float *rew = io->rewards + i * (size_t)cfg->players;
         memset(rew, 0, sizeof(float) * (size_t)cfg->players);
@@ -210,7 +239,7 @@ static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void 
     size_t i;
     for (i = begin; i < end; i++) {
         int64_t id = 0;
-        int rc = hb_v_dp_check_env(cfg, &all[i]);
+        int rc = g_check_env(cfg, &all[i]);
         if (rc == HB_OK) rc = read_id(actions, itemsize, is_signed, i, &id);
         if (rc != HB_OK) {
             if (bad) *bad = i;
@@ -219,7 +248,9 @@ static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void 
         if (all[i].term) continue;
         if (id < 0 || id >= cfg->actions) rc = HB_E_V_RANGE;
         if (rc == HB_OK
-            && (!(all[i].legal[id >> 6] >> (id & 63) & 1) || !hb_v_dp_fits(&all[i], cfg->players, (int)id)))
+            && (!(all[i].legal[id >> 6] >> (id & 63) & 1)
+                || !(IS_HB(cfg) ? hb_v_hb_fits(&all[i], cfg->players, (int)id)
+                                : hb_v_dp_fits(&all[i], cfg->players, (int)id))))
             rc = HB_E_V_ILLEGAL;
         if (rc != HB_OK) {
             if (bad) *bad = i;
@@ -254,7 +285,7 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
     if (rc != HB_OK) return rc;
     if (actions == NULL) return HB_E_NULL;
     if (actions_len != num_envs) return HB_E_V_LEN;
-    all_rules(rules);
+    all_rules(cfg, rules);
     rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
     if (rc != HB_OK) return rc;
     for (i = begin; i < end; i++) {
@@ -267,7 +298,8 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
         } else {
             read_id(actions, itemsize, is_signed, i, &id);
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
-            hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+            if (IS_HB(cfg)) hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
+            else hb_v_dp_apply(cfg, rules, e, (int)id, rew);
             if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
         }
@@ -289,12 +321,13 @@ int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
     if (out_len != num_envs * size) return HB_E_V_LEN;
     if (seat < -1 || seat >= cfg->players) return HB_E_V_SEAT;
     for (i = begin; i < end; i++)
-        if (hb_v_dp_check_env(cfg, &all[i]) != HB_OK) return HB_E_V_STATE;
+        if (g_check_env(cfg, &all[i]) != HB_OK) return HB_E_V_STATE;
     for (i = begin; i < end; i++) {
-        int s = seat >= 0 ? seat : hb_v_dp_to_act(&all[i], cfg->players);
+        int s = seat >= 0 ? seat : g_to_act(cfg, &all[i]);
         float *t = out + i * size;
         memset(t, 0, sizeof(float) * size);
-        if (s >= 0) hb_v_dp_tensor(cfg, &all[i], s, t);
+        if (s >= 0 && IS_HB(cfg)) hb_v_hb_tensor(cfg, &all[i], s, t);
+        else if (s >= 0) hb_v_dp_tensor(cfg, &all[i], s, t);
     }
     return HB_OK;
 }
@@ -303,11 +336,12 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
                   int32_t *out, size_t out_len, size_t begin, size_t end)
 {
     const hb_vec_env *all = (const hb_vec_env *)envs;
-    const uint64_t high = (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1; /* ids 64..109 */
+    uint64_t high;
     size_t i;
     int rc = check_envs(cfg, envs, envs_len, num_envs);
     if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
     if (rc != HB_OK) return rc;
+    high = (UINT64_C(1) << (cfg->actions - 64)) - 1; /* ids 64 .. actions-1 */
     if (out == NULL) return HB_E_NULL;
     if (out_len != num_envs) return HB_E_V_LEN;
     for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */
@@ -344,7 +378,7 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
     if (i >= num_envs) return HB_E_V_INDEX;
     e = (const hb_vec_env *)envs + i;
     c = cold_of_const(envs, num_envs, i);
-    if (hb_v_dp_check_env(cfg, e) != HB_OK) return HB_E_V_STATE;
+    if (g_check_env(cfg, e) != HB_OK) return HB_E_V_STATE;
     if (c->log_len > HB_VEC_LOG) return HB_E_V_LOG;
     if (ids_len < (size_t)c->log_len + e->hand_len) return HB_E_V_LEN;
     memcpy(ids, c->log, c->log_len);

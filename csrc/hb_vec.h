@@ -32,14 +32,25 @@ enum {
     HB_E_V_INDEX = -46,   /* an environment index or slice out of range */
     HB_E_V_LOG = -47,     /* the episode is longer than an environment's action log */
     HB_VEC_LOG = 1024,    /* action ids an environment records per episode */
-    HB_VEC_VERSION = 3,
+    HB_VEC_VERSION = 4,
     HB_VEC_DP_FLAG_CLUB_PICKUP = 1,
     HB_VEC_DP_FLAG_ROUND2_EXCLUDES = 2,
     HB_VEC_DP_FLAG_FAILED_TRICKS = 4,
     HB_VEC_DP_FLAG_MAKER_LEADS = 8,
     HB_VEC_DP_FLAG_LOCK_PERMANENT = 16,
     HB_VEC_DP_FLAG_TIE_SHARED = 32,
-    HB_VEC_DP_FLAG_EIGHT = 64
+    HB_VEC_DP_FLAG_EIGHT = 64,
+    HB_VEC_HB_FLAG_DEALER_MUST_BID = 1,
+    HB_VEC_HB_FLAG_MOON_ZERO_WINS = 2,
+    HB_VEC_HB_FLAG_MOON_ZERO_SCORES = 4,
+    HB_VEC_HB_FLAG_LONE_MOON_WINS = 8,
+    HB_VEC_HB_FLAG_PENALTY_STACKS = 16,
+    HB_VEC_HB_FLAG_TIE_BIDDER_FIRST = 32,
+    HB_VEC_HB_FLAG_TIE_SHARED = 64,
+    HB_VEC_HB_FLAG_DEALER_LEFT = 128,
+    HB_VEC_HB_FLAG_REENTRY = 256,
+    HB_VEC_HB_FLAG_ANY_BID_RESET = 512,
+    HB_VEC_HB_FLAG_TARGET_11 = 1024
 };
 
 /* What every environment of a batch shares.  The caller sets game, players,

@@ -15,19 +15,26 @@
 
 /* Phases, numbered as hucklebuck.games.Phase is declared (the tensor's phase flags). */
 enum {
-    HB_PH_ORDER = 4, HB_PH_CALL = 5, HB_PH_DEALER_DISCARD = 6, HB_PH_PLAY = 9,
+    HB_PH_AUCTION = 0, HB_PH_TRUMP = 1, HB_PH_DECLARE = 2, HB_PH_EXCHANGE = 3, HB_PH_ORDER = 4, HB_PH_CALL = 5, HB_PH_DEALER_DISCARD = 6, HB_PH_PLAY = 9,
     HB_PH_HAND_OVER = 10, HB_PH_GAME_OVER = 11
 };
 
 /* Deer Park Euchre ids (hucklebuck.games.ids). */
 enum { HB_DP_DISCARD = 52, HB_DP_PASS = 104, HB_DP_ORDER = 105, HB_DP_CALL = 106, HB_DP_ACTIONS = 110 };
 
+/* Hucklebuck ids (hucklebuck.games.ids). */
+enum {
+    HB_HB_PASS = 52, HB_HB_BID = 53, HB_HB_TRUMP = 57, HB_HB_DROP = 61, HB_HB_STAY = 62, HB_HB_DISCARD = 68,
+    HB_HB_ACTIONS = 100
+};
+#define HB_HB_DROPPED 6        /* hb_vec_env.declared: dropped (0..5 stayed to exchange that many) */
+
 /* An environment is two fixed-size structs: the state every step reads and
-   writes (hb_vec_env, ~300 bytes), and its random stream and the episode's
+   writes (hb_vec_env, ~600 bytes), and its random stream and the episode's
    earlier hands (hb_vec_cold, read at deals only).  A batch's buffer holds all
    the hb_vec_env structs, then all the hb_vec_cold ones, so a step touches
    contiguous memory. */
-#define HB_VEC_HAND_LOG 64
+#define HB_VEC_HAND_LOG 128
 
 typedef struct {
     uint32_t mt[HB_MT_N];      /* CPython's random.Random state */
@@ -55,6 +62,15 @@ typedef struct {
     uint64_t legal[2];         /* the legal ids now (kept by every call that changes the state) */
     uint8_t hand_len, pad[7];
     uint8_t hand_log[HB_VEC_HAND_LOG]; /* this hand's ids */
+    /* Hucklebuck only */
+    uint64_t disc[8];          /* each seat's discards in this hand's exchange */
+    uint8_t stock[52], aside[52]; /* the stock (top at stock_pos) and the set-aside pile, in order */
+    uint8_t stock_len, stock_pos, aside_len, high;   /* high: the high bid (0: none) */
+    uint8_t bidder, passes_in_row, out, passed;       /* out, passed: seat bits */
+    uint8_t active, exch_len, exch_index, hpad;       /* active: seats in play (bits) */
+    uint8_t declared[8];       /* HB_NONE, 0..5 stayed, HB_HB_DROPPED */
+    uint8_t exch[8];           /* the exchange order */
+    uint8_t tseat[8];          /* who played each card of the trick in progress */
 } hb_vec_env;
 
 static inline int hb_popcount128(const uint64_t x[2]) { return popcount64(x[0]) + popcount64(x[1]); }
@@ -76,5 +92,17 @@ int hb_v_dp_to_act(const hb_vec_env *e, int n);
    rules' legality is the legal[] mask's; this guards memory, whatever legal[] holds). */
 int hb_v_dp_fits(const hb_vec_env *e, int n, int id);
 void hb_v_dp_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t);
+
+/* hb_vec_hb.c: Hucklebuck */
+int hb_v_hb_check_cfg(const hb_vec_cfg *cfg);
+int hb_v_hb_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
+void hb_v_hb_begin(const hb_vec_cfg *cfg, hb_vec_env *e);
+void hb_v_hb_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c);
+void hb_v_hb_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2]);
+void hb_v_hb_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, hb_vec_cold *c, int id,
+                   float *rew);
+int hb_v_hb_to_act(const hb_vec_env *e);
+int hb_v_hb_fits(const hb_vec_env *e, int n, int id);
+void hb_v_hb_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t);
 
 #endif

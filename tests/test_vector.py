@@ -24,6 +24,8 @@ CLASSES: dict[str, type[TrickGame[Any, Any]]] = {
 }
 PLAYERS = {"hucklebuck": (3, 7), "buckem": (5, 8), "deerpark": (3, 8)}
 DONE = (Phase.HAND_OVER, Phase.GAME_OVER)
+C_LANE = ("deerpark", "hucklebuck")
+"""The games the C lane steps (every option and player count); the others fall back to game objects."""
 
 
 def random_options(game: str, rng: random.Random) -> dict[str, Any]:
@@ -139,7 +141,7 @@ def run_differential(
     every: int = 3,
 ) -> VectorGame:
     vg = VectorGame(game, players, n, options=options, seed=seed, hands=hands, reward=reward)
-    assert vg.lane == ("c" if backend() == "c" and game == "deerpark" else "python")
+    assert vg.lane == ("c" if backend() == "c" and game in C_LANE else "python")
     ref = Reference(game, players, vg.options, n, seed, hands, reward)
     check_same(vg, ref)
     for k in range(steps):
@@ -170,6 +172,28 @@ def test_deerpark_whole_games_every_option(index: int) -> None:
     for reward in ("game", "hand"):
         vg = run_differential(
             "deerpark", players, options, 3, 1000 + index, None, 500, index, reward, every=25
+        )
+        assert max(vg.episodes) >= 1  # at least one game played to its end
+
+
+HUCKLEBUCK_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"target": 11, "all_pass": "dealer_must_bid"},
+    {"moon_at_zero": "win", "lone_moon_bidder": "wins_game", "tie_break": "bidder_first"},
+    {"moon_at_zero": "score_normally", "bidder_zero_trick_penalty_stacks": True, "tie_break": "shared"},
+    {"exchange_order": "dealer_left_dealer_last", "auction_reentry": True},
+    {"in_the_hole_reset_applies_to": "any_bid", "auction_reentry": True, "all_pass": "dealer_must_bid"},
+]
+
+
+@pytest.mark.parametrize("index", range(len(HUCKLEBUCK_OPTIONS)))
+def test_hucklebuck_whole_games_every_option(index: int) -> None:
+    """Whole games (targets, tie-breaks, players out, re-formed stocks) through each Hucklebuck option."""
+    options = HUCKLEBUCK_OPTIONS[index]
+    players = 3 + (2 * index) % 5
+    for reward in ("game", "hand"):
+        vg = run_differential(
+            "hucklebuck", players, options, 3, 2000 + index, None, 400, index, reward, every=25
         )
         assert max(vg.episodes) >= 1  # at least one game played to its end
 

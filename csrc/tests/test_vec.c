@@ -33,10 +33,10 @@ typedef struct {
     hb_vec_io io;
 } batch;
 
-static int make(batch *b, int players, int flags, int lock_at, int hands, int reward, size_t n)
+static int make(batch *b, int game, int players, int flags, int lock_at, int hands, int reward, size_t n)
 {
     memset(b, 0, sizeof(*b));
-    b->cfg.game = HB_GAME_DEERPARK;
+    b->cfg.game = game;
     b->cfg.players = players;
     b->cfg.flags = flags;
     b->cfg.lock_at = lock_at;
@@ -172,7 +172,8 @@ static void hostile(batch *b, uint64_t *s)
 static void play(uint64_t *s)
 {
     batch b;
-    int players = 3 + (int)(rng_next(s) % 6);
+    int game = (rng_next(s) & 1) ? HB_GAME_HUCKLEBUCK : HB_GAME_DEERPARK;
+    int players = 3 + (int)(rng_next(s) % (game == HB_GAME_HUCKLEBUCK ? 5 : 6));
     int flags = (int)(rng_next(s) % 64) | (players == 8 ? 64 : 0);
     int lock_at = 15 + (int)(rng_next(s) % 40);
     int hands = (int)(rng_next(s) % 4); /* 0: whole games */
@@ -180,9 +181,14 @@ static void play(uint64_t *s)
     int step, seat;
     size_t bad;
     int64_t bad_id;
-    if (!make(&b, players, flags, lock_at, hands, (int)(rng_next(s) & 1), n)) {
+    if (game == HB_GAME_HUCKLEBUCK) { /* every option; the two pairs that exclude each other, one of each */
+        flags = (int)(rng_next(s) % 2048);
+        if ((flags & 6) == 6) flags &= ~4;
+        if ((flags & 96) == 96) flags &= ~64;
+    }
+    if (!make(&b, game, players, flags, lock_at, hands, (int)(rng_next(s) & 1), n)) {
         failures++;
-        fprintf(stderr, "config refused: players %d flags %d\n", players, flags);
+        fprintf(stderr, "config refused: game %d players %d flags %d\n", game, players, flags);
         return;
     }
     CHECK(hb_vec_reset(&b.cfg, b.envs, b.bytes, n, &b.io, rng_next(s), 1, 0, n) == HB_OK);

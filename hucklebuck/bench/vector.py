@@ -147,9 +147,9 @@ def run(args: argparse.Namespace) -> None:
     scale, repeat = float(args.scale), max(1, min(3, int(args.repeat)))
     print(f"core: {backend()}")
     rows: list[tuple[str, str, int, int, Rate]] = []
-    c_lane: dict[tuple[int, int, bool], Rate] = {}  # Deer Park: (num_envs, threads, tensors)
-    py_lane: dict[tuple[int, bool], Rate] = {}  # the Deer Park twin: (num_envs, tensors)
-    busy: dict[int, float] = {}  # CPU-seconds the process got per second with two threads
+    c_lane: dict[tuple[str, int, int, bool], Rate] = {}  # (game, num_envs, threads, tensors)
+    py_lane: dict[tuple[str, int, bool], Rate] = {}  # the Python twin: (game, num_envs, tensors)
+    busy: dict[tuple[str, int], float] = {}  # CPU-seconds the process got per second with two threads
     for game, players in _GAMES:
         for n in _SIZES:
             vg = VectorGame(game, players, n, seed=n)
@@ -160,19 +160,18 @@ def run(args: argparse.Namespace) -> None:
             for tensors in (False, True):
                 rate = hands_per_second(vg, _steps(n, lane, scale), repeat, tensors)
                 rows.append((f"{game} {players}p{' +tensor' if tensors else ''}", lane, n, 1, rate))
-                if game == "deerpark":
-                    if lane == "c":
-                        c_lane[(n, 1, tensors)] = rate
-                    else:
-                        py_lane[(n, tensors)] = rate
+                if lane == "c":
+                    c_lane[(game, n, 1, tensors)] = rate
+                else:
+                    py_lane[(game, n, tensors)] = rate
             vg.close()
-        if game == "deerpark" and backend() == "c":
+        if (game, 1024, 1, False) in c_lane:  # the games the C lane steps: threads and the twin
             for n in (1024, 16384):
                 vg = VectorGame(game, players, n, seed=n, threads=2)
                 if vg.lane == "c":
                     wall, cpu = time.perf_counter(), time.process_time()
-                    c_lane[(n, 2, False)] = rate = hands_per_second(vg, _steps(n, "c", scale), repeat)
-                    busy[n] = (time.process_time() - cpu) / (time.perf_counter() - wall)
+                    c_lane[(game, n, 2, False)] = rate = hands_per_second(vg, _steps(n, "c", scale), repeat)
+                    busy[(game, n)] = (time.process_time() - cpu) / (time.perf_counter() - wall)
                     rows.append((f"{game} {players}p", "c", n, 2, rate))
                 vg.close()
             with using("python"):  # the Python twin of the same game
@@ -180,7 +179,7 @@ def run(args: argparse.Namespace) -> None:
                     vg = VectorGame(game, players, n, seed=n)
                     for tensors in (False, True):
                         rate = hands_per_second(vg, _steps(n, "python", scale), repeat, tensors)
-                        py_lane[(n, tensors)] = rate
+                        py_lane[(game, n, tensors)] = rate
                         rows.append(
                             (f"{game} {players}p{' +tensor' if tensors else ''} (twin)", "python", n, 1, rate)
                         )
@@ -204,24 +203,39 @@ def run(args: argparse.Namespace) -> None:
             f"\nOpenSpiel euchre 4p: {spiel[0]:,.0f} hands/s ({spiel[1]:,.0f} per CPU-second); with "
             f"information_state_tensor every step: {spiel_t[0]:,.0f} ({spiel_t[1]:,.0f} per CPU-second)"
         )
-    if (1024, 1, False) not in c_lane:
+    if ("deerpark", 1024, 1, False) not in c_lane:
         print("(the C lane is not active: run on the C core for its figures and ratios)")
         return
-    best = [v for (n, t, x), v in c_lane.items() if t == 1 and not x]
-    best_t = [v for (n, t, x), v in c_lane.items() if t == 1 and x]
-    print("\nDeer Park 4p, C lane at its best batch size, one thread (targets in brackets):")
-    if spiel is not None and spiel_t is not None:
+    for game, players in _GAMES:
+        if (game, 1024, 1, False) in c_lane:
+            _print_ratios(game, players, c_lane, py_lane, busy, spiel, spiel_t)
+    print("  (a second thread helps only when a second core is free: see the module docs)")
+
+
+def _print_ratios(
+    game: str,
+    players: int,
+    c_lane: dict[tuple[str, int, int, bool], Rate],
+    py_lane: dict[tuple[str, int, bool], Rate],
+    busy: dict[tuple[str, int], float],
+    spiel: Rate | None,
+    spiel_t: Rate | None,
+) -> None:
+    """One game's ratios: to OpenSpiel (Deer Park only: euchre is its twin), to the Python twin, threads."""
+    best = [v for (g, n, t, x), v in c_lane.items() if g == game and t == 1 and not x]
+    best_t = [v for (g, n, t, x), v in c_lane.items() if g == game and t == 1 and x]
+    print(f"\n{game} {players}p, C lane at its best batch size, one thread (targets in brackets):")
+    if game == "deerpark" and spiel is not None and spiel_t is not None:
         print(_ratio("hands/s ids+masks / OpenSpiel", best, spiel, ">= 10"))
         print(_ratio("hands/s with tensors / OpenSpiel", best_t, spiel_t, ">= 10"))
-    py = py_lane.get((64, False))
+    py = py_lane.get((game, 64, False))
     if py:
         print(_ratio("C lane / Python twin (64 tables)", best, py, ">= 50"))
     for n in (1024, 16384):
-        two = c_lane.get((n, 2, False))
+        two = c_lane.get((game, n, 2, False))
         if two is not None:
-            ratio = two[0] / c_lane[(n, 1, False)][0]
+            ratio = two[0] / c_lane[(game, n, 1, False)][0]
             print(
                 f"  two threads / one, {n:>6,} tables     {ratio:8.2f}x wall  [>= 1.8]"
-                f"  (the process got {busy.get(n, 0.0):.2f} CPU-seconds per second)"
+                f"  (the process got {busy.get((game, n), 0.0):.2f} CPU-seconds per second)"
             )
-    print("  (a second thread helps only when a second core is free: see the module docs)")

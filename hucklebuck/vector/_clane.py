@@ -2,8 +2,8 @@
 ``csrc/hb_vec*.c``, one call per step for the whole batch (or for each thread's
 slice, the GIL released).
 
-Covered: Deer Park Euchre, every option and player count.  Hucklebuck and Buck
-'Em run on the Python lane (game objects) on either core.
+Covered: Deer Park Euchre and Hucklebuck, every option and player count.  Buck
+'Em runs on the Python lane (game objects) on either core.
 """
 
 from __future__ import annotations
@@ -16,16 +16,17 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
 from ..errors import ActionParseError, CoreInputError, HucklebuckError, IllegalAction
-from ..games import DeerParkGame, DeerParkOptions
+from ..games import DeerParkGame, DeerParkOptions, HucklebuckGame, HucklebuckOptions
 from ..games.base import Phase
 from ..games.deerpark import DeerParkTieBreak, EightPlayerTurnup, FirstLead
 from ..games.engine import TrickGame
+from ..games.hucklebuck import AllPass, ExchangeOrder, InTheHoleReset, LoneMoonBidder, MoonAtZero, TieBreak
 from ..packs import GameKind
 from ._common import Buffers, Lane, advance, env_seed
 
 __all__ = ["VERSION", "CLane", "covers"]
 
-VERSION: Final = 3
+VERSION: Final = 4
 """The interface version of ``csrc/hb_vec.h`` this module speaks."""
 
 try:
@@ -60,7 +61,11 @@ _SIGNED: Final = frozenset("bhilqn")
 
 def covers(kind: GameKind, players: int, options: Any) -> bool:
     """Whether the C state machine steps this game, player count and options."""
-    if not _HAVE or kind is not GameKind.DEERPARK or not isinstance(options, DeerParkOptions):
+    if not _HAVE:
+        return False
+    if kind is GameKind.HUCKLEBUCK:
+        return isinstance(options, HucklebuckOptions) and 3 <= players <= 7
+    if kind is not GameKind.DEERPARK or not isinstance(options, DeerParkOptions):
         return False
     return -(1 << 31) <= options.lock_at < (1 << 31)
 
@@ -81,6 +86,23 @@ def _dp_flags(options: DeerParkOptions) -> int:
     return flags
 
 
+def _hb_flags(options: HucklebuckOptions) -> int:
+    """The hb_vec.h HB_VEC_HB_FLAG_* bits of ``options``."""
+    return (
+        (options.all_pass is AllPass.DEALER_MUST_BID) * 1
+        | (options.moon_at_zero is MoonAtZero.WIN) * 2
+        | (options.moon_at_zero is MoonAtZero.SCORE_NORMALLY) * 4
+        | (options.lone_moon_bidder is LoneMoonBidder.WINS_GAME) * 8
+        | options.bidder_zero_trick_penalty_stacks * 16
+        | (options.tie_break is TieBreak.BIDDER_FIRST) * 32
+        | (options.tie_break is TieBreak.SHARED) * 64
+        | (options.exchange_order is ExchangeOrder.DEALER_LEFT_DEALER_LAST) * 128
+        | options.auction_reentry * 256
+        | (options.in_the_hole_reset_applies_to is InTheHoleReset.ANY_BID) * 512
+        | (options.target == 11) * 1024
+    )
+
+
 class CLane(Lane):
     """The batch as an array of fixed-size C structs (see ``csrc/hb_vec.h``)."""
 
@@ -90,7 +112,7 @@ class CLane(Lane):
         self,
         kind: GameKind,
         players: int,
-        options: DeerParkOptions,
+        options: DeerParkOptions | HucklebuckOptions,
         hands: int | None,
         reward: str,
         buffers: Buffers,
@@ -100,7 +122,10 @@ class CLane(Lane):
         cfg = self.cfg = _ffi.new("hb_vec_cfg *")
         cfg.game, cfg.players, cfg.hands = kind.core_id, players, 0 if hands is None else hands
         cfg.reward = 1 if reward == "hand" else 0
-        cfg.flags, cfg.lock_at = _dp_flags(options), options.lock_at
+        if isinstance(options, HucklebuckOptions):
+            cfg.flags, cfg.lock_at = _hb_flags(options), 0
+        else:
+            cfg.flags, cfg.lock_at = _dp_flags(options), options.lock_at
         _check(_lib.hb_vec_config(cfg))
         n = buffers.n
         self.n = n
@@ -238,7 +263,11 @@ class CLane(Lane):
     def game(self, i: int) -> TrickGame[Any, Any]:
         seed, _, draws, ids = self._episode(i)
         rng = advance(random.Random(env_seed(seed, i)), draws)
-        g = DeerParkGame(self.players, options=self.options, rng=rng)
+        g: TrickGame[Any, Any]
+        if isinstance(self.options, HucklebuckOptions):
+            g = HucklebuckGame(self.players, options=self.options, rng=rng)
+        else:
+            g = DeerParkGame(self.players, options=self.options, rng=rng)
         hands = self.cfg.hands
         done = 0
         for k in ids:
