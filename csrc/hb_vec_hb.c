@@ -459,14 +459,6 @@ void hb_v_hb_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, 
     }
 }
 
-static void set_cards(float *t, uint64_t mask)
-{
-    while (mask) {
-        t[lowest_bit(mask)] = 1.0f;
-        mask &= mask - 1;
-    }
-}
-
 /* tensors.py observation_tensor for Hucklebuck; t holds cfg->tensor zeros. */
 void hb_v_hb_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t)
 {

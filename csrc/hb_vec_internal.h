@@ -105,4 +105,13 @@ int hb_v_hb_to_act(const hb_vec_env *e);
 int hb_v_hb_fits(const hb_vec_env *e, int n, int id);
 void hb_v_hb_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t);
 
+/* Set t[c] = 1 for every card c of mask (the tensors' card planes). */
+static inline void set_cards(float *t, uint64_t mask)
+{
+    while (mask) {
+        t[lowest_bit(mask)] = 1.0f;
+        mask &= mask - 1;
+    }
+}
+
 #endif
