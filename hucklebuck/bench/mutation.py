@@ -358,7 +358,12 @@ def probe(games: int = 80, seed: int = 7) -> str:
 
     def play(game: TrickGame[Any, Any], hands: int) -> None:
         for _ in range(hands):
+            steps = 0
             while game.to_act is not None:
+                steps += 1
+                if steps > 400:  # no hand of these games has this many actions: a mutant loops
+                    note("stuck")
+                    return
                 legal = game.legal_actions()
                 note([str(a) for a in legal])
                 game.apply(rng.choice(legal))
