@@ -1,10 +1,9 @@
-"""Hints for a person at a table: one small, replaceable function.
+"""Hints for a person at a table: the same advice the terminal's ``hint`` gives.
 
-:func:`hint_for` rates every legal move of ``seat`` with the Monte Carlo
-player's analysis (:meth:`~hucklebuck.players.MonteCarloPlayer.analyse`: the
-expected change of the seat's game score over sampled deals of the hidden
-cards; in Deer Park Euchre minus the hands still needed to reach a goal) and
-answers with the body of the protocol's ``hint`` message.
+:func:`hint_for` asks :func:`hucklebuck.players.hints.hint` (the Monte Carlo
+player's ranking: each move's chance of winning the game, or expected chips in
+Buck 'Em, over sampled deals of the hidden cards) and answers with the body of
+the protocol's ``hint`` message.
 """
 
 from __future__ import annotations
@@ -12,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..games.engine import TrickGame
-from ..packs import GameKind
-from ..players import MonteCarloPlayer
+from ..players.hints import hint
 from .views import legal_moves
 
 __all__ = ["HINT_SAMPLES", "hint_for"]
@@ -21,34 +19,22 @@ __all__ = ["HINT_SAMPLES", "hint_for"]
 HINT_SAMPLES = 200
 """Sampled deals per hint."""
 
-_UNITS = {
-    GameKind.HUCKLEBUCK: "{:+.2f} points expected",
-    GameKind.BUCKEM: "{:+.2f} chips expected",
-    GameKind.DEERPARK: "{:+.2f} (minus the hands still needed to reach a goal; higher is better)",
-}
-
 
 def hint_for(game: TrickGame[Any, Any], seat: int, *, samples: int = HINT_SAMPLES) -> dict[str, Any]:
     """The ``hint`` message body for ``seat`` (to act): each move with its value, the best one, why."""
     observation = game.observation(seat)
-    player = MonteCarloPlayer(samples=samples, seed=len(observation.history) * 7919 + game.hand_number)
-    rated = player.analyse(observation)
-    moves = {m["id"]: m for m in legal_moves(game, [a for a, _ in rated])}
-    words = _UNITS[game.kind]
+    advice = hint(observation, samples=samples, seed=len(observation.history) * 7919 + game.hand_number)
+    moves = {m["id"]: m for m in legal_moves(game, [m.action for m in advice.moves])}
     out = []
-    for action, value in rated:
-        move = moves[game.action_id(action)]
+    for rated in advice.moves:
+        move = moves[game.action_id(rated.action)]
         out.append(
             {
                 "id": move["id"],
                 "text": move["text"],
-                "value": round(value, 3),
-                "value_text": words.format(value),
+                "value": round(rated.value, 3),
+                "value_text": advice.figure(rated),
             }
         )
-    best = out[0]
-    why = (
-        f"Over {samples} sampled deals of the cards you cannot see, {best['text']} gives the best expected "
-        f"result ({best['value_text']})."
-    )
-    return {"type": "hint", "moves": out, "best": best["id"], "why": why, "samples": samples}
+    why = f"{advice.reason} Based on {advice.samples} sampled deals of the cards you cannot see."
+    return {"type": "hint", "moves": out, "best": out[0]["id"], "why": why, "samples": advice.samples}
