@@ -16,7 +16,7 @@ from ..cli.common import CliError as _CliError
 from ..errors import HucklebuckError
 from ..games.options import OptionInfo
 from ..players import PLAYER_KINDS
-from .protocol import ProtocolError, plain_words
+from .protocol import ProtocolError
 
 __all__ = [
     "COMPUTER_PLAYERS",
@@ -44,7 +44,7 @@ COMPUTER_PLAYERS: dict[str, str] = {
 def option_entry(info: OptionInfo) -> dict[str, Any]:
     """One option as ``/api/games`` lists it."""
     kind = info.kind
-    doc = plain_words(info.doc.replace("``", ""))
+    doc = info.doc.replace("``", "")
     entry: dict[str, Any] = {"name": info.name, "description": doc, "default": None}
     if kind is bool:
         entry |= {"type": "bool", "choices": None, "default": info.default == "true"}
@@ -61,7 +61,7 @@ def option_entry(info: OptionInfo) -> dict[str, Any]:
         entry["nullable"] = kind is not int
     else:
         entry |= {"type": "choice", "choices": list(info.choices), "default": info.default}
-        entry["choice_descriptions"] = {v: plain_words(d.replace("``", "")) for v, d in info.value_docs}
+        entry["choice_descriptions"] = {v: d.replace("``", "") for v, d in info.value_docs}
     return entry
 
 

@@ -9,7 +9,6 @@ with the code and plain words the client gets back.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -19,7 +18,6 @@ __all__ = [
     "ProtocolError",
     "error_message",
     "parse_client_message",
-    "plain_words",
 ]
 
 ERROR_CODES: Final = (
@@ -90,26 +88,6 @@ def parse_client_message(text: str | bytes, max_size: int) -> ClientMessage:
     if isinstance(action, str) and action.strip() and len(action) <= _MAX_ACTION_TEXT:
         return ClientMessage("act", seq, action.strip())
     raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
-
-
-_GROUP = re.compile(r"\s*\(([^()]*)\)")
-_TAG = re.compile(r"R\d+")
-
-
-def plain_words(text: str) -> str:
-    """``text`` without the library's internal rule tags (``R27``) in its brackets; the sources
-    people can look up (``S2``, ``DEF #17``) stay."""
-    if "R" not in text:
-        return text
-
-    def group(m: re.Match[str]) -> str:
-        parts = [p.strip() for p in m.group(1).split(",")]
-        kept = [p for p in parts if not _TAG.fullmatch(p)]
-        if len(kept) == len(parts):
-            return m.group(0)
-        return f" ({', '.join(kept)})" if kept else ""
-
-    return _GROUP.sub(group, text)
 
 
 def _is_int(value: Any) -> bool:

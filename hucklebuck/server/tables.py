@@ -26,7 +26,7 @@ from ..games.engine import TrickGame
 from ..packs import GameKind
 from .config import ServerConfig
 from .moves import read_move
-from .protocol import ClientMessage, ProtocolError, error_message, plain_words
+from .protocol import ClientMessage, ProtocolError, error_message
 from .store import StoredTable
 from .views import HandLog, hand_events, seat_view
 
@@ -363,7 +363,7 @@ class ServerTable:
             else:
                 self._rematch(conn.seat)
         except ProtocolError as exc:
-            conn.send_text(json.dumps(error_message(exc.code, plain_words(exc.message), self.seq)))
+            conn.send_text(json.dumps(error_message(exc.code, exc.message, self.seq)))
 
     def agent_message(self, seat: int, message: ClientMessage) -> None:
         """A computer seat's move: checked like a person's (a stale one is dropped)."""
@@ -429,7 +429,7 @@ class ServerTable:
         reason = ""
         for ev in hand_events(game)[1]:
             if isinstance(ev, ScoreEvent) and (ev.delta or ev.reason):
-                text = plain_words(f"{names[ev.seat]}: {ev.reason}")
+                text = f"{names[ev.seat]}: {ev.reason}"
                 lines.append({"seat": ev.seat, "delta": ev.delta, "text": text})
             elif isinstance(ev, GameOverEvent):
                 reason = ev.reason
@@ -443,7 +443,7 @@ class ServerTable:
             who = " and ".join(names[s] for s in winners)
             self.fields["game_over"] = {
                 "winners": winners,
-                "text": plain_words(f"{who} wins. {self.narrator.why(winners, reason)}"),
+                "text": f"{who} wins. {self.narrator.why(winners, reason)}",
             }
         elif game.kind is GameKind.BUCKEM and game.hand_number >= self.fields.get("hands", 10):
             standings = game.standings
