@@ -187,7 +187,8 @@ def test_two_people_play_a_whole_game_by_clicking(
                 taken.add(f"score-{width}")
 
     moves = play_until([ann, ben], rng, lambda: is_over(ann) and is_over(ben), on_move=screenshots)
-    assert moves > 10
+    # each person decides at least once a hand (Buck 'Em: three rounds, where a fold is one decision)
+    assert moves >= (6 if game == "buckem" else 10)
 
     summary = server.get(f"/api/tables/{table_id}")
     assert summary["over"] and summary["winners"]

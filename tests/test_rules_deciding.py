@@ -101,7 +101,7 @@ class TestInTheHoleAnyBid:
             "made the bid of 2 from the hole: back to 0 (in_the_hole_reset_applies_to=any_bid, DEF #13)"
         )
         g = made([0, 0, 0], options=hb_opts(in_the_hole_reset_applies_to="any_bid"))
-        assert g.results[-1].reasons[1] == "made the bid of 2 with 2 trick(s): +2 (S0, DEF #9)"
+        assert g.results[-1].reasons[1] == "made the bid of 2 with 2 tricks: +2 (S0, DEF #9)"
 
 
 # ------------------------------------------------ Deer Park: lock_permanent (DEF #75)

@@ -84,7 +84,7 @@ class TestHucklebuck:
             "1 play 2C", "2 play QH", "0 play AC", "trick 3: 1 leads 2C QH AC, 0 wins",
             "0 play AD", "1 play 3C", "2 play KH", "trick 4: 0 leads AD 3C KH, 0 wins",
             "0 play KD", "1 play 4C", "2 play AH", "trick 5: 0 leads KD 4C AH, 0 wins",
-            "score 0 +3: stayed and took 3 trick(s): +3 (S0, S2)",
+            "score 0 +3: stayed and took 3 tricks: +3 (S0, S2)",
             "score 1 -5: set: bid 3, took 2: -5 (S0, S2, DEF #7, #8)",
             f"score 2 -5: {NO_TRICK}",
             "hand over [3, -1, -5] out []",
@@ -152,9 +152,9 @@ class TestBuckEm:
     def test_lone_stayer_without_the_rake_cards(self) -> None:  # S3; DEF #43, #47
         hands = ["2D 3D 4D 5D 6D", "4S 3S 2C 3C 4C", "7D 8D 9D TD JD", "QD KD AD 7H 8H", "9H TH 5H 6H 7C"]
         g = all_fold_but(bk_game(hands, "9S"), {1})
-        why = "seat 1 stayed alone without the rake cards: no play, the pot carries (S3, DEF #47)"
+        why = "stayed alone without the rake cards: no play, the pot carries (S3, DEF #47)"
         assert stream(g, hands, "buckem") == [
-            *ANTES, "1 stay", *FOLDS, f"score 0 +0: {why}", "hand over [-1, -1, -1, -1, -1] out []",
+            *ANTES, "1 stay", *FOLDS, f"score 1 +0: {why}", "hand over [-1, -1, -1, -1, -1] out []",
         ]  # fmt: skip
         assert g.results[-1].reasons == (why,) and g.results[-1].stayers == (1,)
 
@@ -198,7 +198,7 @@ class TestBuckEm:
         s = stream(g, hands, "buckem")
         assert s[-3:] == [
             "score 1 +5: took 5 tricks: wins 5 (S3)",
-            "score 2 -5: took 0 trick(s): burned, pays 5 (S3, DEF #36)",
+            "score 2 -5: took 0 tricks: burned, pays 5 (S3, DEF #36)",
             "hand over [-1, 4, -6, -1, -1] out []",
         ]
         assert [x for x in s if x.startswith("trick")] == [

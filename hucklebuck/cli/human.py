@@ -483,11 +483,10 @@ def save_game(game: Any, path: str, meta: dict[str, Any]) -> str:
     """Write the game's JSON form (plus the table's seats) to ``path``; returns a message."""
     data = game.to_dict()
     data["table"] = meta
-    if "\0" in path:
-        return "Could not save: a file name cannot contain a NUL character"
     try:
         write_atomic(path, json.dumps(data))  # a failed save leaves the previous one intact
     except (OSError, ValueError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return f"Could not save to {path}: {why}"
+        shown = path if isinstance(path, str) and "\0" not in path else repr(path)
+        return f"Could not save to {shown}: {why}"
     return f"Saved to {path}. Continue later with: play --resume {path}"
