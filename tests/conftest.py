@@ -18,7 +18,9 @@ BACKENDS = hucklebuck.available()
 
 # Adapter scripts run as subprocesses by the tests, and the atheris fuzz harnesses
 # (replayed by test_hardening_fuzz.py), are not test modules.
-collect_ignore_glob = ["fixtures/*", "fuzz/*"]
+collect_ignore_glob = ["fixtures/*", "fuzz/*", "*_kit.py", "*_kit_async.py"]
+# (the *_kit modules are helpers the server and browser tests import; --doctest-modules must not
+# import them in a venv without the server extra)
 
 if os.environ.get("HUCKLEBUCK_TEST_REQUIRE_C") == "1" and "c" not in BACKENDS:
     raise pytest.UsageError(
