@@ -215,9 +215,9 @@ DP_PLAY = [
     "1 play AH", "2 play JS", "0 play AC", "trick 5: 1 leads AH JS AC, 1 wins",
 ]  # fmt: skip
 DP_SCORES = [
-    "score 0 +5: a defender needed 1 and took 0: +5 (S4, DEF #66)",
+    "score 0 +5: a defender needed 1 and took 0: +5 (S4, DEF #65)",
     "score 1 -5: the maker needed 3 and took 5: -5 (S4, DEF #65)",
-    "score 2 +5: a defender needed 1 and took 0: +5 (S4, DEF #66)",
+    "score 2 +5: a defender needed 1 and took 0: +5 (S4, DEF #65)",
 ]
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from array import array
-from typing import Final, Protocol
+from typing import Final, NoReturn, Protocol
 
 from ..errors import CoreInputError
 
-__all__ = ["ABI_VERSION", "MAX_TRICK", "NO_LEAD", "Core", "raise_for"]
+__all__ = ["ABI_VERSION", "MAX_TRICK", "NO_LEAD", "Core", "check_id", "raise_for"]
 
 #: The C module's ``hb_abi_version()`` must return this, or it is refused.
 ABI_VERSION: Final = 6
@@ -32,9 +32,20 @@ _MESSAGES: Final[dict[int, str]] = {
 }
 
 
-def raise_for(code: int, index: int = 0) -> None:
+def raise_for(code: int, index: int = 0) -> NoReturn:
     """Raise the :class:`CoreInputError` for a negative core error code."""
     raise CoreInputError(f"item {index}: {_MESSAGES.get(code, f'error {code}')}", index)
+
+
+def check_id(value: object, lo: int, hi: int, code: int, index: int = 0) -> int:
+    """``value`` as an int in ``lo..hi``, or the :class:`CoreInputError` for ``code``.
+
+    Both cores check their integer arguments with it, so a float, a string or
+    ``None`` gets the same error on each (``bool`` counts as an int, as in Python).
+    """
+    if isinstance(value, int) and lo <= value <= hi:
+        return int(value)
+    raise_for(code, index)
 
 
 class Core(Protocol):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .._hbc import ffi, lib
 from ..errors import BackendError
-from ._api import ABI_VERSION, MAX_TRICK, raise_for
+from ._api import ABI_VERSION, MAX_TRICK, check_id, raise_for
 from ._py_solve import E_BUDGET, E_CANCELLED, TT_SIZE, budget_error
 
 __all__ = ["CCore"]
@@ -144,7 +144,7 @@ class CCore:
     def rules(self, game: int, trump: int) -> tuple[bytes, bytes]:
         """See :meth:`hucklebuck._core._api.Core.rules`."""
         out = ffi.new("hb_rules *")
-        rc = lib.hb_rules_init(int(game), int(trump), out)
+        rc = lib.hb_rules_init(check_id(game, 0, 2, -1), check_id(trump, 0, 3, -2), out)
         if rc != 0:
             raise_for(rc)
         raw = ffi.buffer(out)[:]
@@ -152,9 +152,8 @@ class CCore:
 
     def trick_winner(self, game: int, trump: int, cards: bytes) -> int:
         """See :meth:`hucklebuck._core._api.Core.trick_winner`."""
-        _check_game(game)
-        if not 0 <= trump <= 3:
-            raise_for(-2)
+        check_id(game, 0, 2, -1)
+        check_id(trump, 0, 3, -2)
         rc = _trick_winner(game, trump, cards, len(cards))
         if rc < 0:
             raise_for(rc)
@@ -168,13 +167,10 @@ class CCore:
             out = _MASK_ERROR
         if not out & _MASK_ERROR:
             return out
-        _check_game(game)
-        if not 0 <= trump <= 3:
-            raise_for(-2)
-        if not 0 <= hand < 1 << 52:
-            raise_for(-7)
-        if not 0 <= lead <= 255:
-            raise_for(-3)
+        check_id(game, 0, 2, -1)
+        check_id(trump, 0, 3, -2)
+        check_id(lead, 0, 255, -3)
+        check_id(hand, 0, (1 << 52) - 1, -7)
         out = _legal_mask(game, trump, lead, hand)
         if out & _MASK_ERROR:
             raise_for(-(out & 0xFF))

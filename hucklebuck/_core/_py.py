@@ -6,7 +6,7 @@ import time
 from array import array
 from typing import Final
 
-from ._api import MAX_TRICK, NO_LEAD, raise_for
+from ._api import MAX_TRICK, NO_LEAD, check_id, raise_for
 
 __all__ = ["PythonCore"]
 
@@ -182,7 +182,11 @@ class PythonCore:
     def legal_mask(self, game: int, trump: int, lead: int, hand: int) -> int:
         """See :meth:`hucklebuck._core._api.Core.legal_mask`."""
         suit, _, masks = _get(game, trump)
-        return _legal(masks, suit, lead, hand, 0)
+        if not (type(lead) is int and 0 <= lead <= 255):
+            check_id(lead, 0, 255, -3)
+        if not (type(hand) is int and 0 <= hand < 1 << 52):
+            check_id(hand, 0, (1 << 52) - 1, -7)
+        return _legal(masks, suit, lead, int(hand), 0)
 
     def trick_winners(self, game: int, trumps: bytes, lens: bytes, cards: bytes) -> bytes:
         """See :meth:`hucklebuck._core._api.Core.trick_winners`."""

@@ -38,9 +38,10 @@ def score_played_hand(game: DeerParkGame) -> None:
             reasons[s] = (
                 f"the maker needed {need} and took {t}: +5 - {t} (failed_contract_tricks_count, DEF #66)"
             )
-        else:
+        else:  # a failing maker's +5 is DEF #66's choice; a defender's +5 for no trick is S4's own rule
             delta[s] = 5
-            reasons[s] = f"{role} needed {need} and took {t}: +5 (S4, DEF #66)"
+            cite = "DEF #66" if s == game._maker else "DEF #65"
+            reasons[s] = f"{role} needed {need} and took {t}: +5 (S4, {cite})"
     # The records below are built with build_frozen: every field is already right, and a
     # frozen dataclass's own __init__ would cost more than the rest of the scoring.
     hand = game._hand_no

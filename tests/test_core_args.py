@@ -1,0 +1,67 @@
+"""Both cores refuse the same integer arguments with the same error.
+
+The cores' own methods take plain ints (game 0..2, trump 0..3, a led card
+0..51 or 255, a 52-bit hand mask).  A float, a string, ``None``, NaN or an
+out-of-range number must give the same :class:`CoreInputError` on each core,
+and an accepted value the same answer; the C core must not convert what the
+Python core refuses (``1.0`` as a game) or fail with Python's own errors.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import pytest
+
+import hucklebuck
+from hucklebuck._core import get_core, using
+from hucklebuck.errors import CoreInputError
+
+pytestmark = [
+    pytest.mark.single_core,
+    pytest.mark.skipif("c" not in hucklebuck.available(), reason="needs both cores to compare"),
+]
+
+VALUES: list[object] = [0, 1, 2, True, -1, 3, 4, 51, 52, 255, 256, 2**52, 2**70]
+VALUES += [None, "1", 1.0, float("nan"), 1j]
+
+
+def outcome(call: Callable[[], object]) -> tuple[str, str]:
+    try:
+        return "ok", repr(call())
+    except Exception as e:  # the comparison is the point
+        return type(e).__name__, str(e)
+
+
+def both(call: Callable[[object], object]) -> tuple[tuple[str, str], tuple[str, str]]:
+    out = []
+    for name in ("c", "python"):
+        with using(name):
+            out.append(outcome(lambda core=get_core(): call(core)))
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("game, trump", list(itertools.product(VALUES, repeat=2)))
+def test_rules_and_trick_winner(game: object, trump: object) -> None:
+    for call in (
+        lambda core: core.rules(game, trump),
+        lambda core: core.trick_winner(game, trump, b"\x01\x02"),
+    ):
+        c, py = both(call)
+        assert c == py
+        assert c[0] in ("ok", "CoreInputError")
+
+
+@pytest.mark.parametrize("lead, hand", list(itertools.product(VALUES, repeat=2)))
+def test_legal_mask(lead: object, hand: object) -> None:
+    for game, trump in ((0, 0), (2, 3), (1.0, 0), (0, "1"), (None, None)):
+        c, py = both(lambda core, g=game, t=trump: core.legal_mask(g, t, lead, hand))
+        assert c == py
+        assert c[0] in ("ok", "CoreInputError")
+
+
+def test_a_float_game_is_refused() -> None:
+    for name in ("c", "python"):
+        with using(name), pytest.raises(CoreInputError, match="game id out of range"):
+            get_core().rules(1.0, 0)  # type: ignore[arg-type]
