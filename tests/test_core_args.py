@@ -38,7 +38,8 @@ def both(call: Callable[[object], object]) -> tuple[tuple[str, str], tuple[str, 
     out = []
     for name in ("c", "python"):
         with using(name):
-            out.append(outcome(lambda core=get_core(): call(core)))
+            core = get_core()
+            out.append(outcome(lambda core=core: call(core)))
     return out[0], out[1]
 
 
