@@ -148,6 +148,20 @@ class TestTrumpAndStaying:
         run(g, "1 trump S")
         assert g.trump is Suit.SPADES
 
+    def test_action_ids_match_the_actions_in_every_phase(self) -> None:  # S0, S2
+        # The integer ids an agent sees are exactly the legal actions, in the auction, the
+        # naming of trump, staying and the exchange (each phase lists its ids its own way).
+        seen = set()
+        for seed in range(12):
+            g = HucklebuckGame(4, seed=seed, options=opts(auction_reentry=seed % 2 == 0))
+            while g.to_act is not None and g.phase is not Phase.PLAY:
+                seen.add(g.phase)
+                ids = g.legal_action_ids()
+                assert ids == sorted(g.action_id(a) for a in g.legal_actions())
+                assert [g.action_from_id(i) for i in ids] == sorted(g.legal_actions(), key=g.action_id)
+                g.apply_id(ids[seed % len(ids)])
+        assert {Phase.AUCTION, Phase.TRUMP, Phase.DECLARE, Phase.EXCHANGE} <= seen
+
     def test_declare_order_bidder_left_and_bidder_last(self) -> None:  # S0, S2
         g = new_game(["AD KD QD JD TD", "AS KS QS JS TS", "AH KH QH JH TH", "AC KC QC JC TC"])
         run(g, "1 pass", "2 bid 2", "3 pass", "0 pass", "2 trump H")
