@@ -2,6 +2,9 @@
 
 ``HUCKLEBUCK_BUILD_C`` selects the mode:
 
+The C core is two compiled modules: ``hucklebuck._hbc`` (cffi, from ``csrc/*.c``)
+and ``hucklebuck._hbcall`` (the one-call functions, ``csrc/py/hb_calls.c``).
+
 * ``auto`` (default): build the C core when cffi and a compiler are there;
   otherwise install the pure-Python core and print a warning.
 * ``1``: the C core is required; a missing cffi or a failed compile is an error
@@ -18,7 +21,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 
@@ -60,5 +63,17 @@ if MODE != "0":
         )
     else:
         kwargs["cffi_modules"] = ["csrc/build_ffi.py:ffibuilder"]
+        # The one-call functions in C (csrc/py/hb_calls.c, a CPython extension that links the
+        # same rule functions): used only while the C core is the selected core.
+        kwargs["ext_modules"] = [
+            Extension(
+                "hucklebuck._hbcall",
+                sources=["csrc/py/hb_calls.c", "csrc/hb_core.c"],
+                include_dirs=["csrc"],
+                depends=["csrc/hb_core.h"],
+                extra_compile_args=["-std=c99", "-O2"],
+                optional=MODE != "1",
+            )
+        ]
 
 setup(**kwargs)  # type: ignore[arg-type]

@@ -28,11 +28,12 @@ of any type, raises a :class:`~hucklebuck.errors.HucklebuckError` (a
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from . import _validate as v
 from ._core import get_core
 from ._core._api import MAX_TRICK, NO_LEAD
+from ._fast import ext as _ext
 from .cards import Card, CardSet, Suit
 from .errors import CardError, CoreInputError
 from .packs import GameKind
@@ -109,8 +110,22 @@ def effective_suit(game: GameKind | str, trump: SuitArg, card: Card) -> Suit:
     return Suit(suits[c.index])
 
 
+# The compiled one-call functions (hucklebuck._fast): on the C core they answer a plain,
+# valid call in C and return None for anything else, which then takes the path below.
+_c_trick_winner: Callable[[object, object, object], int | None] | None = None
+_c_legal_plays: Callable[[object, object, object, object], CardSet | None] | None = None
+if _ext is not None:
+    _GAMES = tuple(sorted(GameKind, key=lambda k: k.core_id))
+    _ext.link_games(_GAMES, tuple(k.value for k in _GAMES))
+    _c_trick_winner, _c_legal_plays = _ext.trick_winner, _ext.legal_plays
+
+
 def trick_winner(game: GameKind | str, trump: SuitArg, cards: Sequence[Card]) -> int:
     """The 0-based index of the winning card; ``cards`` are in play order, leader first."""
+    if _c_trick_winner is not None:
+        found = _c_trick_winner(game, trump, cards)
+        if found is not None:
+            return found
     gid = _GAME_IDS.get(game) if type(game) is GameKind or type(game) is str else None
     t = trump._value_ if type(trump) is Suit else None
     if gid is not None and t is not None and (type(cards) is tuple or type(cards) is list):
@@ -134,6 +149,10 @@ def legal_plays(
     trick: Sequence[Card] = (),
 ) -> CardSet:
     """The cards of ``hand`` that may be played to ``trick`` (cards already played)."""
+    if _c_legal_plays is not None:
+        found = _c_legal_plays(game, trump, hand, trick)
+        if found is not None:
+            return found
     gid = _GAME_IDS.get(game) if type(game) is GameKind or type(game) is str else None
     if gid is None:
         gid = _game_id(game)

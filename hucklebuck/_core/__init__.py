@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
+from .._fast import ext as _ext
 from ..errors import BackendError
 from ._api import Core
 from ._py import PythonCore
@@ -61,7 +62,14 @@ def _load_c() -> Core | None:
             _c_error = f"the C core is not built in this install ({exc})"
     else:
         _c_core = CCore()
+        _link_calls()
     return _c_core
+
+
+def _link_calls() -> None:
+    """Tell the compiled one-call functions (:mod:`hucklebuck._fast`) how to see the selected core."""
+    if _ext is not None and "_override" in globals():  # (at import, once _override exists)
+        _ext.link_core(_override, globals(), _c_core)
 
 
 def _select(mode: str) -> tuple[Core, str]:
@@ -83,6 +91,7 @@ def _select(mode: str) -> tuple[Core, str]:
 # in one thread never changes the core another thread sees).
 _default: tuple[Core, str] = _select(os.environ.get("HUCKLEBUCK_BACKEND", "auto"))
 _override: ContextVar[tuple[Core, str] | None] = ContextVar("hucklebuck_core", default=None)
+_link_calls()
 
 
 def _current() -> tuple[Core, str]:
