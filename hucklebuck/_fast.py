@@ -1,24 +1,31 @@
-"""The one-call functions in C (``hucklebuck._hbcall``, built from ``csrc/py/hb_calls.c``), if built.
+"""The one-call functions in C (``hucklebuck._hbcall``, built from ``csrc/py/hb_calls.c``).
 
-Each function of :data:`ext` answers a plain, valid call while the C core is the
-selected core, and returns ``None`` for anything else (another core, another
-type, any error), so the caller takes its Python path, which gives the errors.
-:mod:`hucklebuck.cards`, :mod:`hucklebuck.tricks` and :mod:`hucklebuck._core`
-link it to the library's objects when they are imported; until then it answers
-``None`` to every call.
+The module is imported when the C core is loaded (never under
+``HUCKLEBUCK_BACKEND=python`` until the C core is asked for).  Each of its
+functions answers a plain, valid call while the C core is the selected core,
+and returns ``None`` for anything else (another core, another type, any
+error), so the caller takes its Python path, which gives the errors.
+:mod:`hucklebuck._core`, :mod:`hucklebuck.cards` and :mod:`hucklebuck.tricks`
+each link it to their objects with their own ``_link_calls()``: when they are
+imported, or, if they were imported first, when :func:`load` runs.
 """
 
 from __future__ import annotations
 
+import sys
 from types import ModuleType
 
-__all__ = ["VERSION", "ext"]
+__all__ = ["VERSION", "ext", "load"]
 
 #: The interface version this package needs (``HB_CALLS_VERSION`` in ``csrc/py/hb_calls.c``).
 VERSION = 1
+_LINKED = ("hucklebuck._core", "hucklebuck.cards", "hucklebuck.tricks")
+
+ext: ModuleType | None = None
+"""The compiled module once loaded, else ``None`` (everything then runs in Python)."""
 
 
-def _load() -> ModuleType | None:
+def _import() -> ModuleType | None:
     try:
         from . import _hbcall
     except ImportError:  # not built: a pure-Python install, or HUCKLEBUCK_BUILD_C=0
@@ -28,5 +35,14 @@ def _load() -> ModuleType | None:
     return _hbcall
 
 
-ext: ModuleType | None = _load()
-"""The compiled module, or ``None`` when it is not built (everything then runs in Python)."""
+def load() -> None:
+    """Import the compiled module (the C core is loaded) and link the modules already imported."""
+    global ext
+    if ext is None:
+        ext = _import()
+    if ext is None:
+        return
+    for name in _LINKED:
+        link = getattr(sys.modules.get(name), "_link_calls", None)
+        if link is not None:
+            link()

@@ -19,7 +19,7 @@ import enum
 from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
-from ._fast import ext as _ext
+from . import _fast
 from .errors import CardError
 
 __all__ = ["Card", "CardSet", "Rank", "Suit", "parse_card", "parse_cards", "parse_suit"]
@@ -402,10 +402,18 @@ class CardSet:
 
 
 _c_parse_cards: Callable[[object], tuple[Card, ...] | None] | None = None
-if _ext is not None:
-    try:  # the compiled one-call functions read these objects directly (hucklebuck._fast)
-        _ext.link_cards(Card, CardSet, _ALL, tuple(Suit))
+
+
+def _link_calls() -> None:
+    """Let the compiled one-call functions (:mod:`hucklebuck._fast`) read the cards directly."""
+    global _c_parse_cards
+    if _fast.ext is None:
+        return
+    try:
+        _fast.ext.link_cards(Card, CardSet, _ALL, tuple(Suit))
     except (TypeError, ValueError):  # pragma: no cover - a build that does not fit these classes
-        pass
-    else:
-        _c_parse_cards = _ext.parse_cards
+        return
+    _c_parse_cards = _fast.ext.parse_cards
+
+
+_link_calls()

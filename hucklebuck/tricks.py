@@ -30,10 +30,10 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 
+from . import _fast
 from . import _validate as v
 from ._core import get_core
 from ._core._api import MAX_TRICK, NO_LEAD
-from ._fast import ext as _ext
 from .cards import Card, CardSet, Suit
 from .errors import CardError, CoreInputError
 from .packs import GameKind
@@ -58,6 +58,7 @@ _GAME_IDS: dict[object, int] = {k: k.core_id for k in GameKind} | {k.value: k.co
 _INDEX: dict[Card, int] = {Card.from_index(i): i for i in range(52)}
 _index = _INDEX.__getitem__
 _BITS: tuple[int, ...] = tuple(1 << i for i in range(256))
+_FULL = (1 << 52) - 1
 
 
 def _game_id(game: object) -> int:
@@ -114,10 +115,19 @@ def effective_suit(game: GameKind | str, trump: SuitArg, card: Card) -> Suit:
 # valid call in C and return None for anything else, which then takes the path below.
 _c_trick_winner: Callable[[object, object, object], int | None] | None = None
 _c_legal_plays: Callable[[object, object, object, object], CardSet | None] | None = None
-if _ext is not None:
-    _GAMES = tuple(sorted(GameKind, key=lambda k: k.core_id))
-    _ext.link_games(_GAMES, tuple(k.value for k in _GAMES))
-    _c_trick_winner, _c_legal_plays = _ext.trick_winner, _ext.legal_plays
+
+
+def _link_calls() -> None:
+    """Give the compiled one-call functions the games (see :mod:`hucklebuck._fast`)."""
+    global _c_trick_winner, _c_legal_plays
+    if _fast.ext is None:
+        return
+    games = tuple(sorted(GameKind, key=lambda k: k.core_id))
+    _fast.ext.link_games(games, tuple(k.value for k in games))
+    _c_trick_winner, _c_legal_plays = _fast.ext.trick_winner, _fast.ext.legal_plays
+
+
+_link_calls()
 
 
 def trick_winner(game: GameKind | str, trump: SuitArg, cards: Sequence[Card]) -> int:
@@ -158,6 +168,8 @@ def legal_plays(
         gid = _game_id(game)
     t = trump._value_ if type(trump) is Suit else _suit_id(trump)
     mask = hand._mask if type(hand) is CardSet else v.hand(hand, "hand").mask
+    if type(mask) is not int or not 0 <= mask <= _FULL:  # a CardSet forced past its own checks
+        raise CardError(f"hand is not a valid set of cards (its mask is {v.shown(mask)}, not 52 bits)")
     row = _trick_bytes(trick, "trick", lo=0)
     if row:
         if mask & sum(_BITS[i] for i in row):

@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
-from .._fast import ext as _ext
+from .. import _fast
 from ..errors import BackendError
 from ._api import Core
 from ._py import PythonCore
@@ -62,14 +62,14 @@ def _load_c() -> Core | None:
             _c_error = f"the C core is not built in this install ({exc})"
     else:
         _c_core = CCore()
-        _link_calls()
+        _fast.load()  # the one-call functions in C, used while the C core is selected
     return _c_core
 
 
 def _link_calls() -> None:
-    """Tell the compiled one-call functions (:mod:`hucklebuck._fast`) how to see the selected core."""
-    if _ext is not None and "_override" in globals():  # (at import, once _override exists)
-        _ext.link_core(_override, globals(), _c_core)
+    """Tell the compiled one-call functions (:mod:`hucklebuck._fast`) how to find the selected core."""
+    if _fast.ext is not None and "_override" in globals():  # (at import: once _override exists)
+        _fast.ext.link_core(_override, globals(), _c_core)
 
 
 def _select(mode: str) -> tuple[Core, str]:
