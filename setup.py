@@ -16,12 +16,13 @@ All metadata lives in pyproject.toml.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
 from pathlib import Path
 
-from setuptools import Extension, setup
+from setuptools import setup
 from setuptools.command.build_py import build_py
 
 
@@ -43,6 +44,7 @@ class BuildPyWithSuite(build_py):
             shutil.copyfile(f, target)
 
 
+HERE = Path(__file__).resolve().parent
 MODE = os.environ.get("HUCKLEBUCK_BUILD_C", "auto").strip().lower()
 if MODE not in {"auto", "1", "0"}:
     sys.exit(f"error: HUCKLEBUCK_BUILD_C must be auto, 1 or 0, not {MODE!r}")
@@ -65,15 +67,10 @@ if MODE != "0":
         kwargs["cffi_modules"] = ["csrc/build_ffi.py:ffibuilder"]
         # The one-call functions in C (csrc/py/hb_calls.c, a CPython extension that links the
         # same rule functions): used only while the C core is the selected core.
-        kwargs["ext_modules"] = [
-            Extension(
-                "hucklebuck._hbcall",
-                sources=["csrc/py/hb_calls.c", "csrc/hb_core.c"],
-                include_dirs=["csrc"],
-                depends=["csrc/hb_core.h"],
-                extra_compile_args=["-std=c99", "-O2"],
-                optional=MODE != "1",
-            )
-        ]
+        spec = importlib.util.spec_from_file_location("build_calls", HERE / "csrc" / "py" / "build_calls.py")
+        assert spec is not None and spec.loader is not None
+        build_calls = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(build_calls)
+        kwargs["ext_modules"] = [build_calls.extension(required=MODE == "1")]
 
 setup(**kwargs)  # type: ignore[arg-type]
