@@ -7,7 +7,10 @@ the left bower (the other jack of the same colour), which counts as a trump
 for leading, following and winning (S4: the usual Euchre bowers).
 
 Each function calls the active core (:func:`hucklebuck.backend`) once; the
-batch functions call it once for a whole batch.
+batch functions call it once for a whole batch.  On the C core a plain, valid
+call of :func:`trick_winner` or :func:`legal_plays` runs whole in C (see
+:mod:`hucklebuck._fast`); anything else, and every error, takes the Python
+path below, the same on both cores.
 
 Arguments are checked before the core is called, the same way on both cores:
 ``game`` is a :class:`~hucklebuck.packs.GameKind` or its name, a suit is a

@@ -15,7 +15,7 @@
  * always the result the Python path gives, and an error always comes from the
  * Python path, with the same class and message on both cores.
  *
- * Nothing here trusts its caller: link() checks each object it is given, and
+ * Nothing here trusts its caller: the link_* functions check what they are given, and
  * hb_trick_winner / hb_legal_mask check their inputs again.
  *
  * This file needs Python.h, so it lives apart from the plain C files of csrc/ (which CI also
@@ -27,7 +27,7 @@
 
 #include "hb_core.h"
 
-/* The interface version; hucklebuck/_core/_calls.py refuses a module whose value differs. */
+/* The interface version; hucklebuck/_fast.py refuses a module whose value differs. */
 #define HB_CALLS_VERSION 1
 #define HB_FULL_MASK ((UINT64_C(1) << 52) - 1)
 
@@ -146,7 +146,7 @@ static Py_ssize_t card_row(PyObject *seq, unsigned char *out, Py_ssize_t most, u
     return n;
 }
 
-/* The mask of a CardSet (exact type, a valid mask), else -1 in *ok. */
+/* 1 and the mask in *mask for a CardSet (exact type) with a valid mask, else 0. */
 static int set_mask(PyObject *obj, uint64_t *mask)
 {
     PyObject *m;

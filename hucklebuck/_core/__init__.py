@@ -4,7 +4,7 @@
 core when the compiled module and cffi import and fall back silently to
 Python otherwise; ``c`` requires the C core and raises
 :class:`~hucklebuck.errors.BackendError` saying why it cannot be had;
-``python`` never touches the compiled module.
+``python`` never touches the compiled modules (until the C core is asked for).
 """
 
 from __future__ import annotations
