@@ -2,6 +2,9 @@
 
 ``HUCKLEBUCK_BUILD_C`` selects the mode:
 
+The C core is two compiled modules: ``hucklebuck._hbc`` (cffi, from ``csrc/*.c``)
+and ``hucklebuck._hbcall`` (the one-call functions, ``csrc/py/hb_calls.c``).
+
 * ``auto`` (default): build the C core when cffi and a compiler are there;
   otherwise install the pure-Python core and print a warning.
 * ``1``: the C core is required; a missing cffi or a failed compile is an error
@@ -13,6 +16,7 @@ All metadata lives in pyproject.toml.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -40,6 +44,7 @@ class BuildPyWithSuite(build_py):
             shutil.copyfile(f, target)
 
 
+HERE = Path(__file__).resolve().parent
 MODE = os.environ.get("HUCKLEBUCK_BUILD_C", "auto").strip().lower()
 if MODE not in {"auto", "1", "0"}:
     sys.exit(f"error: HUCKLEBUCK_BUILD_C must be auto, 1 or 0, not {MODE!r}")
@@ -60,5 +65,12 @@ if MODE != "0":
         )
     else:
         kwargs["cffi_modules"] = ["csrc/build_ffi.py:ffibuilder"]
+        # The one-call functions in C (csrc/py/hb_calls.c, a CPython extension that links the
+        # same rule functions): used only while the C core is the selected core.
+        spec = importlib.util.spec_from_file_location("build_calls", HERE / "csrc" / "py" / "build_calls.py")
+        assert spec is not None and spec.loader is not None
+        build_calls = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(build_calls)
+        kwargs["ext_modules"] = [build_calls.extension(required=MODE == "1")]
 
 setup(**kwargs)  # type: ignore[arg-type]

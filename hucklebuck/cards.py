@@ -16,9 +16,10 @@ Card('TH')
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
+from . import _fast
 from .errors import CardError
 
 __all__ = ["Card", "CardSet", "Rank", "Suit", "parse_card", "parse_cards", "parse_suit"]
@@ -277,6 +278,10 @@ def parse_card(text: str) -> Card:
 
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Parse several cards: a whitespace- or comma-separated string, or an iterable."""
+    if _c_parse_cards is not None:  # the C core's parser answers plain, valid text (else None)
+        found = _c_parse_cards(text)
+        if found is not None:
+            return found
     items: Iterable[str | Card]
     items = text.replace(",", " ").split() if isinstance(text, str) else text
     try:
@@ -394,3 +399,21 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
+
+
+_c_parse_cards: Callable[[object], tuple[Card, ...] | None] | None = None
+
+
+def _link_calls() -> None:
+    """Let the compiled one-call functions (:mod:`hucklebuck._fast`) read the cards directly."""
+    global _c_parse_cards
+    if _fast.ext is None:
+        return
+    try:
+        _fast.ext.link_cards(Card, CardSet, _ALL, tuple(Suit))
+    except (TypeError, ValueError):  # pragma: no cover - a build that does not fit these classes
+        return
+    _c_parse_cards = _fast.ext.parse_cards
+
+
+_link_calls()

@@ -7,7 +7,10 @@ the left bower (the other jack of the same colour), which counts as a trump
 for leading, following and winning (S4: the usual Euchre bowers).
 
 Each function calls the active core (:func:`hucklebuck.backend`) once; the
-batch functions call it once for a whole batch.
+batch functions call it once for a whole batch.  On the C core a plain, valid
+call of :func:`trick_winner` or :func:`legal_plays` runs whole in C (see
+:mod:`hucklebuck._fast`); anything else, and every error, takes the Python
+path below, the same on both cores.
 
 Arguments are checked before the core is called, the same way on both cores:
 ``game`` is a :class:`~hucklebuck.packs.GameKind` or its name, a suit is a
@@ -28,8 +31,9 @@ of any type, raises a :class:`~hucklebuck.errors.HucklebuckError` (a
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from . import _fast
 from . import _validate as v
 from ._core import get_core
 from ._core._api import MAX_TRICK, NO_LEAD
@@ -57,6 +61,7 @@ _GAME_IDS: dict[object, int] = {k: k.core_id for k in GameKind} | {k.value: k.co
 _INDEX: dict[Card, int] = {Card.from_index(i): i for i in range(52)}
 _index = _INDEX.__getitem__
 _BITS: tuple[int, ...] = tuple(1 << i for i in range(256))
+_FULL = (1 << 52) - 1
 
 
 def _game_id(game: object) -> int:
@@ -109,8 +114,31 @@ def effective_suit(game: GameKind | str, trump: SuitArg, card: Card) -> Suit:
     return Suit(suits[c.index])
 
 
+# The compiled one-call functions (hucklebuck._fast): on the C core they answer a plain,
+# valid call in C and return None for anything else, which then takes the path below.
+_c_trick_winner: Callable[[object, object, object], int | None] | None = None
+_c_legal_plays: Callable[[object, object, object, object], CardSet | None] | None = None
+
+
+def _link_calls() -> None:
+    """Give the compiled one-call functions the games (see :mod:`hucklebuck._fast`)."""
+    global _c_trick_winner, _c_legal_plays
+    if _fast.ext is None:
+        return
+    games = tuple(sorted(GameKind, key=lambda k: k.core_id))
+    _fast.ext.link_games(games, tuple(k.value for k in games))
+    _c_trick_winner, _c_legal_plays = _fast.ext.trick_winner, _fast.ext.legal_plays
+
+
+_link_calls()
+
+
 def trick_winner(game: GameKind | str, trump: SuitArg, cards: Sequence[Card]) -> int:
     """The 0-based index of the winning card; ``cards`` are in play order, leader first."""
+    if _c_trick_winner is not None:
+        found = _c_trick_winner(game, trump, cards)
+        if found is not None:
+            return found
     gid = _GAME_IDS.get(game) if type(game) is GameKind or type(game) is str else None
     t = trump._value_ if type(trump) is Suit else None
     if gid is not None and t is not None and (type(cards) is tuple or type(cards) is list):
@@ -134,11 +162,17 @@ def legal_plays(
     trick: Sequence[Card] = (),
 ) -> CardSet:
     """The cards of ``hand`` that may be played to ``trick`` (cards already played)."""
+    if _c_legal_plays is not None:
+        found = _c_legal_plays(game, trump, hand, trick)
+        if found is not None:
+            return found
     gid = _GAME_IDS.get(game) if type(game) is GameKind or type(game) is str else None
     if gid is None:
         gid = _game_id(game)
     t = trump._value_ if type(trump) is Suit else _suit_id(trump)
     mask = hand._mask if type(hand) is CardSet else v.hand(hand, "hand").mask
+    if type(mask) is not int or not 0 <= mask <= _FULL:  # a CardSet forced past its own checks
+        raise CardError(f"hand is not a valid set of cards (its mask is {v.shown(mask)}, not 52 bits)")
     row = _trick_bytes(trick, "trick", lo=0)
     if row:
         if mask & sum(_BITS[i] for i in row):

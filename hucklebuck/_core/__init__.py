@@ -4,7 +4,7 @@
 core when the compiled module and cffi import and fall back silently to
 Python otherwise; ``c`` requires the C core and raises
 :class:`~hucklebuck.errors.BackendError` saying why it cannot be had;
-``python`` never touches the compiled module.
+``python`` never touches the compiled modules (until the C core is asked for).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
+from .. import _fast
 from ..errors import BackendError
 from ._api import Core
 from ._py import PythonCore
@@ -61,7 +62,14 @@ def _load_c() -> Core | None:
             _c_error = f"the C core is not built in this install ({exc})"
     else:
         _c_core = CCore()
+        _fast.load()  # the one-call functions in C, used while the C core is selected
     return _c_core
+
+
+def _link_calls() -> None:
+    """Tell the compiled one-call functions (:mod:`hucklebuck._fast`) how to find the selected core."""
+    if _fast.ext is not None and "_override" in globals():  # (at import: once _override exists)
+        _fast.ext.link_core(_override, globals(), _c_core)
 
 
 def _select(mode: str) -> tuple[Core, str]:
@@ -83,6 +91,7 @@ def _select(mode: str) -> tuple[Core, str]:
 # in one thread never changes the core another thread sees).
 _default: tuple[Core, str] = _select(os.environ.get("HUCKLEBUCK_BACKEND", "auto"))
 _override: ContextVar[tuple[Core, str] | None] = ContextVar("hucklebuck_core", default=None)
+_link_calls()
 
 
 def _current() -> tuple[Core, str]:

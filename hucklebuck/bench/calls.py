@@ -2,11 +2,14 @@
 
 Each function is timed on a fixed small input, the two cores interleaved
 (round after round, best of the rounds), as microseconds per call, with the
-ratio Python/C.  The targets: every function that calls a core at least 2x
-faster on the C core, and :func:`~hucklebuck.trick_winner` on the C core within
-1 us of the bare core call (``Core.trick_winner`` on the packed trick), which
-shows what the argument checks cost.  :func:`~hucklebuck.parse_cards` touches
-no core: both columns time the same Python code and its ratio is 1 by design.
+ratio Python/C.  The targets: every one-call function at least 2x faster on
+the C core, and :func:`~hucklebuck.trick_winner` on the C core within 1 us of
+the bare core call (``Core.trick_winner`` on the packed trick), which shows
+what the argument handling costs.  On the C core a plain, valid call of
+:func:`~hucklebuck.trick_winner`, :func:`~hucklebuck.legal_plays` or
+:func:`~hucklebuck.parse_cards` runs in C from the arguments to the result
+(the compiled module ``hucklebuck._hbcall``); anything else, errors included,
+takes the Python path both cores share.
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ CALLS: dict[str, tuple[Callable[[], object], int]] = {
     ),
 }
 """Label -> (the call, calls per timing at scale 1)."""
+TARGETS = [label for label in CALLS if label != "  bare core call"]
+"""The calls that must be at least 2x faster on the C core."""
 
 
 def _per_call(fn: Callable[[], object], number: int) -> float:
@@ -89,9 +94,15 @@ def run(args: argparse.Namespace) -> None:
         print("(the C core is not available here: targets not checked)")
         return
     gap = results["trick_winner"]["c"] - results["  bare core call"]["c"]
-    print(f"trick_winner on C: {gap:.2f} us above the bare core call (target: within 1 us)")
-    for label in ("trick_winner", "legal_plays", "solve (3 seats, 2 cards)", "evaluate_hand (20 samples)"):
+    met = gap <= 1
+    print(f"trick_winner on C: {gap:.2f} us above the bare core call ({_verdict(met)} the 1 us target)")
+    for label in TARGETS:
         row = results[label]
         ratio = row["python"] / row["c"]
-        verdict = "meets" if ratio >= 2 else "misses"
-        print(f"{label}: C {ratio:.2f}x faster ({verdict} the 2x target)")
+        met = met and ratio >= 2
+        print(f"{label}: C {ratio:.2f}x faster ({_verdict(ratio >= 2)} the 2x target)")
+    print("all targets met" if met else "some targets missed")
+
+
+def _verdict(met: bool) -> str:
+    return "meets" if met else "misses"

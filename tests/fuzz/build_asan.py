@@ -2,7 +2,8 @@
 
 ``python tests/fuzz/build_asan.py DEST`` copies ``hucklebuck/`` to ``DEST/hucklebuck``
 and compiles ``_hbc`` there from ``csrc/`` (same sources and declarations as
-the normal build, see ``csrc/build_ffi.py``) with ``-fsanitize=address,undefined``.
+the normal build, see ``csrc/build_ffi.py``) with ``-fsanitize=address,undefined``,
+and the one-call functions ``_hbcall`` (``csrc/py/build_calls.py``) the same way.
 Run the harnesses with ``PYTHONPATH=DEST`` and the sanitizer runtimes preloaded
 (``.ci/run`` shows how).
 """
@@ -23,7 +24,9 @@ def main(dest: str) -> None:
     out = Path(dest).resolve()
     target = out / "hucklebuck"
     shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(ROOT / "hucklebuck", target, ignore=shutil.ignore_patterns("_hbc*.so", "__pycache__"))
+    shutil.copytree(
+        ROOT / "hucklebuck", target, ignore=shutil.ignore_patterns("_hbc*.so", "_hbcall*.so", "__pycache__")
+    )
     spec = importlib.util.spec_from_file_location("build_ffi", ROOT / "csrc" / "build_ffi.py")
     assert spec is not None and spec.loader is not None
     build = importlib.util.module_from_spec(spec)
@@ -41,6 +44,28 @@ def main(dest: str) -> None:
     so = Path(built)
     shutil.copy2(so, target / so.name)
     print(f"sanitized C core: {target / so.name}")
+    calls = build_calls(out / "build-calls")
+    shutil.copy2(calls, target / calls.name)
+    print(f"sanitized one-call functions: {target / calls.name}")
+
+
+def build_calls(work: Path) -> Path:
+    """Compile ``hucklebuck._hbcall`` with the sanitizers into ``work``; the path of the module."""
+    from setuptools import Distribution
+    from setuptools.command.build_ext import build_ext
+
+    spec = importlib.util.spec_from_file_location("build_calls", ROOT / "csrc" / "py" / "build_calls.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    ext = build.extension(required=True, compile_args=FLAGS, link_args=["-fsanitize=address,undefined"])
+    cmd = build_ext(Distribution({"ext_modules": [ext]}))
+    cmd.build_lib = str(work / "lib")
+    cmd.build_temp = str(work / "temp")
+    cmd.force = True
+    cmd.ensure_finalized()
+    cmd.run()
+    return Path(cmd.get_ext_fullpath(ext.name))
 
 
 if __name__ == "__main__":

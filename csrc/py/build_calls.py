@@ -1,0 +1,29 @@
+"""The extension ``hucklebuck._hbcall``: the one-call functions in C (``hb_calls.c``).
+
+setup.py builds it next to the cffi core (``csrc/build_ffi.py``), under the
+same ``HUCKLEBUCK_BUILD_C`` switch; tests/fuzz/build_asan.py builds it with the
+sanitizers.  It compiles ``csrc/hb_core.c`` in, so it calls the same rule
+functions as the cffi core.  Paths are relative to the project root.
+"""
+
+from __future__ import annotations
+
+from setuptools import Extension
+
+SOURCES = ["csrc/py/hb_calls.c", "csrc/hb_core.c"]
+DEPENDS = ["csrc/hb_core.h"]
+
+
+def extension(
+    required: bool, compile_args: list[str] | None = None, link_args: list[str] | None = None
+) -> Extension:
+    """The extension; unless ``required``, a failed compile leaves it out (a pure-Python install)."""
+    return Extension(
+        "hucklebuck._hbcall",
+        sources=list(SOURCES),
+        include_dirs=["csrc"],
+        depends=list(DEPENDS),
+        extra_compile_args=["-std=c99", "-O2", *(compile_args or [])],
+        extra_link_args=list(link_args or []),
+        optional=not required,
+    )
