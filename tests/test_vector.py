@@ -24,7 +24,7 @@ CLASSES: dict[str, type[TrickGame[Any, Any]]] = {
 }
 PLAYERS = {"hucklebuck": (3, 7), "buckem": (5, 8), "deerpark": (3, 8)}
 DONE = (Phase.HAND_OVER, Phase.GAME_OVER)
-C_LANE = ("deerpark", "hucklebuck")
+C_LANE = ("deerpark", "hucklebuck", "buckem")
 """The games the C lane steps (every option and player count); the others fall back to game objects."""
 
 

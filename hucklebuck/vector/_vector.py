@@ -91,7 +91,7 @@ class VectorGame:
         if backend() == "c":
             from . import _clane
 
-            if _clane.covers(self._kind, self._players, self._options):
+            if _clane.covers(self._kind, self._players, self._options, self._hands):
                 lane: Lane = _clane.CLane(
                     self._kind,
                     self._players,
