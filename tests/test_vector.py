@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from array import array
 from typing import Any
 
 import pytest
@@ -104,7 +105,7 @@ class Reference:
 def check_same(vg: VectorGame, ref: Reference, tensors: bool = True) -> None:
     n = vg.num_envs
     assert vg.terminated.tolist() == ref.term
-    assert vg.rewards.tolist() == ref.rewards
+    assert vg.rewards.tolist() == [array("f", row).tolist() for row in ref.rewards]  # float32, as documented
     cps = vg.current_player.tolist()
     masks = vg.legal_mask.tolist()
     for i, g in enumerate(ref.games):
