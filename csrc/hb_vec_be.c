@@ -15,8 +15,13 @@
 #define HB_BE_CHIPS ((int64_t)1 << 58)
 #define MAX_ANTE INT32_MAX
 #define ACE 12     /* rank index of the ace (card = suit * 13 + rank index) */
-#define KING 11
 #define JACK 9
+/* The ids 55 + m for every m < 32 of at most three bits (the m with four or five
+   bits are 15, 23, 27, 29, 30 and 31), as the two words of a legal-id mask. */
+#define DRAW_M ((uint64_t)0xFFFFFFFF & ~((UINT64_C(1) << 15) | (UINT64_C(1) << 23) | (UINT64_C(1) << 27) \
+                                         | (UINT64_C(1) << 29) | (UINT64_C(1) << 30) | (UINT64_C(1) << 31)))
+#define DRAW_IDS_LOW (DRAW_M << HB_BE_DRAW)
+#define DRAW_IDS_HIGH (DRAW_M >> (64 - HB_BE_DRAW))
 
 static int scare_at(const hb_vec_cfg *cfg) { return (cfg->flags >> HB_VEC_BE_SCARE_SHIFT) & 7; }
 
@@ -43,10 +48,20 @@ static int swap_on(const hb_vec_cfg *cfg) { return F(SWAP) && low_rank(cfg) == 0
 
 static int seat_ok(int s, int n) { return s >= 0 && s < n; }
 
+/* Whether the first len bytes of a are cards (0..51): one branch, so the loop vectorizes. */
+static int cards_ok(const uint8_t *a, int len)
+{
+    unsigned bad = 0;
+    int i;
+    for (i = 0; i < len; i++) bad |= a[i] > 51;
+    return !bad;
+}
+
 int hb_v_be_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
     int n = cfg->players, s;
-    uint64_t all = 0;
+    unsigned bad = 0;
+    uint64_t all = 0, overlap = 0, cards = 0;
     if (e->dealer >= n || e->tlen >= n || e->tricks > 5 || e->hand_len > HB_VEC_HAND_LOG) return HB_E_V_STATE;
     if (e->term > 1 || e->trump > 3 || e->upcard > 51 || e->upcard0 > 51) return HB_E_V_STATE;
     if (e->swapped != HB_NONE && e->swapped >= n) return HB_E_V_STATE;
@@ -55,30 +70,29 @@ int hb_v_be_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
     if (e->exch_len > n || e->exch_index > e->exch_len || e->leader >= n || e->turn >= n) return HB_E_V_STATE;
     if (e->ante_due > 1 || e->ante_taken > 1 || (e->active >> n) || (e->drew >> n)) return HB_E_V_STATE;
     if (e->pot < 0 || e->pot > HB_BE_CHIPS || e->units < 0 || e->units > HB_BE_CHIPS) return HB_E_V_STATE;
+    /* the per-seat checks accumulate without branches (this runs at every step) */
     for (s = 0; s < 8; s++) {
-        if (e->choice[s] > 2 && e->choice[s] != HB_NONE) return HB_E_V_STATE;
-        if (e->scare[s] > 51 && e->scare[s] != HB_NONE) return HB_E_V_STATE;
-        if (e->drawn[s] > 3) return HB_E_V_STATE;
-        if (s < e->exch_len && e->exch[s] >= n) return HB_E_V_STATE;
-        if (s < e->tlen && (e->trick[s] > 51 || e->tseat[s] >= n)) return HB_E_V_STATE;
+        bad |= (uint8_t)(e->choice[s] + 1) > 3;   /* HB_NONE, 0, 1, 2 */
+        bad |= (uint8_t)(e->scare[s] + 1) > 52;   /* HB_NONE, a card */
+        bad |= e->drawn[s] > 3;
     }
-    for (s = 0; s < e->stock_len; s++)
-        if (e->stock[s] > 51) return HB_E_V_STATE;
-    for (s = 0; s < e->aside_len; s++)
-        if (e->aside[s] > 51) return HB_E_V_STATE;
-    for (s = 0; s < e->dpool_len; s++)
-        if (e->dpool[s] > 51) return HB_E_V_STATE;
+    for (s = 0; s < e->exch_len; s++) bad |= e->exch[s] >= n;
+    for (s = 0; s < e->tlen; s++) bad |= (e->trick[s] > 51) | (e->tseat[s] >= n);
     for (s = 0; s < n; s++) {
-        if ((e->hands[s] >> 52) || (all & e->hands[s]) || (e->played[s] >> 52) || (e->disc[s] >> 52)
-            || (e->dealt[s] >> 52))
-            return HB_E_V_STATE;
-        if (e->bank[s] > HB_BE_CHIPS || e->bank[s] < -HB_BE_CHIPS) return HB_E_V_STATE;
+        cards |= e->hands[s] | e->played[s] | e->disc[s] | e->dealt[s];
+        overlap |= all & e->hands[s];
         all |= e->hands[s];
+        bad |= (uint64_t)e->bank[s] + (uint64_t)HB_BE_CHIPS > 2 * (uint64_t)HB_BE_CHIPS;
     }
+    if (bad || overlap || (cards >> 52)) return HB_E_V_STATE;
     switch (e->phase) {
     case HB_PH_STAY_FOLD: case HB_PH_DRAW:
         if (e->exch_index >= e->exch_len || e->turn != e->exch[e->exch_index]) return HB_E_V_STATE;
-        if (e->phase == HB_PH_DRAW && popcount64(e->hands[e->turn]) != 5) return HB_E_V_STATE;
+        if (e->phase != HB_PH_DRAW) break;
+        /* only the draw reads the stock and the piles that re-form it */
+        if (popcount64(e->hands[e->turn]) != 5 || !cards_ok(e->stock, e->stock_len) || !cards_ok(e->aside, e->aside_len)
+            || !cards_ok(e->dpool, e->dpool_len))
+            return HB_E_V_STATE;
         break;
     case HB_PH_PLAY:
         if (e->tricks >= 5 || !(e->active >> e->leader & 1) || !(e->active >> e->turn & 1)) return HB_E_V_STATE;
@@ -204,7 +218,7 @@ static int scared(const hb_vec_env *e, int seat) { return e->scare[seat] != HB_N
 
 void hb_v_be_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2])
 {
-    int seat = hb_v_be_to_act(e), m;
+    int seat = hb_v_be_to_act(e);
     legal[0] = legal[1] = 0;
     if (!seat_ok(seat, cfg->players)) return;
     switch (e->phase) {
@@ -223,9 +237,9 @@ void hb_v_be_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_en
         if (can_swap(cfg, e, seat)) set_id(legal, HB_BE_SWAP);
         if (!scared(e, seat)) set_id(legal, HB_BE_FOLD);
         break;
-    case HB_PH_DRAW:
-        for (m = 0; m < 32; m++)
-            if (popcount64((uint64_t)m) <= 3) set_id(legal, HB_BE_DRAW + m);
+    case HB_PH_DRAW:  /* every choice of 0-3 of the five cards: ids 55 + m, m of at most 3 bits */
+        legal[0] = DRAW_IDS_LOW;
+        legal[1] = DRAW_IDS_HIGH;
         break;
     default:
         break;
