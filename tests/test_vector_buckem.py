@@ -19,7 +19,13 @@ from test_vector_errors import snapshot
 
 import hucklebuck
 from hucklebuck import backend
-from hucklebuck.errors import IllegalAction
+from hucklebuck.errors import (
+    ActionParseError,
+    IllegalAction,
+    OptionsError,
+    PlayerCountError,
+    UnsupportedOption,
+)
 from hucklebuck.games import BuckEmGame, BuckEmOptions
 from hucklebuck.games.ids import BE_DRAW, BE_FOLD, BE_STAY, BE_SWAP
 from hucklebuck.vector import VectorGame
@@ -180,6 +186,38 @@ def test_a_draw_of_four_cards_changes_nothing() -> None:
     acts[i] = BE_DRAW + 0b1111
     with pytest.raises(IllegalAction, match=rf"environment {i}: action id {BE_DRAW + 15}\b"):
         vg.step(acts)
+    assert snapshot(vg) == before
+
+
+def test_bad_arguments_and_buffers() -> None:
+    """The library's own errors for Buck 'Em's arguments, and nothing changed by bad buffers."""
+    for players in (4, 9):
+        with pytest.raises(PlayerCountError):
+            VectorGame("buckem", players, 2)
+    with pytest.raises(OptionsError, match="no end"):
+        VectorGame("buckem", 5, 2, hands=None)
+    with pytest.raises(OptionsError, match="ante"):
+        VectorGame("buckem", 5, 2, options={"ante": 0})
+    with pytest.raises(OptionsError, match="pot_limit"):
+        VectorGame("buckem", 5, 2, options={"pot_limit": 2**58 + 1})
+    with pytest.raises(OptionsError, match="removed"):
+        VectorGame("buckem", 7, 2, options={"short_handed": True, "short_handed_trump": "removed_card"})
+    with pytest.raises(OptionsError, match="scare_position"):
+        VectorGame("buckem", 5, 2, options={"scare_position": 6})
+    with pytest.raises(UnsupportedOption):
+        VectorGame("buckem", 5, 2, options={"blinds": True})
+    with pytest.raises(OptionsError, match="threads"):
+        VectorGame("buckem", 5, 2, threads=0)
+    vg = VectorGame("buckem", 6, 3, seed=5, hands=2)
+    before = snapshot(vg)
+    for bad in ([BE_STAY] * 2, [BE_STAY] * 4, [BE_STAY, "stay", BE_STAY], [BE_STAY, 2**70, BE_STAY]):
+        with pytest.raises(ActionParseError):
+            vg.step(bad)
+    for seat in (6, -1):
+        with pytest.raises(PlayerCountError):
+            vg.observation_tensor(seat=seat)
+    with pytest.raises(OptionsError):
+        vg.observation_tensor(out=bytearray(4 * 3 * vg.tensor_size))  # bytes, not float32 items
     assert snapshot(vg) == before
 
 

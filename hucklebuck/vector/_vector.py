@@ -221,7 +221,8 @@ class VectorGame:
     # -------------------------------------------------------------- queries
     @property
     def lane(self) -> str:
-        """``"c"`` when the C state machine steps this batch, ``"python"`` when game objects do."""
+        """``"c"`` when the C state machine steps this batch, ``"python"`` when game objects do
+        (the Python core; a Buck 'Em batch whose rounds could take its chips past 64 bits)."""
         return self._lane.name
 
     @property
