@@ -189,6 +189,38 @@ def test_a_draw_of_four_cards_changes_nothing() -> None:
     assert snapshot(vg) == before
 
 
+def test_simultaneous_declare_hides_a_swap_until_everyone_has_declared() -> None:
+    """Under simultaneous_declare the other seats still see the dealt upcard after a deuce
+    swap, and nobody's decision, until the last seat has declared (tensors of every seat)."""
+    options = {"deuce_swap": True, "simultaneous_declare": True}
+    for seed in range(400):
+        vg = VectorGame("buckem", 6, 1, options=options, seed=seed)
+        if vg.legal_mask.tolist()[0][BE_SWAP] and vg.game(0).to_act != vg.game(0).dealer:
+            break
+    else:
+        raise AssertionError("no deal where a seat before the dealer may swap")
+    swapper = vg.current_player[0]
+    up = vg.game(0).upcard
+    vg.step([BE_SWAP])
+    g = vg.game(0)
+    assert g.phase.value == "stay_fold" and g.upcard != up  # the 2 of trump is face up now
+    size = vg.tensor_size
+    at = 52 + 109 * 6 + 16  # the upcard block
+    for seat in range(6):
+        t = vg.observation_tensor(seat=seat).tolist()[0]
+        assert t == g.observation_tensor(seat).tolist()
+        shown = [c for c in range(52) if t[at + c]]
+        assert shown == [(g.upcard if seat == swapper else up)._index], seat
+        assert len(t) == size
+    while g.phase.value == "stay_fold":
+        vg.step([BE_STAY])
+        g = vg.game(0)
+    for seat in range(6):  # revealed: everyone sees the 2 of trump
+        t = vg.observation_tensor(seat=seat).tolist()[0]
+        assert t == g.observation_tensor(seat).tolist()
+        assert [c for c in range(52) if t[at + c]] == [g.upcard._index]
+
+
 def test_bad_arguments_and_buffers() -> None:
     """The library's own errors for Buck 'Em's arguments, and nothing changed by bad buffers."""
     for players in (4, 9):
