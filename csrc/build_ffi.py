@@ -44,6 +44,7 @@ def make_ffi() -> FFI:
             "csrc/hb_vec.c",
             "csrc/hb_vec_dp.c",
             "csrc/hb_vec_hb.c",
+            "csrc/hb_vec_be.c",
             "csrc/hb_vec_mt.c",
         ],
         include_dirs=["csrc"],

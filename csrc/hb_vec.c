@@ -1,7 +1,8 @@
 /*
  * hb_vec.c -- the batched lane's entry points (hb_vec.h): argument checks,
  * episodes (deal, hands, auto-reset, rewards), outputs, sampling.  The game
- * itself is in hb_vec_dp.c (Deer Park Euchre) and hb_vec_hb.c (Hucklebuck).
+ * itself is in hb_vec_dp.c (Deer Park Euchre), hb_vec_hb.c (Hucklebuck) and
+ * hb_vec_be.c (Buck 'Em).
  */
 #include <string.h>
 #include "hb_vec_internal.h"
@@ -29,36 +30,51 @@ static int tensor_size(int game, int n)
     int common = 52 + 104 * n + 5 * n + 16;
     if (game == HB_GAME_DEERPARK) return common + 52 + n + 2 + 3 * n + 52;
     if (game == HB_GAME_HUCKLEBUCK) return common + 10 * n + 57;
+    if (game == HB_GAME_BUCKEM) return common + 57 * n + 107;
     return -1;
 }
 
-static int num_actions(int game) { return game == HB_GAME_HUCKLEBUCK ? HB_HB_ACTIONS : HB_DP_ACTIONS; }
+static int num_actions(int game)
+{
+    return game == HB_GAME_HUCKLEBUCK ? HB_HB_ACTIONS : game == HB_GAME_BUCKEM ? HB_BE_ACTIONS : HB_DP_ACTIONS;
+}
 
 /* The game's part of the state machine (cfg->game already checked). */
 #define IS_HB(cfg) ((cfg)->game == HB_GAME_HUCKLEBUCK)
+#define IS_BE(cfg) ((cfg)->game == HB_GAME_BUCKEM)
 
 static int g_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
+    if (IS_BE(cfg)) return hb_v_be_check_env(cfg, e);
     return IS_HB(cfg) ? hb_v_hb_check_env(cfg, e) : hb_v_dp_check_env(cfg, e);
 }
 
 static int g_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
+    if (IS_BE(cfg)) return hb_v_be_to_act(e);
     return IS_HB(cfg) ? hb_v_hb_to_act(e) : hb_v_dp_to_act(e, cfg->players);
 }
 
 static void g_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c)
 {
-    if (IS_HB(cfg)) hb_v_hb_deal(cfg, e, c);
+    if (IS_BE(cfg)) hb_v_be_deal(cfg, e, c);
+    else if (IS_HB(cfg)) hb_v_hb_deal(cfg, e, c);
     else hb_v_dp_deal(cfg, e, c);
+}
+
+static int g_check_cfg(const hb_vec_cfg *cfg)
+{
+    if (IS_BE(cfg)) return hb_v_be_check_cfg(cfg);
+    return IS_HB(cfg) ? hb_v_hb_check_cfg(cfg) : hb_v_dp_check_cfg(cfg);
 }
 
 static int check_cfg(const hb_vec_cfg *cfg)
 {
     if (cfg == NULL) return HB_E_NULL;
-    if (cfg->game != HB_GAME_DEERPARK && cfg->game != HB_GAME_HUCKLEBUCK) return HB_E_V_CFG;
+    if (cfg->game != HB_GAME_DEERPARK && cfg->game != HB_GAME_HUCKLEBUCK && cfg->game != HB_GAME_BUCKEM)
+        return HB_E_V_CFG;
     if (cfg->hands < 0 || (cfg->reward != 0 && cfg->reward != 1)) return HB_E_V_CFG;
-    if ((IS_HB(cfg) ? hb_v_hb_check_cfg(cfg) : hb_v_dp_check_cfg(cfg)) != HB_OK) return HB_E_V_CFG;
+    if (g_check_cfg(cfg) != HB_OK) return HB_E_V_CFG;
     if (cfg->actions != num_actions(cfg->game) || cfg->tensor != tensor_size(cfg->game, cfg->players))
         return HB_E_V_CFG;
     return HB_OK;
@@ -111,7 +127,8 @@ static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *
     int w;
     io->current_player[i] = (int16_t)g_to_act(cfg, e);
     io->terminated[i] = e->term;
-    if (IS_HB(cfg)) hb_v_hb_legal(cfg, rules, e, e->legal);
+    if (IS_BE(cfg)) hb_v_be_legal(cfg, rules, e, e->legal);
+    else if (IS_HB(cfg)) hb_v_hb_legal(cfg, rules, e, e->legal);
     else hb_v_dp_legal(cfg, rules, e, e->legal);
     memset(row, 0, (size_t)cfg->actions);
     for (w = 0; w < 2; w++) {
@@ -132,6 +149,7 @@ static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, float *
         e->hands_done++;
         if (e->phase == HB_PH_GAME_OVER || (cfg->hands > 0 && e->hands_done >= (uint32_t)cfg->hands)) {
             e->term = 1;
+            if (cfg->reward == 0 && IS_BE(cfg)) hb_v_be_returns(cfg, e, rew);
             if (cfg->reward == 0 && e->phase == HB_PH_GAME_OVER)
                 for (s = 0; s < cfg->players; s++)
                     if (e->winners >> s & 1) rew[s] += 1.0f;
@@ -169,7 +187,9 @@ static void new_episode(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, in
     e->winners = 0;
     e->ever_locked = 0;
     for (s = 0; s < 8; s++) e->scores[s] = 0;
-    if (IS_HB(cfg)) {
+    if (IS_BE(cfg)) {
+        hb_v_be_begin(cfg, e);
+    } else if (IS_HB(cfg)) {
         hb_v_hb_begin(cfg, e);
     } else {
         for (s = 0; s < cfg->players; s++) {
@@ -249,8 +269,9 @@ static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void 
         if (id < 0 || id >= cfg->actions) rc = HB_E_V_RANGE;
         if (rc == HB_OK
             && (!(all[i].legal[id >> 6] >> (id & 63) & 1)
-                || !(IS_HB(cfg) ? hb_v_hb_fits(&all[i], cfg->players, (int)id)
-                                : hb_v_dp_fits(&all[i], cfg->players, (int)id))))
+                || !(IS_BE(cfg)   ? hb_v_be_fits(&all[i], cfg->players, (int)id)
+                     : IS_HB(cfg) ? hb_v_hb_fits(&all[i], cfg->players, (int)id)
+                                  : hb_v_dp_fits(&all[i], cfg->players, (int)id))))
             rc = HB_E_V_ILLEGAL;
         if (rc != HB_OK) {
             if (bad) *bad = i;
@@ -298,7 +319,8 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
         } else {
             read_id(actions, itemsize, is_signed, i, &id);
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
-            if (IS_HB(cfg)) hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
+            if (IS_BE(cfg)) hb_v_be_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
+            else if (IS_HB(cfg)) hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
             else hb_v_dp_apply(cfg, rules, e, (int)id, rew);
             if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
@@ -326,7 +348,8 @@ int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
         int s = seat >= 0 ? seat : g_to_act(cfg, &all[i]);
         float *t = out + i * size;
         memset(t, 0, sizeof(float) * size);
-        if (s >= 0 && IS_HB(cfg)) hb_v_hb_tensor(cfg, &all[i], s, t);
+        if (s >= 0 && IS_BE(cfg)) hb_v_be_tensor(cfg, &all[i], s, t);
+        else if (s >= 0 && IS_HB(cfg)) hb_v_hb_tensor(cfg, &all[i], s, t);
         else if (s >= 0) hb_v_dp_tensor(cfg, &all[i], s, t);
     }
     return HB_OK;

@@ -32,7 +32,7 @@ enum {
     HB_E_V_INDEX = -46,   /* an environment index or slice out of range */
     HB_E_V_LOG = -47,     /* the episode is longer than an environment's action log */
     HB_VEC_LOG = 1024,    /* action ids an environment records per episode */
-    HB_VEC_VERSION = 4,
+    HB_VEC_VERSION = 5,
     HB_VEC_DP_FLAG_CLUB_PICKUP = 1,
     HB_VEC_DP_FLAG_ROUND2_EXCLUDES = 2,
     HB_VEC_DP_FLAG_FAILED_TRICKS = 4,
@@ -50,15 +50,29 @@ enum {
     HB_VEC_HB_FLAG_DEALER_LEFT = 128,
     HB_VEC_HB_FLAG_REENTRY = 256,
     HB_VEC_HB_FLAG_ANY_BID_RESET = 512,
-    HB_VEC_HB_FLAG_TARGET_11 = 1024
+    HB_VEC_HB_FLAG_TARGET_11 = 1024,
+    HB_VEC_BE_FLAG_SHORT = 1,             /* Buck 'Em: short_handed */
+    HB_VEC_BE_FLAG_REMOVED_CARD = 2,      /* short_handed_trump = removed_card */
+    HB_VEC_BE_FLAG_SCARE = 4,             /* scare_cards */
+    HB_VEC_BE_FLAG_SWAP = 8,              /* deuce_swap */
+    HB_VEC_BE_FLAG_SIMULTANEOUS = 16,     /* simultaneous_declare */
+    HB_VEC_BE_FLAG_PROPORTIONAL = 32,     /* split = proportional */
+    HB_VEC_BE_FLAG_ODD_CARRY = 64,        /* odd_chip = carry */
+    HB_VEC_BE_FLAG_ODD_FIRST_LEFT = 128,  /* odd_chip = first_left_of_dealer */
+    HB_VEC_BE_FLAG_RAKE_AFTER_SWAP = 256, /* rake_hand = after_swap */
+    HB_VEC_BE_FLAG_RAKE_CEIL = 512,       /* rake_rounding = ceil */
+    HB_VEC_BE_FLAG_VOID_ANTE = 1024,      /* after_void_round_ante */
+    HB_VEC_BE_SCARE_SHIFT = 11            /* bits 11-13: scare_position - 1 */
 };
 
 /* What every environment of a batch shares.  The caller sets game, players,
-   hands (0: whole games), reward (0: "game", 1: "hand"), flags and lock_at;
+   hands (0: whole games), reward (0: "game", 1: "hand"), flags and lock_at
+   (Buck 'Em: the ante) and pot_limit (Buck 'Em: 0 for none);
    hb_vec_config checks them and fills actions and tensor. */
 typedef struct {
     int32_t game, players, hands, reward, flags, lock_at;
     int32_t actions, tensor;
+    int64_t pot_limit;
 } hb_vec_cfg;
 
 /* The output buffers: current player, legal mask, rewards, terminated, each

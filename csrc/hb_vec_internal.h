@@ -16,6 +16,7 @@
 /* Phases, numbered as hucklebuck.games.Phase is declared (the tensor's phase flags). */
 enum {
     HB_PH_AUCTION = 0, HB_PH_TRUMP = 1, HB_PH_DECLARE = 2, HB_PH_EXCHANGE = 3, HB_PH_ORDER = 4, HB_PH_CALL = 5, HB_PH_DEALER_DISCARD = 6, HB_PH_PLAY = 9,
+    HB_PH_STAY_FOLD = 7, HB_PH_DRAW = 8,
     HB_PH_HAND_OVER = 10, HB_PH_GAME_OVER = 11
 };
 
@@ -27,6 +28,9 @@ enum {
     HB_HB_PASS = 52, HB_HB_BID = 53, HB_HB_TRUMP = 57, HB_HB_DROP = 61, HB_HB_STAY = 62, HB_HB_DISCARD = 68,
     HB_HB_ACTIONS = 100
 };
+/* Buck 'Em ids (hucklebuck.games.ids). */
+enum { HB_BE_STAY = 52, HB_BE_SWAP = 53, HB_BE_FOLD = 54, HB_BE_DRAW = 55, HB_BE_ACTIONS = 87 };
+
 #define HB_HB_DROPPED 6        /* hb_vec_env.declared: dropped (0..5 stayed to exchange that many) */
 
 /* An environment is two fixed-size structs: the state every step reads and
@@ -71,6 +75,19 @@ typedef struct {
     uint8_t declared[8];       /* HB_NONE, 0..5 stayed, HB_HB_DROPPED */
     uint8_t exch[8];           /* the exchange order */
     uint8_t tseat[8];          /* who played each card of the trick in progress */
+    /* Buck 'Em only; it also keeps hands, played, trick, tseat, won, trump, the
+       stock (stock, stock_len, stock_pos), the folded hands (aside, aside_len),
+       each seat's draw discards (disc), the stayers (active) and the order of
+       the decisions and of the draw (exch, exch_len, exch_index) above */
+    int64_t bank[8];           /* bankrolls */
+    int64_t pot, units;        /* the pot and its units (antes and matches) */
+    uint64_t dealt[8];         /* each seat's hand as dealt */
+    uint8_t dpool[52];         /* the stayers' unused discards, in order */
+    uint8_t dpool_len, upcard, upcard0, swapped;   /* upcard0: as dealt; swapped: HB_NONE or the seat */
+    uint8_t ante_due, ante_taken, drew, bpad;       /* drew: seats that drew (bits) */
+    uint8_t scare[8];          /* HB_NONE or the seat's face-up scare card */
+    uint8_t choice[8];         /* HB_NONE, 0 stay, 1 stay and swap, 2 fold */
+    uint8_t drawn[8];          /* cards each seat drew */
 } hb_vec_env;
 
 static inline int hb_popcount128(const uint64_t x[2]) { return popcount64(x[0]) + popcount64(x[1]); }
@@ -104,6 +121,20 @@ void hb_v_hb_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, 
 int hb_v_hb_to_act(const hb_vec_env *e);
 int hb_v_hb_fits(const hb_vec_env *e, int n, int id);
 void hb_v_hb_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t);
+
+/* hb_vec_be.c: Buck 'Em */
+int hb_v_be_check_cfg(const hb_vec_cfg *cfg);
+int hb_v_be_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
+void hb_v_be_begin(const hb_vec_cfg *cfg, hb_vec_env *e);
+void hb_v_be_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c);
+void hb_v_be_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2]);
+void hb_v_be_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, hb_vec_cold *c, int id,
+                   float *rew);
+int hb_v_be_to_act(const hb_vec_env *e);
+int hb_v_be_fits(const hb_vec_env *e, int n, int id);
+void hb_v_be_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t);
+/* The episode's returns (reward "game"): each seat's bankroll change, added to rew. */
+void hb_v_be_returns(const hb_vec_cfg *cfg, const hb_vec_env *e, float *rew);
 
 /* Set t[c] = 1 for every card c of mask (the tensors' card planes). */
 static inline void set_cards(float *t, uint64_t mask)

@@ -1,6 +1,7 @@
 /* Standalone test of the batched lane (hb_vec*.c), built with
  * -fsanitize=address,undefined in CI.  It plays random batches of Deer Park
- * Euchre through every option and player count (random legal ids, tensors for
+ * Euchre, Hucklebuck and Buck 'Em through every option and player count
+ * (Buck 'Em with antes up to the largest, pot limits or none; random legal ids, tensors for
  * every seat, episodes, copies), checks invariants the rules guarantee, and
  * throws hostile input at every entry point: wrong lengths, bad ids, corrupted
  * environments.  Bounded in time: it stops after HB_TEST_VEC_SECONDS (default 20). */
@@ -33,9 +34,11 @@ typedef struct {
     hb_vec_io io;
 } batch;
 
-static int make(batch *b, int game, int players, int flags, int lock_at, int hands, int reward, size_t n)
+static int make(batch *b, int game, int players, int flags, int lock_at, int hands, int reward, size_t n,
+                int64_t pot_limit)
 {
     memset(b, 0, sizeof(*b));
+    b->cfg.pot_limit = pot_limit;
     b->cfg.game = game;
     b->cfg.players = players;
     b->cfg.flags = flags;
@@ -172,8 +175,10 @@ static void hostile(batch *b, uint64_t *s)
 static void play(uint64_t *s)
 {
     batch b;
-    int game = (rng_next(s) & 1) ? HB_GAME_HUCKLEBUCK : HB_GAME_DEERPARK;
+    int pick = (int)(rng_next(s) % 3);
+    int game = pick == 0 ? HB_GAME_HUCKLEBUCK : pick == 1 ? HB_GAME_DEERPARK : HB_GAME_BUCKEM;
     int players = 3 + (int)(rng_next(s) % (game == HB_GAME_HUCKLEBUCK ? 5 : 6));
+    int64_t pot_limit = 0;
     int flags = (int)(rng_next(s) % 64) | (players == 8 ? 64 : 0);
     int lock_at = 15 + (int)(rng_next(s) % 40);
     int hands = (int)(rng_next(s) % 4); /* 0: whole games */
@@ -186,7 +191,16 @@ static void play(uint64_t *s)
         if ((flags & 6) == 6) flags &= ~4;
         if ((flags & 96) == 96) flags &= ~64;
     }
-    if (!make(&b, game, players, flags, lock_at, hands, (int)(rng_next(s) & 1), n)) {
+    if (game == HB_GAME_BUCKEM) { /* every option: the odd chip's two, the removed card's pack, a scare position */
+        players = 5 + (int)(rng_next(s) % 4);
+        flags = (int)(rng_next(s) % 2048) | (int)(rng_next(s) % 5) << HB_VEC_BE_SCARE_SHIFT;
+        if ((flags & 192) == 192) flags &= ~128;
+        if (!((flags & 1) && players <= 6)) flags &= ~2;
+        lock_at = (rng_next(s) & 3) ? 1 + (int)(rng_next(s) % 3) : INT32_MAX; /* the ante */
+        if (rng_next(s) & 1) pot_limit = 1 + (int64_t)(rng_next(s) % ((uint64_t)1 << 58));
+        hands = 1 + (int)(rng_next(s) % 4); /* a session has no end of its own */
+    }
+    if (!make(&b, game, players, flags, lock_at, hands, (int)(rng_next(s) & 1), n, pot_limit)) {
         failures++;
         fprintf(stderr, "config refused: game %d players %d flags %d\n", game, players, flags);
         return;
@@ -210,6 +224,34 @@ static void play(uint64_t *s)
     release(&b);
 }
 
+/* Buck 'Em configurations the state machine refuses. */
+static void buckem_refusals(void)
+{
+    hb_vec_cfg good, cfg;
+    memset(&good, 0, sizeof good);
+    good.game = HB_GAME_BUCKEM;
+    good.players = 5;
+    good.hands = 3;
+    good.lock_at = 1;
+    CHECK(hb_vec_config(&good) == HB_OK && good.actions == 87 && good.tensor == 52 + 109 * 5 + 16 + 57 * 5 + 107);
+#define REFUSED(field, value) do { cfg = good; cfg.field = value; CHECK(hb_vec_config(&cfg) == HB_E_V_CFG); } while (0)
+    REFUSED(players, 4);
+    REFUSED(players, 9);
+    REFUSED(hands, 0);       /* a session has no end of its own */
+    REFUSED(lock_at, 0);     /* the ante */
+    REFUSED(pot_limit, -1);
+    REFUSED(pot_limit, ((int64_t)1 << 58) + 1);
+    REFUSED(flags, HB_VEC_BE_FLAG_REMOVED_CARD);          /* the removed card needs the short pack */
+    REFUSED(flags, HB_VEC_BE_FLAG_ODD_CARRY | HB_VEC_BE_FLAG_ODD_FIRST_LEFT);
+    REFUSED(flags, 5 << HB_VEC_BE_SCARE_SHIFT);         /* scare positions 1-5 only */
+    REFUSED(flags, 1 << 14);
+    cfg = good;
+    cfg.players = 7;
+    cfg.flags = HB_VEC_BE_FLAG_SHORT | HB_VEC_BE_FLAG_REMOVED_CARD; /* seven players keep all 52 cards */
+    CHECK(hb_vec_config(&cfg) == HB_E_V_CFG);
+#undef REFUSED
+}
+
 static void mt_known(void)
 {
     /* random.Random(0).getrandbits(32) five times, and random.Random((3 << 32) | 7) */
@@ -229,6 +271,7 @@ int main(void)
     int rounds = 0;
     if (env) limit = atof(env);
     mt_known();
+    buckem_refusals();
     do {
         play(&s);
         rounds++;

@@ -2,8 +2,9 @@
 ``csrc/hb_vec*.c``, one call per step for the whole batch (or for each thread's
 slice, the GIL released).
 
-Covered: Deer Park Euchre and Hucklebuck, every option and player count.  Buck
-'Em runs on the Python lane (game objects) on either core.
+Covered: every game, option and player count; Buck 'Em when its episodes
+provably keep every chip count within the state machine's 64-bit integers
+(:func:`buckem_chips_fit`; otherwise the batch runs on the Python lane).
 """
 
 from __future__ import annotations
@@ -16,17 +17,25 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
 from ..errors import ActionParseError, CoreInputError, HucklebuckError, IllegalAction
-from ..games import DeerParkGame, DeerParkOptions, HucklebuckGame, HucklebuckOptions
+from ..games import (
+    BuckEmGame,
+    BuckEmOptions,
+    DeerParkGame,
+    DeerParkOptions,
+    HucklebuckGame,
+    HucklebuckOptions,
+)
 from ..games.base import Phase
+from ..games.buckem import OddChip, RakeHand, RakeRounding, ShortHandedTrump, Split
 from ..games.deerpark import DeerParkTieBreak, EightPlayerTurnup, FirstLead
 from ..games.engine import TrickGame
 from ..games.hucklebuck import AllPass, ExchangeOrder, InTheHoleReset, LoneMoonBidder, MoonAtZero, TieBreak
 from ..packs import GameKind
 from ._common import Buffers, Lane, advance, env_seed
 
-__all__ = ["VERSION", "CLane", "covers"]
+__all__ = ["VERSION", "CLane", "buckem_chips_fit", "covers"]
 
-VERSION: Final = 4
+VERSION: Final = 5
 """The interface version of ``csrc/hb_vec.h`` this module speaks."""
 
 try:
@@ -59,10 +68,46 @@ _DP_FLAGS: Final = (
 _SIGNED: Final = frozenset("bhilqn")
 
 
-def covers(kind: GameKind, players: int, options: Any) -> bool:
-    """Whether the C state machine steps this game, player count and options."""
+CHIPS_BOUND: Final = 1 << 58
+"""Every chip count of a Buck 'Em episode on the C lane stays below this (the C
+state checks hold it to this bound)."""
+
+
+def buckem_chips_fit(players: int, options: BuckEmOptions, hands: int | None) -> bool:
+    """Whether ``hands`` rounds keep every pot and bankroll below :data:`CHIPS_BOUND`.
+
+    A bound, round by round: the ante adds ``players * ante`` to the pot; settling
+    adds at most ``players`` matches of at most the pot (or ``pot_limit``) to it,
+    and moves at most the pot into or out of each bankroll.  Once the pot reaches
+    ``pot_limit`` it grows linearly, and the rest is summed in closed form.
+    """
+    if hands is None:
+        return False
+    n, ante, limit = players, options.ante, options.pot_limit
+    pot = bank = 0
+    for done in range(hands):
+        after = pot + n * ante
+        if limit is not None and after >= limit:
+            left = hands - done
+            step = n * ante + n * limit
+            pot_end = after + left * step
+            bank_end = bank + left * (ante + after) + step * left * (left - 1) // 2
+            return max(pot_end, bank_end) < CHIPS_BOUND
+        pot = after + n * after
+        bank = bank + ante + after
+        if max(pot, bank) >= CHIPS_BOUND:
+            return False
+    return True
+
+
+def covers(kind: GameKind, players: int, options: Any, hands: int | None = None) -> bool:
+    """Whether the C state machine steps this game, player count and options
+    (Buck 'Em: episodes of ``hands`` rounds, see :func:`buckem_chips_fit`)."""
     if not _HAVE:
         return False
+    if kind is GameKind.BUCKEM:
+        fits = isinstance(options, BuckEmOptions) and buckem_chips_fit(players, options, hands)
+        return fits and 5 <= players <= 8
     if kind is GameKind.HUCKLEBUCK:
         return isinstance(options, HucklebuckOptions) and 3 <= players <= 7
     if kind is not GameKind.DEERPARK or not isinstance(options, DeerParkOptions):
@@ -103,6 +148,24 @@ def _hb_flags(options: HucklebuckOptions) -> int:
     )
 
 
+def _be_flags(options: BuckEmOptions) -> int:
+    """The hb_vec.h HB_VEC_BE_FLAG_* bits of ``options`` (and the scare position, bits 11-13)."""
+    return (
+        options.short_handed * 1
+        | (options.short_handed_trump is ShortHandedTrump.REMOVED_CARD) * 2
+        | options.scare_cards * 4
+        | options.deuce_swap * 8
+        | options.simultaneous_declare * 16
+        | (options.split is Split.PROPORTIONAL) * 32
+        | (options.odd_chip is OddChip.CARRY) * 64
+        | (options.odd_chip is OddChip.FIRST_LEFT_OF_DEALER) * 128
+        | (options.rake_hand is RakeHand.AFTER_SWAP) * 256
+        | (options.rake_rounding is RakeRounding.CEIL) * 512
+        | options.after_void_round_ante * 1024
+        | (options.scare_position - 1) << 11
+    )
+
+
 class CLane(Lane):
     """The batch as an array of fixed-size C structs (see ``csrc/hb_vec.h``)."""
 
@@ -112,7 +175,7 @@ class CLane(Lane):
         self,
         kind: GameKind,
         players: int,
-        options: DeerParkOptions | HucklebuckOptions,
+        options: DeerParkOptions | HucklebuckOptions | BuckEmOptions,
         hands: int | None,
         reward: str,
         buffers: Buffers,
@@ -124,6 +187,9 @@ class CLane(Lane):
         cfg.reward = 1 if reward == "hand" else 0
         if isinstance(options, HucklebuckOptions):
             cfg.flags, cfg.lock_at = _hb_flags(options), 0
+        elif isinstance(options, BuckEmOptions):
+            cfg.flags, cfg.lock_at = _be_flags(options), options.ante
+            cfg.pot_limit = options.pot_limit or 0
         else:
             cfg.flags, cfg.lock_at = _dp_flags(options), options.lock_at
         _check(_lib.hb_vec_config(cfg))
@@ -266,6 +332,8 @@ class CLane(Lane):
         g: TrickGame[Any, Any]
         if isinstance(self.options, HucklebuckOptions):
             g = HucklebuckGame(self.players, options=self.options, rng=rng)
+        elif isinstance(self.options, BuckEmOptions):
+            g = BuckEmGame(self.players, options=self.options, rng=rng)
         else:
             g = DeerParkGame(self.players, options=self.options, rng=rng)
         hands = self.cfg.hands

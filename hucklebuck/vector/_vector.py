@@ -91,7 +91,7 @@ class VectorGame:
         if backend() == "c":
             from . import _clane
 
-            if _clane.covers(self._kind, self._players, self._options):
+            if _clane.covers(self._kind, self._players, self._options, self._hands):
                 lane: Lane = _clane.CLane(
                     self._kind,
                     self._players,
@@ -221,7 +221,8 @@ class VectorGame:
     # -------------------------------------------------------------- queries
     @property
     def lane(self) -> str:
-        """``"c"`` when the C state machine steps this batch, ``"python"`` when game objects do."""
+        """``"c"`` when the C state machine steps this batch, ``"python"`` when game objects do
+        (the Python core; a Buck 'Em batch whose rounds could take its chips past 64 bits)."""
         return self._lane.name
 
     @property
