@@ -297,6 +297,14 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
                 const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin,
                 size_t end, size_t *bad, int64_t *bad_id)
 {
+    return hb_v_step(cfg, envs, envs_len, num_envs, io, actions, itemsize, is_signed, actions_len, begin, end, bad,
+                     bad_id, 0);
+}
+
+int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
+              const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end,
+              size_t *bad, int64_t *bad_id, int checked)
+{
     hb_rules rules[4];
     hb_vec_env *all = (hb_vec_env *)envs;
     size_t i;
@@ -307,7 +315,7 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
     if (actions == NULL) return HB_E_NULL;
     if (actions_len != num_envs) return HB_E_V_LEN;
     all_rules(cfg, rules);
-    rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
+    if (!checked) rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
     if (rc != HB_OK) return rc;
     for (i = begin; i < end; i++) {
         hb_vec_env *e = &all[i];

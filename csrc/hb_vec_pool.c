@@ -6,6 +6,8 @@
  * the calling thread and the workers take one at a time from a shared counter
  * (so a worker that wakes late, or is descheduled on a busy machine, only
  * means the others take more chunks), and returns when every chunk is done.
+ * The chunks shrink as the call goes on (each is a share of what is left, as
+ * OpenMP's guided schedule), so the threads finish close together.
  * The chunks call the game-independent entry points of hb_vec.c on their
  * range, so a game added there is threaded with no change here; every
  * environment's result depends on its own state only, so the outputs are
@@ -34,7 +36,6 @@
 #if !defined(HB_VEC_NO_THREADS) && defined(__GNUC__) && (defined(__unix__) || defined(__APPLE__))
 #define HB_POOL_THREADS 1
 #include <pthread.h>
-#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 #else
@@ -42,9 +43,8 @@
 #endif
 
 #define POOL_MAX 64            /* threads per pool, the caller's included */
-#define MIN_CHUNK 32           /* environments per chunk, at least */
-#define CHUNKS_PER_THREAD 8    /* chunks per thread, about (for balance) */
-#define YIELD_NS 4000          /* a waiting thread spins this long, then yields the core between looks */
+#define MIN_CHUNK 16           /* environments per chunk, at least (a call on fewer is one chunk) */
+#define SHARE 2                /* a chunk is what is left / (SHARE * threads) */
 #define WORKER_SPIN_NS 50000   /* a worker waits this long for the next call before it sleeps */
 #define CALLER_SPIN_NS 50000   /* the caller waits this long for the last chunks before it sleeps */
 
@@ -70,8 +70,8 @@ struct hb_vec_pool {
     /* the pass being run: set by the caller before it opens the pass */
     pass_fn run;
     void *job;
-    size_t n, chunk, chunks;
-    size_t next;               /* the next chunk to take (atomic) */
+    size_t n, share;
+    size_t next;               /* the first environment no chunk has taken yet (atomic) */
     /* the lowest failing environment of the pass (under mu) */
     int rc;
     size_t bad;
@@ -103,9 +103,9 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }
 
-/* One look of a waiting loop that started at *t0 (0: not yet): spins, then yields
-   the core (on a busy machine the thread waited for may need it); 1 when the
-   wait has lasted longer than limit_ns and the thread should sleep instead. */
+/* One look of a waiting loop that started at *t0 (0: not yet): 1 when the wait
+   has lasted longer than limit_ns and the thread should sleep instead.  (No
+   sched_yield: on a busy machine it hands the core away for a whole time slice.) */
 static int wait_a_little(unsigned *spins, uint64_t *t0, uint64_t limit_ns)
 {
     uint64_t t;
@@ -117,9 +117,7 @@ static int wait_a_little(unsigned *spins, uint64_t *t0, uint64_t limit_ns)
     }
     t = now_ns();
     if (*t0 == 0) *t0 = t;
-    if (t - *t0 > limit_ns) return 1;
-    if (t - *t0 > YIELD_NS) sched_yield();
-    return 0;
+    return t - *t0 > limit_ns;
 }
 #endif
 
@@ -139,17 +137,41 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
 #endif
 }
 
+/* The size of a chunk that starts at begin. */
+static size_t chunk_at(size_t n, size_t share, size_t begin)
+{
+    size_t left = n - begin, size = left / share;
+    if (size < MIN_CHUNK) size = MIN_CHUNK;
+    return size < left ? size : left;
+}
+
+/* Take the next chunk [*begin, *end): 0 when none is left. */
+static int grab(hb_vec_pool *p, size_t *begin, size_t *end)
+{
+#if HB_POOL_THREADS
+    size_t b = __atomic_load_n(&p->next, __ATOMIC_RELAXED), e;
+    do {
+        if (b >= p->n) return 0;
+        e = b + chunk_at(p->n, p->share, b);
+    } while (!__atomic_compare_exchange_n(&p->next, &b, e, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+#else
+    size_t b = p->next, e;
+    if (b >= p->n) return 0;
+    e = p->next = b + chunk_at(p->n, p->share, b);
+#endif
+    *begin = b;
+    *end = e;
+    return 1;
+}
+
 /* Take chunks until none is left (slot: the thread's index in the pool). */
 static void take_chunks(hb_vec_pool *p, int slot)
 {
-    size_t c;
+    size_t begin, end;
 #if HB_POOL_THREADS
     uint64_t t0 = now_ns();
-    while ((c = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->chunks) {
-#else
-    for (c = 0; c < p->chunks; c++) {
 #endif
-        size_t begin = c * p->chunk, end = begin + p->chunk < p->n ? begin + p->chunk : p->n;
+    while (grab(p, &begin, &end)) {
         size_t bad = begin;
         int64_t bad_id = 0;
         int rc = p->run(p->job, begin, end, &bad, &bad_id);
@@ -274,21 +296,22 @@ int hb_vec_pool_stats(const hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, 
     return HB_OK;
 }
 
+/* Whether a call on n environments is one chunk (then the caller runs it alone). */
+static int one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n <= MIN_CHUNK; }
+
 /* One pass over n environments: every chunk done when it returns. */
 static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
 {
-    size_t parts = (size_t)p->threads * CHUNKS_PER_THREAD, per = (n + parts - 1) / parts;
     p->run = run;
     p->job = job;
     p->n = n;
-    p->chunk = p->threads == 1 ? n : per < MIN_CHUNK ? MIN_CHUNK : per;
-    p->chunks = (n + p->chunk - 1) / p->chunk;
+    p->share = one_chunk(p, n) ? 1 : SHARE * (size_t)p->threads;
     p->rc = HB_OK;
     p->bad = 0;
     p->bad_id = 0;
 #if HB_POOL_THREADS
     STORE(&p->next, 0);
-    if (p->chunks > 1) {
+    if (!one_chunk(p, n)) {
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
@@ -314,6 +337,7 @@ static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *ba
         take_chunks(p, 0);
     }
 #else
+    p->next = 0;
     take_chunks(p, 0);
 #endif
     if (p->rc != HB_OK) {
@@ -405,8 +429,18 @@ static int pass_step_check(void *job, size_t begin, size_t end, size_t *bad, int
 static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     job_args *a = (job_args *)job;
-    return hb_vec_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
-                       a->actions_len, begin, end, bad, bad_id);
+    return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
+                     a->actions_len, begin, end, bad, bad_id, 1);
+}
+
+/* The whole step in one pass, for a call in one chunk: copy, check, apply. */
+static int pass_step_whole(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    size_t size = (size_t)a->itemsize;
+    memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
+    return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
+                     a->actions_len, begin, end, bad, bad_id, 0);
 }
 
 static int pass_tensor(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -492,8 +526,7 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
     if (enter(pool) != 0) {  /* the pool and its copy of the ids are another thread's: a copy of our own */
         a.ids = (unsigned char *)malloc(num_envs * (size_t)itemsize);
         if (a.ids == NULL) return HB_E_NOMEM;
-        rc = run_alone(pass_step_check, &a, num_envs, bad, bad_id);
-        if (rc == HB_OK) rc = run_alone(pass_step, &a, num_envs, bad, bad_id);
+        rc = run_alone(pass_step_whole, &a, num_envs, bad, bad_id);
         free(a.ids);
         return rc;
     }
@@ -507,8 +540,12 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
         pool->scratch_len = num_envs * 8;
     }
     a.ids = pool->scratch;
-    rc = run_pass(pool, pass_step_check, &a, num_envs, bad, bad_id);
-    if (rc == HB_OK) rc = run_pass(pool, pass_step, &a, num_envs, bad, bad_id);
+    if (one_chunk(pool, num_envs)) {
+        rc = run_pass(pool, pass_step_whole, &a, num_envs, bad, bad_id);
+    } else {
+        rc = run_pass(pool, pass_step_check, &a, num_envs, bad, bad_id);
+        if (rc == HB_OK) rc = run_pass(pool, pass_step, &a, num_envs, bad, bad_id);
+    }
     leave(pool);
     return rc;
 }
