@@ -45,8 +45,8 @@
 #define POOL_MAX 64            /* threads per pool, the caller's included */
 #define MIN_CHUNK 16           /* environments per chunk, at least (a call on fewer is one chunk) */
 #define SHARE 2                /* a chunk is what is left / (SHARE * threads) */
-#define WORKER_SPIN_NS 50000   /* a worker waits this long for the next call before it sleeps */
-#define CALLER_SPIN_NS 50000   /* the caller waits this long for the last chunks before it sleeps */
+#define WORKER_SPIN_NS 40000   /* a worker waits this long for the next call before it sleeps */
+#define CALLER_SPIN_NS 10000   /* the caller waits this long for the last chunks before it sleeps */
 
 /* One pass over the batch: run(job, begin, end, bad, bad_id) on each chunk. */
 typedef int (*pass_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id);
@@ -64,27 +64,39 @@ typedef struct {
 } worker_arg;
 #endif
 
+#define LINE 64                /* bytes between fields that different threads write (no false sharing) */
+
+/* What one thread of the pool counts (written by that thread only). */
+typedef struct {
+    uint64_t busy_ns, items;
+    unsigned char pad[LINE - 16];
+} slot_stats;
+
 struct hb_vec_pool {
+    /* the pass being run: set by the caller before it opens the pass, read by all */
     int threads;               /* the caller and threads - 1 workers */
-    int in_use;                /* a call is running (atomic) */
-    /* the pass being run: set by the caller before it opens the pass */
     pass_fn run;
     void *job;
     size_t n, share;
+    unsigned char pad0[LINE];
     size_t next;               /* the first environment no chunk has taken yet (atomic) */
-    /* the lowest failing environment of the pass (under mu) */
-    int rc;
-    size_t bad;
-    int64_t bad_id;
-    /* per thread (slot 0: the caller), each written by its own thread only */
-    uint64_t busy_ns[POOL_MAX], items[POOL_MAX];
-    /* the step's private copy of its ids */
-    unsigned char *scratch;
-    size_t scratch_len;
+    unsigned char pad1[LINE];
 #if HB_POOL_THREADS
     /* gen << 32 | open << 31 | active: the pass number, whether workers may still
        join it, and how many are in it (atomic) */
     uint64_t state;
+    unsigned char pad2[LINE];
+#endif
+    slot_stats stats[POOL_MAX];   /* per thread (slot 0: the caller) */
+    int in_use;                /* a call is running (atomic) */
+    /* the lowest failing environment of the pass (under mu) */
+    int rc;
+    size_t bad;
+    int64_t bad_id;
+    /* the step's private copy of its ids */
+    unsigned char *scratch;
+    size_t scratch_len;
+#if HB_POOL_THREADS
     int stop, sleepers, caller_waits;   /* atomic */
     pid_t pid;
     pthread_mutex_t mu;
@@ -167,7 +179,7 @@ static int grab(hb_vec_pool *p, size_t *begin, size_t *end)
 /* Take chunks until none is left (slot: the thread's index in the pool). */
 static void take_chunks(hb_vec_pool *p, int slot)
 {
-    size_t begin, end;
+    size_t begin, end, items = 0;
 #if HB_POOL_THREADS
     uint64_t t0 = now_ns();
 #endif
@@ -176,11 +188,12 @@ static void take_chunks(hb_vec_pool *p, int slot)
         int64_t bad_id = 0;
         int rc = p->run(p->job, begin, end, &bad, &bad_id);
         if (rc != HB_OK) record(p, rc, bad < begin || bad >= end ? begin : bad, bad_id);
-        p->items[slot] += end - begin;
+        items += end - begin;
     }
 #if HB_POOL_THREADS
-    p->busy_ns[slot] += now_ns() - t0;
+    p->stats[slot].busy_ns += now_ns() - t0;
 #endif
+    p->stats[slot].items += items;
 }
 
 #if HB_POOL_THREADS
@@ -290,8 +303,8 @@ int hb_vec_pool_stats(const hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, 
     if (p == NULL || busy_ns == NULL || items == NULL) return HB_E_NULL;
     if (len != (size_t)p->threads) return HB_E_V_LEN;
     for (i = 0; i < len; i++) {
-        busy_ns[i] = p->busy_ns[i];
-        items[i] = p->items[i];
+        busy_ns[i] = p->stats[i].busy_ns;
+        items[i] = p->stats[i].items;
     }
     return HB_OK;
 }
