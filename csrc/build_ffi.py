@@ -16,6 +16,8 @@ from cffi import FFI
 HERE = pathlib.Path(__file__).resolve().parent
 HEADER = HERE / "hb_core.h"
 VEC_HEADER = HERE / "hb_vec.h"
+THREADS = ["-pthread"] if os.name == "posix" else []
+"""The batched lane's worker threads (csrc/hb_vec_pool.c) are POSIX threads."""
 
 
 def read_cdef(header: pathlib.Path = HEADER) -> str:
@@ -46,6 +48,7 @@ def make_ffi() -> FFI:
             "csrc/hb_vec_hb.c",
             "csrc/hb_vec_be.c",
             "csrc/hb_vec_mt.c",
+            "csrc/hb_vec_pool.c",
         ],
         include_dirs=["csrc"],
         depends=[
@@ -55,7 +58,8 @@ def make_ffi() -> FFI:
             "csrc/hb_vec.h",
             "csrc/hb_vec_internal.h",
         ],
-        extra_compile_args=["-std=c99", "-O2"],
+        extra_compile_args=["-std=c99", "-O2", *THREADS],
+        extra_link_args=THREADS,
         optional=not required,
     )
     return ffi

@@ -289,13 +289,42 @@ int hb_vec_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_
     int rc = check_envs(cfg, envs, envs_len, num_envs);
     if (rc != HB_OK) return rc;
     if (actions == NULL) return HB_E_NULL;
+    return hb_v_check(cfg, envs, envs_len, num_envs, actions, itemsize, is_signed, actions_len, 0, num_envs, bad,
+                      bad_id);
+}
+
+int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, const void *actions,
+               int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end, size_t *bad,
+               int64_t *bad_id)
+{
+    const hb_vec_env *all = (const hb_vec_env *)envs;
+    size_t i;
+    int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
+    if (rc != HB_OK) return rc;
+    if (actions == NULL) {  /* the states only, as a reset of the next episodes checks them */
+        for (i = begin; i < end; i++)
+            if (g_check_env(cfg, &all[i]) != HB_OK || all[i].env != i) {
+                if (bad) *bad = i;
+                return HB_E_V_STATE;
+            }
+        return HB_OK;
+    }
     if (actions_len != num_envs) return HB_E_V_LEN;
-    return check_range(cfg, (const hb_vec_env *)envs, actions, itemsize, is_signed, 0, num_envs, bad, bad_id);
+    return check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
 }
 
 int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
                 const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin,
                 size_t end, size_t *bad, int64_t *bad_id)
+{
+    return hb_v_step(cfg, envs, envs_len, num_envs, io, actions, itemsize, is_signed, actions_len, begin, end, bad,
+                     bad_id, 0);
+}
+
+int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
+              const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end,
+              size_t *bad, int64_t *bad_id, int checked)
 {
     hb_rules rules[4];
     hb_vec_env *all = (hb_vec_env *)envs;
@@ -307,7 +336,7 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
     if (actions == NULL) return HB_E_NULL;
     if (actions_len != num_envs) return HB_E_V_LEN;
     all_rules(cfg, rules);
-    rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
+    if (!checked) rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
     if (rc != HB_OK) return rc;
     for (i = begin; i < end; i++) {
         hb_vec_env *e = &all[i];

@@ -126,6 +126,31 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
                    uint64_t *seed, uint32_t *episode, uint64_t *draws, uint8_t *ids, size_t ids_len,
                    size_t *len);
 
+/* Worker threads that split the calls below across `threads` threads (the
+   calling one included; hb_vec_pool.c): each call returns when all its work is
+   done, with the same outputs and errors as one thread (a step checks every id
+   before it changes any environment; hb_vec_step's *bad is the lowest failing
+   environment).  The ids are copied first: the caller may change its buffer
+   afterwards.  NULL when the threads cannot be started.  Free the pool (joins
+   its threads) when no call is running.  A pool that is busy, or used in a
+   child process after fork(), runs the call in the calling thread alone. */
+typedef struct hb_vec_pool hb_vec_pool;
+hb_vec_pool *hb_vec_pool_new(int threads);
+void hb_vec_pool_free(hb_vec_pool *pool);
+int hb_vec_pool_threads(const hb_vec_pool *pool);
+int hb_vec_pool_reset(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs,
+                      const hb_vec_io *io, uint64_t seed, int fresh);
+int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs,
+                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t actions_len,
+                     size_t *bad, int64_t *bad_id);
+int hb_vec_pool_tensor(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                       size_t num_envs, int seat, float *out, size_t out_len);
+int hb_vec_pool_sample(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                       size_t num_envs, uint64_t seed, int32_t *out, size_t out_len);
+/* Per thread of the pool (len = its threads; 0 is the calling thread): the
+   nanoseconds it spent working on calls, and the environments it handled. */
+int hb_vec_pool_stats(const hb_vec_pool *pool, uint64_t *busy_ns, uint64_t *items, size_t len);
+
 /* The first n outputs of the Mersenne Twister seeded as random.Random(seed) with
    seed = (hi << 32) | lo (for tests of the deal). */
 int hb_vec_mt_fill(uint64_t hi, uint32_t lo, uint32_t *out, size_t n);

@@ -92,6 +92,19 @@ typedef struct {
 
 static inline int hb_popcount128(const uint64_t x[2]) { return popcount64(x[0]) + popcount64(x[1]); }
 
+/* hb_vec.c: check environments [begin, end) and their ids as hb_vec_check does
+   (actions NULL: only that each is a valid state of environment i, as a reset
+   of the next episodes needs); the worker threads' first pass (hb_vec_pool.c). */
+int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, const void *actions,
+               int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end, size_t *bad,
+               int64_t *bad_id);
+
+/* hb_vec.c: hb_vec_step, or (checked != 0) its second half alone, for ids that
+   hb_v_check has passed on these very states (hb_vec_pool.c's second pass). */
+int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
+              const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end,
+              size_t *bad, int64_t *bad_id, int checked);
+
 /* hb_vec_mt.c */
 void hb_v_mt_seed(hb_vec_cold *c, uint64_t seed, uint32_t env);
 uint32_t hb_v_mt_next(hb_vec_cold *c);

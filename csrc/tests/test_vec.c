@@ -4,11 +4,23 @@
  * (Buck 'Em with antes up to the largest, pot limits or none; random legal ids, tensors for
  * every seat, episodes, copies), checks invariants the rules guarantee, and
  * throws hostile input at every entry point: wrong lengths, bad ids, corrupted
- * environments.  Bounded in time: it stops after HB_TEST_VEC_SECONDS (default 20). */
+ * environments.  The same batches stepped by pools of 1, 2 and 3 threads must stay
+ * byte-identical (and a pool must refuse an illegal id without changing anything,
+ * serve two threads at once, and work in a forked child).
+ * Bounded in time: it stops after HB_TEST_VEC_SECONDS (default 20). */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#define HAVE_POSIX 1
+#else
+#define HAVE_POSIX 0
+#endif
 #include "hb_core.h"
 #include "hb_vec.h"
 
@@ -252,6 +264,144 @@ static void buckem_refusals(void)
 #undef REFUSED
 }
 
+/* ------------------------------------------------------------------ pools */
+
+#define SAME(a, b, field, len) CHECK(memcmp((a)->field, (b)->field, (len)) == 0)
+
+static void same_batches(const batch *a, const batch *b)
+{
+    SAME(a, b, envs, a->bytes);
+    SAME(a, b, cp, a->n * sizeof(int16_t));
+    SAME(a, b, mask, a->io.mask_len);
+    SAME(a, b, term, a->n);
+    SAME(a, b, rew, a->io.rewards_len * sizeof(float));
+}
+
+#if HAVE_POSIX
+typedef struct {
+    hb_vec_pool *pool;
+    const batch *b;
+    int32_t *out;
+    int rc;
+} sampler;
+
+static void *sample_twice(void *arg)
+{
+    sampler *t = (sampler *)arg;
+    int k;
+    t->rc = HB_OK;
+    for (k = 0; k < 20 && t->rc == HB_OK; k++)
+        t->rc = hb_vec_pool_sample(t->pool, &t->b->cfg, t->b->envs, t->b->bytes, t->b->n, 99, t->out, t->b->n);
+    return NULL;
+}
+#endif
+
+static void pools(uint64_t *s, int forked)
+{
+    batch b[3];
+    hb_vec_pool *pool[3];
+    int game = (rng_next(s) & 1) ? HB_GAME_HUCKLEBUCK : HB_GAME_DEERPARK;
+    int players = 3 + (int)(rng_next(s) % (game == HB_GAME_HUCKLEBUCK ? 5 : 6));
+    int hands = (int)(rng_next(s) % 3), reward = (int)(rng_next(s) & 1), k, step;
+    size_t n = 1 + (size_t)(rng_next(s) % 300), bad = 0, i;
+    int64_t bad_id = 0;
+    uint64_t seed = rng_next(s), busy[3], items[3];
+    int32_t *acts2;
+    CHECK(hb_vec_pool_new(0) == NULL && hb_vec_pool_new(65) == NULL);
+    for (k = 0; k < 3; k++) {
+        if (!make(&b[k], game, players, players == 8 ? 64 : 0, 30, hands, reward, n, 0)) {
+            failures++;
+            return;
+        }
+        pool[k] = hb_vec_pool_new(k + 1);
+        CHECK(pool[k] != NULL && hb_vec_pool_threads(pool[k]) == k + 1);
+        if (pool[k] == NULL) exit(2);
+        CHECK(hb_vec_pool_reset(pool[k], &b[k].cfg, b[k].envs, b[k].bytes, n, &b[k].io, seed, 1) == HB_OK);
+    }
+    acts2 = calloc(n, sizeof(int32_t));
+    if (!acts2) exit(2);
+    for (step = 0; step < 200; step++) {
+        uint64_t draw = rng_next(s);
+        int seat = (int)(rng_next(s) % (uint64_t)(players + 1)) - 1;
+        for (k = 0; k < 3; k++) {
+            CHECK(hb_vec_pool_sample(pool[k], &b[k].cfg, b[k].envs, b[k].bytes, n, draw, b[k].acts, n) == HB_OK);
+            CHECK(hb_vec_pool_step(pool[k], &b[k].cfg, b[k].envs, b[k].bytes, n, &b[k].io, b[k].acts, 4, 1, n, &bad,
+                                   &bad_id) == HB_OK);
+            CHECK(hb_vec_pool_tensor(pool[k], &b[k].cfg, b[k].envs, b[k].bytes, n, seat, b[k].tensor,
+                                     n * (size_t)b[k].cfg.tensor) == HB_OK);
+        }
+        for (k = 1; k < 3; k++) {
+            SAME(&b[0], &b[k], acts, n * sizeof(int32_t));
+            SAME(&b[0], &b[k], tensor, n * (size_t)b[0].cfg.tensor * sizeof(float));
+            same_batches(&b[0], &b[k]);
+        }
+        if (step % 40 == 7) {  /* one illegal id (and one more later in the batch): refused, nothing changed */
+            batch *t = &b[2];
+            unsigned char *copy = malloc(t->bytes);
+            size_t j = (size_t)(rng_next(s) % n);
+            if (!copy) exit(2);
+            memcpy(copy, t->envs, t->bytes);
+            CHECK(hb_vec_pool_sample(pool[2], &t->cfg, t->envs, t->bytes, n, draw, t->acts, n) == HB_OK);
+            for (i = j; i < n && t->term[i]; i++) {
+            }
+            if (i < n) {
+                int id = 0;
+                while (t->mask[i * (size_t)t->cfg.actions + (size_t)id]) id++;
+                t->acts[i] = id;
+                if (i + 1 < n) t->acts[n - 1] = -1;
+                CHECK(hb_vec_pool_step(pool[2], &t->cfg, t->envs, t->bytes, n, &t->io, t->acts, 4, 1, n, &bad,
+                                       &bad_id) == HB_E_V_ILLEGAL);
+                CHECK(bad == i && bad_id == id);
+                same_batches(&b[0], t);
+                CHECK(memcmp(copy, t->envs, t->bytes) == 0);
+            }
+            free(copy);
+        }
+        if (step % 67 == 66)
+            for (k = 0; k < 3; k++)
+                CHECK(hb_vec_pool_reset(pool[k], &b[k].cfg, b[k].envs, b[k].bytes, n, &b[k].io, 0, 0) == HB_OK);
+    }
+#if HAVE_POSIX
+    {  /* two threads in one pool at once (read-only calls): the same ids */
+        pthread_t other;
+        sampler t;
+        t.pool = pool[2];
+        t.b = &b[2];
+        t.out = acts2;
+        CHECK(pthread_create(&other, NULL, sample_twice, &t) == 0);
+        for (k = 0; k < 20; k++)
+            CHECK(hb_vec_pool_sample(pool[2], &b[2].cfg, b[2].envs, b[2].bytes, n, 99, b[2].acts, n) == HB_OK);
+        pthread_join(other, NULL);
+        CHECK(t.rc == HB_OK && memcmp(acts2, b[2].acts, n * sizeof(int32_t)) == 0);
+    }
+    if (forked) {  /* a child of fork() has no workers: the pool runs its calls in the calling thread */
+        pid_t child;
+        fflush(stderr);
+        child = fork();
+        if (child == 0) {
+            int ok = hb_vec_pool_step(pool[2], &b[2].cfg, b[2].envs, b[2].bytes, n, &b[2].io, b[2].acts, 4, 1, n,
+                                      &bad, &bad_id) == HB_OK
+                     && hb_vec_pool_sample(pool[2], &b[2].cfg, b[2].envs, b[2].bytes, n, 5, b[2].acts, n) == HB_OK;
+            hb_vec_pool_free(pool[2]);
+            _exit(ok ? 0 : 1);
+        }
+        if (child > 0) {
+            int status = 0;
+            CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        }
+    }
+#else
+    (void)forked;
+#endif
+    CHECK(hb_vec_pool_stats(pool[2], busy, items, 3) == HB_OK && items[0] + items[1] + items[2] > 0);
+    CHECK(hb_vec_pool_stats(pool[2], busy, items, 2) == HB_E_V_LEN);
+    for (k = 0; k < 3; k++) {
+        hb_vec_pool_free(pool[k]);
+        release(&b[k]);
+    }
+    free(acts2);
+}
+
 static void mt_known(void)
 {
     /* random.Random(0).getrandbits(32) five times, and random.Random((3 << 32) | 7) */
@@ -274,6 +424,7 @@ int main(void)
     buckem_refusals();
     do {
         play(&s);
+        pools(&s, rounds == 0);
         rounds++;
     } while ((double)(clock() - start) / CLOCKS_PER_SEC < limit && rounds < 400);
     if (failures) {

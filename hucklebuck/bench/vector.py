@@ -17,8 +17,11 @@ Each figure is the best of up to three timed runs of a fixed number of steps
 (``--scale`` shrinks them), in hands per second of wall-clock time and per
 CPU-second of this process: on a machine shared with other work the second is
 the fairer comparison of one thread with another library, and the ratios are
-printed both ways.  The threads figure needs a free second core; the line
-prints how much CPU time the process actually got.
+printed both ways.  Two threads are timed against one in alternating runs
+on the same batch size (so both see the same load); the threads figure needs a
+free second core, so the line prints how much CPU time the process actually
+got, how much of the time each thread spent working on the batch, and how the
+environments were shared out (they go to whichever thread is free).
 """
 
 from __future__ import annotations
@@ -34,9 +37,10 @@ from typing import Any
 from .. import backend, using
 from ..vector import VectorGame
 
-__all__ = ["hands_per_second", "openspiel_hands_per_second", "run"]
+__all__ = ["hands_per_second", "openspiel_hands_per_second", "run", "threads_against_one"]
 
 _SIZES = (1, 64, 1024, 16384)
+_THREAD_SIZES = (1024, 4096, 16384)
 _GAMES = (("deerpark", 4), ("hucklebuck", 4), ("buckem", 5))
 
 
@@ -76,6 +80,53 @@ def hands_per_second(vg: VectorGame, steps: int, repeat: int, tensors: bool = Fa
 
     once()  # warm up (and deal past the first, shorter episodes)
     return _best(repeat, once)
+
+
+Rate = tuple[float, float]
+"""Hands per second of wall-clock time, and per CPU-second of this process."""
+
+
+class Threads:
+    """Two threads against one on one batch size, from alternating timed runs."""
+
+    def __init__(self, one: Rate, two: Rate, cpu: float, busy: list[float], share: list[float]) -> None:
+        self.one, self.two = one, two
+        self.cpu = cpu
+        """CPU-seconds the process got per wall-second during the two-thread runs."""
+        self.busy = busy
+        """Per thread (the calling one first): the fraction of those runs' time it worked on the batch."""
+        self.share = share
+        """Per thread: its fraction of the environments handled."""
+
+    @property
+    def ratio(self) -> float:
+        """Two threads' hands per second over one thread's (wall clock)."""
+        return self.two[0] / self.one[0] if self.one[0] > 0 else 0.0
+
+
+def threads_against_one(game: str, players: int, n: int, steps: int, repeat: int) -> Threads:
+    """Random hands per second of one batch size on one thread and on two, timed
+    alternately (the best of ``repeat`` runs each), with the two-thread runs' CPU
+    time and each thread's busy time."""
+    vgs = [VectorGame(game, players, n, seed=n, threads=t) for t in (1, 2)]
+    rates: list[list[Rate]] = [[], []]
+    cpu = wall = 0.0
+    before = vgs[1].thread_times()
+    for _ in range(repeat):
+        for k, vg in enumerate(vgs):
+            t0, c0 = time.perf_counter(), time.process_time()
+            rates[k].append(hands_per_second(vg, steps, 1))
+            if k == 1:
+                wall += time.perf_counter() - t0
+                cpu += time.process_time() - c0
+    after = vgs[1].thread_times()
+    for vg in vgs:
+        vg.close()
+    best = [(max(r[0] for r in runs), max(r[1] for r in runs)) for runs in rates]
+    busy = [(a[0] - b[0]) / wall if wall > 0 else 0.0 for a, b in zip(after, before, strict=True)]
+    items = [a[1] - b[1] for a, b in zip(after, before, strict=True)]
+    share = [k / sum(items) if sum(items) else 0.0 for k in items]
+    return Threads(best[0], best[1], cpu / wall if wall > 0 else 0.0, busy, share)
 
 
 def openspiel_hands_per_second(hands: int, repeat: int, tensors: bool) -> tuple[float, float] | None:
@@ -131,10 +182,6 @@ def _steps(n: int, lane: str, scale: float) -> int:
     return max(10, int(base * scale))
 
 
-Rate = tuple[float, float]
-"""Hands per second of wall-clock time, and per CPU-second of this process."""
-
-
 def _ratio(label: str, ours: list[Rate], theirs: Rate, target: str) -> str:
     """Our best rate (over batch sizes) against theirs, by wall clock and per CPU-second."""
     wall = max(r[0] for r in ours) / theirs[0]
@@ -149,7 +196,7 @@ def run(args: argparse.Namespace) -> None:
     rows: list[tuple[str, str, int, int, Rate]] = []
     c_lane: dict[tuple[str, int, int, bool], Rate] = {}  # (game, num_envs, threads, tensors)
     py_lane: dict[tuple[str, int, bool], Rate] = {}  # the Python twin: (game, num_envs, tensors)
-    busy: dict[tuple[str, int], float] = {}  # CPU-seconds the process got per second with two threads
+    threads: dict[tuple[str, int], Threads] = {}  # (game, num_envs): two threads against one
     for game, players in _GAMES:
         for n in _SIZES:
             vg = VectorGame(game, players, n, seed=n)
@@ -166,14 +213,12 @@ def run(args: argparse.Namespace) -> None:
                     py_lane[(game, n, tensors)] = rate
             vg.close()
         if (game, 1024, 1, False) in c_lane:  # the games the C lane steps: threads and the twin
-            for n in (1024, 16384):
-                vg = VectorGame(game, players, n, seed=n, threads=2)
-                if vg.lane == "c":
-                    wall, cpu = time.perf_counter(), time.process_time()
-                    c_lane[(game, n, 2, False)] = rate = hands_per_second(vg, _steps(n, "c", scale), repeat)
-                    busy[(game, n)] = (time.process_time() - cpu) / (time.perf_counter() - wall)
-                    rows.append((f"{game} {players}p", "c", n, 2, rate))
-                vg.close()
+            for n in _THREAD_SIZES:
+                pair = threads[(game, n)] = threads_against_one(
+                    game, players, n, _steps(n, "c", scale), repeat
+                )
+                rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 1, pair.one))
+                rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 2, pair.two))
             with using("python"):  # the Python twin of the same game
                 for n in (1, 64):
                     vg = VectorGame(game, players, n, seed=n)
@@ -184,8 +229,8 @@ def run(args: argparse.Namespace) -> None:
                             (f"{game} {players}p{' +tensor' if tensors else ''} (twin)", "python", n, 1, rate)
                         )
     print(f"{'game':30}{'lane':>8}{'num_envs':>10}{'threads':>9}{'hands/s':>14}{'hands/CPU-s':>14}")
-    for name, lane, n, threads, (wall, cpu) in rows:
-        print(f"{name:30}{lane:>8}{n:>10,}{threads:>9}{wall:>14,.0f}{cpu:>14,.0f}")
+    for name, lane, n, count, (wall, cpu) in rows:
+        print(f"{name:30}{lane:>8}{n:>10,}{count:>9}{wall:>14,.0f}{cpu:>14,.0f}")
     print(
         "(the Python lane is measured with 1 and 64 tables: it steps one game object at a time, so its\n"
         " hands/s stay flat for larger batches, which only take longer to time)"
@@ -208,7 +253,7 @@ def run(args: argparse.Namespace) -> None:
         return
     for game, players in _GAMES:
         if (game, 1024, 1, False) in c_lane:
-            _print_ratios(game, players, c_lane, py_lane, busy, spiel, spiel_t)
+            _print_ratios(game, players, c_lane, py_lane, threads, spiel, spiel_t)
     print("  (a second thread helps only when a second core is free: see the module docs)")
 
 
@@ -217,7 +262,7 @@ def _print_ratios(
     players: int,
     c_lane: dict[tuple[str, int, int, bool], Rate],
     py_lane: dict[tuple[str, int, bool], Rate],
-    busy: dict[tuple[str, int], float],
+    threads: dict[tuple[str, int], Threads],
     spiel: Rate | None,
     spiel_t: Rate | None,
 ) -> None:
@@ -231,11 +276,15 @@ def _print_ratios(
     py = py_lane.get((game, 64, False))
     if py:
         print(_ratio("C lane / Python twin (64 tables)", best, py, ">= 50"))
-    for n in (1024, 16384):
-        two = c_lane.get((game, n, 2, False))
-        if two is not None:
-            ratio = two[0] / c_lane[(game, n, 1, False)][0]
-            print(
-                f"  two threads / one, {n:>6,} tables     {ratio:8.2f}x wall  [>= 1.8]"
-                f"  (the process got {busy.get((game, n), 0.0):.2f} CPU-seconds per second)"
-            )
+    pairs = {n: threads[(game, n)] for n in _THREAD_SIZES if (game, n) in threads}
+    top = max(pairs, key=lambda n: pairs[n].ratio, default=None)
+    for n, pair in pairs.items():
+        busy = " and ".join(f"{b:.2f}" for b in pair.busy)
+        share = " / ".join(f"{s:.0%}" for s in pair.share)
+        print(
+            f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall  [>= 1.8]"
+            f"{'  (best)' if n == top else ''}\n"
+            f"      the process got {pair.cpu:.2f} CPU-seconds per second; each thread worked {busy} of the"
+            f" time\n      and handled {share} of the environments; hands per CPU-second two threads / one"
+            f" {pair.two[1] / pair.one[1] if pair.one[1] else 0.0:.2f}"
+        )

@@ -12,8 +12,6 @@ from __future__ import annotations
 import random
 import weakref
 from array import array
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
 from ..errors import ActionParseError, CoreInputError, HucklebuckError, IllegalAction
@@ -47,7 +45,11 @@ try:
     _lib: Any = _lib_typed
     _ffi: Any = _ffi_typed
     # A module built from other sources than these (a stale build) leaves the batch to the Python lane.
-    _HAVE = hasattr(_lib, "hb_vec_version") and int(_lib.hb_vec_version()) == VERSION
+    _HAVE = (
+        hasattr(_lib, "hb_vec_version")
+        and int(_lib.hb_vec_version()) == VERSION
+        and hasattr(_lib, "hb_vec_pool_new")
+    )
 except ImportError:  # pragma: no cover - only without the compiled module
     _HAVE = False
 
@@ -58,6 +60,7 @@ _ERRORS: Final = {
     -45: "a seat out of range",
     -46: "an environment index out of range",
     -47: "an episode longer than the C lane's action log (1,024 ids)",
+    -17: "memory for a copy of the ids could not be allocated",
 }
 _DP_FLAGS: Final = (
     ("club_turnup_pickup", 1),
@@ -66,6 +69,7 @@ _DP_FLAGS: Final = (
     ("lock_permanent", 16),
 )
 _SIGNED: Final = frozenset("bhilqn")
+_from: Any = _ffi.from_buffer if _HAVE else None  # (one attribute look-up fewer per call)
 
 
 CHIPS_BOUND: Final = 1 << 58
@@ -197,7 +201,6 @@ class CLane(Lane):
         self.n = n
         self.env_bytes = n * int(_lib.hb_vec_env_size())
         self.envs = _ffi.new("uint8_t[]", self.env_bytes)
-        self.acts = _ffi.new("uint8_t[]", 8 * n)
         self.threads = threads
         self._attach(buffers)
 
@@ -214,36 +217,41 @@ class CLane(Lane):
         io.current_player, io.legal_mask, io.rewards, io.terminated = self._keep
         io.cp_len, io.mask_len = self.n, self.n * buffers.actions
         io.rewards_len, io.term_len = self.n * self.players, self.n
-        workers = min(self.threads, self.n)
-        step = -(-self.n // workers)
-        self.slices = [(b, min(self.n, b + step)) for b in range(0, self.n, step)]
-        self.pool: ThreadPoolExecutor | None = None
-        if len(self.slices) > 1:
-            self.pool = ThreadPoolExecutor(len(self.slices) - 1, thread_name_prefix="hucklebuck-vector")
-            weakref.finalize(self, self.pool.shutdown, wait=False)
+        self.zeros = array("i", bytes(4 * self.n))
+        self.bad = _ffi.new("size_t *")
+        self.bad_id = _ffi.new("int64_t *")
+        self._start(min(self.threads, self.n))
 
-    def _run(self, call: Callable[[int, int], int]) -> None:
-        """``call(begin, end)`` on every slice, the first in this thread; raise on error."""
-        if self.pool is None:
-            _check(call(0, self.n))
-            return
-        futures = [self.pool.submit(call, b, e) for b, e in self.slices[1:]]
-        first = call(*self.slices[0])
-        codes = [first] + [f.result() for f in futures]
-        for rc in codes:
-            _check(rc)
+    def _start(self, threads: int) -> None:
+        """A pool of ``threads`` threads (the calling one included), joined when the
+        lane is collected, closed or the interpreter exits."""
+        pool = _lib.hb_vec_pool_new(threads)
+        if pool == _ffi.NULL:
+            raise HucklebuckError(f"the system refused to start {threads - 1} worker threads for the batch")
+        self.pool = pool
+        self._free = weakref.finalize(self, _lib.hb_vec_pool_free, pool)
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True)
-            self.pool = None
-            self.slices = [(0, self.n)]
+        if int(_lib.hb_vec_pool_threads(self.pool)) > 1:
+            self._free()  # joins the workers; the batch goes on in the calling thread
+            self._start(1)
+
+    def busy(self) -> list[tuple[float, int]]:
+        """Per thread of the pool (the calling one first): seconds spent on the
+        batch's calls and environments handled, since the batch was made."""
+        k = int(_lib.hb_vec_pool_threads(self.pool))
+        ns = _ffi.new("uint64_t[]", k)
+        items = _ffi.new("uint64_t[]", k)
+        _check(_lib.hb_vec_pool_stats(self.pool, ns, items, k))
+        return [(int(ns[i]) / 1e9, int(items[i])) for i in range(k)]
 
     # ------------------------------------------------------------------ batch
     def reset(self, seed: int, fresh: bool) -> None:
-        cfg, envs, io, size, n = self.cfg, self.envs, self.io, self.env_bytes, self.n
-        flag = int(fresh)
-        self._run(lambda b, e: int(_lib.hb_vec_reset(cfg, envs, size, n, io, seed, flag, b, e)))
+        _check(
+            _lib.hb_vec_pool_reset(
+                self.pool, self.cfg, self.envs, self.env_bytes, self.n, self.io, seed, fresh
+            )
+        )
 
     def step(self, mv: memoryview | None, vals: list[int] | None) -> None:
         if mv is None:
@@ -253,31 +261,36 @@ class CLane(Lane):
             except OverflowError:
                 i = next(i for i, v in enumerate(vals) if not -(1 << 63) <= v < 1 << 63)
                 raise ActionParseError(f"environment {i}: {vals[i]} is not an action id") from None
-        size, signed = mv.itemsize, int(mv.format[-1] in _SIGNED)
-        ptr = self.acts  # a private copy: nobody can change the ids between the check and the step
-        _ffi.memmove(ptr, _ffi.from_buffer(mv), size * self.n)
-        cfg, envs, io, nbytes, n = self.cfg, self.envs, self.io, self.env_bytes, self.n
-        bad = _ffi.new("size_t *")
-        bad_id = _ffi.new("int64_t *")
-        if self.pool is None:  # one call checks the whole batch, then applies it
-            rc = int(_lib.hb_vec_step(cfg, envs, nbytes, n, io, ptr, size, signed, n, 0, n, bad, bad_id))
-        else:  # the whole batch first, then each thread's slice (which checks its part again)
-            rc = int(_lib.hb_vec_check(cfg, envs, nbytes, n, ptr, size, signed, n, bad, bad_id))
+        # one call for the whole batch, the GIL released: the pool copies the ids, checks
+        # every one, and only then applies them (so an error changes no environment)
+        bad = self.bad
+        rc = int(
+            _lib.hb_vec_pool_step(
+                self.pool,
+                self.cfg,
+                self.envs,
+                self.env_bytes,
+                self.n,
+                self.io,
+                _from(mv),
+                mv.itemsize,
+                mv.format[-1] in _SIGNED,
+                self.n,
+                bad,
+                self.bad_id,
+            )
+        )
+        if rc == 0:
+            return
         if rc == -42:
             raise ActionParseError(
-                f"environment {bad[0]}: {bad_id[0]} is not an action id of {self.kind.title} "
+                f"environment {bad[0]}: {self.bad_id[0]} is not an action id of {self.kind.title} "
                 f"(0..{self.buf.actions - 1})"
             )
         if rc == -43:
-            i, k = int(bad[0]), int(bad_id[0])
+            i, k = int(bad[0]), int(self.bad_id[0])
             raise IllegalAction(f"environment {i}: action id {k} is not legal now ({self._describe(i, k)})")
         _check(rc)
-        if self.pool is not None:
-            self._run(
-                lambda b, e: int(
-                    _lib.hb_vec_step(cfg, envs, nbytes, n, io, ptr, size, signed, n, b, e, bad, bad_id)
-                )
-            )
 
     def _describe(self, i: int, k: int) -> str:
         try:
@@ -291,16 +304,22 @@ class CLane(Lane):
     # ---------------------------------------------------------------- queries
     def tensor(self, out: memoryview[Any], seat: int | None) -> None:
         ptr = _ffi.from_buffer("float[]", out)
-        cfg, envs, nbytes, n = self.cfg, self.envs, self.env_bytes, self.n
         s = -1 if seat is None else seat
-        length = n * self.buf.tensor
-        self._run(lambda b, e: int(_lib.hb_vec_tensor(cfg, envs, nbytes, n, s, ptr, length, b, e)))
+        n = self.n
+        _check(
+            _lib.hb_vec_pool_tensor(
+                self.pool, self.cfg, self.envs, self.env_bytes, n, s, ptr, n * self.buf.tensor
+            )
+        )
 
     def sample(self, seed: int) -> array[int]:
-        out = array("i", bytes(4 * self.n))
-        ptr = _ffi.from_buffer("int32_t[]", out)
-        cfg, envs, nbytes, n = self.cfg, self.envs, self.env_bytes, self.n
-        self._run(lambda b, e: int(_lib.hb_vec_sample(cfg, envs, nbytes, n, seed, ptr, n, b, e)))
+        out = self.zeros[:]  # a copy of a zero array: cheaper than a new one
+        n = self.n
+        rc = _lib.hb_vec_pool_sample(
+            self.pool, self.cfg, self.envs, self.env_bytes, n, seed, _from("int32_t[]", out), n
+        )
+        if rc:
+            _check(rc)
         return out
 
     def _episode(self, i: int) -> tuple[int, int, int, bytes]:
@@ -351,7 +370,6 @@ class CLane(Lane):
         new.__dict__.update(self.__dict__)
         new.cfg = _ffi.new("hb_vec_cfg *", self.cfg[0])
         new.envs = _ffi.new("uint8_t[]", self.env_bytes)
-        new.acts = _ffi.new("uint8_t[]", 8 * self.n)
         _ffi.memmove(new.envs, self.envs, self.env_bytes)
         new._attach(buffers)
         return new

@@ -205,3 +205,8 @@ class Lane(abc.ABC):
     @abc.abstractmethod
     def close(self) -> None:
         """Release threads, if any."""
+
+    def busy(self) -> list[tuple[float, int]]:
+        """Per native thread (the calling one first): seconds spent on the batch's
+        calls and environments handled (none on a lane without threads)."""
+        return []

@@ -1,0 +1,598 @@
+/*
+ * hb_vec_pool.c -- worker threads for the batched lane (hb_vec_pool_* in hb_vec.h).
+ *
+ * A pool is created once per batch and keeps its threads until it is freed.
+ * Each call splits the environments into chunks of contiguous indices that
+ * the calling thread and the workers take one at a time from a shared counter
+ * (so a worker that wakes late, or is descheduled on a busy machine, only
+ * means the others take more chunks), and returns when every chunk is done.
+ * The chunks shrink as the call goes on (each is a share of what is left, as
+ * OpenMP's guided schedule), so the threads finish close together.
+ * The chunks call the game-independent entry points of hb_vec.c on their
+ * range, so a game added there is threaded with no change here; every
+ * environment's result depends on its own state only, so the outputs are
+ * identical for any number of threads.
+ *
+ * A step runs in two passes: every chunk copies and checks its ids (the copy
+ * is what the second pass applies), and only when the whole batch has passed
+ * does any chunk change an environment; on an error the lowest failing
+ * environment is reported, as one thread would.
+ *
+ * Waiting: a worker spins for a short while for the next call (calls come
+ * back to back in a training loop), then sleeps on a condition variable; the
+ * caller spins briefly for the last chunks, then sleeps too.  A pool used by
+ * two threads at once, or in a child process after fork(), runs the call in
+ * the calling thread alone.  Without POSIX threads (or with
+ * HB_VEC_NO_THREADS) every pool is the calling thread alone.
+ */
+#if !defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200809L
+#undef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include "hb_vec_internal.h"
+
+#if !defined(HB_VEC_NO_THREADS) && defined(__GNUC__) && (defined(__unix__) || defined(__APPLE__))
+#define HB_POOL_THREADS 1
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+#else
+#define HB_POOL_THREADS 0
+#endif
+
+#define POOL_MAX 64            /* threads per pool, the caller's included */
+#define MIN_CHUNK 16           /* environments per chunk, at least (a call on fewer is one chunk) */
+#define SHARE 2                /* a chunk is what is left / (SHARE * threads) */
+#define WORKER_SPIN_NS 40000   /* a worker waits this long for the next call before it sleeps */
+#define CALLER_SPIN_NS 10000   /* the caller waits this long for the last chunks before it sleeps */
+
+/* One pass over the batch: run(job, begin, end, bad, bad_id) on each chunk. */
+typedef int (*pass_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id);
+
+#if HB_POOL_THREADS
+#define OPEN_BIT (UINT64_C(1) << 31)
+#define ACTIVE_MASK (OPEN_BIT - 1)
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
+
+struct hb_vec_pool;
+typedef struct {
+    struct hb_vec_pool *pool;
+    int slot;
+} worker_arg;
+#endif
+
+#define LINE 64                /* bytes between fields that different threads write (no false sharing) */
+
+/* What one thread of the pool counts (written by that thread only). */
+typedef struct {
+    uint64_t busy_ns, items;
+    unsigned char pad[LINE - 16];
+} slot_stats;
+
+struct hb_vec_pool {
+    /* the pass being run: set by the caller before it opens the pass, read by all */
+    int threads;               /* the caller and threads - 1 workers */
+    pass_fn run;
+    void *job;
+    size_t n, share;
+    unsigned char pad0[LINE];
+    size_t next;               /* the first environment no chunk has taken yet (atomic) */
+    unsigned char pad1[LINE];
+#if HB_POOL_THREADS
+    /* gen << 32 | open << 31 | active: the pass number, whether workers may still
+       join it, and how many are in it (atomic) */
+    uint64_t state;
+    unsigned char pad2[LINE];
+#endif
+    slot_stats stats[POOL_MAX];   /* per thread (slot 0: the caller) */
+    int in_use;                /* a call is running (atomic) */
+    /* the lowest failing environment of the pass (under mu) */
+    int rc;
+    size_t bad;
+    int64_t bad_id;
+    /* the step's private copy of its ids */
+    unsigned char *scratch;
+    size_t scratch_len;
+#if HB_POOL_THREADS
+    int stop, sleepers, caller_waits;   /* atomic */
+    pid_t pid;
+    pthread_mutex_t mu;
+    pthread_cond_t wake, done;
+    int started;
+    pthread_t tid[POOL_MAX];
+    worker_arg args[POOL_MAX];
+#endif
+};
+
+#if HB_POOL_THREADS
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* One look of a waiting loop that started at *t0 (0: not yet): 1 when the wait
+   has lasted longer than limit_ns and the thread should sleep instead.  (No
+   sched_yield: on a busy machine it hands the core away for a whole time slice.) */
+static int wait_a_little(unsigned *spins, uint64_t *t0, uint64_t limit_ns)
+{
+    uint64_t t;
+    if ((++*spins & 31) != 0) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        return 0;
+    }
+    t = now_ns();
+    if (*t0 == 0) *t0 = t;
+    return t - *t0 > limit_ns;
+}
+#endif
+
+/* Record a chunk's error; the lowest environment wins. */
+static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
+{
+#if HB_POOL_THREADS
+    pthread_mutex_lock(&p->mu);
+#endif
+    if (p->rc == HB_OK || bad < p->bad) {
+        p->rc = rc;
+        p->bad = bad;
+        p->bad_id = bad_id;
+    }
+#if HB_POOL_THREADS
+    pthread_mutex_unlock(&p->mu);
+#endif
+}
+
+/* The size of a chunk that starts at begin. */
+static size_t chunk_at(size_t n, size_t share, size_t begin)
+{
+    size_t left = n - begin, size = left / share;
+    if (size < MIN_CHUNK) size = MIN_CHUNK;
+    return size < left ? size : left;
+}
+
+/* Take the next chunk [*begin, *end): 0 when none is left. */
+static int grab(hb_vec_pool *p, size_t *begin, size_t *end)
+{
+#if HB_POOL_THREADS
+    size_t b = __atomic_load_n(&p->next, __ATOMIC_RELAXED), e;
+    do {
+        if (b >= p->n) return 0;
+        e = b + chunk_at(p->n, p->share, b);
+    } while (!__atomic_compare_exchange_n(&p->next, &b, e, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+#else
+    size_t b = p->next, e;
+    if (b >= p->n) return 0;
+    e = p->next = b + chunk_at(p->n, p->share, b);
+#endif
+    *begin = b;
+    *end = e;
+    return 1;
+}
+
+/* Take chunks until none is left (slot: the thread's index in the pool). */
+static void take_chunks(hb_vec_pool *p, int slot)
+{
+    size_t begin, end, items = 0;
+#if HB_POOL_THREADS
+    uint64_t t0 = now_ns();
+#endif
+    while (grab(p, &begin, &end)) {
+        size_t bad = begin;
+        int64_t bad_id = 0;
+        int rc = p->run(p->job, begin, end, &bad, &bad_id);
+        if (rc != HB_OK) record(p, rc, bad < begin || bad >= end ? begin : bad, bad_id);
+        items += end - begin;
+    }
+#if HB_POOL_THREADS
+    p->stats[slot].busy_ns += now_ns() - t0;
+#endif
+    p->stats[slot].items += items;
+}
+
+#if HB_POOL_THREADS
+static void *worker(void *arg)
+{
+    hb_vec_pool *p = ((worker_arg *)arg)->pool;
+    int slot = ((worker_arg *)arg)->slot;
+    uint64_t seen = 0;
+    for (;;) {
+        uint64_t s = LOAD(&p->state), t0 = 0;
+        unsigned spins = 0;
+        /* wait for a pass newer than the last one seen, spinning, then asleep */
+        while ((s >> 32) == seen && !LOAD(&p->stop)) {
+            if (wait_a_little(&spins, &t0, WORKER_SPIN_NS)) {
+                pthread_mutex_lock(&p->mu);
+                __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
+                while ((LOAD(&p->state) >> 32) == seen && !LOAD(&p->stop)) pthread_cond_wait(&p->wake, &p->mu);
+                __atomic_sub_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
+                pthread_mutex_unlock(&p->mu);
+                t0 = 0;
+            }
+            s = LOAD(&p->state);
+        }
+        if (LOAD(&p->stop)) return NULL;
+        /* join the pass while it is open (the caller closes it once no chunk is left) */
+        while ((s & OPEN_BIT)
+               && !__atomic_compare_exchange_n(&p->state, &s, s + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        }
+        seen = s >> 32;
+        if (!(s & OPEN_BIT)) continue;  /* too late: every chunk was taken */
+        take_chunks(p, slot);
+        s = __atomic_sub_fetch(&p->state, 1, __ATOMIC_SEQ_CST);
+        if ((s & ACTIVE_MASK) == 0 && !(s & OPEN_BIT) && LOAD(&p->caller_waits)) {
+            pthread_mutex_lock(&p->mu);
+            pthread_cond_broadcast(&p->done);
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+}
+#endif
+
+hb_vec_pool *hb_vec_pool_new(int threads)
+{
+    hb_vec_pool *p;
+    if (threads < 1 || threads > POOL_MAX) return NULL;
+    p = (hb_vec_pool *)calloc(1, sizeof(*p));
+    if (p == NULL) return NULL;
+    p->threads = 1;
+#if HB_POOL_THREADS
+    p->pid = getpid();
+    if (pthread_mutex_init(&p->mu, NULL) != 0) {
+        free(p);
+        return NULL;
+    }
+    if (pthread_cond_init(&p->wake, NULL) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        return NULL;
+    }
+    if (pthread_cond_init(&p->done, NULL) != 0) {
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        return NULL;
+    }
+    while (p->threads < threads) {
+        worker_arg *a = &p->args[p->threads];
+        a->pool = p;
+        a->slot = p->threads;
+        if (pthread_create(&p->tid[p->started], NULL, worker, a) != 0) break;
+        p->started++;
+        p->threads++;
+    }
+    if (p->threads < threads) {  /* the system refused a thread: no pool */
+        hb_vec_pool_free(p);
+        return NULL;
+    }
+#endif
+    return p;
+}
+
+void hb_vec_pool_free(hb_vec_pool *p)
+{
+    if (p == NULL) return;
+#if HB_POOL_THREADS
+    if (p->pid == getpid()) {  /* in a forked child the workers do not exist */
+        int i;
+        pthread_mutex_lock(&p->mu);
+        STORE(&p->stop, 1);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->mu);
+        for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
+        pthread_cond_destroy(&p->done);
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->mu);
+    }
+#endif
+    free(p->scratch);
+    free(p);
+}
+
+int hb_vec_pool_threads(const hb_vec_pool *p) { return p == NULL ? 0 : p->threads; }
+
+int hb_vec_pool_stats(const hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, size_t len)
+{
+    size_t i;
+    if (p == NULL || busy_ns == NULL || items == NULL) return HB_E_NULL;
+    if (len != (size_t)p->threads) return HB_E_V_LEN;
+    for (i = 0; i < len; i++) {
+        busy_ns[i] = p->stats[i].busy_ns;
+        items[i] = p->stats[i].items;
+    }
+    return HB_OK;
+}
+
+/* Whether a call on n environments is one chunk (then the caller runs it alone). */
+static int one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n <= MIN_CHUNK; }
+
+/* One pass over n environments: every chunk done when it returns. */
+static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
+{
+    p->run = run;
+    p->job = job;
+    p->n = n;
+    p->share = one_chunk(p, n) ? 1 : SHARE * (size_t)p->threads;
+    p->rc = HB_OK;
+    p->bad = 0;
+    p->bad_id = 0;
+#if HB_POOL_THREADS
+    STORE(&p->next, 0);
+    if (!one_chunk(p, n)) {
+        uint64_t s = LOAD(&p->state), t0 = 0;
+        unsigned spins = 0;
+        STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
+        if (LOAD(&p->sleepers) > 0) {
+            pthread_mutex_lock(&p->mu);
+            pthread_cond_broadcast(&p->wake);
+            pthread_mutex_unlock(&p->mu);
+        }
+        take_chunks(p, 0);
+        /* close the pass, then wait for the workers still in it */
+        s = __atomic_and_fetch(&p->state, ~OPEN_BIT, __ATOMIC_SEQ_CST);
+        while ((s & ACTIVE_MASK) != 0) {
+            if (wait_a_little(&spins, &t0, CALLER_SPIN_NS)) {
+                pthread_mutex_lock(&p->mu);
+                STORE(&p->caller_waits, 1);
+                while ((LOAD(&p->state) & ACTIVE_MASK) != 0) pthread_cond_wait(&p->done, &p->mu);
+                STORE(&p->caller_waits, 0);
+                pthread_mutex_unlock(&p->mu);
+            }
+            s = LOAD(&p->state);
+        }
+    } else {
+        take_chunks(p, 0);
+    }
+#else
+    p->next = 0;
+    take_chunks(p, 0);
+#endif
+    if (p->rc != HB_OK) {
+        if (bad) *bad = p->bad;
+        if (bad_id) *bad_id = p->bad_id;
+    }
+    return p->rc;
+}
+
+/* Start a call: 0 when the pool's threads may help, 1 when the caller runs it alone. */
+static int enter(hb_vec_pool *p)
+{
+#if HB_POOL_THREADS
+    int free_ = 0;
+    if (p->pid != getpid()) return -1;
+    if (!__atomic_compare_exchange_n(&p->in_use, &free_, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return -1;
+#else
+    if (p->in_use) return -1;
+    p->in_use = 1;
+#endif
+    return 0;
+}
+
+static void leave(hb_vec_pool *p)
+{
+#if HB_POOL_THREADS
+    STORE(&p->in_use, 0);
+#else
+    p->in_use = 0;
+#endif
+}
+
+/* A call the pool cannot share (another thread is in it, or this is a forked child):
+   the whole batch as one chunk in the calling thread, the pool untouched. */
+static int run_alone(pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
+{
+    size_t b = 0;
+    int64_t id = 0;
+    int rc;
+    rc = run(job, 0, n, &b, &id);
+    if (rc != HB_OK) {
+        if (bad) *bad = b;
+        if (bad_id) *bad_id = id;
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------------- the calls */
+
+typedef struct {
+    const hb_vec_cfg *cfg;
+    void *envs;
+    const void *cenvs;
+    size_t envs_len, num_envs;
+    const hb_vec_io *io;
+    const void *actions;       /* the caller's ids */
+    unsigned char *ids;        /* their private copy */
+    int itemsize, is_signed, seat, fresh;
+    size_t actions_len, out_len;
+    uint64_t seed;
+    float *tensor;
+    int32_t *sample;
+} job_args;
+
+static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    (void)bad_id;
+    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, NULL, 0, 0, 0, begin, end, bad, NULL);
+}
+
+static int pass_reset(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    (void)bad;
+    (void)bad_id;
+    return hb_vec_reset(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->seed, a->fresh, begin, end);
+}
+
+static int pass_step_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    size_t size = (size_t)a->itemsize;
+    memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
+    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->ids, a->itemsize, a->is_signed,
+                      a->actions_len, begin, end, bad, bad_id);
+}
+
+static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
+                     a->actions_len, begin, end, bad, bad_id, 1);
+}
+
+/* The whole step in one pass, for a call in one chunk: copy, check, apply. */
+static int pass_step_whole(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    size_t size = (size_t)a->itemsize;
+    memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
+    return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
+                     a->actions_len, begin, end, bad, bad_id, 0);
+}
+
+static int pass_tensor(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    (void)bad;
+    (void)bad_id;
+    return hb_vec_tensor(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->seat, a->tensor, a->out_len, begin, end);
+}
+
+static int pass_sample(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    (void)bad;
+    (void)bad_id;
+    return hb_vec_sample(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->seed, a->sample, a->out_len, begin, end);
+}
+
+/* The batch's shape, checked once before any pass (each chunk checks it again). */
+static int check_batch(const hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                       size_t num_envs)
+{
+    if (p == NULL || cfg == NULL || envs == NULL) return HB_E_NULL;
+    if (num_envs == 0 || num_envs > ((size_t)1 << 24) || envs_len != num_envs * hb_vec_env_size())
+        return HB_E_V_LEN;
+    return HB_OK;
+}
+
+/* Run one or two passes (the second only when the first passed everywhere). */
+static int run_call(hb_vec_pool *p, pass_fn first, pass_fn second, job_args *a, size_t *bad, int64_t *bad_id)
+{
+    int rc;
+    if (enter(p) != 0) {
+        rc = run_alone(first, a, a->num_envs, bad, bad_id);
+        if (rc == HB_OK && second) rc = run_alone(second, a, a->num_envs, bad, bad_id);
+        return rc;
+    }
+    rc = run_pass(p, first, a, a->num_envs, bad, bad_id);
+    if (rc == HB_OK && second) rc = run_pass(p, second, a, a->num_envs, bad, bad_id);
+    leave(p);
+    return rc;
+}
+
+int hb_vec_pool_reset(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs,
+                      const hb_vec_io *io, uint64_t seed, int fresh)
+{
+    job_args a;
+    int rc = check_batch(pool, cfg, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    memset(&a, 0, sizeof a);
+    a.cfg = cfg;
+    a.envs = envs;
+    a.cenvs = envs;
+    a.envs_len = envs_len;
+    a.num_envs = num_envs;
+    a.io = io;
+    a.seed = seed;
+    a.fresh = fresh;
+    return run_call(pool, fresh ? pass_reset : pass_reset_check, fresh ? NULL : pass_reset, &a, NULL, NULL);
+}
+
+int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs,
+                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t actions_len,
+                     size_t *bad, int64_t *bad_id)
+{
+    job_args a;
+    int rc = check_batch(pool, cfg, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    if (actions == NULL) return HB_E_NULL;
+    if (itemsize != 1 && itemsize != 2 && itemsize != 4 && itemsize != 8) return HB_E_V_LEN;
+    if (actions_len != num_envs) return HB_E_V_LEN;
+    memset(&a, 0, sizeof a);
+    a.cfg = cfg;
+    a.envs = envs;
+    a.cenvs = envs;
+    a.envs_len = envs_len;
+    a.num_envs = num_envs;
+    a.io = io;
+    a.actions = actions;
+    a.itemsize = itemsize;
+    a.is_signed = is_signed;
+    a.actions_len = actions_len;
+    if (enter(pool) != 0) {  /* the pool and its copy of the ids are another thread's: a copy of our own */
+        a.ids = (unsigned char *)malloc(num_envs * (size_t)itemsize);
+        if (a.ids == NULL) return HB_E_NOMEM;
+        rc = run_alone(pass_step_whole, &a, num_envs, bad, bad_id);
+        free(a.ids);
+        return rc;
+    }
+    if (pool->scratch_len < num_envs * 8) {
+        unsigned char *grown = (unsigned char *)realloc(pool->scratch, num_envs * 8);
+        if (grown == NULL) {
+            leave(pool);
+            return HB_E_NOMEM;
+        }
+        pool->scratch = grown;
+        pool->scratch_len = num_envs * 8;
+    }
+    a.ids = pool->scratch;
+    if (one_chunk(pool, num_envs)) {
+        rc = run_pass(pool, pass_step_whole, &a, num_envs, bad, bad_id);
+    } else {
+        rc = run_pass(pool, pass_step_check, &a, num_envs, bad, bad_id);
+        if (rc == HB_OK) rc = run_pass(pool, pass_step, &a, num_envs, bad, bad_id);
+    }
+    leave(pool);
+    return rc;
+}
+
+int hb_vec_pool_tensor(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                       size_t num_envs, int seat, float *out, size_t out_len)
+{
+    job_args a;
+    int rc = check_batch(pool, cfg, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    memset(&a, 0, sizeof a);
+    a.cfg = cfg;
+    a.cenvs = envs;
+    a.envs_len = envs_len;
+    a.num_envs = num_envs;
+    a.seat = seat;
+    a.tensor = out;
+    a.out_len = out_len;
+    return run_call(pool, pass_tensor, NULL, &a, NULL, NULL);
+}
+
+int hb_vec_pool_sample(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                       size_t num_envs, uint64_t seed, int32_t *out, size_t out_len)
+{
+    job_args a;
+    int rc = check_batch(pool, cfg, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    memset(&a, 0, sizeof a);
+    a.cfg = cfg;
+    a.cenvs = envs;
+    a.envs_len = envs_len;
+    a.num_envs = num_envs;
+    a.seed = seed;
+    a.sample = out;
+    a.out_len = out_len;
+    return run_call(pool, pass_sample, NULL, &a, NULL, NULL);
+}

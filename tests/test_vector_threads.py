@@ -1,0 +1,133 @@
+"""VectorGame's native threads: the same buffers for any thread count, the
+illegal-id rule across threads, and a clean shutdown (both cores; on the Python
+core the batch has no threads and the same results)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from hucklebuck.errors import ActionParseError, IllegalAction
+from hucklebuck.vector import VectorGame
+
+
+def _buffers(vg: VectorGame) -> tuple[bytes, ...]:
+    return (
+        vg.legal_mask.tobytes(),
+        vg.current_player.tobytes(),
+        vg.rewards.tobytes(),
+        vg.terminated.tobytes(),
+    )
+
+
+@pytest.mark.parametrize(
+    "game,players,n", [("deerpark", 4, 300), ("hucklebuck", 5, 211), ("deerpark", 7, 64)]
+)
+def test_one_two_and_three_threads_give_identical_buffers(
+    game: str, players: int, n: int, core_name: str
+) -> None:
+    if core_name == "python":
+        n = min(n, 24)  # no threads on the Python lane: the same results, checked on a small batch
+    batches = [VectorGame(game, players, n, seed=7, hands=2, reward="hand", threads=t) for t in (1, 2, 3)]
+    out = [memoryview(bytearray(4 * n * vg.tensor_size)).cast("f") for vg in batches]
+    for k in range(120):
+        ids = [vg.sample_legal(k) for vg in batches]
+        assert ids[0].tobytes() == ids[1].tobytes() == ids[2].tobytes()
+        for vg, acts in zip(batches, ids, strict=True):
+            vg.step(acts)
+        first = _buffers(batches[0])
+        assert _buffers(batches[1]) == first and _buffers(batches[2]) == first
+        if k % 15 == 0:
+            for vg, buf in zip(batches, out, strict=True):
+                vg.observation_tensor(buf, seat=k % players if k % 30 else None)
+            assert out[0].tobytes() == out[1].tobytes() == out[2].tobytes()
+        if k == 70:
+            for vg in batches:
+                vg.reset()  # every table's next episode, in each thread's share
+    assert batches[0].episodes == batches[2].episodes
+    assert batches[0].game(n - 1).to_dict() == batches[2].game(n - 1).to_dict()
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_an_illegal_id_anywhere_changes_no_environment(threads: int) -> None:
+    n = 257
+    vg = VectorGame("hucklebuck", 4, n, seed=5, threads=threads)
+    for k in range(9):
+        vg.step(vg.sample_legal(k))
+    for bad_env in (0, n // 2, n - 1):
+        before = (*_buffers(vg), vg.observation_tensor().tobytes(), repr(vg.game(bad_env).to_dict()))
+        actions = vg.sample_legal(50)
+        if vg.terminated[bad_env]:
+            continue  # a finished table ignores its id
+        row = vg.legal_mask.tolist()[bad_env]
+        bad_id = next(k for k, v in enumerate(row) if not v)
+        actions[bad_env] = bad_id
+        if bad_env + 1 < n:  # a later bad id too: the lowest environment is named, as on one thread
+            actions[n - 1] = vg.num_distinct_actions
+        with pytest.raises(IllegalAction, match=rf"environment {bad_env}: action id {bad_id}\b"):
+            vg.step(actions)
+        assert (*_buffers(vg), vg.observation_tensor().tobytes(), repr(vg.game(bad_env).to_dict())) == before
+        actions[bad_env] = -3
+        with pytest.raises(ActionParseError, match=rf"environment {bad_env}\b"):
+            vg.step(actions)
+        assert _buffers(vg) == before[:4]
+    vg.step(vg.sample_legal(51))
+
+
+def test_thread_times_count_every_environment_of_every_pass() -> None:
+    n = 500
+    vg = VectorGame("deerpark", 4, n, seed=2, threads=2)  # the seeded reset: one pass
+    out = memoryview(bytearray(4 * n * vg.tensor_size)).cast("f")
+    for k in range(10):
+        vg.step(vg.sample_legal(k))  # a pass to sample, two to step (check every id, then apply)
+        vg.observation_tensor(out)  # one
+    times = vg.thread_times()
+    if vg.lane == "python":
+        assert times == ()
+        return
+    assert len(times) == 2
+    assert sum(items for _, items in times) == n * (1 + 10 * 4)
+    assert all(secs >= 0.0 for secs, _ in times)
+    assert len(VectorGame("deerpark", 4, 3, threads=3).thread_times()) == 3
+    vg.close()  # the workers are joined; the batch goes on in the calling thread
+    vg.step(vg.sample_legal(11))
+    assert len(vg.thread_times()) == 1
+
+
+_CHILD = textwrap.dedent(
+    """
+    import os, sys
+    from hucklebuck import using
+    from hucklebuck.vector import VectorGame
+    with using(sys.argv[1]):
+        keep = VectorGame("deerpark", 4, 300, seed=1, threads=3)  # never closed: joined at exit
+        for k in range(5):
+            keep.step(keep.sample_legal(k))
+        gone = VectorGame("hucklebuck", 4, 100, seed=1, threads=2)
+        gone.step(gone.sample_legal(1))
+        del gone  # collected: its threads are joined now
+        if hasattr(os, "fork"):  # a forked child has no workers: its calls run in its one thread
+            pid = os.fork()
+            if pid == 0:
+                for k in range(5, 10):
+                    keep.step(keep.sample_legal(k))
+                os._exit(0 if keep.game(3).to_dict() else 1)
+            _, status = os.waitpid(pid, 0)
+            assert status == 0, status
+        keep.step(keep.sample_legal(5))
+    print("done")
+    """
+)
+
+
+def test_threads_stop_at_exit_and_in_a_forked_child(core_name: str) -> None:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    run = subprocess.run(
+        [sys.executable, "-c", _CHILD, core_name], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "done"
