@@ -19,7 +19,7 @@ from hucklebuck import (
     Suit,
     parse_cards,
 )
-from hucklebuck.actions import Bid, Drop, Pass, Play, Stay
+from hucklebuck.actions import Bid, Discard, Drop, Pass, Play, Stay
 from hucklebuck.errors import ActionParseError, UnsupportedOption
 from hucklebuck.games import HucklebuckGame, HucklebuckOptions, Phase
 from hucklebuck.games.base import ScoreEvent
@@ -217,6 +217,15 @@ class TestExchange:
             **kw,  # type: ignore[arg-type]
         )
         return run(g, "1 pass", "2 bid 2", "3 pass", "0 pass", "2 trump H")
+
+    def test_a_card_discarded_twice_is_refused(self) -> None:  # S0; DEF #19
+        g = self.start()
+        run(g, "3 stay 2", "0 stay 0", "1 stay 1", "2 stay 3")
+        before = g.to_dict()
+        tc = parse_cards("TC")[0]
+        with pytest.raises(IllegalAction, match="a card is discarded twice"):
+            g.apply(Discard(3, (tc, tc)))
+        assert g.to_dict() == before
 
     def test_exchange_in_order_with_stated_counts(self) -> None:  # S0; DEF #19, #29
         g = self.start()
