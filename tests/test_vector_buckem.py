@@ -31,11 +31,11 @@ from hucklebuck.games.ids import BE_DRAW, BE_FOLD, BE_STAY, BE_SWAP
 from hucklebuck.vector import VectorGame
 from hucklebuck.vector._clane import buckem_chips_fit
 
-Chooser = Callable[[int, list[int], random.Random], int]
-"""(environment, its legal ids, a random source) -> the id to play."""
+Chooser = Callable[[BuckEmGame, list[int], random.Random], int]
+"""(the environment's game, its legal ids, a random source) -> the id to play."""
 
 
-def bold(i: int, legal: list[int], rng: random.Random) -> int:
+def bold(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
     """Stays (and swaps) most of the time and draws three cards: pots grow, stocks run out."""
     if BE_SWAP in legal and rng.random() < 0.7:
         return BE_SWAP
@@ -47,15 +47,29 @@ def bold(i: int, legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
 
 
-def timid(i: int, legal: list[int], rng: random.Random) -> int:
+def timid(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
     """Folds most of the time: void rounds and lone stayers (rakes)."""
     if BE_FOLD in legal and rng.random() < 0.75:
         return BE_FOLD
     return rng.choice(legal)
 
 
-def uniform(i: int, legal: list[int], rng: random.Random) -> int:
+def uniform(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
+
+
+def raker(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
+    """Bold in even rounds (burns: double pots, no ante next); in odd rounds only a hand
+    with the rake cards stays (lone stayers rake half of a double pot)."""
+    if len(g.results) % 2 == 0 or BE_STAY not in legal:
+        return bold(g, legal, rng)
+    seat = g.to_act
+    assert seat is not None and g.trump is not None
+    trumps = [c for c in g.hand(seat) if c.suit is g.trump]
+    rakes = any(c.rank.name == "ACE" for c in trumps) or (
+        len(trumps) >= 2 and any(c.rank.name in ("KING", "QUEEN", "JACK") for c in trumps)
+    )
+    return BE_STAY if rakes or BE_FOLD not in legal else BE_FOLD
 
 
 def drive(
@@ -79,8 +93,10 @@ def drive(
     peak = 0
     for k in range(steps):
         masks = vg.legal_mask.tolist()
-        acts = [-1 if vg.terminated[i] else chooser(i, [a for a, v in enumerate(row) if v], rng)
-                for i, row in enumerate(masks)]
+        acts = [
+            -1 if vg.terminated[i] else chooser(g, [a for a, v in enumerate(row) if v], rng)  # type: ignore[arg-type]
+            for i, (g, row) in enumerate(zip(ref.games, masks, strict=True))
+        ]
         ref.step(acts)
         vg.step(acts)
         check_same(vg, ref, tensors=k % every == 0)
@@ -126,6 +142,26 @@ def test_rounds_reach_every_settlement() -> None:
                     seen.update({"split"} if len(r.winners) == 2 else set())
                     seen.update({"restock"} if r.restock else set())
     assert seen >= {"rake", "void", "played", "burn", "split", "restock"}, seen
+
+
+def test_odd_chips_and_rakes_of_double_pots() -> None:
+    """Half of an odd double pot raked with ceil rounding, and the odd chip of a split to the
+    winner first left of the dealer when that is not the lower seat: both reached, both equal."""
+    options = {"rake_rounding": "ceil", "odd_chip": "first_left_of_dealer"}
+    ceil_rakes = odd_chips = 0
+    for seed in range(8):
+        _, ref, _ = drive(7, options, 3, 500 + seed, 8, 300, raker, "hand", every=15)
+        for g in ref.games:
+            assert isinstance(g, BuckEmGame)
+            for r in g.results:
+                if r.raked is not None and r.pot > 0 and (r.payouts[r.raked] + r.pot) % 2:
+                    ceil_rakes += 1
+                if len(r.winners) == 2 and sum(r.payouts) % 2:
+                    first = min(r.winners, key=lambda s: (s - r.dealer - 1) % 7)
+                    odd_chips += first != min(r.winners)
+        if ceil_rakes and odd_chips:
+            break
+    assert ceil_rakes and odd_chips, (ceil_rakes, odd_chips)
 
 
 def test_largest_antes_on_the_c_lane_while_the_chips_fit() -> None:
