@@ -10,7 +10,7 @@ every seat's tensor and the game objects.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -19,6 +19,7 @@ from test_vector_errors import snapshot
 
 import hucklebuck
 from hucklebuck import backend
+from hucklebuck.cards import Card, Rank, Suit
 from hucklebuck.errors import (
     ActionParseError,
     IllegalAction,
@@ -58,6 +59,14 @@ def uniform(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
 
 
+def rakes(cards: Iterable[Card], trump: Suit) -> bool:
+    """The rake cards: the ace of trump, or two trumps at least one of them K, Q or J."""
+    trumps = [c for c in cards if c.suit is trump]
+    return any(c.rank is Rank.ACE for c in trumps) or (
+        len(trumps) >= 2 and any(c.rank in (Rank.KING, Rank.QUEEN, Rank.JACK) for c in trumps)
+    )
+
+
 def raker(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
     """Bold in even rounds (burns: double pots, no ante next); in odd rounds only a hand
     with the rake cards stays (lone stayers rake half of a double pot)."""
@@ -65,11 +74,7 @@ def raker(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
         return bold(g, legal, rng)
     seat = g.to_act
     assert seat is not None and g.trump is not None
-    trumps = [c for c in g.hand(seat) if c.suit is g.trump]
-    rakes = any(c.rank.name == "ACE" for c in trumps) or (
-        len(trumps) >= 2 and any(c.rank.name in ("KING", "QUEEN", "JACK") for c in trumps)
-    )
-    return BE_STAY if rakes or BE_FOLD not in legal else BE_FOLD
+    return BE_STAY if rakes(g.hand(seat), g.trump) or BE_FOLD not in legal else BE_FOLD
 
 
 def drive(
@@ -162,6 +167,30 @@ def test_odd_chips_and_rakes_of_double_pots() -> None:
         if ceil_rakes and odd_chips:
             break
     assert ceil_rakes and odd_chips, (ceil_rakes, odd_chips)
+
+
+@pytest.mark.parametrize("rake_hand", ["as_dealt", "after_swap"])
+def test_rake_of_a_deuce_swapper(rake_hand: str) -> None:
+    """A lone stayer who swapped is tested on the hand as dealt, or (rake_hand=after_swap)
+    on the hand with the upcard: reached where the two disagree."""
+    differ = [0]
+
+    def swapper(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
+        if BE_SWAP in legal:  # the swapper stays alone: everyone else folds
+            seat, trump = g.to_act, g.trump
+            assert seat is not None and trump is not None
+            held = set(g.hand(seat))
+            after = (held - {Card(Rank.TWO, trump)}) | {g.upcard}
+            differ[0] += rakes(held, trump) != rakes(after, trump)
+            return BE_SWAP
+        return BE_FOLD if BE_FOLD in legal else rng.choice(legal)
+
+    options = {"deuce_swap": True, "rake_hand": rake_hand}
+    for seed in range(8):
+        drive(5, options, 4, 700 + seed, 12, 300, swapper, "hand", every=20)
+        if differ[0]:
+            break
+    assert differ[0]
 
 
 def test_largest_antes_on_the_c_lane_while_the_chips_fit() -> None:
