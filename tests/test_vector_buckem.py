@@ -342,3 +342,21 @@ def test_both_lanes_give_the_same_buffers(reward: str) -> None:
                 assert c.observation_tensor().tobytes() == py.observation_tensor().tobytes()
                 assert c.game(k % 5).to_dict() == py.game(k % 5).to_dict()
     assert max(c.episodes) >= 1
+
+
+def test_threads_give_the_same_buffers() -> None:
+    args: dict[str, Any] = {"seed": 6, "hands": 3, "reward": "hand", "options": {"scare_cards": True}}
+    one = VectorGame("buckem", 7, 23, **args)
+    two = VectorGame("buckem", 7, 23, threads=2, **args)
+    for k in range(120):
+        acts = one.sample_legal(k)
+        one.step(acts)
+        two.step(acts)
+        for a, b in ((one.legal_mask, two.legal_mask), (one.rewards, two.rewards)):
+            assert a.tobytes() == b.tobytes()
+        assert one.terminated.tobytes() == two.terminated.tobytes()
+        if k % 15 == 0:
+            seat = k % 7
+            assert one.observation_tensor(seat=seat).tobytes() == two.observation_tensor(seat=seat).tobytes()
+    assert max(two.episodes) >= 1
+    two.close()
