@@ -13,7 +13,6 @@
 
 #define F(x) ((cfg->flags & HB_VEC_BE_FLAG_##x) != 0)
 #define HB_BE_CHIPS ((int64_t)1 << 58)
-#define MAX_ANTE INT32_MAX
 #define ACE 12     /* rank index of the ace (card = suit * 13 + rank index) */
 #define JACK 9
 /* The ids 55 + m for every m < 32 of at most three bits (the m with four or five
@@ -75,6 +74,7 @@ int hb_v_be_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
         bad |= (uint8_t)(e->choice[s] + 1) > 3;   /* HB_NONE, 0, 1, 2 */
         bad |= (uint8_t)(e->scare[s] + 1) > 52;   /* HB_NONE, a card */
         bad |= e->drawn[s] > 3;
+        bad |= e->won[s] > 5;                     /* the split multiplies the pot by it */
     }
     for (s = 0; s < e->exch_len; s++) bad |= e->exch[s] >= n;
     for (s = 0; s < e->tlen; s++) bad |= (e->trick[s] > 51) | (e->tseat[s] >= n);
@@ -122,6 +122,7 @@ static uint32_t randbelow(hb_vec_cold *c, uint32_t n)
 {
     int k = 0;
     uint32_t r, m = n;
+    if (n == 0) return 0;
     while (m) { k++; m >>= 1; }
     do {
         r = hb_v_mt_next(c) >> (32 - k);

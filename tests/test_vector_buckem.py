@@ -10,7 +10,7 @@ every seat's tensor and the game objects.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -19,6 +19,7 @@ from test_vector_errors import snapshot
 
 import hucklebuck
 from hucklebuck import backend
+from hucklebuck.cards import Card, Rank, Suit
 from hucklebuck.errors import (
     ActionParseError,
     IllegalAction,
@@ -31,11 +32,11 @@ from hucklebuck.games.ids import BE_DRAW, BE_FOLD, BE_STAY, BE_SWAP
 from hucklebuck.vector import VectorGame
 from hucklebuck.vector._clane import buckem_chips_fit
 
-Chooser = Callable[[int, list[int], random.Random], int]
-"""(environment, its legal ids, a random source) -> the id to play."""
+Chooser = Callable[[BuckEmGame, list[int], random.Random], int]
+"""(the environment's game, its legal ids, a random source) -> the id to play."""
 
 
-def bold(i: int, legal: list[int], rng: random.Random) -> int:
+def bold(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
     """Stays (and swaps) most of the time and draws three cards: pots grow, stocks run out."""
     if BE_SWAP in legal and rng.random() < 0.7:
         return BE_SWAP
@@ -47,15 +48,33 @@ def bold(i: int, legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
 
 
-def timid(i: int, legal: list[int], rng: random.Random) -> int:
+def timid(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
     """Folds most of the time: void rounds and lone stayers (rakes)."""
     if BE_FOLD in legal and rng.random() < 0.75:
         return BE_FOLD
     return rng.choice(legal)
 
 
-def uniform(i: int, legal: list[int], rng: random.Random) -> int:
+def uniform(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
+
+
+def rakes(cards: Iterable[Card], trump: Suit) -> bool:
+    """The rake cards: the ace of trump, or two trumps at least one of them K, Q or J."""
+    trumps = [c for c in cards if c.suit is trump]
+    return any(c.rank is Rank.ACE for c in trumps) or (
+        len(trumps) >= 2 and any(c.rank in (Rank.KING, Rank.QUEEN, Rank.JACK) for c in trumps)
+    )
+
+
+def raker(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
+    """Bold in even rounds (burns: double pots, no ante next); in odd rounds only a hand
+    with the rake cards stays (lone stayers rake half of a double pot)."""
+    if len(g.results) % 2 == 0 or BE_STAY not in legal:
+        return bold(g, legal, rng)
+    seat = g.to_act
+    assert seat is not None and g.trump is not None
+    return BE_STAY if rakes(g.hand(seat), g.trump) or BE_FOLD not in legal else BE_FOLD
 
 
 def drive(
@@ -79,8 +98,10 @@ def drive(
     peak = 0
     for k in range(steps):
         masks = vg.legal_mask.tolist()
-        acts = [-1 if vg.terminated[i] else chooser(i, [a for a, v in enumerate(row) if v], rng)
-                for i, row in enumerate(masks)]
+        acts = [
+            -1 if vg.terminated[i] else chooser(g, [a for a, v in enumerate(row) if v], rng)  # type: ignore[arg-type]
+            for i, (g, row) in enumerate(zip(ref.games, masks, strict=True))
+        ]
         ref.step(acts)
         vg.step(acts)
         check_same(vg, ref, tensors=k % every == 0)
@@ -126,6 +147,50 @@ def test_rounds_reach_every_settlement() -> None:
                     seen.update({"split"} if len(r.winners) == 2 else set())
                     seen.update({"restock"} if r.restock else set())
     assert seen >= {"rake", "void", "played", "burn", "split", "restock"}, seen
+
+
+def test_odd_chips_and_rakes_of_double_pots() -> None:
+    """Half of an odd double pot raked with ceil rounding, and the odd chip of a split to the
+    winner first left of the dealer when that is not the lower seat: both reached, both equal."""
+    options = {"rake_rounding": "ceil", "odd_chip": "first_left_of_dealer"}
+    ceil_rakes = odd_chips = 0
+    for seed in range(8):
+        _, ref, _ = drive(7, options, 3, 500 + seed, 8, 300, raker, "hand", every=15)
+        for g in ref.games:
+            assert isinstance(g, BuckEmGame)
+            for r in g.results:
+                if r.raked is not None and r.pot > 0 and (r.payouts[r.raked] + r.pot) % 2:
+                    ceil_rakes += 1
+                if len(r.winners) == 2 and sum(r.payouts) % 2:
+                    first = min(r.winners, key=lambda s: (s - r.dealer - 1) % 7)
+                    odd_chips += first != min(r.winners)
+        if ceil_rakes and odd_chips:
+            break
+    assert ceil_rakes and odd_chips, (ceil_rakes, odd_chips)
+
+
+@pytest.mark.parametrize("rake_hand", ["as_dealt", "after_swap"])
+def test_rake_of_a_deuce_swapper(rake_hand: str) -> None:
+    """A lone stayer who swapped is tested on the hand as dealt, or (rake_hand=after_swap)
+    on the hand with the upcard: reached where the two disagree."""
+    differ = [0]
+
+    def swapper(g: BuckEmGame, legal: list[int], rng: random.Random) -> int:
+        if BE_SWAP in legal:  # the swapper stays alone: everyone else folds
+            seat, trump = g.to_act, g.trump
+            assert seat is not None and trump is not None
+            held = set(g.hand(seat))
+            after = (held - {Card(Rank.TWO, trump)}) | {g.upcard}
+            differ[0] += rakes(held, trump) != rakes(after, trump)
+            return BE_SWAP
+        return BE_FOLD if BE_FOLD in legal else rng.choice(legal)
+
+    options = {"deuce_swap": True, "rake_hand": rake_hand}
+    for seed in range(8):
+        drive(5, options, 4, 700 + seed, 12, 300, swapper, "hand", every=20)
+        if differ[0]:
+            break
+    assert differ[0]
 
 
 def test_largest_antes_on_the_c_lane_while_the_chips_fit() -> None:
@@ -277,3 +342,21 @@ def test_both_lanes_give_the_same_buffers(reward: str) -> None:
                 assert c.observation_tensor().tobytes() == py.observation_tensor().tobytes()
                 assert c.game(k % 5).to_dict() == py.game(k % 5).to_dict()
     assert max(c.episodes) >= 1
+
+
+def test_threads_give_the_same_buffers() -> None:
+    args: dict[str, Any] = {"seed": 6, "hands": 3, "reward": "hand", "options": {"scare_cards": True}}
+    one = VectorGame("buckem", 7, 23, **args)
+    two = VectorGame("buckem", 7, 23, threads=2, **args)
+    for k in range(120):
+        acts = one.sample_legal(k)
+        one.step(acts)
+        two.step(acts)
+        for a, b in ((one.legal_mask, two.legal_mask), (one.rewards, two.rewards)):
+            assert a.tobytes() == b.tobytes()
+        assert one.terminated.tobytes() == two.terminated.tobytes()
+        if k % 15 == 0:
+            seat = k % 7
+            assert one.observation_tensor(seat=seat).tobytes() == two.observation_tensor(seat=seat).tobytes()
+    assert max(two.episodes) >= 1
+    two.close()

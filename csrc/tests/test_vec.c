@@ -228,6 +228,12 @@ static void play(uint64_t *s)
         CHECK(hb_vec_step(&b.cfg, b.envs, b.bytes, n, &b.io, b.acts, 4, 1, n, 0, n / 2, &bad, &bad_id) == HB_OK);
         CHECK(hb_vec_step(&b.cfg, b.envs, b.bytes, n, &b.io, b.acts, 4, 1, n, n / 2, n, &bad, &bad_id) == HB_OK);
         check_outputs(&b);
+        if (game == HB_GAME_BUCKEM && b.cfg.reward == 0 && lock_at < 4) /* chips are conserved: the */
+            for (i = 0; i < n; i++) {                                  /* bankrolls sum to minus the pot */
+                double sum = 0;
+                for (seat = 0; seat < players; seat++) sum += b.rew[i * (size_t)players + (size_t)seat];
+                CHECK(!b.term[i] || (sum <= 0 && sum > -1e6));
+            }
         seat = (int)(rng_next(s) % (uint64_t)(players + 1)) - 1;
         CHECK(hb_vec_tensor(&b.cfg, b.envs, b.bytes, n, seat, b.tensor, n * (size_t)b.cfg.tensor, 0, n) == HB_OK);
         if (step % 50 == 0) hostile(&b, s);
