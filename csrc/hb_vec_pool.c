@@ -2,12 +2,13 @@
  * hb_vec_pool.c -- worker threads for the batched lane (hb_vec_pool_* in hb_vec.h).
  *
  * A pool is created once per batch and keeps its threads until it is freed.
- * Each call splits the environments into chunks of contiguous indices that
- * the calling thread and the workers take one at a time from a shared counter
- * (so a worker that wakes late, or is descheduled on a busy machine, only
- * means the others take more chunks), and returns when every chunk is done.
- * The chunks shrink as the call goes on (each is a share of what is left, as
- * OpenMP's guided schedule), so the threads finish close together.
+ * Each call gives every thread one contiguous part of the environments (the
+ * same part at every call, so a thread keeps finding its environments in its
+ * own cache), which it works through in chunks from the front, each a share of
+ * what is left of it; a thread whose part is done takes half of what is left
+ * of another's from the back.  So a worker that wakes late, or is descheduled
+ * on a busy machine, only means that the others do more, and the threads
+ * finish close together.  The call returns when every chunk is done.
  * The chunks call the game-independent entry points of hb_vec.c on their
  * range, so a game added there is threaded with no change here; every
  * environment's result depends on its own state only, so the outputs are
@@ -44,7 +45,7 @@
 
 #define POOL_MAX 64            /* threads per pool, the caller's included */
 #define MIN_CHUNK 16           /* environments per chunk, at least (a call on fewer is one chunk) */
-#define SHARE 2                /* a chunk is what is left / (SHARE * threads) */
+#define OWN_SHARE 4            /* a thread's next chunk of its own part: what is left of it / OWN_SHARE */
 #define WORKER_SPIN_NS 40000   /* a worker waits this long for the next call before it sleeps */
 #define CALLER_SPIN_NS 10000   /* the caller waits this long for the last chunks before it sleeps */
 
@@ -66,6 +67,13 @@ typedef struct {
 
 #define LINE 64                /* bytes between fields that different threads write (no false sharing) */
 
+/* One thread's part of a pass: front << 32 | back, the environments [front, back)
+   no chunk has taken yet (atomic: its thread takes from the front, others from the back). */
+typedef struct {
+    uint64_t range;
+    unsigned char pad[LINE - 8];
+} part;
+
 /* What one thread of the pool counts (written by that thread only). */
 typedef struct {
     uint64_t busy_ns, items;
@@ -77,10 +85,9 @@ struct hb_vec_pool {
     int threads;               /* the caller and threads - 1 workers */
     pass_fn run;
     void *job;
-    size_t n, share;
+    int whole;                 /* the pass is one chunk (one thread, or a small batch) */
     unsigned char pad0[LINE];
-    size_t next;               /* the first environment no chunk has taken yet (atomic) */
-    unsigned char pad1[LINE];
+    part parts[POOL_MAX];
 #if HB_POOL_THREADS
     /* gen << 32 | open << 31 | active: the pass number, whether workers may still
        join it, and how many are in it (atomic) */
@@ -149,31 +156,44 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
 #endif
 }
 
-/* The size of a chunk that starts at begin. */
-static size_t chunk_at(size_t n, size_t share, size_t begin)
-{
-    size_t left = n - begin, size = left / share;
-    if (size < MIN_CHUNK) size = MIN_CHUNK;
-    return size < left ? size : left;
-}
-
-/* Take the next chunk [*begin, *end): 0 when none is left. */
-static int grab(hb_vec_pool *p, size_t *begin, size_t *end)
-{
 #if HB_POOL_THREADS
-    size_t b = __atomic_load_n(&p->next, __ATOMIC_RELAXED), e;
-    do {
-        if (b >= p->n) return 0;
-        e = b + chunk_at(p->n, p->share, b);
-    } while (!__atomic_compare_exchange_n(&p->next, &b, e, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+#define LOAD_RANGE(r) __atomic_load_n((r), __ATOMIC_RELAXED)
+#define SET_RANGE(r, v) __atomic_store_n((r), (v), __ATOMIC_RELAXED)
+#define CAS_RANGE(r, expected, v) \
+    __atomic_compare_exchange_n((r), (expected), (v), 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
 #else
-    size_t b = p->next, e;
-    if (b >= p->n) return 0;
-    e = p->next = b + chunk_at(p->n, p->share, b);
+#define LOAD_RANGE(r) (*(r))
+#define SET_RANGE(r, v) (*(r) = (v))
+#define CAS_RANGE(r, expected, v) (*(r) = (v), 1)
 #endif
-    *begin = b;
-    *end = e;
-    return 1;
+
+/* Take the next chunk [*begin, *end) for the thread in `slot`: from the front of
+   its own part, else from the back of another's; 0 when none is left. */
+static int grab(hb_vec_pool *p, int slot, size_t *begin, size_t *end)
+{
+    int k;
+    for (k = 0; k < p->threads; k++) {
+        uint64_t *r = &p->parts[(slot + k) % p->threads].range, v = LOAD_RANGE(r);
+        for (;;) {
+            uint64_t front = v >> 32, back = v & UINT64_C(0xFFFFFFFF), left, size;
+            if (front >= back) break;
+            left = back - front;
+            size = k > 0 ? left / 2 : p->whole ? left : left / OWN_SHARE;
+            if (size < MIN_CHUNK) size = MIN_CHUNK;
+            if (size > left) size = left;
+            if (k == 0 && CAS_RANGE(r, &v, ((front + size) << 32) | back)) {
+                *begin = (size_t)front;
+                *end = (size_t)(front + size);
+                return 1;
+            }
+            if (k > 0 && CAS_RANGE(r, &v, (front << 32) | (back - size))) {
+                *begin = (size_t)(back - size);
+                *end = (size_t)back;
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 /* Take chunks until none is left (slot: the thread's index in the pool). */
@@ -183,7 +203,7 @@ static void take_chunks(hb_vec_pool *p, int slot)
 #if HB_POOL_THREADS
     uint64_t t0 = now_ns();
 #endif
-    while (grab(p, &begin, &end)) {
+    while (grab(p, slot, &begin, &end)) {
         size_t bad = begin;
         int64_t bad_id = 0;
         int rc = p->run(p->job, begin, end, &bad, &bad_id);
@@ -315,16 +335,20 @@ static int one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 ||
 /* One pass over n environments: every chunk done when it returns. */
 static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
 {
+    int k;
     p->run = run;
     p->job = job;
-    p->n = n;
-    p->share = one_chunk(p, n) ? 1 : SHARE * (size_t)p->threads;
+    p->whole = one_chunk(p, n);
+    for (k = 0; k < p->threads; k++) {
+        uint64_t b = p->whole ? (k == 0 ? 0 : n) : n * (size_t)k / (size_t)p->threads;
+        uint64_t e = p->whole ? n : n * (size_t)(k + 1) / (size_t)p->threads;
+        SET_RANGE(&p->parts[k].range, (b << 32) | e);
+    }
     p->rc = HB_OK;
     p->bad = 0;
     p->bad_id = 0;
 #if HB_POOL_THREADS
-    STORE(&p->next, 0);
-    if (!one_chunk(p, n)) {
+    if (!p->whole) {
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
@@ -350,7 +374,6 @@ static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *ba
         take_chunks(p, 0);
     }
 #else
-    p->next = 0;
     take_chunks(p, 0);
 #endif
     if (p->rc != HB_OK) {
@@ -413,6 +436,7 @@ typedef struct {
     uint64_t seed;
     float *tensor;
     int32_t *sample;
+    hb_rules rules[4];         /* the step's, made once for all its chunks */
 } job_args;
 
 static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -443,7 +467,7 @@ static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *
 {
     job_args *a = (job_args *)job;
     return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
-                     a->actions_len, begin, end, bad, bad_id, 1);
+                     a->actions_len, begin, end, bad, bad_id, 1, a->rules);
 }
 
 /* The whole step in one pass, for a call in one chunk: copy, check, apply. */
@@ -453,7 +477,7 @@ static int pass_step_whole(void *job, size_t begin, size_t end, size_t *bad, int
     size_t size = (size_t)a->itemsize;
     memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
     return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
-                     a->actions_len, begin, end, bad, bad_id, 0);
+                     a->actions_len, begin, end, bad, bad_id, 0, NULL);
 }
 
 static int pass_tensor(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -556,6 +580,7 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
     if (one_chunk(pool, num_envs)) {
         rc = run_pass(pool, pass_step_whole, &a, num_envs, bad, bad_id);
     } else {
+        hb_v_rules(cfg, a.rules);
         rc = run_pass(pool, pass_step_check, &a, num_envs, bad, bad_id);
         if (rc == HB_OK) rc = run_pass(pool, pass_step, &a, num_envs, bad, bad_id);
     }
