@@ -46,7 +46,8 @@
 #define POOL_MAX 64            /* threads per pool, the caller's included */
 #define MIN_CHUNK 16           /* environments per chunk, at least (a call on fewer is one chunk) */
 #define OWN_SHARE 4            /* a thread's next chunk of its own part: what is left of it / OWN_SHARE */
-#define WORKER_SPIN_NS 40000   /* a worker waits this long for the next call before it sleeps */
+#define WORKER_SPIN_NS 40000   /* a worker waits up to this long for the next pass before it sleeps */
+#define WORKER_SPIN_MIN 2000   /* ... and at least this long (halved from the most at each wait in vain) */
 #define CALLER_SPIN_NS 10000   /* the caller waits this long for the last chunks before it sleeps */
 
 /* One pass over the batch: run(job, begin, end, bad, bad_id) on each chunk. */
@@ -221,22 +222,29 @@ static void *worker(void *arg)
 {
     hb_vec_pool *p = ((worker_arg *)arg)->pool;
     int slot = ((worker_arg *)arg)->slot;
-    uint64_t seen = 0;
+    uint64_t seen = 0, limit = WORKER_SPIN_NS;
     for (;;) {
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
-        /* wait for a pass newer than the last one seen, spinning, then asleep */
+        int slept = 0;
+        /* wait for a pass newer than the last one seen, spinning, then asleep; the
+           spin gets shorter while passes keep coming too late for it (on a busy
+           machine, where spinning only takes the core from others), longer again
+           when they come in time */
         while ((s >> 32) == seen && !LOAD(&p->stop)) {
-            if (wait_a_little(&spins, &t0, WORKER_SPIN_NS)) {
+            if (wait_a_little(&spins, &t0, limit)) {
+                limit = limit / 2 < WORKER_SPIN_MIN ? WORKER_SPIN_MIN : limit / 2;
                 pthread_mutex_lock(&p->mu);
                 __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
                 while ((LOAD(&p->state) >> 32) == seen && !LOAD(&p->stop)) pthread_cond_wait(&p->wake, &p->mu);
                 __atomic_sub_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
                 pthread_mutex_unlock(&p->mu);
+                slept = 1;
                 t0 = 0;
             }
             s = LOAD(&p->state);
         }
+        if (!slept) limit = limit * 2 > WORKER_SPIN_NS ? WORKER_SPIN_NS : limit * 2;
         if (LOAD(&p->stop)) return NULL;
         /* join the pass while it is open (the caller closes it once no chunk is left) */
         while ((s & OPEN_BIT)
