@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
@@ -96,6 +97,24 @@ def test_thread_times_count_every_environment_of_every_pass() -> None:
     vg.close()  # the workers are joined; the batch goes on in the calling thread
     vg.step(vg.sample_legal(11))
     assert len(vg.thread_times()) == 1
+
+
+def test_two_python_threads_sampling_one_batch_get_its_ids() -> None:
+    vg = VectorGame("deerpark", 5, 200, seed=4, threads=2)
+    vg.step(vg.sample_legal(1))
+    want = {k: vg.sample_legal(k).tobytes() for k in range(40)}
+    got: list[bool] = []
+
+    def draw() -> None:  # while the other thread has the pool, a call runs in its own thread alone
+        got.extend(vg.sample_legal(k).tobytes() == want[k] for k in range(40))
+
+    others = [threading.Thread(target=draw) for _ in range(2)]
+    for t in others:
+        t.start()
+    draw()
+    for t in others:
+        t.join()
+    assert got == [True] * 120
 
 
 _CHILD = textwrap.dedent(
