@@ -21,10 +21,10 @@
  *
  * Waiting: a worker spins for a short while for the next call (calls come
  * back to back in a training loop), then sleeps on a condition variable; the
- * caller spins briefly for the last chunks, then sleeps too.  A pool used by
- * two threads at once, or in a child process after fork(), runs the call in
- * the calling thread alone.  Without POSIX threads (or with
- * HB_VEC_NO_THREADS) every pool is the calling thread alone.
+ * caller spins briefly for the last chunks, then sleeps too.  Calls from two
+ * threads at once take turns; in a child process after fork() (which has
+ * none of the workers) a call runs in the calling thread alone.  Without
+ * POSIX threads (or with HB_VEC_NO_THREADS) every pool is the calling thread.
  */
 #if !defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200809L
 #undef _POSIX_C_SOURCE
@@ -96,7 +96,7 @@ struct hb_vec_pool {
     unsigned char pad2[LINE];
 #endif
     slot_stats stats[POOL_MAX];   /* per thread (slot 0: the caller) */
-    int in_use;                /* a call is running (atomic) */
+    int in_use;                /* a call is running (without threads) */
     /* the lowest failing environment of the pass (under mu) */
     int rc;
     size_t bad;
@@ -107,7 +107,8 @@ struct hb_vec_pool {
 #if HB_POOL_THREADS
     int stop, sleepers, caller_waits;   /* atomic */
     pid_t pid;
-    pthread_mutex_t mu;
+    int inited;                /* bits: mu, calls, wake, done initialised */
+    pthread_mutex_t mu, calls; /* calls: held for the whole of a call */
     pthread_cond_t wake, done;
     int started;
     pthread_t tid[POOL_MAX];
@@ -272,22 +273,9 @@ hb_vec_pool *hb_vec_pool_new(int threads)
     p->threads = 1;
 #if HB_POOL_THREADS
     p->pid = getpid();
-    if (pthread_mutex_init(&p->mu, NULL) != 0) {
-        free(p);
-        return NULL;
-    }
-    if (pthread_cond_init(&p->wake, NULL) != 0) {
-        pthread_mutex_destroy(&p->mu);
-        free(p);
-        return NULL;
-    }
-    if (pthread_cond_init(&p->done, NULL) != 0) {
-        pthread_cond_destroy(&p->wake);
-        pthread_mutex_destroy(&p->mu);
-        free(p);
-        return NULL;
-    }
-    while (p->threads < threads) {
+    p->inited = (pthread_mutex_init(&p->mu, NULL) == 0) + (pthread_mutex_init(&p->calls, NULL) == 0) * 2
+                + (pthread_cond_init(&p->wake, NULL) == 0) * 4 + (pthread_cond_init(&p->done, NULL) == 0) * 8;
+    while (p->inited == 15 && p->threads < threads) {
         worker_arg *a = &p->args[p->threads];
         a->pool = p;
         a->slot = p->threads;
@@ -295,7 +283,7 @@ hb_vec_pool *hb_vec_pool_new(int threads)
         p->started++;
         p->threads++;
     }
-    if (p->threads < threads) {  /* the system refused a thread: no pool */
+    if (p->threads < threads) {  /* the system refused a thread or a lock: no pool */
         hb_vec_pool_free(p);
         return NULL;
     }
@@ -309,14 +297,19 @@ void hb_vec_pool_free(hb_vec_pool *p)
 #if HB_POOL_THREADS
     if (p->pid == getpid()) {  /* in a forked child the workers do not exist */
         int i;
-        pthread_mutex_lock(&p->mu);
-        STORE(&p->stop, 1);
-        pthread_cond_broadcast(&p->wake);
-        pthread_mutex_unlock(&p->mu);
-        for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
-        pthread_cond_destroy(&p->done);
-        pthread_cond_destroy(&p->wake);
-        pthread_mutex_destroy(&p->mu);
+        if (p->inited == 15) {
+            pthread_mutex_lock(&p->calls);  /* a call still running in another thread ends first */
+            pthread_mutex_lock(&p->mu);
+            STORE(&p->stop, 1);
+            pthread_cond_broadcast(&p->wake);
+            pthread_mutex_unlock(&p->mu);
+            for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
+            pthread_mutex_unlock(&p->calls);
+        }
+        if (p->inited & 8) pthread_cond_destroy(&p->done);
+        if (p->inited & 4) pthread_cond_destroy(&p->wake);
+        if (p->inited & 2) pthread_mutex_destroy(&p->calls);
+        if (p->inited & 1) pthread_mutex_destroy(&p->mu);
     }
 #endif
     free(p->scratch);
@@ -391,15 +384,15 @@ static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *ba
     return p->rc;
 }
 
-/* Start a call: 0 when the pool's threads may help, 1 when the caller runs it alone. */
+/* Start a call: 0 when the pool's threads may help (calls from several threads
+   take turns), -1 in a forked child, which runs the call alone. */
 static int enter(hb_vec_pool *p)
 {
 #if HB_POOL_THREADS
-    int free_ = 0;
     if (p->pid != getpid()) return -1;
-    if (!__atomic_compare_exchange_n(&p->in_use, &free_, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return -1;
+    pthread_mutex_lock(&p->calls);
 #else
-    if (p->in_use) return -1;
+    if (p->in_use) return -1;  /* (no threads here: a call from inside a call) */
     p->in_use = 1;
 #endif
     return 0;
@@ -408,14 +401,14 @@ static int enter(hb_vec_pool *p)
 static void leave(hb_vec_pool *p)
 {
 #if HB_POOL_THREADS
-    STORE(&p->in_use, 0);
+    pthread_mutex_unlock(&p->calls);
 #else
     p->in_use = 0;
 #endif
 }
 
-/* A call the pool cannot share (another thread is in it, or this is a forked child):
-   the whole batch as one chunk in the calling thread, the pool untouched. */
+/* A call the pool cannot share (a forked child, whose workers and locks are the
+   parent's): the whole batch as one chunk in the calling thread, the pool untouched. */
 static int run_alone(pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
 {
     size_t b = 0;
@@ -568,7 +561,7 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
     a.itemsize = itemsize;
     a.is_signed = is_signed;
     a.actions_len = actions_len;
-    if (enter(pool) != 0) {  /* the pool and its copy of the ids are another thread's: a copy of our own */
+    if (enter(pool) != 0) {  /* a forked child: a copy of the ids of its own */
         a.ids = (unsigned char *)malloc(num_envs * (size_t)itemsize);
         if (a.ids == NULL) return HB_E_NOMEM;
         rc = run_alone(pass_step_whole, &a, num_envs, bad, bad_id);

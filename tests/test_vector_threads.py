@@ -105,7 +105,7 @@ def test_two_python_threads_sampling_one_batch_get_its_ids() -> None:
     want = {k: vg.sample_legal(k).tobytes() for k in range(40)}
     got: list[bool] = []
 
-    def draw() -> None:  # while the other thread has the pool, a call runs in its own thread alone
+    def draw() -> None:  # calls from several threads take turns in the pool
         got.extend(vg.sample_legal(k).tobytes() == want[k] for k in range(40))
 
     others = [threading.Thread(target=draw) for _ in range(2)]
