@@ -47,8 +47,9 @@
 #define MIN_CHUNK 16           /* environments per chunk, at least (a call on fewer is one chunk) */
 #define OWN_SHARE 4            /* a thread's next chunk of its own part: what is left of it / OWN_SHARE */
 #define WORKER_SPIN_NS 40000   /* a worker waits up to this long for the next pass before it sleeps */
-#define WORKER_SPIN_MIN 2000   /* ... and at least this long (halved from the most at each wait in vain) */
-#define CALLER_SPIN_NS 10000   /* the caller waits this long for the last chunks before it sleeps */
+#define CALLER_SPIN_NS 40000   /* the caller waits up to this long for the last chunks before it sleeps */
+#define SPIN_MIN 2000          /* ... and each at least this long (halved at each wait in vain, doubled
+                                  back at each wait that ends in time) */
 
 /* One pass over the batch: run(job, begin, end, bad, bad_id) on each chunk. */
 typedef int (*pass_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id);
@@ -106,6 +107,7 @@ struct hb_vec_pool {
     size_t scratch_len;
 #if HB_POOL_THREADS
     int stop, sleepers, caller_waits;   /* atomic */
+    uint64_t caller_spin;      /* how long the caller spins before it sleeps (see SPIN_MIN) */
     pid_t pid;
     int inited;                /* bits: mu, calls, wake, done initialised */
     pthread_mutex_t mu, calls; /* calls: held for the whole of a call */
@@ -234,7 +236,7 @@ static void *worker(void *arg)
            when they come in time */
         while ((s >> 32) == seen && !LOAD(&p->stop)) {
             if (wait_a_little(&spins, &t0, limit)) {
-                limit = limit / 2 < WORKER_SPIN_MIN ? WORKER_SPIN_MIN : limit / 2;
+                limit = limit / 2 < SPIN_MIN ? SPIN_MIN : limit / 2;
                 pthread_mutex_lock(&p->mu);
                 __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
                 while ((LOAD(&p->state) >> 32) == seen && !LOAD(&p->stop)) pthread_cond_wait(&p->wake, &p->mu);
@@ -273,6 +275,7 @@ hb_vec_pool *hb_vec_pool_new(int threads)
     p->threads = 1;
 #if HB_POOL_THREADS
     p->pid = getpid();
+    p->caller_spin = CALLER_SPIN_NS;
     p->inited = (pthread_mutex_init(&p->mu, NULL) == 0) + (pthread_mutex_init(&p->calls, NULL) == 0) * 2
                 + (pthread_cond_init(&p->wake, NULL) == 0) * 4 + (pthread_cond_init(&p->done, NULL) == 0) * 8;
     while (p->inited == 15 && p->threads < threads) {
@@ -352,6 +355,7 @@ static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *ba
     if (!p->whole) {
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
+        int slept = 0;
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
         if (LOAD(&p->sleepers) > 0) {
             pthread_mutex_lock(&p->mu);
@@ -362,15 +366,18 @@ static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *ba
         /* close the pass, then wait for the workers still in it */
         s = __atomic_and_fetch(&p->state, ~OPEN_BIT, __ATOMIC_SEQ_CST);
         while ((s & ACTIVE_MASK) != 0) {
-            if (wait_a_little(&spins, &t0, CALLER_SPIN_NS)) {
+            if (wait_a_little(&spins, &t0, p->caller_spin)) {
+                p->caller_spin = p->caller_spin / 2 < SPIN_MIN ? SPIN_MIN : p->caller_spin / 2;
                 pthread_mutex_lock(&p->mu);
                 STORE(&p->caller_waits, 1);
                 while ((LOAD(&p->state) & ACTIVE_MASK) != 0) pthread_cond_wait(&p->done, &p->mu);
                 STORE(&p->caller_waits, 0);
                 pthread_mutex_unlock(&p->mu);
+                slept = 1;
             }
             s = LOAD(&p->state);
         }
+        if (!slept) p->caller_spin = p->caller_spin * 2 > CALLER_SPIN_NS ? CALLER_SPIN_NS : p->caller_spin * 2;
     } else {
         take_chunks(p, 0);
     }
