@@ -120,6 +120,8 @@ static void all_rules(const hb_vec_cfg *cfg, hb_rules rules[4])
     for (t = 0; t < 4; t++) hb_rules_init(cfg->game, t, &rules[t]);
 }
 
+void hb_v_rules(const hb_vec_cfg *cfg, hb_rules rules[4]) { all_rules(cfg, rules); }
+
 /* Keep the legal ids in the state and write environment i's outputs. */
 static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, const hb_vec_io *io, size_t i)
 {
@@ -319,12 +321,12 @@ int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_e
                 size_t end, size_t *bad, int64_t *bad_id)
 {
     return hb_v_step(cfg, envs, envs_len, num_envs, io, actions, itemsize, is_signed, actions_len, begin, end, bad,
-                     bad_id, 0);
+                     bad_id, 0, NULL);
 }
 
 int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
               const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end,
-              size_t *bad, int64_t *bad_id, int checked)
+              size_t *bad, int64_t *bad_id, int checked, const hb_rules *given)
 {
     hb_rules rules[4];
     hb_vec_env *all = (hb_vec_env *)envs;
@@ -335,7 +337,8 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
     if (rc != HB_OK) return rc;
     if (actions == NULL) return HB_E_NULL;
     if (actions_len != num_envs) return HB_E_V_LEN;
-    all_rules(cfg, rules);
+    if (given) memcpy(rules, given, sizeof rules);
+    else all_rules(cfg, rules);
     if (!checked) rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
     if (rc != HB_OK) return rc;
     for (i = begin; i < end; i++) {

@@ -131,9 +131,10 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
    done, with the same outputs and errors as one thread (a step checks every id
    before it changes any environment; hb_vec_step's *bad is the lowest failing
    environment).  The ids are copied first: the caller may change its buffer
-   afterwards.  NULL when the threads cannot be started.  Free the pool (joins
-   its threads) when no call is running.  A pool that is busy, or used in a
-   child process after fork(), runs the call in the calling thread alone. */
+   afterwards.  NULL when the threads cannot be started.  Calls from several
+   threads take turns; in a child process after fork() a call runs in the
+   calling thread alone.  Freeing the pool waits for a running call, then joins
+   the threads (no call may start after it). */
 typedef struct hb_vec_pool hb_vec_pool;
 hb_vec_pool *hb_vec_pool_new(int threads);
 void hb_vec_pool_free(hb_vec_pool *pool);

@@ -100,10 +100,12 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
                int64_t *bad_id);
 
 /* hb_vec.c: hb_vec_step, or (checked != 0) its second half alone, for ids that
-   hb_v_check has passed on these very states (hb_vec_pool.c's second pass). */
+   hb_v_check has passed on these very states (hb_vec_pool.c's second pass);
+   rules (NULL: made here) as hb_v_rules makes them, made once per call. */
 int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
               const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end,
-              size_t *bad, int64_t *bad_id, int checked);
+              size_t *bad, int64_t *bad_id, int checked, const hb_rules *rules);
+void hb_v_rules(const hb_vec_cfg *cfg, hb_rules rules[4]);
 
 /* hb_vec_mt.c */
 void hb_v_mt_seed(hb_vec_cold *c, uint64_t seed, uint32_t env);

@@ -2,12 +2,13 @@
  * hb_vec_pool.c -- worker threads for the batched lane (hb_vec_pool_* in hb_vec.h).
  *
  * A pool is created once per batch and keeps its threads until it is freed.
- * Each call splits the environments into chunks of contiguous indices that
- * the calling thread and the workers take one at a time from a shared counter
- * (so a worker that wakes late, or is descheduled on a busy machine, only
- * means the others take more chunks), and returns when every chunk is done.
- * The chunks shrink as the call goes on (each is a share of what is left, as
- * OpenMP's guided schedule), so the threads finish close together.
+ * Each call gives every thread one contiguous part of the environments (the
+ * same part at every call, so a thread keeps finding its environments in its
+ * own cache), which it works through in chunks from the front, each a share of
+ * what is left of it; a thread whose part is done takes half of what is left
+ * of another's from the back.  So a worker that wakes late, or is descheduled
+ * on a busy machine, only means that the others do more, and the threads
+ * finish close together.  The call returns when every chunk is done.
  * The chunks call the game-independent entry points of hb_vec.c on their
  * range, so a game added there is threaded with no change here; every
  * environment's result depends on its own state only, so the outputs are
@@ -20,10 +21,10 @@
  *
  * Waiting: a worker spins for a short while for the next call (calls come
  * back to back in a training loop), then sleeps on a condition variable; the
- * caller spins briefly for the last chunks, then sleeps too.  A pool used by
- * two threads at once, or in a child process after fork(), runs the call in
- * the calling thread alone.  Without POSIX threads (or with
- * HB_VEC_NO_THREADS) every pool is the calling thread alone.
+ * caller spins briefly for the last chunks, then sleeps too.  Calls from two
+ * threads at once take turns; in a child process after fork() (which has
+ * none of the workers) a call runs in the calling thread alone.  Without
+ * POSIX threads (or with HB_VEC_NO_THREADS) every pool is the calling thread.
  */
 #if !defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200809L
 #undef _POSIX_C_SOURCE
@@ -44,9 +45,11 @@
 
 #define POOL_MAX 64            /* threads per pool, the caller's included */
 #define MIN_CHUNK 16           /* environments per chunk, at least (a call on fewer is one chunk) */
-#define SHARE 2                /* a chunk is what is left / (SHARE * threads) */
-#define WORKER_SPIN_NS 40000   /* a worker waits this long for the next call before it sleeps */
-#define CALLER_SPIN_NS 10000   /* the caller waits this long for the last chunks before it sleeps */
+#define OWN_SHARE 4            /* a thread's next chunk of its own part: what is left of it / OWN_SHARE */
+#define WORKER_SPIN_NS 40000   /* a worker waits up to this long for the next pass before it sleeps */
+#define CALLER_SPIN_NS 40000   /* the caller waits up to this long for the last chunks before it sleeps */
+#define SPIN_MIN 2000          /* ... and each at least this long (halved at each wait in vain, doubled
+                                  back at each wait that ends in time) */
 
 /* One pass over the batch: run(job, begin, end, bad, bad_id) on each chunk. */
 typedef int (*pass_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id);
@@ -66,6 +69,13 @@ typedef struct {
 
 #define LINE 64                /* bytes between fields that different threads write (no false sharing) */
 
+/* One thread's part of a pass: front << 32 | back, the environments [front, back)
+   no chunk has taken yet (atomic: its thread takes from the front, others from the back). */
+typedef struct {
+    uint64_t range;
+    unsigned char pad[LINE - 8];
+} part;
+
 /* What one thread of the pool counts (written by that thread only). */
 typedef struct {
     uint64_t busy_ns, items;
@@ -77,10 +87,9 @@ struct hb_vec_pool {
     int threads;               /* the caller and threads - 1 workers */
     pass_fn run;
     void *job;
-    size_t n, share;
+    int whole;                 /* the pass is one chunk (one thread, or a small batch) */
     unsigned char pad0[LINE];
-    size_t next;               /* the first environment no chunk has taken yet (atomic) */
-    unsigned char pad1[LINE];
+    part parts[POOL_MAX];
 #if HB_POOL_THREADS
     /* gen << 32 | open << 31 | active: the pass number, whether workers may still
        join it, and how many are in it (atomic) */
@@ -88,7 +97,7 @@ struct hb_vec_pool {
     unsigned char pad2[LINE];
 #endif
     slot_stats stats[POOL_MAX];   /* per thread (slot 0: the caller) */
-    int in_use;                /* a call is running (atomic) */
+    int in_use;                /* a call is running (without threads) */
     /* the lowest failing environment of the pass (under mu) */
     int rc;
     size_t bad;
@@ -98,8 +107,10 @@ struct hb_vec_pool {
     size_t scratch_len;
 #if HB_POOL_THREADS
     int stop, sleepers, caller_waits;   /* atomic */
+    uint64_t caller_spin;      /* how long the caller spins before it sleeps (see SPIN_MIN) */
     pid_t pid;
-    pthread_mutex_t mu;
+    int inited;                /* bits: mu, calls, wake, done initialised */
+    pthread_mutex_t mu, calls; /* calls: held for the whole of a call */
     pthread_cond_t wake, done;
     int started;
     pthread_t tid[POOL_MAX];
@@ -149,31 +160,44 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
 #endif
 }
 
-/* The size of a chunk that starts at begin. */
-static size_t chunk_at(size_t n, size_t share, size_t begin)
-{
-    size_t left = n - begin, size = left / share;
-    if (size < MIN_CHUNK) size = MIN_CHUNK;
-    return size < left ? size : left;
-}
-
-/* Take the next chunk [*begin, *end): 0 when none is left. */
-static int grab(hb_vec_pool *p, size_t *begin, size_t *end)
-{
 #if HB_POOL_THREADS
-    size_t b = __atomic_load_n(&p->next, __ATOMIC_RELAXED), e;
-    do {
-        if (b >= p->n) return 0;
-        e = b + chunk_at(p->n, p->share, b);
-    } while (!__atomic_compare_exchange_n(&p->next, &b, e, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+#define LOAD_RANGE(r) __atomic_load_n((r), __ATOMIC_RELAXED)
+#define SET_RANGE(r, v) __atomic_store_n((r), (v), __ATOMIC_RELAXED)
+#define CAS_RANGE(r, expected, v) \
+    __atomic_compare_exchange_n((r), (expected), (v), 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
 #else
-    size_t b = p->next, e;
-    if (b >= p->n) return 0;
-    e = p->next = b + chunk_at(p->n, p->share, b);
+#define LOAD_RANGE(r) (*(r))
+#define SET_RANGE(r, v) (*(r) = (v))
+#define CAS_RANGE(r, expected, v) (*(r) = (v), 1)
 #endif
-    *begin = b;
-    *end = e;
-    return 1;
+
+/* Take the next chunk [*begin, *end) for the thread in `slot`: from the front of
+   its own part, else from the back of another's; 0 when none is left. */
+static int grab(hb_vec_pool *p, int slot, size_t *begin, size_t *end)
+{
+    int k;
+    for (k = 0; k < p->threads; k++) {
+        uint64_t *r = &p->parts[(slot + k) % p->threads].range, v = LOAD_RANGE(r);
+        for (;;) {
+            uint64_t front = v >> 32, back = v & UINT64_C(0xFFFFFFFF), left, size;
+            if (front >= back) break;
+            left = back - front;
+            size = k > 0 ? left / 2 : p->whole ? left : left / OWN_SHARE;
+            if (size < MIN_CHUNK) size = MIN_CHUNK;
+            if (size > left) size = left;
+            if (k == 0 && CAS_RANGE(r, &v, ((front + size) << 32) | back)) {
+                *begin = (size_t)front;
+                *end = (size_t)(front + size);
+                return 1;
+            }
+            if (k > 0 && CAS_RANGE(r, &v, (front << 32) | (back - size))) {
+                *begin = (size_t)(back - size);
+                *end = (size_t)back;
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 /* Take chunks until none is left (slot: the thread's index in the pool). */
@@ -183,7 +207,7 @@ static void take_chunks(hb_vec_pool *p, int slot)
 #if HB_POOL_THREADS
     uint64_t t0 = now_ns();
 #endif
-    while (grab(p, &begin, &end)) {
+    while (grab(p, slot, &begin, &end)) {
         size_t bad = begin;
         int64_t bad_id = 0;
         int rc = p->run(p->job, begin, end, &bad, &bad_id);
@@ -201,22 +225,29 @@ static void *worker(void *arg)
 {
     hb_vec_pool *p = ((worker_arg *)arg)->pool;
     int slot = ((worker_arg *)arg)->slot;
-    uint64_t seen = 0;
+    uint64_t seen = 0, limit = WORKER_SPIN_NS;
     for (;;) {
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
-        /* wait for a pass newer than the last one seen, spinning, then asleep */
+        int slept = 0;
+        /* wait for a pass newer than the last one seen, spinning, then asleep; the
+           spin gets shorter while passes keep coming too late for it (on a busy
+           machine, where spinning only takes the core from others), longer again
+           when they come in time */
         while ((s >> 32) == seen && !LOAD(&p->stop)) {
-            if (wait_a_little(&spins, &t0, WORKER_SPIN_NS)) {
+            if (wait_a_little(&spins, &t0, limit)) {
+                limit = limit / 2 < SPIN_MIN ? SPIN_MIN : limit / 2;
                 pthread_mutex_lock(&p->mu);
                 __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
                 while ((LOAD(&p->state) >> 32) == seen && !LOAD(&p->stop)) pthread_cond_wait(&p->wake, &p->mu);
                 __atomic_sub_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
                 pthread_mutex_unlock(&p->mu);
+                slept = 1;
                 t0 = 0;
             }
             s = LOAD(&p->state);
         }
+        if (!slept) limit = limit * 2 > WORKER_SPIN_NS ? WORKER_SPIN_NS : limit * 2;
         if (LOAD(&p->stop)) return NULL;
         /* join the pass while it is open (the caller closes it once no chunk is left) */
         while ((s & OPEN_BIT)
@@ -244,22 +275,10 @@ hb_vec_pool *hb_vec_pool_new(int threads)
     p->threads = 1;
 #if HB_POOL_THREADS
     p->pid = getpid();
-    if (pthread_mutex_init(&p->mu, NULL) != 0) {
-        free(p);
-        return NULL;
-    }
-    if (pthread_cond_init(&p->wake, NULL) != 0) {
-        pthread_mutex_destroy(&p->mu);
-        free(p);
-        return NULL;
-    }
-    if (pthread_cond_init(&p->done, NULL) != 0) {
-        pthread_cond_destroy(&p->wake);
-        pthread_mutex_destroy(&p->mu);
-        free(p);
-        return NULL;
-    }
-    while (p->threads < threads) {
+    p->caller_spin = CALLER_SPIN_NS;
+    p->inited = (pthread_mutex_init(&p->mu, NULL) == 0) + (pthread_mutex_init(&p->calls, NULL) == 0) * 2
+                + (pthread_cond_init(&p->wake, NULL) == 0) * 4 + (pthread_cond_init(&p->done, NULL) == 0) * 8;
+    while (p->inited == 15 && p->threads < threads) {
         worker_arg *a = &p->args[p->threads];
         a->pool = p;
         a->slot = p->threads;
@@ -267,7 +286,7 @@ hb_vec_pool *hb_vec_pool_new(int threads)
         p->started++;
         p->threads++;
     }
-    if (p->threads < threads) {  /* the system refused a thread: no pool */
+    if (p->threads < threads) {  /* the system refused a thread or a lock: no pool */
         hb_vec_pool_free(p);
         return NULL;
     }
@@ -281,14 +300,19 @@ void hb_vec_pool_free(hb_vec_pool *p)
 #if HB_POOL_THREADS
     if (p->pid == getpid()) {  /* in a forked child the workers do not exist */
         int i;
-        pthread_mutex_lock(&p->mu);
-        STORE(&p->stop, 1);
-        pthread_cond_broadcast(&p->wake);
-        pthread_mutex_unlock(&p->mu);
-        for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
-        pthread_cond_destroy(&p->done);
-        pthread_cond_destroy(&p->wake);
-        pthread_mutex_destroy(&p->mu);
+        if (p->inited == 15) {
+            pthread_mutex_lock(&p->calls);  /* a call still running in another thread ends first */
+            pthread_mutex_lock(&p->mu);
+            STORE(&p->stop, 1);
+            pthread_cond_broadcast(&p->wake);
+            pthread_mutex_unlock(&p->mu);
+            for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
+            pthread_mutex_unlock(&p->calls);
+        }
+        if (p->inited & 8) pthread_cond_destroy(&p->done);
+        if (p->inited & 4) pthread_cond_destroy(&p->wake);
+        if (p->inited & 2) pthread_mutex_destroy(&p->calls);
+        if (p->inited & 1) pthread_mutex_destroy(&p->mu);
     }
 #endif
     free(p->scratch);
@@ -315,18 +339,23 @@ static int one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 ||
 /* One pass over n environments: every chunk done when it returns. */
 static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
 {
+    int k;
     p->run = run;
     p->job = job;
-    p->n = n;
-    p->share = one_chunk(p, n) ? 1 : SHARE * (size_t)p->threads;
+    p->whole = one_chunk(p, n);
+    for (k = 0; k < p->threads; k++) {
+        uint64_t b = p->whole ? (k == 0 ? 0 : n) : n * (size_t)k / (size_t)p->threads;
+        uint64_t e = p->whole ? n : n * (size_t)(k + 1) / (size_t)p->threads;
+        SET_RANGE(&p->parts[k].range, (b << 32) | e);
+    }
     p->rc = HB_OK;
     p->bad = 0;
     p->bad_id = 0;
 #if HB_POOL_THREADS
-    STORE(&p->next, 0);
-    if (!one_chunk(p, n)) {
+    if (!p->whole) {
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
+        int slept = 0;
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
         if (LOAD(&p->sleepers) > 0) {
             pthread_mutex_lock(&p->mu);
@@ -337,20 +366,22 @@ static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *ba
         /* close the pass, then wait for the workers still in it */
         s = __atomic_and_fetch(&p->state, ~OPEN_BIT, __ATOMIC_SEQ_CST);
         while ((s & ACTIVE_MASK) != 0) {
-            if (wait_a_little(&spins, &t0, CALLER_SPIN_NS)) {
+            if (wait_a_little(&spins, &t0, p->caller_spin)) {
+                p->caller_spin = p->caller_spin / 2 < SPIN_MIN ? SPIN_MIN : p->caller_spin / 2;
                 pthread_mutex_lock(&p->mu);
                 STORE(&p->caller_waits, 1);
                 while ((LOAD(&p->state) & ACTIVE_MASK) != 0) pthread_cond_wait(&p->done, &p->mu);
                 STORE(&p->caller_waits, 0);
                 pthread_mutex_unlock(&p->mu);
+                slept = 1;
             }
             s = LOAD(&p->state);
         }
+        if (!slept) p->caller_spin = p->caller_spin * 2 > CALLER_SPIN_NS ? CALLER_SPIN_NS : p->caller_spin * 2;
     } else {
         take_chunks(p, 0);
     }
 #else
-    p->next = 0;
     take_chunks(p, 0);
 #endif
     if (p->rc != HB_OK) {
@@ -360,15 +391,15 @@ static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *ba
     return p->rc;
 }
 
-/* Start a call: 0 when the pool's threads may help, 1 when the caller runs it alone. */
+/* Start a call: 0 when the pool's threads may help (calls from several threads
+   take turns), -1 in a forked child, which runs the call alone. */
 static int enter(hb_vec_pool *p)
 {
 #if HB_POOL_THREADS
-    int free_ = 0;
     if (p->pid != getpid()) return -1;
-    if (!__atomic_compare_exchange_n(&p->in_use, &free_, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return -1;
+    pthread_mutex_lock(&p->calls);
 #else
-    if (p->in_use) return -1;
+    if (p->in_use) return -1;  /* (no threads here: a call from inside a call) */
     p->in_use = 1;
 #endif
     return 0;
@@ -377,14 +408,14 @@ static int enter(hb_vec_pool *p)
 static void leave(hb_vec_pool *p)
 {
 #if HB_POOL_THREADS
-    STORE(&p->in_use, 0);
+    pthread_mutex_unlock(&p->calls);
 #else
     p->in_use = 0;
 #endif
 }
 
-/* A call the pool cannot share (another thread is in it, or this is a forked child):
-   the whole batch as one chunk in the calling thread, the pool untouched. */
+/* A call the pool cannot share (a forked child, whose workers and locks are the
+   parent's): the whole batch as one chunk in the calling thread, the pool untouched. */
 static int run_alone(pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
 {
     size_t b = 0;
@@ -413,6 +444,7 @@ typedef struct {
     uint64_t seed;
     float *tensor;
     int32_t *sample;
+    hb_rules rules[4];         /* the step's, made once for all its chunks */
 } job_args;
 
 static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -443,7 +475,7 @@ static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *
 {
     job_args *a = (job_args *)job;
     return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
-                     a->actions_len, begin, end, bad, bad_id, 1);
+                     a->actions_len, begin, end, bad, bad_id, 1, a->rules);
 }
 
 /* The whole step in one pass, for a call in one chunk: copy, check, apply. */
@@ -453,7 +485,7 @@ static int pass_step_whole(void *job, size_t begin, size_t end, size_t *bad, int
     size_t size = (size_t)a->itemsize;
     memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
     return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
-                     a->actions_len, begin, end, bad, bad_id, 0);
+                     a->actions_len, begin, end, bad, bad_id, 0, NULL);
 }
 
 static int pass_tensor(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -536,7 +568,7 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
     a.itemsize = itemsize;
     a.is_signed = is_signed;
     a.actions_len = actions_len;
-    if (enter(pool) != 0) {  /* the pool and its copy of the ids are another thread's: a copy of our own */
+    if (enter(pool) != 0) {  /* a forked child: a copy of the ids of its own */
         a.ids = (unsigned char *)malloc(num_envs * (size_t)itemsize);
         if (a.ids == NULL) return HB_E_NOMEM;
         rc = run_alone(pass_step_whole, &a, num_envs, bad, bad_id);
@@ -556,6 +588,7 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
     if (one_chunk(pool, num_envs)) {
         rc = run_pass(pool, pass_step_whole, &a, num_envs, bad, bad_id);
     } else {
+        hb_v_rules(cfg, a.rules);
         rc = run_pass(pool, pass_step_check, &a, num_envs, bad, bad_id);
         if (rc == HB_OK) rc = run_pass(pool, pass_step, &a, num_envs, bad, bad_id);
     }

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
@@ -25,14 +26,16 @@ def _buffers(vg: VectorGame) -> tuple[bytes, ...]:
 
 
 @pytest.mark.parametrize(
-    "game,players,n", [("deerpark", 4, 300), ("hucklebuck", 5, 211), ("deerpark", 7, 64)]
+    "game,players,n", [("deerpark", 4, 300), ("hucklebuck", 5, 211), ("deerpark", 7, 64), ("buckem", 6, 150)]
 )
-def test_one_two_and_three_threads_give_identical_buffers(
-    game: str, players: int, n: int, core_name: str
-) -> None:
-    if core_name == "python":
-        n = min(n, 24)  # no threads on the Python lane: the same results, checked on a small batch
-    batches = [VectorGame(game, players, n, seed=7, hands=2, reward="hand", threads=t) for t in (1, 2, 3)]
+def test_one_two_and_three_threads_give_identical_buffers(game: str, players: int, n: int) -> None:
+    def make(n: int) -> list[VectorGame]:
+        return [VectorGame(game, players, n, seed=7, hands=2, reward="hand", threads=t) for t in (1, 2, 3)]
+
+    batches = make(n)
+    if batches[0].lane == "python":  # no threads on the Python lane: the same results, on a small batch
+        n = min(n, 24)
+        batches = make(n)
     out = [memoryview(bytearray(4 * n * vg.tensor_size)).cast("f") for vg in batches]
     for k in range(120):
         ids = [vg.sample_legal(k) for vg in batches]
@@ -96,6 +99,24 @@ def test_thread_times_count_every_environment_of_every_pass() -> None:
     vg.close()  # the workers are joined; the batch goes on in the calling thread
     vg.step(vg.sample_legal(11))
     assert len(vg.thread_times()) == 1
+
+
+def test_two_python_threads_sampling_one_batch_get_its_ids() -> None:
+    vg = VectorGame("deerpark", 5, 200, seed=4, threads=2)
+    vg.step(vg.sample_legal(1))
+    want = {k: vg.sample_legal(k).tobytes() for k in range(40)}
+    got: list[bool] = []
+
+    def draw() -> None:  # calls from several threads take turns in the pool
+        got.extend(vg.sample_legal(k).tobytes() == want[k] for k in range(40))
+
+    others = [threading.Thread(target=draw) for _ in range(2)]
+    for t in others:
+        t.start()
+    draw()
+    for t in others:
+        t.join()
+    assert got == [True] * 120
 
 
 _CHILD = textwrap.dedent(

@@ -368,7 +368,7 @@ static void pools(uint64_t *s, int forked)
                 CHECK(hb_vec_pool_reset(pool[k], &b[k].cfg, b[k].envs, b[k].bytes, n, &b[k].io, 0, 0) == HB_OK);
     }
 #if HAVE_POSIX
-    {  /* two threads in one pool at once (read-only calls): the same ids */
+    {  /* two threads calling one pool at once take turns: the same ids */
         pthread_t other;
         sampler t;
         t.pool = pool[2];

@@ -89,10 +89,10 @@ Rate = tuple[float, float]
 class Threads:
     """Two threads against one on one batch size, from alternating timed runs."""
 
-    def __init__(self, one: Rate, two: Rate, cpu: float, busy: list[float], share: list[float]) -> None:
+    def __init__(self, one: Rate, two: Rate, cpu: list[float], busy: list[float], share: list[float]) -> None:
         self.one, self.two = one, two
         self.cpu = cpu
-        """CPU-seconds the process got per wall-second during the two-thread runs."""
+        """CPU-seconds the process got per wall-second during the one-thread and the two-thread runs."""
         self.busy = busy
         """Per thread (the calling one first): the fraction of those runs' time it worked on the batch."""
         self.share = share
@@ -110,23 +110,23 @@ def threads_against_one(game: str, players: int, n: int, steps: int, repeat: int
     time and each thread's busy time."""
     vgs = [VectorGame(game, players, n, seed=n, threads=t) for t in (1, 2)]
     rates: list[list[Rate]] = [[], []]
-    cpu = wall = 0.0
+    cpu, wall = [0.0, 0.0], [0.0, 0.0]
     before = vgs[1].thread_times()
     for _ in range(repeat):
         for k, vg in enumerate(vgs):
             t0, c0 = time.perf_counter(), time.process_time()
             rates[k].append(hands_per_second(vg, steps, 1))
-            if k == 1:
-                wall += time.perf_counter() - t0
-                cpu += time.process_time() - c0
+            wall[k] += time.perf_counter() - t0
+            cpu[k] += time.process_time() - c0
     after = vgs[1].thread_times()
     for vg in vgs:
         vg.close()
     best = [(max(r[0] for r in runs), max(r[1] for r in runs)) for runs in rates]
-    busy = [(a[0] - b[0]) / wall if wall > 0 else 0.0 for a, b in zip(after, before, strict=True)]
+    busy = [(a[0] - b[0]) / wall[1] if wall[1] > 0 else 0.0 for a, b in zip(after, before, strict=True)]
     items = [a[1] - b[1] for a, b in zip(after, before, strict=True)]
     share = [k / sum(items) if sum(items) else 0.0 for k in items]
-    return Threads(best[0], best[1], cpu / wall if wall > 0 else 0.0, busy, share)
+    got = [c / w if w > 0 else 0.0 for c, w in zip(cpu, wall, strict=True)]
+    return Threads(best[0], best[1], got, busy, share)
 
 
 def openspiel_hands_per_second(hands: int, repeat: int, tensors: bool) -> tuple[float, float] | None:
@@ -214,9 +214,8 @@ def run(args: argparse.Namespace) -> None:
             vg.close()
         if (game, 1024, 1, False) in c_lane:  # the games the C lane steps: threads and the twin
             for n in _THREAD_SIZES:
-                pair = threads[(game, n)] = threads_against_one(
-                    game, players, n, _steps(n, "c", scale), repeat
-                )
+                steps = 3 * _steps(n, "c", scale)  # longer runs: a time slice lost weighs less
+                pair = threads[(game, n)] = threads_against_one(game, players, n, steps, repeat)
                 rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 1, pair.one))
                 rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 2, pair.two))
             with using("python"):  # the Python twin of the same game
@@ -254,7 +253,6 @@ def run(args: argparse.Namespace) -> None:
     for game, players in _GAMES:
         if (game, 1024, 1, False) in c_lane:
             _print_ratios(game, players, c_lane, py_lane, threads, spiel, spiel_t)
-    print("  (a second thread helps only when a second core is free: see the module docs)")
 
 
 def _print_ratios(
@@ -281,10 +279,17 @@ def _print_ratios(
     for n, pair in pairs.items():
         busy = " and ".join(f"{b:.2f}" for b in pair.busy)
         share = " / ".join(f"{s:.0%}" for s in pair.share)
+        per_cpu = pair.two[1] / pair.one[1] if pair.one[1] else 0.0
         print(
             f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall  [>= 1.8]"
             f"{'  (best)' if n == top else ''}\n"
-            f"      the process got {pair.cpu:.2f} CPU-seconds per second; each thread worked {busy} of the"
-            f" time\n      and handled {share} of the environments; hands per CPU-second two threads / one"
-            f" {pair.two[1] / pair.one[1] if pair.one[1] else 0.0:.2f}"
+            f"      the process got {pair.cpu[1]:.2f} CPU-seconds per second with two threads"
+            f" ({pair.cpu[0]:.2f} with one);\n      each thread worked {busy} of the time and handled"
+            f" {share} of the environments;\n      hands per CPU-second two threads / one {per_cpu:.2f}"
+        )
+    if pairs:
+        print(
+            "      (on a machine shared with other work a process with two threads can get twice the CPU\n"
+            "      of one with one thread: the wall ratio then overstates, and hands per CPU-second show\n"
+            "      what the sharing itself costs)"
         )
