@@ -157,6 +157,7 @@ async def _play(port: int, tables: list[dict[str, Any]], seconds: float, result:
 def _check_store(db: str, result: Run) -> None:
     """Restore every stored game (replaying each step) and compare each person's actions with the acks."""
     from ..cli.common import GAMES as SPECS
+    from ..server.manager import replay_moves
     from ..server.store import SQLiteStore
 
     by_kind = {s.kind.value: s.game_type for s in SPECS.values()}
@@ -167,8 +168,7 @@ def _check_store(db: str, result: Run) -> None:
     for row in rows:
         data = json.loads(row.game)
         game = by_kind[data["game"]].from_dict(data)  # replays and checks every step
-        for text in row.moves:
-            game.apply(text)
+        replay_moves(game, row.moves)
         full = game.to_dict()
         if by_kind[data["game"]].from_dict(full).to_dict() != full:
             result.problems.append(f"table {row.id}: the game does not replay to the same state")
