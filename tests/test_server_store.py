@@ -65,7 +65,8 @@ def test_a_database_of_the_first_version_is_read_and_marked_as_the_current_one(t
     assert [row.id for row in again.load_all()] == ["abc"]
     again.close()
     with sqlite3.connect(path) as con:
-        assert con.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] == str(SCHEMA_VERSION)
+        version = con.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
+        assert version == str(SCHEMA_VERSION)
 
 
 class RecordingStore:

@@ -547,6 +547,7 @@ class ServerTable:
     def _deal(self, seq: int) -> None:
         if seq != self.seq or self.game.phase is not Phase.HAND_OVER or self.over:
             return
+
         def mutate() -> str:
             self.game.next_hand()
             return DEAL
