@@ -51,6 +51,11 @@ class Connection(Protocol):
         ...
 
 
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+"""State messages as JSON text: compact, and ASCII (``\\u2660`` for a suit symbol), which the C
+encoder writes faster than the same text with the symbols themselves."""
+
+
 class TableRefused(Exception):
     """A request the server turns down (too many tables, unknown table...): ``code`` and plain words."""
 
@@ -193,7 +198,7 @@ class ServerTable:
     def state_text(self, seat: int | None) -> str:
         """The ``state`` message for ``seat`` as JSON text."""
         state = {"type": "state", "seq": self.seq, "you": seat, "view": self.view(seat)}
-        return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        return _encode(state)
 
     def broadcast(self) -> None:
         """Send every connection the state of its own seat (each view built once)."""
