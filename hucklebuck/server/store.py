@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
 __all__ = [
+    "CHECKPOINT_EVERY",
     "DEAL",
     "READS",
     "SCHEMA",
@@ -41,6 +43,8 @@ SCHEMA_VERSION: Final = 2
 """The table database layout this version writes (version 2 added :data:`DEAL` rows)."""
 READS: Final = (1, 2)
 """The layouts this version reads; a database of an older one is marked as the current one."""
+CHECKPOINT_EVERY: Final = 0.5
+"""Seconds between two checkpoints of a file database's write-ahead log."""
 DEAL: Final = "deal"
 """A stored move that is the deal of the next hand (the engine deals the same cards again on
 replay: the deal follows from the game's seed and its history)."""
@@ -107,6 +111,11 @@ class SQLiteStore:
     ``synchronous=NORMAL``: a commit is in the write-ahead log before
     :meth:`save` returns, so it survives the server being killed; only a power
     cut can lose the last commits (``durable=True`` syncs every commit).
+
+    A commit never waits for the disk: copying the log into the database file
+    (a checkpoint, which syncs the file) is done by a thread of the store's own
+    every :data:`CHECKPOINT_EVERY` seconds, not by whichever commit fills the
+    log, so the event loop that commits is not held up by it.
     """
 
     def __init__(self, path: str, *, durable: bool = False) -> None:
@@ -127,6 +136,30 @@ class SQLiteStore:
             self._check_schema(where)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use the table database {where}: {_words(exc)}") from None
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if path != ":memory:":
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, name="hucklebuck-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        """Copy the write-ahead log into the database now and then, on a connection of its own
+        (a passive checkpoint: it never blocks a commit)."""
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.DatabaseError:
+            return
+        try:
+            while not self._stop.wait(CHECKPOINT_EVERY):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.DatabaseError:
+                    pass  # busy or failing: the log just grows until the next try
+        finally:
+            db.close()
 
     def _check_schema(self, where: str) -> None:
         db = self._db
@@ -220,6 +253,9 @@ class SQLiteStore:
 
     def close(self) -> None:
         """Checkpoint the write-ahead log and close."""
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=10)
         try:
             if self.path != ":memory:":
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
