@@ -10,7 +10,9 @@ actions a second the server takes when nothing waits.
 
 Reported per run: actions a second (all seats), p50/p99 latency from a
 person's action to the state it produces (timed from 3 s after the last
-connection opened), the server's memory per table, and
+connection opened), the server's memory per table, the CPU time per change of
+the server and of the scripted people (in the timed part), the machine's load
+average meanwhile, and
 a check that nothing was lost or doubled: after a clean stop every stored game
 is restored (which replays and checks every step), and each person's stored
 actions are exactly the ones the server acknowledged to them.
@@ -56,12 +58,19 @@ class Run:
     """Per table, (time, seq) of each state its person received."""
     rate: float = 0.0
     """Table changes a second (moves, deals) in the timed part of the run."""
+    window: float = 0.0
+    """Seconds the timed part of the run lasted."""
     acked: dict[str, int] = field(default_factory=dict)
     actions: int = 0
     rss_before: int = 0
     rss_tables: int = 0
+    server_pid: int = 0
     cpu: float = 0.0
-    """CPU seconds the server used from the first table's creation to the end of play."""
+    """CPU seconds the server used (with its threads) in the timed part of the run."""
+    client_cpu: float = 0.0
+    """CPU seconds this process (the scripted people) used in the timed part of the run."""
+    load: tuple[float, float] = (0.0, 0.0)
+    """The machine's load average (1 minute) as the timed part began and as it ended."""
     problems: list[str] = field(default_factory=list)
 
 
@@ -213,11 +222,18 @@ async def _people(port: int, tables: list[dict[str, Any]], stop_at: float, resul
         person = _Person(url, t["id"], stop_at, result, done)
         await loop.create_connection(lambda person=person: person, "127.0.0.1", port)  # type: ignore[misc]
         people.append(person)
+    marks: list[tuple[float, float, float]] = []  # (server CPU, own CPU, load) as timing begins and ends
     while not all(p.done.done() for p in people):
         await asyncio.sleep(0.05)
         now = loop.time()
         for p in people:
             p.check(now)
+        if len(marks) < 2 and now >= (result.ready_at + WARM_UP if not marks else stop_at):
+            marks.append((_cpu_seconds(result.server_pid), time.process_time(), os.getloadavg()[0]))
+    if len(marks) == 2:
+        result.cpu = marks[1][0] - marks[0][0]
+        result.client_cpu = marks[1][1] - marks[0][1]
+        result.load = (marks[0][2], marks[1][2])
 
 
 async def _play(port: int, tables: list[dict[str, Any]], seconds: float, result: Run) -> None:
@@ -230,7 +246,8 @@ async def _play(port: int, tables: list[dict[str, Any]], seconds: float, result:
     for seen in result.seqs:
         inside = [q for t, q in seen if warm <= t <= stop_at]
         changes += inside[-1] - inside[0] if len(inside) > 1 else 0
-    result.rate = changes / max(1e-9, stop_at - warm)
+    result.window = max(1e-9, stop_at - warm)
+    result.rate = changes / result.window
 
 
 def _check_store(db: str, result: Run) -> None:
@@ -290,7 +307,7 @@ def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float)
                 except OSError:
                     time.sleep(0.02)
             result.rss_before = _rss_kib(proc.pid)
-            cpu0 = _cpu_seconds(proc.pid)
+            result.server_pid = proc.pid
             made = []
             for i in range(tables):
                 game, players = GAMES[i % len(GAMES)]
@@ -299,7 +316,6 @@ def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float)
                 )
                 made.append(_post(port, {"game": game, "players": players, "seats": seats}))
             asyncio.run(_play(port, made, seconds, result))
-            result.cpu = _cpu_seconds(proc.pid) - cpu0
             result.rss_tables = _rss_kib(proc.pid)
         finally:
             proc.send_signal(signal.SIGTERM)
@@ -325,12 +341,12 @@ def _pct(values: list[float], q: float) -> float:
 def _line(r: Run) -> str:
     per_table = (r.rss_tables - r.rss_before) / max(1, r.tables)
     verdict = "ok" if not r.problems else f"{len(r.problems)} PROBLEMS"
-    changes = sum(seen[-1][1] for seen in r.seqs if seen)  # seq counts every change, rematches included
-    cpu_ms = r.cpu / max(1, changes) * 1e3
+    changes = max(1.0, r.rate * r.window)
     return (
         f"{r.tables:>6} {r.bot_pause:>5.1f}s {r.rate:>10.0f} {len(r.latencies):>7} "
         f"{_pct(r.latencies, 0.5) * 1e3:>7.1f} {_pct(r.latencies, 0.99) * 1e3:>7.1f} {per_table:>9.0f} "
-        f"{cpu_ms:>7.2f}  {verdict}"
+        f"{r.cpu / changes * 1e3:>7.2f} {r.client_cpu / changes * 1e3:>7.2f} "
+        f"{r.load[0]:>4.1f}-{r.load[1]:<4.1f}  {verdict}"
     )
 
 
@@ -346,7 +362,7 @@ def run(args: argparse.Namespace) -> None:
     print("(loopback; server and clients share this machine's cores with anything else running on it)")
     print(
         f"{'tables':>6} {'pause':>6} {'changes/s':>10} {'moves':>7} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'KiB/table':>9} {'CPU ms':>7}"
+        f"{'KiB/table':>9} {'CPU ms':>7} {'client':>7} {'load':>9}"
     )
     plan = [(10, 0.8, 2.0), (100, 0.8, 2.0), (1000, 0.8, 2.0), (100, 0.0, 0.0)]
     for tables, bot_pause, deal_pause in plan:
@@ -356,5 +372,6 @@ def run(args: argparse.Namespace) -> None:
             print(f"    {p}")
     print(
         "moves: the scripted people's moves timed (p50/p99: from sending one to the state it produces); "
-        "changes/s: moves of every seat and deals; CPU ms: the server's CPU time per change"
+        "changes/s: moves of every seat and deals; CPU ms: the server's CPU time per change, client: "
+        "the scripted people's; load: the machine's load average as the timing began and ended"
     )
