@@ -6,7 +6,7 @@ the seat list and the table's own fields, each as JSON text, and its ``seq``;
 the moves made since that snapshot follow as rows of their own (the action's
 protocol text, or :data:`DEAL` for the deal of the next hand), so a move or a
 deal costs one small insert, and the game is written whole only at the other
-changes (a takeover, a hand-back, a rematch).  A move that ends a hand also
+changes (the end of the game, a takeover, a hand-back, a rematch).  A move that ends a hand also
 rewrites the table's own fields (the hand's scoring lines), not the game.
 :meth:`Store.commit` writes a batch in one transaction and returns only once
 it is committed, so the server stores every accepted action before it tells

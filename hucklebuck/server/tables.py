@@ -409,10 +409,10 @@ class ServerTable:
         action = read_move(game, seat, message.action, self.narrator.names)
         phase_before = game.phase
 
-        def mutate() -> str:
+        def mutate() -> str | None:
             game.apply(action)  # the engine checks it again and changes nothing if it refuses
             self._after_action(phase_before)
-            return str(action)
+            return None if self.over else str(action)  # a finished game is stored whole
 
         def failed() -> None:
             if conn is not None:
