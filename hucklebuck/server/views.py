@@ -294,11 +294,16 @@ def _current_plays(obs: Any) -> list[dict[str, Any]]:
 
 
 def _trick_seats(obs: Any) -> list[int]:
-    """Seats in this trick's play order, read from the hand's public history."""
+    """Seats in this trick's play order, read from the end of the hand's public history."""
+    count = len(obs.current_trick)
     plays: list[int] = []
-    for text in obs.history:
+    if not count:
+        return plays
+    for text in reversed(obs.history):  # the trick's plays are the hand's last ones
         seat, _, rest = text.partition(" ")
         if rest.startswith("play "):
             plays.append(int(seat))
-    count = len(obs.current_trick)
-    return plays[len(plays) - count :] if count else []
+            if len(plays) == count:
+                break
+    plays.reverse()
+    return plays
