@@ -118,13 +118,13 @@ def _state(ws: Any) -> dict[str, Any]:
 def _stored(db: Path) -> tuple[int, dict[str, Any]]:
     """The stored table's seq and its whole game (the snapshot with the moves after it applied)."""
     from hucklebuck.games import DeerParkGame
+    from hucklebuck.server.manager import replay_moves
 
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
         seq, game = con.execute("SELECT seq, game FROM tables").fetchone()
         moves = con.execute("SELECT seq, action FROM moves ORDER BY seq").fetchall()
     restored = DeerParkGame.from_json(game)
-    for _seq, action in moves:
-        restored.apply(action)
+    replay_moves(restored, [action for _seq, action in moves])  # moves, and deals of the next hand
     return max([int(seq), *(q for q, _a in moves)]), restored.to_dict()
 
 

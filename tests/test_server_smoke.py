@@ -49,3 +49,22 @@ def test_importing_hucklebuck_never_loads_the_server_stack() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_tune_gc_freezes_the_start_up_objects_and_makes_full_collections_rare() -> None:
+    import gc
+
+    from server_kit import config
+
+    from hucklebuck.server.app import GC_THRESHOLDS
+
+    before = gc.get_threshold()
+    try:
+        with client(config(tune_gc=True)):
+            assert gc.get_threshold() == GC_THRESHOLDS
+            assert GC_THRESHOLDS[2] > before[2] and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+    with client():  # off unless asked for (hucklebuck serve asks for it)
+        assert gc.get_threshold() == before and gc.get_freeze_count() == 0

@@ -17,7 +17,7 @@ pytest.importorskip("jsonschema")
 import server_kit as kit
 
 from hucklebuck.games import DeerParkGame
-from hucklebuck.server.store import SQLiteStore, StoredMove, StoredTable, StoreError
+from hucklebuck.server.store import DEAL, SCHEMA_VERSION, SQLiteStore, StoredMove, StoredTable, StoreError
 
 pytestmark = pytest.mark.single_core
 
@@ -35,6 +35,9 @@ def test_sqlite_store_uses_wal_and_round_trips(tmp_path: Path) -> None:
     assert again.load_all() == [StoredTable("abc", 4, row.game, "[]", '{"x": 1}')]
     again.commit([], [StoredMove("abc", 5, "1 pass"), StoredMove("abc", 6, "2 pass")])
     assert again.load_all()[0].moves == ("1 pass", "2 pass") and again.load_all()[0].seq == 6
+    again.commit([], [StoredMove("abc", 7, "3 pass", '{"x": 2}'), StoredMove("abc", 8, DEAL)])
+    assert again.load_all()[0].moves == ("1 pass", "2 pass", "3 pass", DEAL)
+    assert again.load_all()[0].table == '{"x": 2}'  # a move that ends a hand rewrites the table's fields
     again.save(StoredTable("abc", 7, row.game, "[]", "{}"))
     assert again.load_all()[0].moves == ()  # a whole snapshot replaces the moves before it
     again.delete("abc")
@@ -46,9 +49,24 @@ def test_a_database_of_another_version_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "t.sqlite"
     SQLiteStore(str(path)).close()
     with sqlite3.connect(path) as con:
-        con.execute("UPDATE meta SET value = '2' WHERE key = 'version'")
+        con.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(SCHEMA_VERSION + 1),))
     with pytest.raises(StoreError, match="another version of hucklebuck"):
         SQLiteStore(str(path))
+
+
+def test_a_database_of_the_first_version_is_read_and_marked_as_the_current_one(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    store = SQLiteStore(str(path))
+    store.save(StoredTable("abc", 0, DeerParkGame(4, seed=1).to_json(), "[]", "{}"))
+    store.close()
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE meta SET value = '1' WHERE key = 'version'")
+    again = SQLiteStore(str(path))
+    assert [row.id for row in again.load_all()] == ["abc"]
+    again.close()
+    with sqlite3.connect(path) as con:
+        version = con.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
+        assert version == str(SCHEMA_VERSION)
 
 
 class RecordingStore:
@@ -135,3 +153,26 @@ def test_a_restart_resumes_every_table_with_the_same_cards_and_seq(tmp_path: Pat
         again: dict[str, Any] = kit.receive_state(ws)
     assert again["seq"] == m["seq"]
     assert again["view"]["hand"] == m["view"]["hand"] and again["view"]["legal"] == m["view"]["legal"]
+
+
+def test_a_restart_after_deals_and_ended_hands_resumes_the_same_state(tmp_path: Path) -> None:
+    # Deals and the moves that end a hand are stored as small rows (not the whole game): a restart
+    # replays them to the same cards, the same scoring lines of the last hand and the same seq.
+    db = str(tmp_path / "t.sqlite")
+    cfg = kit.config(db=db)
+    with kit.client(cfg) as c:
+        t = kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3))
+        with c.websocket_connect(kit.ws_url(t, 0)) as ws:
+            m = kit.receive_state(ws)
+            while m["view"]["hand_number"] < 3 or m["view"]["to_act"] != 0:
+                if m["view"]["to_act"] == 0:
+                    ws.send_json({"type": "act", "action": m["view"]["legal"][0]["id"], "seq": m["seq"]})
+                m = kit.receive_state(ws)
+    with sqlite3.connect(db) as con:
+        actions = [a for (a,) in con.execute("SELECT action FROM moves WHERE table_id = ?", (t["id"],))]
+    assert DEAL in actions  # the deals since the table was created are rows of their own
+    with kit.client(cfg) as c, c.websocket_connect(kit.ws_url(t, 0)) as ws:
+        again: dict[str, Any] = kit.receive_state(ws)
+    assert again["seq"] == m["seq"]
+    for key in ("hand", "legal", "hand_number", "last_hand", "seats", "log"):
+        assert again["view"][key] == m["view"][key], key

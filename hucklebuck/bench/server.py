@@ -10,7 +10,9 @@ actions a second the server takes when nothing waits.
 
 Reported per run: actions a second (all seats), p50/p99 latency from a
 person's action to the state it produces (timed from 3 s after the last
-connection opened), the server's memory per table, and
+connection opened), the server's memory per table, the CPU time per change of
+the server and of the scripted people (in the timed part), the machine's load
+average meanwhile, and
 a check that nothing was lost or doubled: after a clean stop every stored game
 is restored (which replays and checks every step), and each person's stored
 actions are exactly the ones the server acknowledged to them.
@@ -56,12 +58,19 @@ class Run:
     """Per table, (time, seq) of each state its person received."""
     rate: float = 0.0
     """Table changes a second (moves, deals) in the timed part of the run."""
+    window: float = 0.0
+    """Seconds the timed part of the run lasted."""
     acked: dict[str, int] = field(default_factory=dict)
     actions: int = 0
     rss_before: int = 0
     rss_tables: int = 0
+    server_pid: int = 0
     cpu: float = 0.0
-    """CPU seconds the server used from the first table's creation to the end of play."""
+    """CPU seconds the server used (with its threads) in the timed part of the run."""
+    client_cpu: float = 0.0
+    """CPU seconds this process (the scripted people) used in the timed part of the run."""
+    load: tuple[float, float] = (0.0, 0.0)
+    """The machine's load average (1 minute) as the timed part began and as it ended."""
     problems: list[str] = field(default_factory=list)
 
 
@@ -94,69 +103,157 @@ def _post(port: int, body: dict[str, Any]) -> dict[str, Any]:
         return out
 
 
-async def _person(port: int, table: dict[str, Any], stop_at: float, result: Run) -> None:
-    """One scripted person: acts at once on each turn until ``stop_at``, then waits for the last answer."""
-    from websockets.asyncio.client import connect
+class _Person(asyncio.Protocol):
+    """One scripted person: acts at once on each turn until ``stop_at``, then waits for the last answer.
 
-    url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}?token={table['seats'][0]['token']}"
-    async with connect(url, max_size=None, open_timeout=60, ping_interval=None) as ws:
-        pending: tuple[int, float] | None = None
-        acked = 0
-        loop = asyncio.get_running_loop()
-        result.connected += 1
-        if result.connected == result.tables:
-            result.ready_at = loop.time()
-        seen: list[tuple[float, int]] = []
-        result.seqs.append(seen)
-        while True:
-            timeout = 30.0 if pending is not None else max(0.05, stop_at - loop.time())
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout)
-            except TimeoutError:
-                if pending is not None:
-                    result.problems.append(f"table {table['id']}: no answer to a move within 30 s")
-                break
-            m = json.loads(raw)
-            if m["type"] != "state":
-                result.problems.append(f"table {table['id']}: {m.get('code')}: {m.get('message')}")
-                pending = None
-                continue
-            seq, view = m["seq"], m["view"]
-            seen.append((loop.time(), seq))
-            if pending is not None and seq == pending[0] + 1:
-                result.samples.append((pending[1], loop.time() - pending[1]))
-                acked += 1
-                pending = None
-            if view["game_over"]:
-                if loop.time() >= stop_at:
-                    break
-                await ws.send(json.dumps({"type": "rematch"}))
-                acked = 0  # the store keeps the current game: count its moves only
-                continue
-            if loop.time() >= stop_at and pending is None:
-                break
-            if view["to_act"] == 0 and view["legal"] and pending is None:
-                pending = (seq, loop.time())
-                await ws.send(json.dumps({"type": "act", "action": view["legal"][0]["id"], "seq": seq}))
-        result.acked[table["id"]] = acked
+    A bare protocol on websockets' sans-I/O core (no task, no timeout per message), so that a
+    thousand of them cost the benchmark's process little and its own delays stay out of the
+    figures it measures.
+    """
+
+    def __init__(
+        self, url: str, table_id: str, stop_at: float, result: Run, done: asyncio.Future[None]
+    ) -> None:
+        from websockets.client import ClientProtocol
+        from websockets.uri import parse_uri
+
+        self.ws = ClientProtocol(parse_uri(url), max_size=None)
+        self.table_id, self.stop_at, self.result, self.done = table_id, stop_at, result, done
+        self.loop = asyncio.get_running_loop()
+        self.transport: asyncio.Transport | None = None
+        self.pending: tuple[int, float] | None = None
+        self.acked = 0
+        self.seen: list[tuple[float, int]] = []
+        self.open = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+
+    def _flush(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            data = self.ws.data_to_send()
+            if data:
+                self.transport.write(b"".join(data))
+
+    def data_received(self, data: bytes) -> None:
+        from websockets.frames import Frame, Opcode
+        from websockets.http11 import Response
+
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Response):
+                if self.ws.handshake_exc is not None:
+                    self._end(f"the connection was refused: {self.ws.handshake_exc}")
+                    return
+                self.open = True
+                self.result.connected += 1
+                self.result.seqs.append(self.seen)
+                if self.result.connected == self.result.tables:
+                    self.result.ready_at = self.loop.time()
+            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT and not self.done.done():
+                self._message(json.loads(bytes(event.data)))
+        self._flush()
+
+    def _message(self, m: dict[str, Any]) -> None:
+        now = self.loop.time()
+        if m["type"] != "state":
+            self.result.problems.append(f"table {self.table_id}: {m.get('code')}: {m.get('message')}")
+            self.pending = None
+            return
+        seq, view = m["seq"], m["view"]
+        self.seen.append((now, seq))
+        if self.pending is not None and seq == self.pending[0] + 1:
+            self.result.samples.append((self.pending[1], now - self.pending[1]))
+            self.acked += 1
+            self.pending = None
+        if view["game_over"]:
+            if now >= self.stop_at:
+                self._end()
+                return
+            self._send({"type": "rematch"})
+            self.acked = 0  # the store keeps the current game: count its moves only
+            return
+        if now >= self.stop_at and self.pending is None:
+            self._end()
+        elif view["to_act"] == 0 and view["legal"] and self.pending is None:
+            self.pending = (seq, now)
+            self._send({"type": "act", "action": view["legal"][0]["id"], "seq": seq})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.ws.send_text(json.dumps(message).encode())
+        self._flush()
+
+    def check(self, now: float) -> None:
+        """Called every so often: stop once the time is up and no move waits for its answer."""
+        if self.done.done():
+            return
+        if self.pending is not None and now - self.pending[1] > 30:
+            self._end("no answer to a move within 30 s")
+        elif self.pending is None and now >= self.stop_at:
+            self._end()
+
+    def _end(self, problem: str | None = None) -> None:
+        if self.done.done():
+            return
+        if problem is not None:
+            self.result.problems.append(f"table {self.table_id}: {problem}")
+        self.result.acked[self.table_id] = self.acked
+        if self.open:
+            self.ws.send_close()
+            self._flush()
+        if self.transport is not None:
+            self.transport.close()
+        self.done.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self._end("the server closed the connection")
+
+
+async def _people(port: int, tables: list[dict[str, Any]], stop_at: float, result: Run) -> None:
+    loop = asyncio.get_running_loop()
+    people: list[_Person] = []
+    for t in tables:
+        url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}?token={t['seats'][0]['token']}"
+        done: asyncio.Future[None] = loop.create_future()
+        person = _Person(url, t["id"], stop_at, result, done)
+        await loop.create_connection(lambda person=person: person, "127.0.0.1", port)  # type: ignore[misc]
+        people.append(person)
+    marks: list[tuple[float, float, float]] = []  # (server CPU, own CPU, load) as timing begins and ends
+    while not all(p.done.done() for p in people):
+        await asyncio.sleep(0.05)
+        now = loop.time()
+        for p in people:
+            p.check(now)
+        if len(marks) < 2 and now >= (result.ready_at + WARM_UP if not marks else stop_at):
+            marks.append((_cpu_seconds(result.server_pid), time.process_time(), os.getloadavg()[0]))
+    if len(marks) == 2:
+        result.cpu = marks[1][0] - marks[0][0]
+        result.client_cpu = marks[1][1] - marks[0][1]
+        result.load = (marks[0][2], marks[1][2])
 
 
 async def _play(port: int, tables: list[dict[str, Any]], seconds: float, result: Run) -> None:
     loop = asyncio.get_running_loop()
     stop_at = loop.time() + seconds + WARM_UP + 0.001 * len(tables)  # opening 1000 sockets takes a while
-    await asyncio.gather(*(_person(port, t, stop_at, result) for t in tables))
+    await _people(port, tables, stop_at, result)
     warm = result.ready_at + WARM_UP  # the first seconds after every socket is open are not timed
     result.latencies = [lat for sent, lat in result.samples if sent >= warm]
     changes = 0
     for seen in result.seqs:
         inside = [q for t, q in seen if warm <= t <= stop_at]
         changes += inside[-1] - inside[0] if len(inside) > 1 else 0
-    result.rate = changes / max(1e-9, stop_at - warm)
+    result.window = max(1e-9, stop_at - warm)
+    result.rate = changes / result.window
 
 
 def _check_store(db: str, result: Run) -> None:
     """Restore every stored game (replaying each step) and compare each person's actions with the acks."""
     from ..cli.common import GAMES as SPECS
+    from ..server.manager import replay_moves
     from ..server.store import SQLiteStore
 
     by_kind = {s.kind.value: s.game_type for s in SPECS.values()}
@@ -167,8 +264,7 @@ def _check_store(db: str, result: Run) -> None:
     for row in rows:
         data = json.loads(row.game)
         game = by_kind[data["game"]].from_dict(data)  # replays and checks every step
-        for text in row.moves:
-            game.apply(text)
+        replay_moves(game, row.moves)
         full = game.to_dict()
         if by_kind[data["game"]].from_dict(full).to_dict() != full:
             result.problems.append(f"table {row.id}: the game does not replay to the same state")
@@ -211,7 +307,7 @@ def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float)
                 except OSError:
                     time.sleep(0.02)
             result.rss_before = _rss_kib(proc.pid)
-            cpu0 = _cpu_seconds(proc.pid)
+            result.server_pid = proc.pid
             made = []
             for i in range(tables):
                 game, players = GAMES[i % len(GAMES)]
@@ -220,7 +316,6 @@ def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float)
                 )
                 made.append(_post(port, {"game": game, "players": players, "seats": seats}))
             asyncio.run(_play(port, made, seconds, result))
-            result.cpu = _cpu_seconds(proc.pid) - cpu0
             result.rss_tables = _rss_kib(proc.pid)
         finally:
             proc.send_signal(signal.SIGTERM)
@@ -246,12 +341,12 @@ def _pct(values: list[float], q: float) -> float:
 def _line(r: Run) -> str:
     per_table = (r.rss_tables - r.rss_before) / max(1, r.tables)
     verdict = "ok" if not r.problems else f"{len(r.problems)} PROBLEMS"
-    changes = sum(seen[-1][1] for seen in r.seqs if seen)  # seq counts every change, rematches included
-    cpu_ms = r.cpu / max(1, changes) * 1e3
+    changes = max(1.0, r.rate * r.window)
     return (
         f"{r.tables:>6} {r.bot_pause:>5.1f}s {r.rate:>10.0f} {len(r.latencies):>7} "
         f"{_pct(r.latencies, 0.5) * 1e3:>7.1f} {_pct(r.latencies, 0.99) * 1e3:>7.1f} {per_table:>9.0f} "
-        f"{cpu_ms:>7.2f}  {verdict}"
+        f"{r.cpu / changes * 1e3:>7.2f} {r.client_cpu / changes * 1e3:>7.2f} "
+        f"{r.load[0]:>4.1f}-{r.load[1]:<4.1f}  {verdict}"
     )
 
 
@@ -267,7 +362,7 @@ def run(args: argparse.Namespace) -> None:
     print("(loopback; server and clients share this machine's cores with anything else running on it)")
     print(
         f"{'tables':>6} {'pause':>6} {'changes/s':>10} {'moves':>7} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'KiB/table':>9} {'CPU ms':>7}"
+        f"{'KiB/table':>9} {'CPU ms':>7} {'client':>7} {'load':>9}"
     )
     plan = [(10, 0.8, 2.0), (100, 0.8, 2.0), (1000, 0.8, 2.0), (100, 0.0, 0.0)]
     for tables, bot_pause, deal_pause in plan:
@@ -277,5 +372,6 @@ def run(args: argparse.Namespace) -> None:
             print(f"    {p}")
     print(
         "moves: the scripted people's moves timed (p50/p99: from sending one to the state it produces); "
-        "changes/s: moves of every seat and deals; CPU ms: the server's CPU time per change"
+        "changes/s: moves of every seat and deals; CPU ms: the server's CPU time per change, client: "
+        "the scripted people's; load: the machine's load average as the timing began and ended"
     )

@@ -19,6 +19,7 @@ __all__ = ["register", "run"]
 
 INSTALL_HINT = "pip install 'hucklebuck[server]'"
 
+
 DESCRIPTION = """\
 Run the table server: people create tables in the browser (or through the HTTP
 API), share one secret link per seat, and the computer plays every empty seat.
@@ -185,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         takeover_player=args.takeover_player,
         bot_threads=args.bot_threads,
+        tune_gc=True,
         rate=args.rate,
         burst=max(d.burst, int(args.rate * 2)),
     )

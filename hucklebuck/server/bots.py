@@ -11,7 +11,7 @@ message exactly as it checks a person's.
 from __future__ import annotations
 
 import asyncio
-import random
+import hashlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
@@ -43,8 +43,12 @@ def choose_move(player_kind: str, game: GameKind, seed: int, observation: Any) -
     return action
 
 
-_CHUNK = 16
+_CHUNK = 32
 """Decisions per pool job: enough to save hand-offs, few enough to keep the threads all busy."""
+GATHER = 0.05
+"""Seconds decisions are gathered before they go to the pool together (a quarter of the pause if
+that is shorter, none without a pause): one thread hand-off for many decisions, and still well
+within the pause people see before a computer's move."""
 
 
 def _choose_all(jobs: list[tuple[str, GameKind, int, Any]]) -> list[Action | BaseException]:
@@ -57,32 +61,35 @@ def _choose_all(jobs: list[tuple[str, GameKind, int, Any]]) -> list[Action | Bas
     return out
 
 
-def _settle(job: asyncio.Future[list[Action | BaseException]], part: list[Any]) -> None:
-    exc = None if job.cancelled() else job.exception()
-    for i, (_args, future) in enumerate(part):
-        if future.done():
-            continue
-        if job.cancelled():
-            future.cancel()
-        elif exc is not None:
-            future.set_exception(exc)
-        else:
-            result = job.result()[i]
-            if isinstance(result, BaseException):
-                future.set_exception(result)
-            else:
-                future.set_result(result)
+class _Decision:
+    """One computer move on its way: who asked, at which state and when, and what to think about."""
+
+    __slots__ = ("client", "done", "job", "seq", "start")
+
+    def __init__(
+        self,
+        client: SeatClient,
+        seq: int,
+        start: float,
+        job: tuple[str, GameKind, int, Any],
+        done: Callable[[], None] | None,
+    ) -> None:
+        self.client, self.seq, self.start, self.job, self.done = client, seq, start, job, done
 
 
 class ComputerSeats:
-    """The thinking pool shared by every table of a server."""
+    """The thinking pool shared by every table of a server.
+
+    No task waits per computer seat: decisions are gathered, thought out in
+    the pool a batch at a time, and each move is then sent by a timer of the
+    event loop once its pause is over.
+    """
 
     def __init__(self, threads: int, pause: float) -> None:
         """A pool of ``threads`` threads; each move is sent ``pause`` seconds or more after its turn began."""
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="hucklebuck-bot")
         self.pause = pause
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._queue: list[tuple[tuple[str, GameKind, int, Any], asyncio.Future[Action]]] = []
+        self._queue: list[_Decision] = []
         self._closed = False
 
     def decide(
@@ -93,51 +100,58 @@ class ComputerSeats:
         seed_text: str,
         done: Callable[[], None] | None = None,
     ) -> None:
-        """Start one decision for ``client``'s seat (the caller is on the event loop)."""
-        task = asyncio.get_running_loop().create_task(
-            self._decide(client, player_kind, game, seed_text, done)
-        )
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _decide(
-        self,
-        client: SeatClient,
-        player_kind: str,
-        game: GameKind,
-        seed_text: str,
-        done: Callable[[], None] | None,
-    ) -> None:
+        """Start one decision for ``client``'s seat (the caller is on the event loop); ``done`` is
+        called once the move is sent or dropped."""
         loop = asyncio.get_running_loop()
-        start = loop.time()
         seq, observation = client.observation()
-        seed = random.Random(seed_text).getrandbits(63)
-        try:
-            future: asyncio.Future[Action] = loop.create_future()
-            if not self._queue:
+        seed = _seed(seed_text)
+        if not self._queue:
+            gather = min(GATHER, self.pause / 4)
+            if gather > 0:
+                loop.call_later(gather, self._submit)
+            else:
                 loop.call_soon(self._submit)
-            self._queue.append(((player_kind, game, seed, observation), future))
-            action = await future
-            wait = self.pause - (loop.time() - start)
-            if wait > 0:
-                await asyncio.sleep(wait)
-            client.send(ClientMessage("act", seq, str(action)))
-        finally:
-            if done is not None:
-                done()
+        self._queue.append(_Decision(client, seq, loop.time(), (player_kind, game, seed, observation), done))
 
     def _submit(self) -> None:
-        """Send the decisions of this round to the pool in one job (one thread hand-off, not one each)."""
+        """Send the gathered decisions to the pool (one thread hand-off per chunk, not one each)."""
         batch, self._queue = self._queue, []
         if self._closed:
-            for _args, future in batch:
-                future.cancel()
+            for d in batch:
+                _finish(d)
             return
         loop = asyncio.get_running_loop()
         for start in range(0, len(batch), _CHUNK):
             part = batch[start : start + _CHUNK]
-            job = loop.run_in_executor(self._pool, _choose_all, [args for args, _f in part])
-            job.add_done_callback(lambda j, part=part: _settle(j, part))  # type: ignore[misc]
+            job = loop.run_in_executor(self._pool, _choose_all, [d.job for d in part])
+            job.add_done_callback(lambda j, part=part: self._decided(j, part))  # type: ignore[misc]
+
+    def _decided(self, job: asyncio.Future[list[Action | BaseException]], part: list[_Decision]) -> None:
+        results: list[Action | BaseException]
+        if job.cancelled():
+            results = [asyncio.CancelledError()] * len(part)
+        elif job.exception() is not None:
+            results = [job.exception() or Exception()] * len(part)
+        else:
+            results = job.result()
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for d, result in zip(part, results, strict=True):
+            if isinstance(result, BaseException) or self._closed:
+                _finish(d)  # no move: the table asks again at its next change
+                continue
+            at = d.start + self.pause
+            if at > now:
+                loop.call_at(at, self._send, d, result)
+            else:
+                self._send(d, result)
+
+    def _send(self, d: _Decision, action: Action) -> None:
+        try:
+            if not self._closed:
+                d.client.send(ClientMessage("act", d.seq, str(action)))
+        finally:
+            _finish(d)
 
     def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         """Run ``fn(*args)`` in the pool (for hints)."""
@@ -146,6 +160,14 @@ class ComputerSeats:
     def close(self) -> None:
         """Stop thinking: pending decisions are dropped (they are recomputed after a restart)."""
         self._closed = True
-        for task in list(self._tasks):
-            task.cancel()
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _seed(text: str) -> int:
+    """A 63-bit seed that follows from ``text`` (a hash: cheaper than seeding a generator with it)."""
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+
+def _finish(d: _Decision) -> None:
+    if d.done is not None:
+        d.done()

@@ -28,6 +28,9 @@ class ServerConfig:
     """The computer player kind that sits in for an absent person or a person whose time ran out."""
     bot_threads: int = 2
     """Size of the thread pool in which computer players think (off the event loop)."""
+    tune_gc: bool = False
+    """Keep Python's cycle collector out of the way of a long-running server (``hucklebuck serve``
+    turns it on): objects alive after start-up are frozen, and full collections are rare."""
     max_tables: int = 1000
     """Most tables held at once; creating one more is refused."""
     max_connections: int = 5000

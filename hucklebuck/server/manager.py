@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cli.common import GAMES
@@ -22,10 +22,19 @@ from ..packs import GameKind
 from .bots import ComputerSeats
 from .catalog import TableRequest
 from .config import ServerConfig
-from .store import Store, StoredMove, StoredTable
+from .store import DEAL, Store, StoredMove, StoredTable
 from .tables import Seat, ServerTable, TableRefused, token_digest
 
-__all__ = ["TableManager"]
+__all__ = ["TableManager", "replay_moves"]
+
+
+def replay_moves(game: TrickGame[Any, Any], moves: Sequence[str]) -> None:
+    """Apply stored moves (protocol text, or :data:`~hucklebuck.server.store.DEAL`) to ``game``."""
+    for text in moves:
+        if text == DEAL:
+            game.next_hand()
+        else:
+            game.apply(text)
 
 
 class TableManager:
@@ -81,9 +90,16 @@ class TableManager:
         whole = {t.id for t, _seq, move, _f in batch if move is None}
         tables = list({t.id: t for t, _seq, _m, _f in batch}.values())
         rows = [t.snapshot() for t in tables if t.id in whole]
-        moves = [StoredMove(t.id, seq, m) for t, seq, m, _f in batch if m is not None and t.id not in whole]
+        fields = {t.id: json.dumps(t.fields) for t in tables if t.id not in whole and t.fields_changed}
+        moves = [
+            StoredMove(t.id, seq, m, fields.get(t.id))
+            for t, seq, m, _f in batch
+            if m is not None and t.id not in whole
+        ]
         try:
             self.store.commit(rows, moves)
+            for table in tables:
+                table.fields_changed = False
         except Exception as exc:
             self.report(f"could not store {len(batch)} change(s): {exc}")
             for table, point in undo.values():
@@ -116,8 +132,7 @@ class TableManager:
         if spec is None:
             raise ValueError(f"unknown game {data.get('game')!r}")
         game = spec.game_type.from_dict(data)  # replays and checks every step
-        for text in row.moves:  # the moves made after the snapshot
-            game.apply(text)
+        replay_moves(game, row.moves)  # the moves (and deals) made after the snapshot
         seats = [
             Seat(s["kind"], s["name"], s.get("player"), s.get("digest"), bool(s.get("away")))
             for s in json.loads(row.seats)

@@ -4,8 +4,10 @@ implementation (:class:`SQLiteStore`, WAL mode).
 A stored table is the engine's own save format (``TrickGame.to_json``) plus
 the seat list and the table's own fields, each as JSON text, and its ``seq``;
 the moves made since that snapshot follow as rows of their own (the action's
-protocol text), so a move costs one small insert and the game is written
-whole only at the other changes (a deal, the end of a hand, a takeover).
+protocol text, or :data:`DEAL` for the deal of the next hand), so a move or a
+deal costs one small insert, and the game is written whole only at the other
+changes (the end of the game, a takeover, a hand-back, a rematch).  A move that ends a hand also
+rewrites the table's own fields (the hand's scoring lines), not the game.
 :meth:`Store.commit` writes a batch in one transaction and returns only once
 it is committed, so the server stores every accepted action before it tells
 anyone about it.  Another database (PostgreSQL, say) is one more class with
@@ -16,17 +18,36 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "SQLiteStore", "Store", "StoreError", "StoredMove", "StoredTable"]
+__all__ = [
+    "CHECKPOINT_EVERY",
+    "DEAL",
+    "READS",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "SQLiteStore",
+    "Store",
+    "StoreError",
+    "StoredMove",
+    "StoredTable",
+]
 
 SCHEMA: Final = "hucklebuck-tables"
 """The ``schema`` entry of a table database's ``meta`` table."""
-SCHEMA_VERSION: Final = 1
-"""The table database layout this version reads and writes."""
+SCHEMA_VERSION: Final = 2
+"""The table database layout this version writes (version 2 added :data:`DEAL` rows)."""
+READS: Final = (1, 2)
+"""The layouts this version reads; a database of an older one is marked as the current one."""
+CHECKPOINT_EVERY: Final = 0.5
+"""Seconds between two checkpoints of a file database's write-ahead log."""
+DEAL: Final = "deal"
+"""A stored move that is the deal of the next hand (the engine deals the same cards again on
+replay: the deal follows from the game's seed and its history)."""
 
 
 class StoreError(Exception):
@@ -57,7 +78,9 @@ class StoredMove:
     seq: int
     """The table's ``seq`` after this move."""
     action: str
-    """The action in protocol form (``"2 play TH"``)."""
+    """The action in protocol form (``"2 play TH"``), or :data:`DEAL`."""
+    table: str | None = None
+    """The table's own fields as JSON when this move changed them (the end of a hand), else ``None``."""
 
 
 class Store(Protocol):
@@ -68,8 +91,9 @@ class Store(Protocol):
         ...
 
     def commit(self, tables: Sequence[StoredTable], moves: Sequence[StoredMove]) -> None:
-        """Store whole tables (replacing their earlier snapshot and moves) and single moves,
-        all or nothing; returns once durable.  Raises :class:`StoreError` if it cannot."""
+        """Store whole tables (replacing their earlier snapshot and moves) and single moves
+        (with the table's fields where a move carries them), all or nothing; returns once
+        durable (safe against the server process being killed).  Raises :class:`StoreError` if it cannot."""
         ...
 
     def delete(self, table_id: str) -> None:
@@ -87,6 +111,11 @@ class SQLiteStore:
     ``synchronous=NORMAL``: a commit is in the write-ahead log before
     :meth:`save` returns, so it survives the server being killed; only a power
     cut can lose the last commits (``durable=True`` syncs every commit).
+
+    A commit never waits for the disk: copying the log into the database file
+    (a checkpoint, which syncs the file) is done by a thread of the store's own
+    every :data:`CHECKPOINT_EVERY` seconds, not by whichever commit fills the
+    log, so the event loop that commits is not held up by it.
     """
 
     def __init__(self, path: str, *, durable: bool = False) -> None:
@@ -107,6 +136,30 @@ class SQLiteStore:
             self._check_schema(where)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use the table database {where}: {_words(exc)}") from None
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if path != ":memory:":
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, name="hucklebuck-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        """Copy the write-ahead log into the database now and then, on a connection of its own
+        (a passive checkpoint: it never blocks a commit)."""
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.DatabaseError:
+            return
+        try:
+            while not self._stop.wait(CHECKPOINT_EVERY):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.DatabaseError:
+                    pass  # busy or failing: the log just grows until the next try
+        finally:
+            db.close()
 
     def _check_schema(self, where: str) -> None:
         db = self._db
@@ -118,7 +171,7 @@ class SQLiteStore:
             if meta.get("schema") != SCHEMA:
                 raise StoreError(f"{where} is not a hucklebuck table database")
             version = meta.get("version")
-            if version != str(SCHEMA_VERSION):
+            if version not in {str(v) for v in READS}:
                 raise StoreError(
                     f"{where} was written by another version of hucklebuck (table database version "
                     f"{version}; this version reads version {SCHEMA_VERSION})"
@@ -177,6 +230,11 @@ class SQLiteStore:
                         "INSERT INTO moves (table_id, seq, action) VALUES (?, ?, ?)",
                         [(m.table_id, m.seq, m.action) for m in moves],
                     )
+                    fields = {m.table_id: m.table for m in moves if m.table is not None}  # the last wins
+                    if fields:
+                        db.executemany(
+                            "UPDATE tables SET tbl = ? WHERE id = ?", [(t, i) for i, t in fields.items()]
+                        )
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -195,6 +253,9 @@ class SQLiteStore:
 
     def close(self) -> None:
         """Checkpoint the write-ahead log and close."""
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=10)
         try:
             if self.path != ":memory:":
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -27,7 +27,7 @@ from ..packs import GameKind
 from .config import ServerConfig
 from .moves import read_move
 from .protocol import ClientMessage, ProtocolError, error_message
-from .store import StoredTable
+from .store import DEAL, StoredTable
 from .views import HandLog, hand_events, seat_view
 
 if TYPE_CHECKING:
@@ -49,6 +49,11 @@ class Connection(Protocol):
     def close(self, code: int, reason: str) -> None:
         """Close the connection (after what is queued) with a WebSocket close code."""
         ...
+
+
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+"""State messages as JSON text: compact, and ASCII (``\\u2660`` for a suit symbol), which the C
+encoder writes faster than the same text with the symbols themselves."""
 
 
 class TableRefused(Exception):
@@ -146,6 +151,8 @@ class ServerTable:
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._log_cache: tuple[int, list[str]] = (-1, [])
         self._log = HandLog()
+        self.fields_changed = False
+        """The table's own fields changed since they were last stored (a hand ended)."""
 
     # ------------------------------------------------------------ state out
     @property
@@ -191,7 +198,7 @@ class ServerTable:
     def state_text(self, seat: int | None) -> str:
         """The ``state`` message for ``seat`` as JSON text."""
         state = {"type": "state", "seq": self.seq, "you": seat, "view": self.view(seat)}
-        return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        return _encode(state)
 
     def broadcast(self) -> None:
         """Send every connection the state of its own seat (each view built once)."""
@@ -245,8 +252,9 @@ class ServerTable:
     def _change(self, mutate: Callable[[], str | None], *, failed: Callable[[], None] | None = None) -> None:
         """Apply ``mutate``, count it, and queue it to be stored; the table tells everyone only once
         the batch is committed (:meth:`TableManager.flush`).  ``mutate`` returns the action's text
-        when the change is that one move and nothing else (stored as a small row), else ``None``
-        (the table is stored whole).  ``failed`` is called if the batch cannot be stored (the table
+        (or :data:`~hucklebuck.server.store.DEAL`) when the change is that one move or deal, with
+        at most the table's fields changed too (stored as a small row), else ``None`` (the table
+        is stored whole).  ``failed`` is called if the batch cannot be stored (the table
         is then rolled back)."""
         self.manager.begin(self)
         move = mutate()
@@ -403,7 +411,8 @@ class ServerTable:
 
         def mutate() -> str | None:
             game.apply(action)  # the engine checks it again and changes nothing if it refuses
-            return None if self._after_action(phase_before) else str(action)
+            self._after_action(phase_before)
+            return None if self.over else str(action)  # a finished game is stored whole
 
         def failed() -> None:
             if conn is not None:
@@ -415,13 +424,12 @@ class ServerTable:
         except HucklebuckError as exc:  # refused by the engine: nothing changed
             raise ProtocolError("illegal", str(exc)) from None
 
-    def _after_action(self, phase_before: Phase) -> bool:
-        """Record the end of a hand if this action ended it; True if it did."""
+    def _after_action(self, phase_before: Phase) -> None:
+        """Record the end of a hand if this action ended it (in the table's fields)."""
         ended = (Phase.HAND_OVER, Phase.GAME_OVER)
         if self.game.phase in ended and phase_before not in ended:
             self._hand_ended()
-            return True
-        return False
+            self.fields_changed = True
 
     def _hand_ended(self) -> None:
         game, names = self.game, self.narrator.names
@@ -544,7 +552,12 @@ class ServerTable:
     def _deal(self, seq: int) -> None:
         if seq != self.seq or self.game.phase is not Phase.HAND_OVER or self.over:
             return
-        self._safe_change(self.game.next_hand)
+
+        def mutate() -> str:
+            self.game.next_hand()
+            return DEAL
+
+        self._change(mutate)
 
     def _time_up(self, seq: int, seat: int) -> None:
         if seq != self.seq or self.game.to_act != seat or self.over:

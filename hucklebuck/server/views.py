@@ -21,6 +21,7 @@ from ..actions import (
     Fold,
     Order,
     Play,
+    _ActionBase,
 )
 from ..cards import Card, Suit
 from ..cli.human import move_text
@@ -51,36 +52,56 @@ class HandLog:
 
     def update(self, game: TrickGame[Any, Any], names: Sequence[str]) -> list[str]:
         """The log now: the lines of new events added to those already written."""
-        deal, events = hand_events(game)
+        raw, start = _hand_entries(game)
         hidden = (
             game.kind is GameKind.BUCKEM
             and bool(getattr(game.options, "simultaneous_declare", False))
             and game.phase is _STAY_FOLD
         )
         key = (game.hand_number, hidden)
-        if key != self._key or len(events) < self._seen:  # a new hand, or declarations revealed
+        count = len(raw) - start
+        if key != self._key or count < self._seen:  # a new hand, or declarations revealed
             self._key, self._seen, self._lines = key, 0, []
-        dealer = deal.dealer if deal is not None else game.dealer
+        deal = raw[start - 1] if start else None
+        dealer = deal.dealer if isinstance(deal, DealEvent) else game.dealer
         up = getattr(game, "turned", None) if game.kind is GameKind.DEERPARK else None
         lines = self._lines
-        for ev in events[self._seen :]:
-            if isinstance(ev, ActionEvent):
-                action = ev.action
-                name = names[action.seat]
-                if isinstance(action, Play):
-                    continue  # plays are shown in the trick and, once it is complete, its line
-                if isinstance(action, Order) and up is not None:
-                    lines.append(order_up_line(name, up, names[dealer]))
-                elif hidden and isinstance(action, BuckStay | Fold):
-                    lines.append(f"{name} has declared")
-                else:
-                    line = describe_action(action, name, show_cards=False, trump=game.trump, kind=game.kind)
-                    lines.append(line)
-            elif isinstance(ev, TrickEvent):
+        for ev in raw[start + self._seen :]:  # only the entries added since the last update
+            if isinstance(ev, TrickEvent):
                 t = ev.trick
                 lines.append(trick_line(ev.number, t.seats, t.cards, t.winner, names, game.trump, game.kind))
-        self._seen = len(events)
+                continue
+            if isinstance(ev, ActionEvent):
+                action = ev.action
+            elif isinstance(ev, _ActionBase):
+                action = ev  # type: ignore[assignment]
+            else:
+                continue
+            name = names[action.seat]
+            if isinstance(action, Play):
+                continue  # plays are shown in the trick and, once it is complete, its line
+            if isinstance(action, Order) and up is not None:
+                lines.append(order_up_line(name, up, names[dealer]))
+            elif hidden and isinstance(action, BuckStay | Fold):
+                lines.append(f"{name} has declared")
+            else:
+                lines.append(
+                    describe_action(action, name, show_cards=False, trump=game.trump, kind=game.kind)
+                )
+        self._seen = count
         return list(lines)
+
+
+def _hand_entries(game: TrickGame[Any, Any]) -> tuple[list[Any], int]:
+    """The engine's own entries of the hand in progress (its events, and its actions as they are),
+    and where those after the deal begin: read without building an event per action."""
+    raw: list[Any] = game._events
+    if raw and isinstance(raw[0], DealEvent):
+        return raw, 1
+    for i in range(len(raw) - 1, -1, -1):
+        if isinstance(raw[i], DealEvent):
+            return raw, i + 1
+    return raw, 0
 
 
 def hand_events(game: TrickGame[Any, Any]) -> tuple[DealEvent | None, list[Any]]:
@@ -273,11 +294,16 @@ def _current_plays(obs: Any) -> list[dict[str, Any]]:
 
 
 def _trick_seats(obs: Any) -> list[int]:
-    """Seats in this trick's play order, read from the hand's public history."""
+    """Seats in this trick's play order, read from the end of the hand's public history."""
+    count = len(obs.current_trick)
     plays: list[int] = []
-    for text in obs.history:
+    if not count:
+        return plays
+    for text in reversed(obs.history):  # the trick's plays are the hand's last ones
         seat, _, rest = text.partition(" ")
         if rest.startswith("play "):
             plays.append(int(seat))
-    count = len(obs.current_trick)
-    return plays[len(plays) - count :] if count else []
+            if len(plays) == count:
+                break
+    plays.reverse()
+    return plays
