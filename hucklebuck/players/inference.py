@@ -27,8 +27,8 @@ from functools import lru_cache, partial
 from typing import Any
 
 from ..cards import Card, CardSet, Rank, Suit
-from ..games.base import Phase
 from ..packs import GameKind
+from . import likelihood
 from .heuristics import EXCHANGE_GAIN, _tables, estimate_tricks, plays_for_fifty
 
 __all__ = ["FLOOR", "sample_weights"]
@@ -102,9 +102,15 @@ def _played(obs: Any, n: int) -> list[int]:
     return masks
 
 
+def _measured(key: str, label: str, choice: str, arg: int, extra: int, mask: int) -> float:
+    """The measured likelihood of a choice (see :mod:`hucklebuck.players.likelihood`)."""
+    return likelihood.likelihood(key, likelihood.bucket(likelihood.feature(choice, mask, arg, extra)), label)
+
+
 def _deerpark_tests(obs: Any, n: int) -> list[tuple[int, _Test]]:
     turned = obs.turned
     ts = int(turned.suit)
+    excluded = ts if obs.options.round2_excludes_turned_suit else -1
     tests: list[tuple[int, _Test]] = []
     ordering = True
     count = 0
@@ -114,23 +120,22 @@ def _deerpark_tests(obs: Any, n: int) -> list[tuple[int, _Test]]:
             continue
         s = int(parts[0])
         count += 1
-        if s == obs.seat:
+        first = count == 1
+        if count > n:
+            ordering = False
+        if s == obs.seat or s in obs.locked:  # a locked seat's pass is forced
             continue
         high = plays_for_fifty(obs.scores, s)
         dealer = s == obs.dealer
-        extra = turned.mask if dealer and ordering else 0
         if ordering:
-            if parts[1] == "order":
-                tests.append((s, _order_test(ts, extra, high, True)))
-            else:
-                tests.append((s, _order_test(ts, extra, high, False)))
-        elif parts[1] == "call" and len(parts) >= 3 and not dealer:
-            t = int(Suit.parse(parts[2]))
-            tests.append((s, _call_test(t, high)))
-        elif parts[1] == "pass":
-            tests.append((s, _pass_test(ts if obs.options.round2_excludes_turned_suit else -1, high)))
-        if count >= n:
-            ordering = False
+            key = likelihood.context_key("dp-order", n, likelihood.dp_order_context(high, dealer, first))
+            label = "order" if parts[1] == "order" else "pass"
+            extra = turned.mask if dealer else 0
+            tests.append((s, partial(_measured, key, label, "dp-order", ts, extra)))
+        elif not (dealer and parts[1] == "call"):  # the dealer may be stuck with the call
+            key = likelihood.context_key("dp-call", n, likelihood.dp_call_context(high, dealer))
+            label = "call" if parts[1] == "call" else "pass"
+            tests.append((s, partial(_measured, key, label, "dp-call", excluded, 1 if high else 0)))
     return tests
 
 
@@ -172,28 +177,45 @@ def _kept(trump: int, kept: int, mask: int) -> float:
     return _logistic(_keepers(mask, trump) - kept + 0.5, 0.25)
 
 
+def _holds(trump: int, kept: int, mask: int) -> float:
+    """A seat that will exchange all but ``kept`` cards holds about ``kept`` good ones now."""
+    k = _keepers(mask, trump)
+    return _logistic(k - kept + 0.5, 0.25) * _logistic(kept - k + 0.5, 0.25)
+
+
 def _bk_stay(trump: int, mask: int) -> float:
     return _logistic(_bk_goodness(mask, trump), 0.25)
 
 
 def _hucklebuck_tests(obs: Any) -> list[tuple[int, _Test]]:
     tests: list[tuple[int, _Test]] = []
+    n = len(obs.scores)
     exchanged = {int(e.split()[0]) for e in obs.history if e.split()[1:2] == ["discard"]}
     trump = int(obs.trump) if obs.trump is not None else -1
+    reentry = bool(obs.options.auction_reentry)
+    five_rule = obs.options.all_pass.value == "dealer_scores_5"
+    high: int | None = None
     for entry in obs.history:
         parts = entry.split()
         if len(parts) < 2:
             continue
         s = int(parts[0])
+        if parts[1] in ("pass", "bid"):
+            need = 2 if high is None else high + 1
+            five = five_rule and s == obs.dealer and high is None
+            if parts[1] == "bid":
+                high = int(parts[2])
+            # the hand it bid with is the one it holds until it exchanges
+            if s != obs.seat and s not in exchanged:
+                ctx = likelihood.hb_auction_context(need, five, reentry)
+                key = likelihood.context_key("hb-auction", n, ctx)
+                tests.append((s, partial(_measured, key, parts[1], "hb-auction", 0, 0)))
+            continue
         if s == obs.seat:
             continue
-        if parts[1] in ("pass", "bid") and obs.phase is Phase.AUCTION and s not in exchanged:
-            if parts[1] == "pass":
-                tests.append((s, _hb_pass))
-            else:
-                tests.append((s, partial(_hb_bid, int(parts[2]))))
-        elif parts[1] == "stay" and trump >= 0 and s != obs.bidder:
-            tests.append((s, partial(_kept, trump, 5 - int(parts[2]))))
+        if parts[1] == "stay" and trump >= 0:
+            kept = 5 - int(parts[2])
+            tests.append((s, partial(_kept, trump, kept) if s in exchanged else partial(_holds, trump, kept)))
     return tests
 
 
