@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+import pytest
 
 from hucklebuck._core import _py_search as pys
 from hucklebuck.actions import Bid, Order, Pass
+from hucklebuck.cards import CardSet, Rank, Suit
 from hucklebuck.games import DeerParkGame, HucklebuckGame
 from hucklebuck.games.base import Phase
 from hucklebuck.packs import GameKind
 from hucklebuck.players import MonteCarloPlayer, _search, inference, likelihood
 from hucklebuck.players.accuracy import measure
+from hucklebuck.players.heuristics import EXCHANGE_GAIN, estimate_tricks
 
 
 def _auction(options: dict[str, Any]) -> HucklebuckGame:
@@ -56,15 +61,13 @@ def test_with_reentry_a_full_circuit_of_passes_still_ends_the_auction() -> None:
         assert seat is not None
         game.apply(Pass(seat))
     pos = _search.build_position(game.observation(game.to_act))
-    assert sorted(s for s in range(4) if pos.state[s] == 1) == sorted(
-        s for s in range(4) if s != game.to_act
-    )
+    assert sorted(s for s in range(4) if pos.state[s] == 1) == sorted(s for s in range(4) if s != game.to_act)
 
 
 def test_mc_plays_reentry_auctions_legally() -> None:
     game = HucklebuckGame(4, options={"auction_reentry": True}, seed=5)
-    bot = MonteCarloPlayer(samples=16, seed=1)
-    for _ in range(200):
+    bot = MonteCarloPlayer(samples=8, seed=1)
+    for _ in range(120):
         if game.phase is Phase.GAME_OVER:
             break
         if game.phase is Phase.HAND_OVER:
@@ -122,3 +125,22 @@ def test_rebuild_counts_every_kind_of_choice() -> None:
         for b, counts in per.items():
             assert 0 <= int(b) <= likelihood.TOP
             assert set(counts) <= {"bid", "pass", "stay", "drop", "order", "call"}
+
+
+def test_the_fast_trick_estimate_is_the_heuristic_one() -> None:
+    rng = random.Random(3)
+    for _ in range(500):
+        mask = sum(1 << c for c in rng.sample(range(52), rng.randint(0, 7)))
+        hand = CardSet.from_mask(mask)
+        for t in Suit:
+            assert inference._hb_estimate(mask, int(t)) == pytest.approx(estimate_tricks(hand, t))
+            keep = [
+                c
+                for c in hand
+                if c.suit is t
+                or c.rank == Rank.ACE
+                or (c.rank == Rank.KING and len(hand.of_suit(c.suit)) >= 2)
+            ]
+            assert inference._keepers(mask, int(t)) == len(keep)
+        best = max(estimate_tricks(hand, t) for t in Suit) + EXCHANGE_GAIN
+        assert inference._hb_best(mask) == pytest.approx(best)

@@ -25,6 +25,9 @@ from typing import Any
 
 from ..games import BuckEmGame, DeerParkGame, HucklebuckGame
 from ..games.base import Phase
+from ..games.buckem import BuckEmOptions
+from ..games.deerpark import DeerParkOptions
+from ..games.hucklebuck import HucklebuckOptions
 from ..packs import GameKind
 from . import _search, inference, make_player
 
@@ -34,6 +37,12 @@ _GAMES: dict[GameKind, Any] = {
     GameKind.HUCKLEBUCK: HucklebuckGame,
     GameKind.DEERPARK: DeerParkGame,
     GameKind.BUCKEM: BuckEmGame,
+}
+
+_OPTIONS: dict[GameKind, Any] = {
+    GameKind.HUCKLEBUCK: HucklebuckOptions,
+    GameKind.DEERPARK: DeerParkOptions,
+    GameKind.BUCKEM: BuckEmOptions,
 }
 
 
@@ -76,7 +85,7 @@ def measure(
     games: int = 10,
     samples: int = 96,
     seed: int = 1,
-    options: dict[str, Any] | None = None,
+    options: Any = None,
     rounds: int = 10,
 ) -> dict[str, PhaseAccuracy]:
     """Play ``games`` games with ``bots`` cycled over the seats and measure every decision with a choice."""
@@ -84,7 +93,7 @@ def measure(
     rng = random.Random(seed)
     out: dict[str, PhaseAccuracy] = defaultdict(PhaseAccuracy)
     for _ in range(games):
-        table = _GAMES[kind](players, options=dict(options or {}), seed=rng.getrandbits(62))
+        table = _GAMES[kind](players, options=options, seed=rng.getrandbits(62))
         seats = [make_player(bots[s % len(bots)], kind, seed=rng.getrandbits(62)) for s in range(players)]
         hands_played = 0
         while table.phase is not Phase.GAME_OVER:
@@ -131,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     args = ap.parse_args(argv)
-    options = dict(o.split("=", 1) for o in args.option)
+    options = _OPTIONS[GameKind.coerce(args.game)].from_assignments(args.option)
     res = measure(
         args.game,
         players=args.players,
