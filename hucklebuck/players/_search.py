@@ -163,13 +163,13 @@ def _hucklebuck(pos: pys.SearchPosition, obs: HucklebuckObservation, n: int) -> 
         active = [s for s, k in declared.items() if k is not None]
         return _play_fields(pos, obs, active, GameKind.HUCKLEBUCK, obs.trump)
     exchanged = {int(e.split()[0]) for e in obs.history if e.split()[1:2] == ["discard"]}
+    passed = _passed_for_good(obs.history, obs.options.auction_reentry)
     for s in range(n):
         if s in out:
             pos.state[s] = 1
             continue
         if obs.phase is Phase.AUCTION:
-            passed = any(e == f"{s} pass" for e in obs.history)
-            pos.state[s] = 1 if passed else 0
+            pos.state[s] = 1 if s in passed else 0
             pos.size[s] = 5
         elif obs.phase is Phase.TRUMP:
             pos.size[s] = 5
@@ -186,6 +186,25 @@ def _hucklebuck(pos: pys.SearchPosition, obs: HucklebuckObservation, n: int) -> 
     if obs.phase is Phase.EXCHANGE and me not in exchanged:
         pos.state[me] = 3 + (declared.get(me) or 0)
     return 0
+
+
+def _passed_for_good(history: Sequence[str], reentry: bool) -> set[int]:
+    """The seats the search takes as out of the Hucklebuck auction.
+
+    Without ``auction_reentry`` a pass is final.  With it, a seat that passed
+    before the last bid may bid again (re-entry), so it is still in; the seats
+    that passed since the last bid count as out: if nobody bids again the
+    auction ends with their passes (after a full circuit without a bid), and
+    a seat the simulated bidders would not raise for is not raised for later.
+    """
+    seats: set[int] = set()
+    for entry in history:
+        parts = entry.split()
+        if parts[1:2] == ["pass"]:
+            seats.add(int(parts[0]))
+        elif parts[1:2] == ["bid"] and reentry:
+            seats.clear()
+    return seats
 
 
 def _deerpark(pos: pys.SearchPosition, obs: DeerParkObservation, n: int) -> int:

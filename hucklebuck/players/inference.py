@@ -2,21 +2,32 @@
 
 The Monte Carlo player deals the unseen cards at random, consistently with
 what its seat has seen (the cards, the voids).  What the other seats *chose*
-says more: a Deer Park player who ordered up is likely to hold trumps, a
-Hucklebuck player who stayed and exchanged one card kept four good ones, a
-Buck 'Em player who folded holds little.  :func:`sample_weights` gives each
-sampled deal the likelihood of those choices under a model of the others'
-play: the heuristic players' own rules (:mod:`hucklebuck.players.heuristics`),
-softened to a logistic curve around each rule's threshold so that a near miss
-is likely and a far one unlikely, never impossible (:data:`FLOOR`).  The
-player then weighs each deal's outcome by its weight (importance sampling).
+says more: a Hucklebuck player who bid 4 holds a strong hand, a stayer who
+exchanged one card kept four good ones, a Buck 'Em player who folded holds
+little.  :func:`sample_weights` gives each sampled deal the likelihood of
+those choices under a model of the others' play, and the player weighs each
+deal's outcome by its weight (importance sampling).
+
+* **Measured choices** (:mod:`hucklebuck.players.likelihood`): the Deer Park
+  orders, passes and calls, and the Hucklebuck bids and passes, by how often
+  the default player itself makes that choice with a hand like the sampled
+  one (counted in self-play).  The heuristics' own thresholds were the first
+  model and pointed the wrong way: the default player orders up and bids on
+  far weaker hands than they do.
+* **Rules of thumb**, softened to a logistic curve around the heuristic's
+  threshold so that a near miss is likely and a far one unlikely, never
+  impossible (:data:`FLOOR`): the number of cards each Hucklebuck stayer
+  (the bidder too) exchanges (it keeps about five minus that many trumps,
+  aces and guarded kings; before its exchange, about exactly that many), the
+  Buck 'Em stays (two trumps, or a high trump and an ace) and draw counts.
 
 The hand a seat decided with is rebuilt from the sample: the cards it holds
 in the sample plus those it has played this hand.  A seat's choices before it
 exchanged or drew cards are read only while that hand is still the one it
-holds (a Hucklebuck auction before the exchange, a Buck 'Em stay before the
-draw); after the exchange, what it kept (five minus the cards it exchanged)
-is read from the cards it holds.
+holds (a Hucklebuck bid until the bidder's exchange, a Buck 'Em stay before
+the draw); after the exchange, what it kept (five minus the cards it
+exchanged) is read from the cards it holds.  How much this sharpens the
+sampled hands is measured by ``python -m hucklebuck.players.accuracy``.
 """
 
 from __future__ import annotations
@@ -27,9 +38,9 @@ from functools import lru_cache, partial
 from typing import Any
 
 from ..cards import Card, CardSet, Rank, Suit
-from ..games.base import Phase
 from ..packs import GameKind
-from .heuristics import EXCHANGE_GAIN, _tables, estimate_tricks, plays_for_fifty
+from . import likelihood
+from .heuristics import EXCHANGE_GAIN, _tables, plays_for_fifty
 
 __all__ = ["FLOOR", "sample_weights"]
 
@@ -46,7 +57,9 @@ def _logistic(x: float, width: float) -> float:
 
 @lru_cache(maxsize=8)
 def _dp_values(core_trump: tuple[str, int]) -> tuple[float, ...]:
-    """Deer Park trick values of every card for a trump (as :func:`euchre_strength` counts them)."""
+    """Deer Park trick values of every card for a trump (as :func:`euchre_strength` counts
+    them, but a trump below the queen counts half as much: the feature the likelihoods are
+    measured on)."""
     suits, ranks = _tables(Suit(core_trump[1]))
     trump_value = {14: 1.0, 13: 0.85, 12: 0.75, 11: 0.55, 10: 0.45}
     out = []
@@ -73,23 +86,62 @@ def _dp_strength(mask: int, trump: int) -> float:
     return total
 
 
-@lru_cache(maxsize=1 << 16)
+def _suit_tables() -> tuple[list[float], list[float], list[int]]:
+    """Per 13-bit pattern of one suit's cards (bit 0 the two, bit 12 the ace): its trick
+    value as trumps and as a side suit (as :func:`estimate_tricks` counts them), and the
+    cards of a side suit a heuristic keeps (its ace, a king with a second card)."""
+    as_trump, as_side, keep_side = [], [], []
+    for p in range(1 << 13):
+        n = p.bit_count()
+        est = 0.0
+        i = 0
+        for r in range(12, -1, -1):
+            if not p >> r & 1:
+                continue
+            if r == 12:
+                est += 1.0
+            elif r == 11:
+                est += 0.85 if n >= 2 else 0.45
+            elif r == 10:
+                est += 0.6 if n >= 3 else 0.3
+            elif i >= 2:
+                est += 0.45
+            else:
+                est += 0.15
+            i += 1
+        as_trump.append(est)
+        ace, king = p >> 12 & 1, p >> 11 & 1 and n >= 2
+        as_side.append((0.75 if ace else 0.0) + (0.3 if king else 0.0))
+        keep_side.append(ace + (1 if king else 0))
+    return as_trump, as_side, keep_side
+
+
+_AS_TRUMP, _AS_SIDE, _KEEP_SIDE = _suit_tables()
+
+
 def _hb_estimate(mask: int, trump: int) -> float:
-    return estimate_tricks(CardSet.from_mask(mask), Suit(trump))
+    """:func:`estimate_tricks` of a hand given as a card mask (table look-ups)."""
+    est = 0.0
+    for s in range(4):
+        p = mask >> (13 * s) & 0x1FFF
+        est += _AS_TRUMP[p] if s == trump else _AS_SIDE[p]
+    return est
 
 
 def _hb_best(mask: int) -> float:
-    return max(_hb_estimate(mask, t) for t in range(4)) + EXCHANGE_GAIN
+    """The best suit's trick estimate plus what the exchange gains."""
+    ps = [mask >> (13 * s) & 0x1FFF for s in range(4)]
+    side = sum(_AS_SIDE[p] for p in ps)
+    return max(side - _AS_SIDE[p] + _AS_TRUMP[p] for p in ps) + EXCHANGE_GAIN
 
 
 def _keepers(mask: int, trump: int) -> int:
     """Cards a heuristic keeps (trumps, aces; in Hucklebuck also kings with a second card of the suit)."""
-    hand = CardSet.from_mask(mask)
-    return sum(
-        1
-        for c in hand
-        if c.suit == trump or c.rank == Rank.ACE or (c.rank == Rank.KING and len(hand.of_suit(c.suit)) >= 2)
-    )
+    total = 0
+    for s in range(4):
+        p = mask >> (13 * s) & 0x1FFF
+        total += p.bit_count() if s == trump else _KEEP_SIDE[p]
+    return total
 
 
 def _played(obs: Any, n: int) -> list[int]:
@@ -102,9 +154,15 @@ def _played(obs: Any, n: int) -> list[int]:
     return masks
 
 
+def _measured(key: str, label: str, choice: str, arg: int, extra: int, mask: int) -> float:
+    """The measured likelihood of a choice (see :mod:`hucklebuck.players.likelihood`)."""
+    return likelihood.likelihood(key, likelihood.bucket(likelihood.feature(choice, mask, arg, extra)), label)
+
+
 def _deerpark_tests(obs: Any, n: int) -> list[tuple[int, _Test]]:
     turned = obs.turned
     ts = int(turned.suit)
+    excluded = ts if obs.options.round2_excludes_turned_suit else -1
     tests: list[tuple[int, _Test]] = []
     ordering = True
     count = 0
@@ -114,62 +172,34 @@ def _deerpark_tests(obs: Any, n: int) -> list[tuple[int, _Test]]:
             continue
         s = int(parts[0])
         count += 1
-        if s == obs.seat:
+        first = count == 1
+        if count > n:
+            ordering = False
+        if s == obs.seat or s in obs.locked:  # a locked seat's pass is forced
             continue
         high = plays_for_fifty(obs.scores, s)
         dealer = s == obs.dealer
-        extra = turned.mask if dealer and ordering else 0
         if ordering:
-            if parts[1] == "order":
-                tests.append((s, _order_test(ts, extra, high, True)))
-            else:
-                tests.append((s, _order_test(ts, extra, high, False)))
-        elif parts[1] == "call" and len(parts) >= 3 and not dealer:
-            t = int(Suit.parse(parts[2]))
-            tests.append((s, _call_test(t, high)))
-        elif parts[1] == "pass":
-            tests.append((s, _pass_test(ts if obs.options.round2_excludes_turned_suit else -1, high)))
-        if count >= n:
-            ordering = False
+            key = likelihood.context_key("dp-order", n, likelihood.dp_order_context(high, dealer, first))
+            label = "order" if parts[1] == "order" else "pass"
+            extra = turned.mask if dealer else 0
+            tests.append((s, partial(_measured, key, label, "dp-order", ts, extra)))
+        elif not (dealer and parts[1] == "call"):  # the dealer may be stuck with the call
+            key = likelihood.context_key("dp-call", n, likelihood.dp_call_context(high, dealer))
+            label = "call" if parts[1] == "call" else "pass"
+            tests.append((s, partial(_measured, key, label, "dp-call", excluded, 1 if high else 0)))
     return tests
-
-
-def _order_test(ts: int, extra: int, high: bool, ordered: bool) -> _Test:
-    def test(mask: int) -> float:
-        st = _dp_strength(mask | extra, ts)
-        p = _logistic(1.6 - st, 0.175) if high else _logistic(st - 2.6, 0.175)
-        return p if ordered else 1.0 - p
-
-    return test
-
-
-def _call_test(t: int, high: bool) -> _Test:
-    def test(mask: int) -> float:
-        st = _dp_strength(mask, t)
-        return _logistic(1.6 - st, 0.175) if high else _logistic(st - 2.6, 0.175)
-
-    return test
-
-
-def _pass_test(excluded: int, high: bool) -> _Test:
-    def test(mask: int) -> float:
-        sts = [_dp_strength(mask, t) for t in range(4) if t != excluded]
-        return 1.0 - (_logistic(1.6 - min(sts), 0.175) if high else _logistic(max(sts) - 2.6, 0.175))
-
-    return test
-
-
-def _hb_pass(mask: int) -> float:
-    return 1.0 - _logistic(_hb_best(mask) - 2.5, 0.2)
-
-
-def _hb_bid(amount: int, mask: int) -> float:
-    return _logistic(_hb_best(mask) - (amount + 0.4), 0.2)
 
 
 def _kept(trump: int, kept: int, mask: int) -> float:
     """A seat that exchanged or drew all but ``kept`` cards holds about ``kept`` good ones."""
     return _logistic(_keepers(mask, trump) - kept + 0.5, 0.25)
+
+
+def _holds(trump: int, kept: int, mask: int) -> float:
+    """A seat that will exchange all but ``kept`` cards holds about ``kept`` good ones now."""
+    k = _keepers(mask, trump)
+    return _logistic(k - kept + 0.5, 0.25) * _logistic(kept - k + 0.5, 0.25)
 
 
 def _bk_stay(trump: int, mask: int) -> float:
@@ -178,22 +208,33 @@ def _bk_stay(trump: int, mask: int) -> float:
 
 def _hucklebuck_tests(obs: Any) -> list[tuple[int, _Test]]:
     tests: list[tuple[int, _Test]] = []
+    n = len(obs.scores)
     exchanged = {int(e.split()[0]) for e in obs.history if e.split()[1:2] == ["discard"]}
     trump = int(obs.trump) if obs.trump is not None else -1
+    reentry = bool(obs.options.auction_reentry)
+    five_rule = obs.options.all_pass.value == "dealer_scores_5"
+    high: int | None = None
     for entry in obs.history:
         parts = entry.split()
         if len(parts) < 2:
             continue
         s = int(parts[0])
+        if parts[1] in ("pass", "bid"):
+            need = 2 if high is None else high + 1
+            five = five_rule and s == obs.dealer and high is None
+            if parts[1] == "bid":
+                high = int(parts[2])
+            # the hand it bid with is the one it holds until it exchanges
+            if s != obs.seat and s not in exchanged:
+                ctx = likelihood.hb_auction_context(need, five, reentry)
+                key = likelihood.context_key("hb-auction", n, ctx)
+                tests.append((s, partial(_measured, key, parts[1], "hb-auction", 0, 0)))
+            continue
         if s == obs.seat:
             continue
-        if parts[1] in ("pass", "bid") and obs.phase is Phase.AUCTION and s not in exchanged:
-            if parts[1] == "pass":
-                tests.append((s, _hb_pass))
-            else:
-                tests.append((s, partial(_hb_bid, int(parts[2]))))
-        elif parts[1] == "stay" and trump >= 0 and s != obs.bidder:
-            tests.append((s, partial(_kept, trump, 5 - int(parts[2]))))
+        if parts[1] == "stay" and trump >= 0:
+            kept = 5 - int(parts[2])
+            tests.append((s, partial(_kept, trump, kept) if s in exchanged else partial(_holds, trump, kept)))
     return tests
 
 

@@ -1,0 +1,161 @@
+"""How much inference sharpens the Monte Carlo player's picture of the hidden cards.
+
+Plays whole games with computer players and, at every decision with a choice,
+draws the deals the Monte Carlo search would draw for the deciding seat (the
+same sampler, :func:`hucklebuck.players._search.sample_hands`) and weighs them
+as inference does (:func:`hucklebuck.players.inference.sample_weights`).  The
+true hands are then read from the game (never by a player), and each deal
+scores the share of the other seats' unseen cards it places in the right
+hand.  Reported per phase: that share averaged over the deals with equal
+weights (no inference) and with the inference weights, and the effective
+sample size of the weights, ``(Σw)² / Σw²`` over the number of deals.
+
+Run it with ``python -m hucklebuck.players.accuracy GAME`` (see ``--help``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..games import BuckEmGame, DeerParkGame, HucklebuckGame
+from ..games.base import Phase
+from ..games.buckem import BuckEmOptions
+from ..games.deerpark import DeerParkOptions
+from ..games.hucklebuck import HucklebuckOptions
+from ..packs import GameKind
+from . import _search, inference, make_player
+
+__all__ = ["PhaseAccuracy", "main", "measure"]
+
+_GAMES: dict[GameKind, Any] = {
+    GameKind.HUCKLEBUCK: HucklebuckGame,
+    GameKind.DEERPARK: DeerParkGame,
+    GameKind.BUCKEM: BuckEmGame,
+}
+
+_OPTIONS: dict[GameKind, Any] = {
+    GameKind.HUCKLEBUCK: HucklebuckOptions,
+    GameKind.DEERPARK: DeerParkOptions,
+    GameKind.BUCKEM: BuckEmOptions,
+}
+
+
+@dataclass
+class PhaseAccuracy:
+    """The sums behind one phase's row (divide by ``positions``)."""
+
+    positions: int = 0
+    weighted_positions: int = 0
+    blind: float = 0.0
+    inferred: float = 0.0
+    ess: float = 0.0
+
+    def row(self) -> tuple[int, float, float, float, float]:
+        """positions, blind share, inferred share, gain, mean effective sample fraction."""
+        n = max(self.positions, 1)
+        return (
+            self.positions,
+            self.blind / n,
+            self.inferred / n,
+            (self.inferred - self.blind) / n,
+            self.ess / n,
+        )
+
+
+def _score(obs: Any, game: Any, hands: Sequence[Sequence[int]], pool: int, n: int) -> list[float]:
+    """Each deal's share of the unseen cards of the other seats placed in the right hand."""
+    truth = [game.hand(s).mask & pool if s != obs.seat else 0 for s in range(n)]
+    total = sum(t.bit_count() for t in truth)
+    if total == 0:
+        return []
+    return [sum((deal[s] & truth[s]).bit_count() for s in range(n)) / total for deal in hands]
+
+
+def measure(
+    game: GameKind | str,
+    *,
+    players: int = 4,
+    bots: Sequence[str] = ("mc",),
+    games: int = 10,
+    samples: int = 96,
+    seed: int = 1,
+    options: Any = None,
+    rounds: int = 10,
+) -> dict[str, PhaseAccuracy]:
+    """Play ``games`` games with ``bots`` cycled over the seats and measure every decision with a choice."""
+    kind = GameKind.coerce(game)
+    rng = random.Random(seed)
+    out: dict[str, PhaseAccuracy] = defaultdict(PhaseAccuracy)
+    for _ in range(games):
+        table = _GAMES[kind](players, options=options, seed=rng.getrandbits(62))
+        seats = [make_player(bots[s % len(bots)], kind, seed=rng.getrandbits(62)) for s in range(players)]
+        hands_played = 0
+        while table.phase is not Phase.GAME_OVER:
+            if table.phase is Phase.HAND_OVER:
+                hands_played += 1
+                if hands_played >= (rounds if kind is GameKind.BUCKEM else 60):
+                    break
+                table.next_hand()
+                continue
+            seat = table.to_act
+            obs = table.observation(seat)
+            if len(obs.legal_actions) > 1:
+                pos = _search.build_position(obs)
+                deals = _search.sample_hands(pos, rng.getrandbits(64), samples)
+                scores = _score(obs, table, deals, pos.pool, players)
+                if scores:
+                    weights = inference.sample_weights(obs, kind, deals)
+                    acc = out[obs.phase.value]
+                    acc.positions += 1
+                    blind = sum(scores) / len(scores)
+                    acc.blind += blind
+                    if weights is None:
+                        acc.inferred += blind
+                        acc.ess += 1.0
+                    else:
+                        tw = sum(weights)
+                        acc.weighted_positions += 1
+                        acc.inferred += sum(w * x for w, x in zip(weights, scores, strict=True)) / tw
+                        acc.ess += tw * tw / sum(w * w for w in weights) / len(weights)
+            table.apply(seats[seat].choose(obs))
+    return dict(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: print the table of :func:`measure`."""
+    ap = argparse.ArgumentParser(
+        prog="python -m hucklebuck.players.accuracy", description=__doc__.split("\n\n")[0]
+    )
+    ap.add_argument("game", choices=[k.value for k in GameKind])
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--bots", default="mc", help="player kinds cycled over the seats (default: mc)")
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--samples", type=int, default=96)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    args = ap.parse_args(argv)
+    options = _OPTIONS[GameKind.coerce(args.game)].from_assignments(args.option)
+    res = measure(
+        args.game,
+        players=args.players,
+        bots=args.bots.split(","),
+        games=args.games,
+        samples=args.samples,
+        seed=args.seed,
+        options=options,
+    )
+    print(f"{'phase':<16}{'positions':>10}{'read':>7}{'blind':>9}{'inferred':>10}{'gain':>9}{'ess':>7}")
+    for phase, acc in sorted(res.items()):
+        n, b, i, gain, ess = acc.row()
+        print(f"{phase:<16}{n:>10}{acc.weighted_positions:>7}{b:>9.4f}{i:>10.4f}{gain:>+9.4f}{ess:>7.2f}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

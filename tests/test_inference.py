@@ -1,0 +1,146 @@
+"""Inference and the modelled auction re-entry of the Monte Carlo search."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from hucklebuck._core import _py_search as pys
+from hucklebuck.actions import Bid, Order, Pass
+from hucklebuck.cards import CardSet, Rank, Suit
+from hucklebuck.games import DeerParkGame, HucklebuckGame
+from hucklebuck.games.base import Phase
+from hucklebuck.packs import GameKind
+from hucklebuck.players import MonteCarloPlayer, _search, inference, likelihood
+from hucklebuck.players.accuracy import measure
+from hucklebuck.players.heuristics import EXCHANGE_GAIN, estimate_tricks
+
+
+def _auction(options: dict[str, Any]) -> HucklebuckGame:
+    """Four seats: the first passes, the second bids 2, the third passes; the dealer decides."""
+    game = HucklebuckGame(4, options=options, seed=11)
+    first = game.to_act
+    assert first is not None
+    game.apply(Pass(first))
+    game.apply(Bid((first + 1) % 4, 2))
+    game.apply(Pass((first + 2) % 4))
+    assert game.phase is Phase.AUCTION and game.to_act == (first + 3) % 4
+    return game
+
+
+def _bidders_when_passing(game: HucklebuckGame) -> set[int]:
+    obs = game.observation(game.to_act)
+    pos = _search.build_position(obs)
+    legal, cands = _search.candidates(obs)
+    i = next(k for k, a in enumerate(legal) if isinstance(a, Pass))
+    data = _search.run_search(pos, [cands[i]], 7, 400)
+    return {data[k + 8] for k in range(0, len(data), pys.REC)}
+
+
+def test_a_seat_that_passed_before_the_last_bid_may_reenter() -> None:
+    off, on = _auction({}), _auction({"auction_reentry": True})
+    first = (off.to_act - 3) % 4  # type: ignore[operator]
+    third = (first + 2) % 4
+    pos_off = _search.build_position(off.observation(off.to_act))
+    pos_on = _search.build_position(on.observation(on.to_act))
+    assert pos_off.state[first] == 1 and pos_off.state[third] == 1
+    assert pos_on.state[first] == 0  # passed before the bid of 2: may bid again
+    assert pos_on.state[third] == 1  # passed since it: out unless someone bids again
+    # In the simulated rest of the auction the first seat takes the bid in some deals
+    # only where re-entry is allowed.
+    assert first not in _bidders_when_passing(off)
+    assert first in _bidders_when_passing(on)
+
+
+def test_with_reentry_a_full_circuit_of_passes_still_ends_the_auction() -> None:
+    game = HucklebuckGame(4, options={"auction_reentry": True}, seed=3)
+    for _ in range(3):
+        seat = game.to_act
+        assert seat is not None
+        game.apply(Pass(seat))
+    pos = _search.build_position(game.observation(game.to_act))
+    assert sorted(s for s in range(4) if pos.state[s] == 1) == sorted(s for s in range(4) if s != game.to_act)
+
+
+def test_mc_plays_reentry_auctions_legally() -> None:
+    game = HucklebuckGame(4, options={"auction_reentry": True}, seed=5)
+    bot = MonteCarloPlayer(samples=8, seed=1)
+    for _ in range(120):
+        if game.phase is Phase.GAME_OVER:
+            break
+        if game.phase is Phase.HAND_OVER:
+            game.next_hand()
+            continue
+        seat = game.to_act
+        assert seat is not None
+        game.apply(bot.choose(game.observation(seat)))
+
+
+def test_measured_likelihoods_favour_the_hands_that_make_the_choice() -> None:
+    # Bidding is likelier with a strong hand, passing with a weak one; so is ordering up
+    # for a seat playing for 0 (the counts shipped with the library).
+    bid = likelihood.context_key("hb-auction", 4, likelihood.hb_auction_context(2, False, False))
+    assert likelihood.likelihood(bid, 20, "bid") > likelihood.likelihood(bid, 4, "bid")
+    assert likelihood.likelihood(bid, 4, "pass") > likelihood.likelihood(bid, 20, "pass")
+    order = likelihood.context_key("dp-order", 4, likelihood.dp_order_context(False, False, False))
+    assert likelihood.likelihood(order, 14, "order") > likelihood.likelihood(order, 2, "order")
+    # never certain either way
+    assert 0.0 < likelihood.likelihood(bid, 0, "bid") < 1.0
+
+
+def test_an_order_weighs_the_deals_by_the_orderer_hand() -> None:
+    game = DeerParkGame(4, seed=21)
+    seat = game.to_act
+    assert seat is not None
+    game.apply(Pass(seat))
+    game.apply(Order((seat + 1) % 4))
+    while game.phase is not Phase.PLAY:
+        s = game.to_act
+        assert s is not None
+        game.apply(MonteCarloPlayer(samples=8, seed=2).choose(game.observation(s)))
+    obs = game.observation(game.to_act)
+    assert obs.seat != (seat + 1) % 4
+    pos = _search.build_position(obs)
+    hands = _search.sample_hands(pos, 5, 64)
+    weights = inference.sample_weights(obs, GameKind.DEERPARK, hands)
+    assert weights is not None and len(weights) == 64 and min(weights) > 0
+    assert max(weights) > min(weights)
+
+
+def test_the_accuracy_command_reads_every_phase(capsys: Any) -> None:
+    rows = measure("deerpark", players=3, bots=("heuristic",), games=1, samples=8, seed=2)
+    assert "play" in rows and rows["play"].positions > 0
+    _, blind, inferred, gain, ess = rows["play"].row()
+    assert 0.0 <= blind <= 1.0 and 0.0 <= inferred <= 1.0 and 0.0 < ess <= 1.0
+    assert abs(gain - (inferred - blind)) < 1e-12
+
+
+def test_rebuild_counts_every_kind_of_choice() -> None:
+    data = likelihood.rebuild(1, 4, kind="heuristic")
+    kinds = {key.split("|")[0] for key in data}
+    assert {"hb-auction", "hb-declare", "dp-order"} <= kinds
+    for per in data.values():
+        for b, counts in per.items():
+            assert 0 <= int(b) <= likelihood.TOP
+            assert set(counts) <= {"bid", "pass", "stay", "drop", "order", "call"}
+
+
+def test_the_fast_trick_estimate_is_the_heuristic_one() -> None:
+    rng = random.Random(3)
+    for _ in range(500):
+        mask = sum(1 << c for c in rng.sample(range(52), rng.randint(0, 7)))
+        hand = CardSet.from_mask(mask)
+        for t in Suit:
+            assert inference._hb_estimate(mask, int(t)) == pytest.approx(estimate_tricks(hand, t))
+            keep = [
+                c
+                for c in hand
+                if c.suit is t
+                or c.rank == Rank.ACE
+                or (c.rank == Rank.KING and len(hand.of_suit(c.suit)) >= 2)
+            ]
+            assert inference._keepers(mask, int(t)) == len(keep)
+        best = max(estimate_tricks(hand, t) for t in Suit) + EXCHANGE_GAIN
+        assert inference._hb_best(mask) == pytest.approx(best)
