@@ -504,13 +504,20 @@ static int pass_sample(void *job, size_t begin, size_t end, size_t *bad, int64_t
     return hb_vec_sample(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->seed, a->sample, a->out_len, begin, end);
 }
 
-/* The batch's shape, checked once before any pass (each chunk checks it again). */
-static int check_batch(const hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                       size_t num_envs)
+/* A call's job on the batch (cenvs: the same, read-only; envs NULL for a call
+   that only reads), its shape checked once before any pass (each chunk checks it again). */
+static int start(job_args *a, const hb_vec_pool *p, const hb_vec_cfg *cfg, void *envs, const void *cenvs,
+                 size_t envs_len, size_t num_envs)
 {
-    if (p == NULL || cfg == NULL || envs == NULL) return HB_E_NULL;
+    memset(a, 0, sizeof *a);
+    if (p == NULL || cfg == NULL || cenvs == NULL) return HB_E_NULL;
     if (num_envs == 0 || num_envs > ((size_t)1 << 24) || envs_len != num_envs * hb_vec_env_size())
         return HB_E_V_LEN;
+    a->cfg = cfg;
+    a->envs = envs;
+    a->cenvs = cenvs;
+    a->envs_len = envs_len;
+    a->num_envs = num_envs;
     return HB_OK;
 }
 
@@ -533,14 +540,8 @@ int hb_vec_pool_reset(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size
                       const hb_vec_io *io, uint64_t seed, int fresh)
 {
     job_args a;
-    int rc = check_batch(pool, cfg, envs, envs_len, num_envs);
+    int rc = start(&a, pool, cfg, envs, envs, envs_len, num_envs);
     if (rc != HB_OK) return rc;
-    memset(&a, 0, sizeof a);
-    a.cfg = cfg;
-    a.envs = envs;
-    a.cenvs = envs;
-    a.envs_len = envs_len;
-    a.num_envs = num_envs;
     a.io = io;
     a.seed = seed;
     a.fresh = fresh;
@@ -552,17 +553,11 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
                      size_t *bad, int64_t *bad_id)
 {
     job_args a;
-    int rc = check_batch(pool, cfg, envs, envs_len, num_envs);
+    int rc = start(&a, pool, cfg, envs, envs, envs_len, num_envs);
     if (rc != HB_OK) return rc;
     if (actions == NULL) return HB_E_NULL;
     if (itemsize != 1 && itemsize != 2 && itemsize != 4 && itemsize != 8) return HB_E_V_LEN;
     if (actions_len != num_envs) return HB_E_V_LEN;
-    memset(&a, 0, sizeof a);
-    a.cfg = cfg;
-    a.envs = envs;
-    a.cenvs = envs;
-    a.envs_len = envs_len;
-    a.num_envs = num_envs;
     a.io = io;
     a.actions = actions;
     a.itemsize = itemsize;
@@ -600,13 +595,8 @@ int hb_vec_pool_tensor(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *env
                        size_t num_envs, int seat, float *out, size_t out_len)
 {
     job_args a;
-    int rc = check_batch(pool, cfg, envs, envs_len, num_envs);
+    int rc = start(&a, pool, cfg, NULL, envs, envs_len, num_envs);
     if (rc != HB_OK) return rc;
-    memset(&a, 0, sizeof a);
-    a.cfg = cfg;
-    a.cenvs = envs;
-    a.envs_len = envs_len;
-    a.num_envs = num_envs;
     a.seat = seat;
     a.tensor = out;
     a.out_len = out_len;
@@ -617,13 +607,8 @@ int hb_vec_pool_sample(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *env
                        size_t num_envs, uint64_t seed, int32_t *out, size_t out_len)
 {
     job_args a;
-    int rc = check_batch(pool, cfg, envs, envs_len, num_envs);
+    int rc = start(&a, pool, cfg, NULL, envs, envs_len, num_envs);
     if (rc != HB_OK) return rc;
-    memset(&a, 0, sizeof a);
-    a.cfg = cfg;
-    a.cenvs = envs;
-    a.envs_len = envs_len;
-    a.num_envs = num_envs;
     a.seed = seed;
     a.sample = out;
     a.out_len = out_len;
