@@ -8,7 +8,9 @@ true hands are then read from the game (never by a player), and each deal
 scores the share of the other seats' unseen cards it places in the right
 hand.  Reported per phase: that share averaged over the deals with equal
 weights (no inference) and with the inference weights, and the effective
-sample size of the weights, ``(Σw)² / Σw²`` over the number of deals.
+sample size of the weights, ``(Σw)² / Σw²`` over the number of deals, and
+how often the Monte Carlo player's choice with inference differs from its
+choice without it (same seed, same deals).
 
 Run it with ``python -m hucklebuck.players.accuracy GAME`` (see ``--help``).
 """
@@ -30,6 +32,7 @@ from ..games.deerpark import DeerParkOptions
 from ..games.hucklebuck import HucklebuckOptions
 from ..packs import GameKind
 from . import _search, inference, make_player
+from .montecarlo import MonteCarloPlayer
 
 __all__ = ["PhaseAccuracy", "main", "measure"]
 
@@ -55,6 +58,7 @@ class PhaseAccuracy:
     blind: float = 0.0
     inferred: float = 0.0
     ess: float = 0.0
+    changed: int = 0
 
     def row(self) -> tuple[int, float, float, float, float]:
         """positions, blind share, inferred share, gain, mean effective sample fraction."""
@@ -91,6 +95,7 @@ def measure(
     """Play ``games`` games with ``bots`` cycled over the seats and measure every decision with a choice."""
     kind = GameKind.coerce(game)
     rng = random.Random(seed)
+    picks = random.Random(seed + 1)  # the compared choices' seeds, apart from the games'
     out: dict[str, PhaseAccuracy] = defaultdict(PhaseAccuracy)
     for _ in range(games):
         table = _GAMES[kind](players, options=options, seed=rng.getrandbits(62))
@@ -113,6 +118,10 @@ def measure(
                     weights = inference.sample_weights(obs, kind, deals)
                     acc = out[obs.phase.value]
                     acc.positions += 1
+                    k = picks.getrandbits(62)
+                    with_inference = MonteCarloPlayer(samples=samples, seed=k).choose(obs)
+                    blind_choice = MonteCarloPlayer(samples=samples, seed=k, inference=False).choose(obs)
+                    acc.changed += with_inference != blind_choice
                     blind = sum(scores) / len(scores)
                     acc.blind += blind
                     if weights is None:
@@ -150,10 +159,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         options=options,
     )
-    print(f"{'phase':<16}{'positions':>10}{'read':>7}{'blind':>9}{'inferred':>10}{'gain':>9}{'ess':>7}")
+    head = f"{'phase':<16}{'positions':>10}{'read':>7}{'blind':>9}{'inferred':>10}{'gain':>9}{'ess':>7}"
+    print(f"{head}{'changed':>9}")
     for phase, acc in sorted(res.items()):
         n, b, i, gain, ess = acc.row()
-        print(f"{phase:<16}{n:>10}{acc.weighted_positions:>7}{b:>9.4f}{i:>10.4f}{gain:>+9.4f}{ess:>7.2f}")
+        row = f"{phase:<16}{n:>10}{acc.weighted_positions:>7}{b:>9.4f}{i:>10.4f}{gain:>+9.4f}{ess:>7.2f}"
+        print(f"{row}{acc.changed / max(n, 1):>9.3f}")
     return 0
 
 

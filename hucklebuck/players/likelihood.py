@@ -25,7 +25,9 @@ points the wrong way.  This module *measures* the model instead:
      what the exchange gains; context: the least bid allowed, whether the
      dealer may pass for 5 points, and ``auction_reentry``.
    * Hucklebuck declaration (not the bidder): stay or drop, by the trick
-     estimate with the named trump.
+     estimate with the named trump.  Counted, but inference does not read
+     it: the default player stays on most hands, and the number of cards a
+     stayer exchanges says more (see :mod:`hucklebuck.players.inference`).
 
 3. **Likelihood.**  The chance of the choice given the bucket, smoothed
    toward the context's overall rate (:data:`PRIOR_WEIGHT` pseudo-counts) and
