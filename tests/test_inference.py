@@ -144,3 +144,13 @@ def test_the_fast_trick_estimate_is_the_heuristic_one() -> None:
             assert inference._keepers(mask, int(t)) == len(keep)
         best = max(estimate_tricks(hand, t) for t in Suit) + EXCHANGE_GAIN
         assert inference._hb_best(mask) == pytest.approx(best)
+
+
+def test_the_rebuild_command_prints_a_data_module(monkeypatch: Any, capsys: Any) -> None:
+    monkeypatch.setattr(likelihood, "rebuild", lambda games, seed: {"hb-auction|2": {"8": {"bid": games}}})
+    assert likelihood.main(["--games", "3", "--seed", "9"]) == 0
+    text = capsys.readouterr().out
+    assert "--games 3 --seed 9 --write" in text
+    namespace: dict[str, Any] = {}
+    exec(compile(text, "data", "exec"), namespace)
+    assert namespace["DATA"] == {"hb-auction|2": {"8": {"bid": 3}}}
