@@ -187,8 +187,11 @@ class MonteCarloPlayer:
 
     With ``inference`` (default) each sampled deal is weighted by how likely
     it makes what the other seats chose this hand (bids, passes, stays, drops,
-    exchange and draw counts, orders, calls, folds), with the heuristic
-    players as the model of their play (see :mod:`hucklebuck.players.inference`).
+    exchange and draw counts, orders, calls, folds): by how often this
+    player itself makes such a choice with such a hand (measured in
+    self-play), or by the heuristics' rules where nothing is measured (see
+    :mod:`hucklebuck.players.inference`).  With ``auction_reentry`` the
+    search lets a Hucklebuck seat that passed before the last bid bid again.
     """
 
     def __init__(
