@@ -10,6 +10,7 @@ import pytest
 from hucklebuck._core import _py_search as pys
 from hucklebuck.actions import Bid, Order, Pass
 from hucklebuck.cards import CardSet, Rank, Suit
+from hucklebuck.errors import OptionsError
 from hucklebuck.games import DeerParkGame, HucklebuckGame
 from hucklebuck.games.base import Phase
 from hucklebuck.packs import GameKind
@@ -144,3 +145,33 @@ def test_the_fast_trick_estimate_is_the_heuristic_one() -> None:
             assert inference._keepers(mask, int(t)) == len(keep)
         best = max(estimate_tricks(hand, t) for t in Suit) + EXCHANGE_GAIN
         assert inference._hb_best(mask) == pytest.approx(best)
+
+
+def test_the_rebuild_command_prints_a_data_module(monkeypatch: Any, capsys: Any) -> None:
+    monkeypatch.setattr(likelihood, "rebuild", lambda games, seed: {"hb-auction|2": {"8": {"bid": games}}})
+    assert likelihood.main(["--games", "3", "--seed", "9"]) == 0
+    text = capsys.readouterr().out
+    assert "--games 3 --seed 9 --write" in text
+    namespace: dict[str, Any] = {}
+    exec(compile(text, "data", "exec"), namespace)
+    assert namespace["DATA"] == {"hb-auction|2": {"8": {"bid": 3}}}
+
+
+@pytest.mark.parametrize("power", [0, -1, 5, True, "1", float("nan")])
+def test_bad_weight_power(power: Any) -> None:
+    with pytest.raises(OptionsError, match="weight_power"):
+        MonteCarloPlayer(weight_power=power)
+
+
+def test_flat_weights_value_the_actions_as_without_inference() -> None:
+    game = HucklebuckGame(4, seed=8)
+    first = game.to_act
+    assert first is not None
+    game.apply(Bid(first, 3))
+    obs = game.observation(game.to_act)
+    flat = MonteCarloPlayer(samples=64, seed=4, weight_power=1e-12).analyse(obs)
+    blind = MonteCarloPlayer(samples=64, seed=4, inference=False).analyse(obs)
+    sharp = MonteCarloPlayer(samples=64, seed=4).analyse(obs)
+    assert [a for a, _ in flat] == [a for a, _ in blind]
+    assert all(x == pytest.approx(y, abs=1e-6) for (_, x), (_, y) in zip(flat, blind, strict=True))
+    assert any(abs(x - y) > 1e-6 for (_, x), (_, y) in zip(sharp, blind, strict=True))

@@ -187,8 +187,11 @@ class MonteCarloPlayer:
 
     With ``inference`` (default) each sampled deal is weighted by how likely
     it makes what the other seats chose this hand (bids, passes, stays, drops,
-    exchange and draw counts, orders, calls, folds), with the heuristic
-    players as the model of their play (see :mod:`hucklebuck.players.inference`).
+    exchange and draw counts, orders, calls, folds): by how often this
+    player itself makes such a choice with such a hand (measured in
+    self-play), or by the heuristics' rules where nothing is measured (see
+    :mod:`hucklebuck.players.inference`).  With ``auction_reentry`` the
+    search lets a Hucklebuck seat that passed before the last bid bid again.
     """
 
     def __init__(
@@ -199,14 +202,25 @@ class MonteCarloPlayer:
         seed: int | None = None,
         node_limit: int = NODE_LIMIT,
         inference: bool = True,
+        weight_power: float = 1.0,
     ) -> None:
         """See the class docstring.
 
-        A bad ``samples``, ``method``, ``node_limit``, ``seed`` or ``inference``
-        raises :class:`OptionsError`.
+        ``weight_power`` raises each inference weight to that power (1, the
+        default: the likelihood itself; below 1 the weights are flatter, so
+        more of the deals count, at the cost of what inference reads).
+
+        A bad ``samples``, ``method``, ``node_limit``, ``seed``, ``inference``
+        or ``weight_power`` raises :class:`OptionsError`.
         """
         if not isinstance(inference, bool):
             raise OptionsError(f"inference must be True or False, not {inference!r}")
+        if (
+            isinstance(weight_power, bool)
+            or not isinstance(weight_power, int | float)
+            or not 0 < weight_power <= 4
+        ):
+            raise OptionsError(f"weight_power must be a number above 0 and at most 4, not {weight_power!r}")
         if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 100_000:
             raise OptionsError(f"samples must be an integer from 1 to 100000, not {samples!r}")
         if method not in METHODS:
@@ -215,6 +229,7 @@ class MonteCarloPlayer:
             raise OptionsError(f"node_limit must be an integer from 1 to 2**40, not {node_limit!r}")
         self.samples = samples
         self.inference = inference
+        self.weight_power = float(weight_power)
         self.method = method
         self.node_limit = node_limit
         self.rng = random.Random(check_seed(seed))
@@ -252,6 +267,8 @@ class MonteCarloPlayer:
         if self.inference:
             hands = _search.sample_hands(pos, seed, self.samples)
             weights = inference.sample_weights(observation, game, hands)
+            if weights is not None and self.weight_power != 1.0:
+                weights = [w**self.weight_power for w in weights]
         total_w = float(self.samples) if weights is None else sum(weights)
         values: list[float] = []
         step = pys.MAX_CANDS
