@@ -61,7 +61,10 @@ _RANK_WORDS: Final[dict[Rank, str]] = {
     Rank.FOUR: "four", Rank.THREE: "three", Rank.TWO: "two",
 }  # fmt: skip
 _SUIT_WORDS: Final[dict[Suit, str]] = {
-    Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades",
+    Suit.CLUBS: "clubs",
+    Suit.DIAMONDS: "diamonds",
+    Suit.HEARTS: "hearts",
+    Suit.SPADES: "spades",
 }
 _FONT: Final = 'font-family="Arial, Helvetica, sans-serif" font-weight="700"'
 _XMLNS: Final = 'xmlns="http://www.w3.org/2000/svg"'

@@ -360,8 +360,7 @@ def _check(
     bad = [b for b in lineup_in if b not in known]
     if bad or not lineup_in:
         raise OptionsError(
-            f"unknown bot kind {bad[0] if bad else ''!r} "
-            f"(use a comma-separated list of: {', '.join(known)})"
+            f"unknown bot kind {bad[0] if bad else ''!r} (use a comma-separated list of: {', '.join(known)})"
         )
     if len(lineup_in) > players:
         raise OptionsError(

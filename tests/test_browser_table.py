@@ -252,9 +252,7 @@ def test_lobby_offers_every_game_option_and_seat(browser: Any, server: Server, t
         watch.check()
 
 
-def test_reconnect_after_closing_the_page_and_after_a_server_kill(
-    browser: Any, tmp_path: Path
-) -> None:
+def test_reconnect_after_closing_the_page_and_after_a_server_kill(browser: Any, tmp_path: Path) -> None:
     server = Server(tmp_path / "tables.sqlite").start()
     try:
         table = server.post("/api/tables", {
@@ -357,6 +355,8 @@ def test_the_hint_button_shows_the_computers_ranking(browser: Any, server: Serve
     assert page.locator(".btn.best, #hand .card-slot .cap").count() == 1
     assert "sampled deals" in page.locator("#hint").inner_text()
     watch.check()
+
+
 def test_a_second_tab_takes_over_the_seat(browser: Any, server: Server) -> None:
     table = server.post("/api/tables", {
         "game": "hucklebuck", "players": 3,

@@ -44,7 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run the chosen sections (all by default)."""
     parser = argparse.ArgumentParser(prog="python -m hucklebuck.bench", description=DESCRIPTION)
     parser.add_argument(
-        "sections", nargs="*", metavar="SECTION", help=f"sections: {', '.join(SECTIONS)} (default: all"
+        "sections",
+        nargs="*",
+        metavar="SECTION",
+        help=f"sections: {', '.join(SECTIONS)} (default: all"
         + (f" but {', '.join(sorted(OPT_IN))})" if OPT_IN else ")"),
     )
     parser.add_argument("--items", type=int, default=200_000, help="items per batch")
