@@ -492,31 +492,14 @@ void hb_v_be_returns(const hb_vec_cfg *cfg, const hb_vec_env *e, float *rew)
 /* tensors.py observation_tensor for Buck 'Em; t holds cfg->tensor zeros. */
 void hb_v_be_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t)
 {
-    int n = cfg->players, s, c, hidden = e->phase == HB_PH_STAY_FOLD && F(SIMULTANEOUS), up = e->upcard;
-    int played_at = 52, trick_at = 52 + 52 * n, leader_at = 52 + 104 * n;
-    int to_act_at = leader_at + n, dealer_at = leader_at + 2 * n, trump_at = leader_at + 3 * n;
+    int n = cfg->players, s, hidden = e->phase == HB_PH_STAY_FOLD && F(SIMULTANEOUS), up = e->upcard;
+    int trump_at = 52 + 104 * n + 3 * n; /* the planes before it: tensor_base */
     int phase_at = trump_at + 4, won_at = phase_at + 12, stand_at = won_at + n, upcard_at = stand_at + n;
     int scare_at_ = upcard_at + 52, dec_at = scare_at_ + 52 * n, drew_at = dec_at + 3 * n, count_at = drew_at + n;
     int discard_at = count_at + n, pot_at = discard_at + 52;
 #define REL(x) (((x) - seat + n) % n)
     if (!seat_ok(seat, n)) return;
-    set_cards(t, e->hands[seat]);
-    if (e->play_started) {
-        for (s = 0; s < n; s++) {
-            set_cards(t + played_at + 52 * REL(s), e->played[s]);
-            if (e->won[s]) t[won_at + REL(s)] = (float)e->won[s];
-        }
-        for (c = 0; c < e->tlen; c++) t[trick_at + 52 * REL(e->tseat[c]) + e->trick[c]] = 1.0f;
-    }
-    if (e->phase == HB_PH_PLAY) {
-        t[leader_at + REL(e->leader)] = 1.0f;
-        t[to_act_at + REL(e->turn)] = 1.0f;
-    } else if (e->phase != HB_PH_HAND_OVER && e->phase != HB_PH_GAME_OVER) {
-        t[to_act_at + REL(e->turn)] = 1.0f;
-    }
-    t[dealer_at + REL(e->dealer)] = 1.0f;
-    t[trump_at + e->trump] = 1.0f;
-    t[phase_at + e->phase] = 1.0f;
+    tensor_base(e, seat, n, e->tseat, e->turn, t);
     if (hidden && e->swapped != HB_NONE && e->swapped != seat) up = e->upcard0;
     t[upcard_at + up] = 1.0f;
     for (s = 0; s < n; s++) {

@@ -270,30 +270,13 @@ void hb_v_dp_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, 
 /* tensors.py observation_tensor for Deer Park Euchre; t holds cfg->tensor zeros. */
 void hb_v_dp_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t)
 {
-    int n = cfg->players, s, c;
-    int played_at = 52, trick_at = 52 + 52 * n, leader_at = 52 + 104 * n;
-    int to_act_at = leader_at + n, dealer_at = leader_at + 2 * n, trump_at = leader_at + 3 * n;
+    int n = cfg->players, s;
+    int trump_at = 52 + 104 * n + 3 * n; /* the planes before it: tensor_base */
     int phase_at = trump_at + 4, won_at = phase_at + 12, stand_at = won_at + n, turned_at = stand_at + n;
     int maker_at = turned_at + 52, req_at = maker_at + n, locked_at = req_at + 2;
     int porder_at = locked_at + n, pcall_at = porder_at + n, discard_at = pcall_at + n;
 #define REL(x) (((x) - seat + n) % n)
-    set_cards(t, e->hands[seat]);
-    if (e->play_started) {
-        for (s = 0; s < n; s++) {
-            set_cards(t + played_at + 52 * REL(s), e->played[s]);
-            if (e->won[s]) t[won_at + REL(s)] = (float)e->won[s];
-        }
-        for (c = 0; c < e->tlen; c++) t[trick_at + 52 * REL((e->leader + c) % n) + e->trick[c]] = 1.0f;
-    }
-    if (e->phase == HB_PH_PLAY) {
-        t[leader_at + REL(e->leader)] = 1.0f;
-        t[to_act_at + REL((e->leader + e->tlen) % n)] = 1.0f;
-    } else if (e->phase != HB_PH_HAND_OVER && e->phase != HB_PH_GAME_OVER) {
-        t[to_act_at + REL(e->turn)] = 1.0f;
-    }
-    t[dealer_at + REL(e->dealer)] = 1.0f;
-    if (e->trump != HB_NONE) t[trump_at + e->trump] = 1.0f;
-    t[phase_at + e->phase] = 1.0f;
+    tensor_base(e, seat, n, NULL, (e->leader + e->tlen) % n, t);
     for (s = 0; s < n; s++) {
         if (e->scores[s]) t[stand_at + REL(s)] = (float)e->scores[s];
         if (e->scores[s] >= cfg->lock_at) t[locked_at + REL(s)] = 1.0f;

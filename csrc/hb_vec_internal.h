@@ -160,4 +160,39 @@ static inline void set_cards(float *t, uint64_t mask)
     }
 }
 
+/* The planes of observation_tensor every game starts with (tensors.py), seen from seat:
+ * the hand, the cards each seat has played, the trick in progress (trick_seats[c] played
+ * card c; NULL: the seats in turn from the leader), the leader and the seat to act in the
+ * play (play_turn), the seat to act before it, the dealer, trump, the phase and the tricks
+ * each seat has won. */
+static inline void tensor_base(const hb_vec_env *e, int seat, int n, const uint8_t *trick_seats, int play_turn,
+                              float *t)
+{
+    int played_at = 52, trick_at = 52 + 52 * n, leader_at = 52 + 104 * n;
+    int to_act_at = leader_at + n, dealer_at = leader_at + 2 * n, trump_at = leader_at + 3 * n;
+    int phase_at = trump_at + 4, won_at = phase_at + 12, s, c;
+#define REL_TO(x) (((x) - seat + n) % n)
+    set_cards(t, e->hands[seat]);
+    if (e->play_started) {
+        for (s = 0; s < n; s++) {
+            set_cards(t + played_at + 52 * REL_TO(s), e->played[s]);
+            if (e->won[s]) t[won_at + REL_TO(s)] = (float)e->won[s];
+        }
+        for (c = 0; c < e->tlen; c++) {
+            int by = trick_seats ? trick_seats[c] : (e->leader + c) % n;
+            t[trick_at + 52 * REL_TO(by) + e->trick[c]] = 1.0f;
+        }
+    }
+    if (e->phase == HB_PH_PLAY) {
+        t[leader_at + REL_TO(e->leader)] = 1.0f;
+        t[to_act_at + REL_TO(play_turn)] = 1.0f;
+    } else if (e->phase != HB_PH_HAND_OVER && e->phase != HB_PH_GAME_OVER) {
+        t[to_act_at + REL_TO(e->turn)] = 1.0f;
+    }
+    t[dealer_at + REL_TO(e->dealer)] = 1.0f;
+    if (e->trump != HB_NONE) t[trump_at + e->trump] = 1.0f;
+    t[phase_at + e->phase] = 1.0f;
+#undef REL_TO
+}
+
 #endif
