@@ -43,23 +43,27 @@ def both(call: Callable[[object], object]) -> tuple[tuple[str, str], tuple[str, 
     return out[0], out[1]
 
 
-@pytest.mark.parametrize("game, trump", list(itertools.product(VALUES, repeat=2)))
-def test_rules_and_trick_winner(game: object, trump: object) -> None:
-    for call in (
-        lambda core: core.rules(game, trump),
-        lambda core: core.trick_winner(game, trump, b"\x01\x02"),
-    ):
-        c, py = both(call)
-        assert c == py
-        assert c[0] in ("ok", "CoreInputError")
+def test_rules_and_trick_winner() -> None:
+    differ = []
+    for game, trump in itertools.product(VALUES, repeat=2):
+        for call in (
+            lambda core, g=game, t=trump: core.rules(g, t),
+            lambda core, g=game, t=trump: core.trick_winner(g, t, b"\x01\x02"),
+        ):
+            c, py = both(call)
+            if c != py or c[0] not in ("ok", "CoreInputError"):
+                differ.append((game, trump, c, py))
+    assert differ == []
 
 
-@pytest.mark.parametrize("lead, hand", list(itertools.product(VALUES, repeat=2)))
-def test_legal_mask(lead: object, hand: object) -> None:
-    for game, trump in ((0, 0), (2, 3), (1.0, 0), (0, "1"), (None, None)):
-        c, py = both(lambda core, g=game, t=trump: core.legal_mask(g, t, lead, hand))
-        assert c == py
-        assert c[0] in ("ok", "CoreInputError")
+def test_legal_mask() -> None:
+    differ = []
+    for lead, hand in itertools.product(VALUES, repeat=2):
+        for game, trump in ((0, 0), (2, 3), (1.0, 0), (0, "1"), (None, None)):
+            c, py = both(lambda core, g=game, t=trump, le=lead, h=hand: core.legal_mask(g, t, le, h))
+            if c != py or c[0] not in ("ok", "CoreInputError"):
+                differ.append((game, trump, lead, hand, c, py))
+    assert differ == []
 
 
 def test_a_float_game_is_refused() -> None:
