@@ -174,6 +174,7 @@ enum {
     HB_SP_PLAY = 0, HB_SP_AUCTION = 1, HB_SP_TRUMP = 2, HB_SP_DECLARE = 3, HB_SP_EXCHANGE = 4,
     HB_SP_ORDER = 5, HB_SP_CALL = 6, HB_SP_DEALER_DISCARD = 7, HB_SP_STAY_FOLD = 8, HB_SP_DRAW = 9,
     HB_E_NOMEM = -17,     /* the search's table could not be allocated */
+    HB_E_PICK = -18,      /* search picks not strictly increasing or past the deals drawn */
     HB_SEARCH_REC = 12,   /* bytes per (candidate, sample) record */
     HB_SEARCH_MAX_CANDS = 64,
     HB_SEARCH_PLAYOUT = 0, /* method: the rest of the hand by the playout policies */
@@ -224,6 +225,12 @@ int hb_search_ex(const hb_search_pos *pos, const hb_search_cand *cands, int ncan
 int hb_search_cancel(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
                      uint32_t samples, int method, uint64_t node_limit, const int *cancel, int8_t *out,
                      size_t out_len);
+/* hb_search_cancel over some of the first `drawn` deals hb_search_sample would draw: the
+   `samples` deals numbered picks[0] < picks[1] < ... (each below drawn); out gets the
+   records of those deals only, in that order (picks NULL: all, drawn == samples). */
+int hb_search_pick(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
+                   uint32_t drawn, const uint32_t *picks, uint32_t samples, int method, uint64_t node_limit,
+                   const int *cancel, int8_t *out, size_t out_len);
 /* CDEF-END */
 
 #endif

@@ -506,21 +506,32 @@ int hb_search_cancel(const hb_search_pos *pos, const hb_search_cand *cands, int 
                      uint32_t samples, int method, uint64_t node_limit, const int *cancel, int8_t *out,
                      size_t out_len)
 {
+    return hb_search_pick(pos, cands, ncands, seed, samples, NULL, samples, method, node_limit, cancel, out,
+                          out_len);
+}
+
+int hb_search_pick(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
+                   uint32_t drawn, const uint32_t *picks, uint32_t samples, int method, uint64_t node_limit,
+                   const int *cancel, int8_t *out, size_t out_len)
+{
     finisher f;
     hb_rules rules[4];
     sampler S;
     uint8_t rest[52];
     uint64_t st = seed, dealt[8];
     int rc, nrest, t, ci;
-    uint32_t k;
+    uint32_t k, d;
     if (pos == NULL || cands == NULL || out == NULL) return HB_E_NULL;
     if (pos->game < 0 || pos->game > 2) return HB_E_GAME;
     t = rules_for(pos, rules);
     rc = hb_i_search_check_pos(pos, pos->trump >= 0 ? &rules[t] : NULL);
     if (rc != HB_OK) return rc;
     if (ncands < 1 || ncands > HB_SEARCH_MAX_CANDS) return HB_E_CAND;
-    if (samples < 1 || samples > (1u << 20)) return HB_E_LEN;
+    if (samples < 1 || samples > (1u << 20) || drawn < samples || drawn > (1u << 22)) return HB_E_LEN;
     if (out_len < (size_t)ncands * samples * HB_SEARCH_REC) return HB_E_LEN;
+    if (picks == NULL && drawn != samples) return HB_E_NULL;
+    for (k = 0; picks != NULL && k < samples; k++) /* strictly increasing, each below drawn */
+        if (picks[k] >= drawn || (k > 0 && picks[k] <= picks[k - 1])) return HB_E_PICK;
     for (ci = 0; ci < ncands; ci++) {
         rc = hb_i_search_check_cand(pos, &rules[t], &cands[ci]);
         if (rc != HB_OK) return rc;
@@ -532,9 +543,12 @@ int hb_search_cancel(const hb_search_pos *pos, const hb_search_cand *cands, int 
     if (method == HB_SEARCH_SOLVER && (f.tt = hb_i_maxn_new()) == NULL) return HB_E_NOMEM;
     rc = HB_OK;
     sampler_init(&S, pos, &rules[t]);
-    for (k = 0; k < samples && rc == HB_OK; k++) {
+    for (k = 0, d = 0; k < samples && rc == HB_OK; k++, d++) {
         if (cancel != NULL && *(const volatile int *)cancel) { rc = HB_E_CANCELLED; break; }
         rc = sample_once(&S, pos, &st, dealt, rest, &nrest);
+        /* the deals before the next pick are drawn (the random stream is the same) and skipped */
+        for (; rc == HB_OK && picks != NULL && d < picks[k]; d++)
+            rc = sample_once(&S, pos, &st, dealt, rest, &nrest);
         if (rc != HB_OK) break;
         for (ci = 0; ci < ncands; ci++) {
             uint64_t hands[8];

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -169,9 +170,70 @@ def test_flat_weights_value_the_actions_as_without_inference() -> None:
     assert first is not None
     game.apply(Bid(first, 3))
     obs = game.observation(game.to_act)
-    flat = MonteCarloPlayer(samples=64, seed=4, weight_power=1e-12).analyse(obs)
+    flat = MonteCarloPlayer(samples=64, seed=4, weight_power=1e-12, resample=1).analyse(obs)
     blind = MonteCarloPlayer(samples=64, seed=4, inference=False).analyse(obs)
-    sharp = MonteCarloPlayer(samples=64, seed=4).analyse(obs)
+    sharp = MonteCarloPlayer(samples=64, seed=4, resample=1).analyse(obs)
     assert [a for a, _ in flat] == [a for a, _ in blind]
     assert all(x == pytest.approx(y, abs=1e-6) for (_, x), (_, y) in zip(flat, blind, strict=True))
     assert any(abs(x - y) > 1e-6 for (_, x), (_, y) in zip(sharp, blind, strict=True))
+
+
+def _after_a_bid() -> Any:
+    game = HucklebuckGame(4, seed=8)
+    first = game.to_act
+    assert first is not None
+    game.apply(Bid(first, 3))
+    return game.observation(game.to_act)
+
+
+def test_resampling_draws_deals_in_proportion_to_their_weights(monkeypatch: Any) -> None:
+    obs = _after_a_bid()
+    player = MonteCarloPlayer(samples=8, seed=1)
+    drawn = 8 * player.resample
+    # only deals 5 and 9 fit, 9 three times as well: 2 and 6 of the 8 samples
+    weights = [0.0] * drawn
+    weights[5], weights[9] = 1.0, 3.0
+    monkeypatch.setattr(inference, "sample_weights", lambda o, g, hands: list(weights))
+    pos = _search.build_position(obs)
+    picks, counts = player._picks(obs, GameKind.HUCKLEBUCK, pos, 77)
+    assert picks == [5, 9] and counts == [2.0, 6.0]
+    # equal weights: evenly spaced deals, each once
+    monkeypatch.setattr(inference, "sample_weights", lambda o, g, hands: [1.0] * len(hands))
+    picks, counts = player._picks(obs, GameKind.HUCKLEBUCK, pos, 77)
+    assert counts == [1.0] * 8
+    assert picks is not None and [b - a for a, b in itertools.pairwise(picks)] == [player.resample] * 7
+
+
+def test_resampled_values_are_the_counted_means_of_the_picked_deals(monkeypatch: Any) -> None:
+    obs = _after_a_bid()
+
+    def every_third(o: Any, g: Any, hands: Any) -> list[float]:
+        return [1.0 if k % 3 == 0 else 0.0 for k in range(len(hands))]
+
+    monkeypatch.setattr(inference, "sample_weights", every_third)
+    player = MonteCarloPlayer(samples=16, seed=2)
+    ranked = player.analyse(obs)
+    # the same values by hand: the picked deals' outcomes, each counted as often as it was drawn
+    replay = MonteCarloPlayer(samples=16, seed=2)
+    sseed = replay.rng.getrandbits(64)
+    pos = _search.build_position(obs)
+    legal, cands = _search.candidates(obs)
+    picks, counts = replay._picks(obs, GameKind.HUCKLEBUCK, pos, sseed)
+    assert picks is not None and counts is not None and all(k % 3 == 0 for k in picks)
+    data = _search.run_search(pos, cands, sseed, len(picks), picks=picks, drawn=16 * replay.resample)
+    size = len(picks) * pys.REC
+    from hucklebuck.players.montecarlo import hand_utility
+
+    by_hand: dict[Any, float] = {}
+    for ci, action in enumerate(legal):
+        block = data[ci * size : (ci + 1) * size]
+        recs = [block[k * pys.REC : (k + 1) * pys.REC] for k in range(len(picks))]
+        total = sum(hand_utility(GameKind.HUCKLEBUCK, r, obs) * c for r, c in zip(recs, counts, strict=True))
+        by_hand[action] = total / 16
+    assert {a: pytest.approx(v) for a, v in ranked} == by_hand
+
+
+@pytest.mark.parametrize("resample", [0, 17, 2.0, True, "4"])
+def test_bad_resample(resample: Any) -> None:
+    with pytest.raises(OptionsError, match="resample"):
+        MonteCarloPlayer(resample=resample)

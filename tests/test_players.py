@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import hucklebuck
 from hucklebuck import effective_suit
+from hucklebuck._core import _py_search as pys
 from hucklebuck.actions import Bid, Pass
 from hucklebuck.cards import CardSet
 from hucklebuck.errors import OptionsError
@@ -158,6 +159,63 @@ def test_both_cores_draw_the_same_samples_and_records(index: int, seed: int, ste
         with hucklebuck.using(core):
             out[core] = (_search.sample_hands(pos, sseed, 5), _search.run_search(pos, cands, sseed, 6))
     assert out["c"] == out["python"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, len(GAMES) - 1),
+    st.integers(0, 10**6),
+    st.integers(0, 40),
+    st.integers(0, 2**64 - 1),
+    st.sets(st.integers(0, 11), min_size=1),
+)
+def test_picked_deals_are_those_of_the_whole_search(
+    index: int, seed: int, steps: int, sseed: int, chosen: set[int]
+) -> None:
+    _, obs = random_position(index, seed, steps)
+    pos = _search.build_position(obs)
+    _, cands = _search.candidates(obs)
+    cands = cands[: pys.MAX_CANDS]
+    picks = sorted(chosen)
+    whole = _search.run_search(pos, cands, sseed, 12)
+    some = _search.run_search(pos, cands, sseed, len(picks), picks=picks, drawn=12)
+    rec = pys.REC
+    want = b"".join(
+        whole[(ci * 12 + k) * rec : (ci * 12 + k + 1) * rec] for ci in range(len(cands)) for k in picks
+    )
+    assert some == want
+
+
+@pytest.mark.single_core
+@pytest.mark.skipif("c" not in hucklebuck.available(), reason="C core not built")
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(GAMES) - 1), st.integers(0, 10**6), st.integers(0, 40), st.integers(0, 2**64 - 1))
+def test_both_cores_play_the_same_picked_deals(index: int, seed: int, steps: int, sseed: int) -> None:
+    _, obs = random_position(index, seed, steps)
+    pos = _search.build_position(obs)
+    _, cands = _search.candidates(obs)
+    out = []
+    for core in ("c", "python"):
+        with hucklebuck.using(core):
+            out.append(_search.run_search(pos, cands[: pys.MAX_CANDS], sseed, 3, picks=[0, 5, 17], drawn=20))
+    assert out[0] == out[1]
+
+
+@pytest.mark.parametrize(
+    ("picks", "drawn", "message"),
+    [
+        ([2, 2], 8, "increasing order"),
+        ([3, 1], 8, "increasing order"),
+        ([0, 8], 8, "increasing order"),
+        ([1], 8, "increasing order"),  # fewer picks than samples
+    ],
+)
+def test_bad_picks_are_refused(picks: list[int], drawn: int, message: str) -> None:
+    game = HucklebuckGame(4, seed=2)
+    obs = game.observation(game.to_act)
+    pos = _search.build_position(obs)
+    with pytest.raises(hucklebuck.CoreInputError, match=message):
+        _search.run_search(pos, [(0, 0)], 1, 2, picks=picks, drawn=drawn)
 
 
 @pytest.mark.single_core

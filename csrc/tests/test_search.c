@@ -137,6 +137,20 @@ static void refusals(void)
         CHECK(hb_search_cancel(&p, c, 1, 1, 1, HB_SEARCH_SOLVER, 0, &on, out, sizeof out) == HB_E_CANCELLED);
         CHECK(hb_search_cancel(&p, c, 1, 1, 1, HB_SEARCH_PLAYOUT, 0, &on, out, sizeof out) == HB_E_CANCELLED);
     }
+    {   /* picks: strictly increasing, each below the deals drawn, and as many as the samples */
+        uint32_t up[2] = {1, 3}, same[2] = {2, 2}, down[2] = {3, 1}, past[2] = {0, 4};
+        int8_t all[4 * HB_SEARCH_REC];
+        CHECK(hb_search_pick(&p, c, 1, 9, 4, up, 2, HB_SEARCH_PLAYOUT, 0, NULL, out, sizeof out) == HB_OK);
+        CHECK(hb_search(&p, c, 1, 9, 4, all, sizeof all) == HB_OK);
+        CHECK(memcmp(out, all + HB_SEARCH_REC, HB_SEARCH_REC) == 0);
+        CHECK(memcmp(out + HB_SEARCH_REC, all + 3 * HB_SEARCH_REC, HB_SEARCH_REC) == 0);
+        CHECK(hb_search_pick(&p, c, 1, 9, 4, same, 2, HB_SEARCH_PLAYOUT, 0, NULL, out, sizeof out) == HB_E_PICK);
+        CHECK(hb_search_pick(&p, c, 1, 9, 4, down, 2, HB_SEARCH_PLAYOUT, 0, NULL, out, sizeof out) == HB_E_PICK);
+        CHECK(hb_search_pick(&p, c, 1, 9, 4, past, 2, HB_SEARCH_PLAYOUT, 0, NULL, out, sizeof out) == HB_E_PICK);
+        CHECK(hb_search_pick(&p, c, 1, 9, 1, up, 2, HB_SEARCH_PLAYOUT, 0, NULL, out, sizeof out) == HB_E_LEN);
+        CHECK(hb_search_pick(&p, c, 1, 9, 4, NULL, 2, HB_SEARCH_PLAYOUT, 0, NULL, out, sizeof out) == HB_E_NULL);
+        CHECK(hb_search_pick(&p, c, 1, 9, 1u << 23, up, 2, HB_SEARCH_PLAYOUT, 0, NULL, out, sizeof out) == HB_E_LEN);
+    }
     c[0].arg = 1;  /* a bid of 1 */
     CHECK(hb_search(&p, c, 1, 1, 1, out, sizeof out) == HB_E_CAND);
     c[0].arg = 0;

@@ -45,6 +45,7 @@ byte (trump, or whether a lone Buck 'Em stayer may rake).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -82,7 +83,7 @@ PHASES: Final = {
     "stay_fold": STAY_FOLD,
     "draw": DRAW,
 }
-E_GAME, E_LEN, E_MODE, E_NODEAL, E_CAND = -1, -4, -11, -13, -14
+E_GAME, E_LEN, E_MODE, E_NODEAL, E_CAND, E_PICK = -1, -4, -11, -13, -14, -18
 #: Search methods shared with the C core (``HB_SEARCH_PLAYOUT``, ``HB_SEARCH_SOLVER``).
 PLAYOUT, SOLVER = 0, 1
 
@@ -506,20 +507,30 @@ def search(
     samples: int,
     method: int = PLAYOUT,
     limit: int = 0,
+    picks: list[int] | None = None,
+    drawn: int = 0,
 ) -> bytes:
-    """Records for every (candidate, sample), candidate-major (twin of ``hb_search_ex``).
+    """Records for every (candidate, sample), candidate-major (twin of ``hb_search_pick``).
 
     ``method`` :data:`PLAYOUT` plays the rest of each hand by the policies;
     :data:`SOLVER` plays its cards with open cards (:mod:`._py_maxn`), falling
     back to the policies for a deal whose solve passes ``limit`` nodes (0: no
-    limit).
+    limit).  With ``picks`` (strictly increasing, each below ``drawn``) only
+    those of the first ``drawn`` deals :func:`sample` draws are played, and
+    ``samples`` must be their number.
     """
     rules, t = _rules(p)
     check_pos(p, rules[t] if p.trump >= 0 else None)
     if not 1 <= len(cands) <= MAX_CANDS:
         raise SearchError(E_CAND)
-    if not 1 <= samples <= 1 << 20:
+    if picks is None:
+        drawn = samples
+    if not 1 <= samples <= 1 << 20 or not samples <= drawn <= 1 << 22:
         raise SearchError(E_LEN)
+    if picks is not None and (
+        len(picks) != samples or picks[-1] >= drawn or any(b <= a for a, b in itertools.pairwise(picks))
+    ):
+        raise SearchError(E_PICK)
     for a, cards in cands:
         check_cand(p, rules[t], a, cards)
     if method not in (PLAYOUT, SOLVER):
@@ -530,8 +541,14 @@ def search(
     out = [[b""] * samples for _ in cands]
     n = p.nseats
     active = sum(1 << i for i in range(n) if p.state[i] & 1)
+    d = 0
     for k in range(samples):
         dealt, rest = sampler.deal(p, rng)
+        # the deals before the next pick are drawn (the random stream is the same) and skipped
+        while picks is not None and d < picks[k]:
+            dealt, rest = sampler.deal(p, rng)
+            d += 1
+        d += 1
         for ci, (a, cards) in enumerate(cands):
             hands = list(dealt)
             pl = _Pile(rest)

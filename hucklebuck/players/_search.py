@@ -47,6 +47,7 @@ Observation = HucklebuckObservation | DeerParkObservation | BuckEmObservation
 _MESSAGES = {
     -13: "no deal of the unseen cards fits the hand sizes and the voids shown",
     -14: "a candidate is not a legal choice in this position",
+    -18: "the deals picked are not in increasing order among those drawn",
 }
 
 
@@ -381,12 +382,19 @@ def run_search(
     samples: int,
     method: int = pys.PLAYOUT,
     limit: int = 0,
+    picks: list[int] | None = None,
+    drawn: int = 0,
 ) -> bytes:
     """Records of every candidate over every sample, from the active core (one call).
 
-    ``method`` and ``limit`` as in :func:`hucklebuck._core._py_search.search`.
+    ``method``, ``limit``, ``picks`` and ``drawn`` as in
+    :func:`hucklebuck._core._py_search.search`.
     """
     seed &= (1 << 64) - 1
+    if picks is None:
+        drawn = samples
+    elif len(picks) != samples:
+        _raise(-18)
     if get_core().name == "c":
         ffi, lib = _c_module()
         cp = _c_pos(ffi, p)
@@ -398,9 +406,13 @@ def run_search(
         out = ffi.new("int8_t[]", size)
         from .._core._c import stoppable
 
+        cpicks = ffi.NULL if picks is None else ffi.new("uint32_t[]", picks)
+
         def call(cancel: Any) -> int:
             n = len(cands)
-            return int(lib.hb_search_cancel(cp, cc, n, seed, samples, method, limit, cancel, out, size))
+            return int(
+                lib.hb_search_pick(cp, cc, n, seed, drawn, cpicks, samples, method, limit, cancel, out, size)
+            )
 
         # a long search runs where Ctrl-C can stop it (the solver method always)
         rc = stoppable(call, method != pys.PLAYOUT or len(cands) * samples > FAST_RECORDS)
@@ -409,7 +421,7 @@ def run_search(
         data: bytes = ffi.buffer(out)[:]
         return data
     try:
-        return pys.search(p, cands, seed, samples, method, limit)
+        return pys.search(p, cands, seed, samples, method, limit, picks, drawn)
     except pys.SearchError as exc:
         _raise(exc.code)
         raise  # pragma: no cover

@@ -117,6 +117,8 @@ def _suit_tables() -> tuple[list[float], list[float], list[int]]:
 
 
 _AS_TRUMP, _AS_SIDE, _KEEP_SIDE = _suit_tables()
+#: What naming a suit as trump adds to its trick value, per 13-bit pattern.
+_GAIN = [t - sd for t, sd in zip(_AS_TRUMP, _AS_SIDE, strict=True)]
 
 
 def _hb_estimate(mask: int, trump: int) -> float:
@@ -130,9 +132,9 @@ def _hb_estimate(mask: int, trump: int) -> float:
 
 def _hb_best(mask: int) -> float:
     """The best suit's trick estimate plus what the exchange gains."""
-    ps = [mask >> (13 * s) & 0x1FFF for s in range(4)]
-    side = sum(_AS_SIDE[p] for p in ps)
-    return max(side - _AS_SIDE[p] + _AS_TRUMP[p] for p in ps) + EXCHANGE_GAIN
+    p0, p1, p2, p3 = mask & 0x1FFF, mask >> 13 & 0x1FFF, mask >> 26 & 0x1FFF, mask >> 39 & 0x1FFF
+    side = _AS_SIDE[p0] + _AS_SIDE[p1] + _AS_SIDE[p2] + _AS_SIDE[p3]
+    return side + max(_GAIN[p0], _GAIN[p1], _GAIN[p2], _GAIN[p3]) + EXCHANGE_GAIN
 
 
 def _keepers(mask: int, trump: int) -> int:
@@ -154,9 +156,20 @@ def _played(obs: Any, n: int) -> list[int]:
     return masks
 
 
-def _measured(key: str, label: str, choice: str, arg: int, extra: int, mask: int) -> float:
-    """The measured likelihood of a choice (see :mod:`hucklebuck.players.likelihood`)."""
-    return likelihood.likelihood(key, likelihood.bucket(likelihood.feature(choice, mask, arg, extra)), label)
+def _measured(key: str, label: str, choice: str, arg: int, extra: int) -> _Test:
+    """The measured likelihood of a choice as a test of a hand's mask (see
+    :mod:`hucklebuck.players.likelihood`): the chance in each bucket is looked up once."""
+    table = [likelihood.likelihood(key, b, label) for b in range(likelihood.TOP + 1)]
+    steps, top = likelihood.STEPS, likelihood.TOP
+    if choice == "hb-auction":
+        feature: Callable[[int], float] = _hb_best
+    else:
+        feature = partial(likelihood.feature, choice, arg=arg, extra=extra)
+
+    def test(mask: int) -> float:
+        return table[max(0, min(int(feature(mask) * steps + 1e-9), top))]
+
+    return test
 
 
 def _deerpark_tests(obs: Any, n: int) -> list[tuple[int, _Test]]:
@@ -183,23 +196,24 @@ def _deerpark_tests(obs: Any, n: int) -> list[tuple[int, _Test]]:
             key = likelihood.context_key("dp-order", n, likelihood.dp_order_context(high, dealer, first))
             label = "order" if parts[1] == "order" else "pass"
             extra = turned.mask if dealer else 0
-            tests.append((s, partial(_measured, key, label, "dp-order", ts, extra)))
+            tests.append((s, _measured(key, label, "dp-order", ts, extra)))
         elif not (dealer and parts[1] == "call"):  # the dealer may be stuck with the call
             key = likelihood.context_key("dp-call", n, likelihood.dp_call_context(high, dealer))
             label = "call" if parts[1] == "call" else "pass"
-            tests.append((s, partial(_measured, key, label, "dp-call", excluded, 1 if high else 0)))
+            tests.append((s, _measured(key, label, "dp-call", excluded, 1 if high else 0)))
     return tests
 
 
-def _kept(trump: int, kept: int, mask: int) -> float:
+def _kept(trump: int, kept: int) -> _Test:
     """A seat that exchanged or drew all but ``kept`` cards holds about ``kept`` good ones."""
-    return _logistic(_keepers(mask, trump) - kept + 0.5, 0.25)
+    table = [_logistic(k - kept + 0.5, 0.25) for k in range(53)]
+    return lambda mask: table[_keepers(mask, trump)]
 
 
-def _holds(trump: int, kept: int, mask: int) -> float:
+def _holds(trump: int, kept: int) -> _Test:
     """A seat that will exchange all but ``kept`` cards holds about ``kept`` good ones now."""
-    k = _keepers(mask, trump)
-    return _logistic(k - kept + 0.5, 0.25) * _logistic(kept - k + 0.5, 0.25)
+    table = [_logistic(k - kept + 0.5, 0.25) * _logistic(kept - k + 0.5, 0.25) for k in range(53)]
+    return lambda mask: table[_keepers(mask, trump)]
 
 
 def _bk_stay(trump: int, mask: int) -> float:
@@ -228,13 +242,13 @@ def _hucklebuck_tests(obs: Any) -> list[tuple[int, _Test]]:
             if s != obs.seat and s not in exchanged:
                 ctx = likelihood.hb_auction_context(need, five, reentry)
                 key = likelihood.context_key("hb-auction", n, ctx)
-                tests.append((s, partial(_measured, key, parts[1], "hb-auction", 0, 0)))
+                tests.append((s, _measured(key, parts[1], "hb-auction", 0, 0)))
             continue
         if s == obs.seat:
             continue
         if parts[1] == "stay" and trump >= 0:
             kept = 5 - int(parts[2])
-            tests.append((s, partial(_kept, trump, kept) if s in exchanged else partial(_holds, trump, kept)))
+            tests.append((s, _kept(trump, kept) if s in exchanged else _holds(trump, kept)))
     return tests
 
 
@@ -250,7 +264,7 @@ def _buckem_tests(obs: Any) -> list[tuple[int, _Test]]:
         else:
             words = drew[s].split()
             k = int(words[2]) if len(words) >= 4 and words[3].startswith("card") else len(words) - 2
-            tests.append((s, partial(_kept, trump, 5 - k)))
+            tests.append((s, _kept(trump, 5 - k)))
     return tests
 
 

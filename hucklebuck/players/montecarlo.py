@@ -28,6 +28,8 @@ __all__ = ["MonteCarloPlayer", "hand_utility"]
 METHODS = ("playout", "solver")
 #: Default node budget of one open-cards solve (``method="solver"``); past it that deal is played out.
 NODE_LIMIT = 200_000
+#: Deals inference draws and weighs for each one the search plays (see ``MonteCarloPlayer``).
+RESAMPLE = 4
 
 
 def _hb_deltas(rec: bytes, obs: Any, n: int) -> tuple[list[int], bool]:
@@ -203,15 +205,20 @@ class MonteCarloPlayer:
         node_limit: int = NODE_LIMIT,
         inference: bool = True,
         weight_power: float = 1.0,
+        resample: int = RESAMPLE,
     ) -> None:
         """See the class docstring.
 
         ``weight_power`` raises each inference weight to that power (1, the
         default: the likelihood itself; below 1 the weights are flatter, so
         more of the deals count, at the cost of what inference reads).
+        ``resample`` is how many deals inference draws and weighs for each
+        one played: ``samples`` of the ``samples * resample`` drawn are
+        played, drawn in proportion to their weights (1: the ``samples``
+        deals are played and weighted, so deals that fit badly count little).
 
-        A bad ``samples``, ``method``, ``node_limit``, ``seed``, ``inference``
-        or ``weight_power`` raises :class:`OptionsError`.
+        A bad ``samples``, ``method``, ``node_limit``, ``seed``, ``inference``,
+        ``weight_power`` or ``resample`` raises :class:`OptionsError`.
         """
         if not isinstance(inference, bool):
             raise OptionsError(f"inference must be True or False, not {inference!r}")
@@ -221,6 +228,8 @@ class MonteCarloPlayer:
             or not 0 < weight_power <= 4
         ):
             raise OptionsError(f"weight_power must be a number above 0 and at most 4, not {weight_power!r}")
+        if isinstance(resample, bool) or not isinstance(resample, int) or not 1 <= resample <= 16:
+            raise OptionsError(f"resample must be an integer from 1 to 16, not {resample!r}")
         if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 100_000:
             raise OptionsError(f"samples must be an integer from 1 to 100000, not {samples!r}")
         if method not in METHODS:
@@ -230,9 +239,52 @@ class MonteCarloPlayer:
         self.samples = samples
         self.inference = inference
         self.weight_power = float(weight_power)
+        self.resample = resample
         self.method = method
         self.node_limit = node_limit
         self.rng = random.Random(check_seed(seed))
+
+    def _picks(
+        self, observation: Any, game: GameKind, pos: pys.SearchPosition, seed: int
+    ) -> tuple[list[int] | None, list[float] | None]:
+        """Which of the drawn deals the search plays, and what each counts (``None``: the first
+        ``samples`` deals, each once).
+
+        With inference, ``samples * resample`` deals are drawn and weighted by what the
+        other seats chose; ``samples`` of them are then drawn in proportion to the weights
+        (systematic resampling), so every deal played counts and a deal drawn twice is
+        played once and counted twice.  With ``resample=1`` the deals are weighted
+        themselves (importance sampling).
+        """
+        if not self.inference:
+            return None, None
+        drawn = self.samples * self.resample
+        hands = _search.sample_hands(pos, seed, drawn)
+        weights = inference.sample_weights(observation, game, hands)
+        if weights is None:
+            return None, None
+        if self.weight_power != 1.0:
+            weights = [w**self.weight_power for w in weights]
+        total = sum(weights)
+        if self.resample == 1:
+            return list(range(drawn)), [w * self.samples / total for w in weights]
+        # systematic resampling: samples evenly spaced points over the cumulative weights
+        step = total / self.samples
+        point = random.Random(seed).random() * step
+        tally: dict[int, int] = {}
+        acc = 0.0
+        got = 0
+        for k, w in enumerate(weights):
+            acc += w
+            while point < acc and got < self.samples:
+                tally[k] = tally.get(k, 0) + 1
+                point += step
+                got += 1
+        if got < self.samples:  # rounding at the top end: the heaviest deal takes the rest
+            top = max(range(drawn), key=lambda k: weights[k])
+            tally[top] = tally.get(top, 0) + self.samples - got
+        picks = sorted(tally)
+        return picks, [float(tally[k]) for k in picks]
 
     @property
     def _method_id(self) -> int:
@@ -263,38 +315,36 @@ class MonteCarloPlayer:
             detail = f" ({exc})" if str(exc) else ""
             raise OptionsError(f"this observation is not consistent with its game{detail}") from None
         seed = self.rng.getrandbits(64)
-        weights = None
-        if self.inference:
-            hands = _search.sample_hands(pos, seed, self.samples)
-            weights = inference.sample_weights(observation, game, hands)
-            if weights is not None and self.weight_power != 1.0:
-                weights = [w**self.weight_power for w in weights]
-        total_w = float(self.samples) if weights is None else sum(weights)
+        picks, counts = self._picks(observation, game, pos, seed)
+        samples = self.samples if picks is None else len(picks)
         values: list[float] = []
         step = pys.MAX_CANDS
-        size = self.samples * pys.REC
+        size = samples * pys.REC
         cache: dict[bytes, float] = {}
+        drawn = self.samples * self.resample
         for start in range(0, len(cands), step):
             part = cands[start : start + step]
-            data = _search.run_search(pos, part, seed, self.samples, self._method_id, self.node_limit)
+            data = _search.run_search(
+                pos, part, seed, samples, self._method_id, self.node_limit, picks, drawn
+            )
             for ci in range(len(part)):
                 block = data[ci * size : (ci + 1) * size]
                 total = 0.0
-                if weights is None:
-                    counts = Counter(block[k : k + pys.REC] for k in range(0, size, pys.REC))
-                    items = counts.items()
+                if counts is None:
+                    tally = Counter(block[k : k + pys.REC] for k in range(0, size, pys.REC))
+                    items = tally.items()
                     for rec, cnt in items:
                         v = cache.get(rec)
                         if v is None:
                             v = cache[rec] = hand_utility(game, rec, observation)
                         total += v * cnt
                 else:
-                    for k in range(self.samples):
+                    for k in range(samples):
                         rec = block[k * pys.REC : (k + 1) * pys.REC]
                         v = cache.get(rec)
                         if v is None:
                             v = cache[rec] = hand_utility(game, rec, observation)
-                        total += v * weights[k]
-                values.append(total / total_w)
+                        total += v * counts[k]
+                values.append(total / self.samples)
         ranked = sorted(range(len(legal)), key=lambda i: (-values[i], i))
         return [(legal[i], values[i]) for i in ranked]
