@@ -41,6 +41,7 @@ def make_ffi() -> FFI:
             "csrc/hb_eval.c",
             "csrc/hb_search.c",
             "csrc/hb_search_check.c",
+            "csrc/hb_search_reads.c",
             "csrc/hb_maxn.c",
             "csrc/hb_solve.c",
             "csrc/hb_vec.c",

@@ -175,6 +175,7 @@ enum {
     HB_SP_ORDER = 5, HB_SP_CALL = 6, HB_SP_DEALER_DISCARD = 7, HB_SP_STAY_FOLD = 8, HB_SP_DRAW = 9,
     HB_E_NOMEM = -17,     /* the search's table could not be allocated */
     HB_E_PICK = -18,      /* search picks not strictly increasing or past the deals drawn */
+    HB_E_READ = -19,      /* a card-play read that does not fit the position */
     HB_SEARCH_REC = 12,   /* bytes per (candidate, sample) record */
     HB_SEARCH_MAX_CANDS = 64,
     HB_SEARCH_PLAYOUT = 0, /* method: the rest of the hand by the playout policies */
@@ -231,6 +232,25 @@ int hb_search_cancel(const hb_search_pos *pos, const hb_search_cand *cands, int 
 int hb_search_pick(const hb_search_pos *pos, const hb_search_cand *cands, int ncands, uint64_t seed,
                    uint32_t drawn, const uint32_t *picks, uint32_t samples, int method, uint64_t node_limit,
                    const int *cancel, int8_t *out, size_t out_len);
+
+/* One card another seat played this hand, as a read of the sampled deals: its seat,
+   the card, the cards of its trick before it (leader first), the cards the seat
+   played after it (so its hand then was its sampled hand plus those and the card),
+   and the chance that such a seat plays the card the policy would. */
+typedef struct {
+    int32_t seat, card, tlen;
+    uint8_t trick[8];
+    uint64_t later;
+    double match;
+} hb_search_read;
+
+/* For each of `ndeals` deals (8 hand masks each, as hb_search_sample gives them) the
+   likelihood of the `nreads` cards under the playout policy (a Deer Park seat of the
+   position's ducking seats: the ducking policy): a card the policy would have played
+   from that hand counts its read's `match`, any other of its L legal cards
+   (1 - match) / (L - 1), a forced card 1.  out gets one number per deal. */
+int hb_search_reads(const hb_search_pos *pos, const uint64_t *deals, uint32_t ndeals, const hb_search_read *reads,
+                    int nreads, double *out, size_t out_len);
 /* CDEF-END */
 
 #endif

@@ -50,6 +50,9 @@ int hb_i_bk_rakes(uint64_t hand, int trump);
 int hb_i_search_check_pos(const hb_search_pos *p, const hb_rules *r);
 int hb_i_search_check_cand(const hb_search_pos *p, const hb_rules *r, const hb_search_cand *c);
 
+/* hb_search_reads.c: the ducking policy of a Deer Park seat playing for 50. */
+int hb_i_duck_card(const hb_rules *r, int trump, uint64_t hand, const uint8_t *trick, int tlen);
+
 /* hb_maxn.c: the open-cards play of the search's solver method.  The table is
    owned by the caller (HB_MAXN_SLOTS slots, at most HB_MAXN_KEEP positions kept). */
 #define HB_MAXN_SLOTS (1u << 15)

@@ -98,29 +98,9 @@ static uint64_t bk_discards(uint64_t hand, int trump)
     return disc;
 }
 
-/* The ducking policy of a Deer Park seat playing for 50: lead its weakest card;
- * follow with its strongest card that does not take the lead, else its weakest. */
-static int duck_card(const hb_rules *r, int trump, uint64_t hand, const uint8_t *trick, int tlen)
-{
-    uint64_t m, legal = hb_i_legal(r, hand, tlen ? trick[0] : -1);
-    int i, top = -1, lead = tlen ? r->suit[trick[0]] : -1, lo = -1, lo_v = 1 << 30, hi = -1, hi_v = -1;
-    for (i = 0; i < tlen; i++) {
-        int s = r->suit[trick[i]];
-        int k = ((s == trump) << 5) | ((s == lead) << 4) | r->rank[trick[i]];
-        if (k > top) top = k;
-    }
-    for (m = legal; m; m &= m - 1) {
-        int c = lowbit(m), s = r->suit[c], v = hb_i_power(r, trump, c) * 64 + c;
-        int k = ((s == trump) << 5) | ((s == lead) << 4) | r->rank[c];
-        if (v < lo_v) { lo_v = v; lo = c; }
-        if (tlen && k <= top && v > hi_v) { hi_v = v; hi = c; }
-    }
-    return hi >= 0 ? hi : lo;
-}
-
 static int card_for(const hb_rules *r, int trump, uint64_t hand, const uint8_t *trick, int tlen, int ducks)
 {
-    return ducks ? duck_card(r, trump, hand, trick, tlen) : hb_i_policy_card(r, trump, hand, trick, tlen);
+    return ducks ? hb_i_duck_card(r, trump, hand, trick, tlen) : hb_i_policy_card(r, trump, hand, trick, tlen);
 }
 
 /* Finish the current trick, then play out the hand: every seat by the playout

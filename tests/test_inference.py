@@ -122,11 +122,17 @@ def test_the_accuracy_command_reads_every_phase(capsys: Any) -> None:
 def test_rebuild_counts_every_kind_of_choice() -> None:
     data = likelihood.rebuild(1, 4, kind="heuristic")
     kinds = {key.split("|")[0] for key in data}
-    assert {"hb-auction", "hb-declare", "dp-order"} <= kinds
-    for per in data.values():
+    assert {"hb-auction", "hb-declare", "dp-order", "play"} <= kinds
+    for key, per in data.items():
         for b, counts in per.items():
             assert 0 <= int(b) <= likelihood.TOP
-            assert set(counts) <= {"bid", "pass", "stay", "drop", "order", "call"}
+            if key.startswith("play|"):
+                assert b == "0" and set(counts) <= {"match", "other"} and sum(counts.values()) > 0
+            else:
+                assert set(counts) <= {"bid", "pass", "stay", "drop", "order", "call"}
+    # the heuristics follow suit as cheaply as the playout policy: nearly every card matches
+    follow = data["play|hb|follow"]["0"]
+    assert follow.get("match", 0) > 4 * follow.get("other", 0)
 
 
 def test_the_fast_trick_estimate_is_the_heuristic_one() -> None:
@@ -193,12 +199,12 @@ def test_resampling_draws_deals_in_proportion_to_their_weights(monkeypatch: Any)
     # only deals 5 and 9 fit, 9 three times as well: 2 and 6 of the 8 samples
     weights = [0.0] * drawn
     weights[5], weights[9] = 1.0, 3.0
-    monkeypatch.setattr(inference, "sample_weights", lambda o, g, hands: list(weights))
+    monkeypatch.setattr(inference, "sample_weights", lambda o, g, hands, pos=None: list(weights))
     pos = _search.build_position(obs)
     picks, counts = player._picks(obs, GameKind.HUCKLEBUCK, pos, 77)
     assert picks == [5, 9] and counts == [2.0, 6.0]
     # equal weights: evenly spaced deals, each once
-    monkeypatch.setattr(inference, "sample_weights", lambda o, g, hands: [1.0] * len(hands))
+    monkeypatch.setattr(inference, "sample_weights", lambda o, g, hands, pos=None: [1.0] * len(hands))
     picks, counts = player._picks(obs, GameKind.HUCKLEBUCK, pos, 77)
     assert counts == [1.0] * 8
     assert picks is not None and [b - a for a, b in itertools.pairwise(picks)] == [player.resample] * 7
@@ -207,7 +213,7 @@ def test_resampling_draws_deals_in_proportion_to_their_weights(monkeypatch: Any)
 def test_resampled_values_are_the_counted_means_of_the_picked_deals(monkeypatch: Any) -> None:
     obs = _after_a_bid()
 
-    def every_third(o: Any, g: Any, hands: Any) -> list[float]:
+    def every_third(o: Any, g: Any, hands: Any, pos: Any = None) -> list[float]:
         return [1.0 if k % 3 == 0 else 0.0 for k in range(len(hands))]
 
     monkeypatch.setattr(inference, "sample_weights", every_third)

@@ -211,7 +211,70 @@ static void hostile(void)
         }
         (void)hb_search(&p, c, 1 + (int)(rng_next(&st) % 3), rng_next(&st), 4, out, sizeof out);
         (void)hb_search_sample(&p, rng_next(&st), 4, hands, 32);
+        {   /* card-play reads: scrambled reads and deals, on the same positions */
+            hb_search_read rd[3];
+            double w[4];
+            unsigned char *rr = (unsigned char *)rd;
+            uint32_t picks[2] = {(uint32_t)(rng_next(&st) % 6), (uint32_t)(rng_next(&st) % 6)};
+            for (i = 0; i < sizeof rd; i++) rr[i] = (unsigned char)rng_next(&st);
+            for (i = 0; i < 3; i++) {
+                if (rng_next(&st) % 2) {  /* near-valid */
+                    rd[i].seat = (int)(rng_next(&st) % 9) - 1; rd[i].card = (int)(rng_next(&st) % 53);
+                    rd[i].tlen = (int)(rng_next(&st) % 9) - 1; rd[i].later &= ((UINT64_C(1) << 52) - 1);
+                    rd[i].match = (double)(rng_next(&st) % 12) / 10.0;
+                }
+            }
+            for (i = 0; i < 32; i++) if (rng_next(&st) % 2) hands[i] &= (UINT64_C(1) << 52) - 1;
+            if (rng_next(&st) % 2) { p.phase = HB_SP_PLAY; p.trump = (int)(rng_next(&st) % 4); }
+            (void)hb_search_reads(&p, hands, 4, rd, (int)(rng_next(&st) % 4), w, 4);
+            (void)hb_search_pick(&p, c, 1, rng_next(&st), 6, picks, 2, HB_SEARCH_PLAYOUT, 0, NULL, out,
+                                 sizeof out);
+        }
     }
+}
+
+/* Reads on a valid play position: a forced card counts 1, the policy's card its match,
+ * another card the rest of the chance shared; bad reads are refused. */
+static void reads(void)
+{
+    uint64_t st = 17, deal[8] = {0};
+    hb_search_pos p;
+    hb_search_read rd;
+    double w[2];
+    fresh(&p, HB_GAME_HUCKLEBUCK, HB_SP_PLAY, 4, 0, &st);
+    p.trump = 0; p.leader = 3; p.trick_len = 1;
+    p.state[0] = p.state[1] = p.state[2] = p.state[3] = 1;
+    p.size[3] = 4;
+    {   /* seat 3 led the lowest pool card */
+        int c = __builtin_ctzll(p.pool);
+        p.trick[0] = (uint8_t)c;
+        p.pool &= ~(UINT64_C(1) << c);
+        memset(&rd, 0, sizeof rd);
+        rd.seat = 3; rd.card = c; rd.tlen = 0; rd.match = 0.6;
+    }
+    /* deal seat 3 four pool cards: the policy leads its strongest card, not the lowest one */
+    {
+        uint64_t m = p.pool;
+        int k;
+        for (k = 0; k < 4; k++) { deal[3] |= m & (0 - m); m &= m - 1; }
+        CHECK(hb_search_reads(&p, deal, 1, &rd, 1, w, 2) == HB_OK);
+        CHECK(w[0] > 0.099 && w[0] < 0.101);  /* (1 - 0.6) / 4 of five legal cards */
+        deal[3] = 0;  /* the led card was its only card: forced */
+        CHECK(hb_search_reads(&p, deal, 1, &rd, 1, w, 2) == HB_OK && w[0] == 1.0);
+    }
+    rd.match = 1.0;
+    CHECK(hb_search_reads(&p, deal, 1, &rd, 1, w, 2) == HB_E_READ);
+    rd.match = 0.6; rd.seat = 4;
+    CHECK(hb_search_reads(&p, deal, 1, &rd, 1, w, 2) == HB_E_READ);
+    rd.seat = 3; rd.later = UINT64_C(1) << rd.card;
+    CHECK(hb_search_reads(&p, deal, 1, &rd, 1, w, 2) == HB_E_READ);
+    rd.later = 0; deal[2] = UINT64_C(1) << 60;
+    CHECK(hb_search_reads(&p, deal, 1, &rd, 1, w, 2) == HB_E_READ);
+    deal[2] = 0;
+    CHECK(hb_search_reads(&p, deal, 3, &rd, 1, w, 2) == HB_E_LEN);  /* out too small */
+    CHECK(hb_search_reads(NULL, deal, 1, &rd, 1, w, 2) == HB_E_NULL);
+    p.phase = HB_SP_AUCTION;
+    CHECK(hb_search_reads(&p, deal, 1, &rd, 1, w, 2) == HB_E_MODE);
 }
 
 int main(void)
@@ -219,6 +282,7 @@ int main(void)
     valid_positions();
     refusals();
     hostile();
+    reads();
     if (failures) {
         fprintf(stderr, "search tests: %d failures\n", failures);
         return 1;

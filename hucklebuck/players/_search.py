@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .._core import _py_reads, get_core
 from .._core import _py_search as pys
-from .._core import get_core
+from .._core._py_reads import Read
 from ..actions import (
     Action,
     Bid,
@@ -48,6 +49,7 @@ _MESSAGES = {
     -13: "no deal of the unseen cards fits the hand sizes and the voids shown",
     -14: "a candidate is not a legal choice in this position",
     -18: "the deals picked are not in increasing order among those drawn",
+    -19: "a card read from the table does not fit this position",
 }
 
 
@@ -440,6 +442,35 @@ def sample_hands(p: pys.SearchPosition, seed: int, samples: int) -> list[list[in
         return [[int(out[8 * k + i]) for i in range(8)] for k in range(samples)]
     try:
         return pys.sample(p, seed, samples)
+    except pys.SearchError as exc:
+        _raise(exc.code)
+        raise  # pragma: no cover
+
+
+def read_weights(p: pys.SearchPosition, deals: Sequence[Sequence[int]], plays: Sequence[Read]) -> list[float]:
+    """The likelihood of the other seats' cards ``plays`` on each deal, from the active core
+    (one call; see :func:`hucklebuck._core._py_reads.reads`)."""
+    if get_core().name == "c":
+        ffi, lib = _c_module()
+        cp = _c_pos(ffi, p)
+        flat = [m for deal in deals for m in deal]
+        if any(len(deal) != 8 for deal in deals):
+            _raise(-19)
+        cdeals = ffi.new("uint64_t[]", flat) if flat else ffi.NULL
+        creads = ffi.new("hb_search_read[]", len(plays)) if plays else ffi.NULL
+        for j, d in enumerate(plays):
+            creads[j].seat, creads[j].card, creads[j].tlen = d.seat, d.card, len(d.trick)
+            for i, c in enumerate(d.trick[:8]):
+                creads[j].trick[i] = c
+            creads[j].later = d.later
+            creads[j].match = d.match
+        out = ffi.new("double[]", max(1, len(deals)))
+        rc = lib.hb_search_reads(cp, cdeals, len(deals), creads, len(plays), out, len(deals))
+        if rc != 0:
+            _raise(rc)
+        return [float(out[k]) for k in range(len(deals))]
+    try:
+        return _py_reads.reads(p, [list(d) for d in deals], list(plays))
     except pys.SearchError as exc:
         _raise(exc.code)
         raise  # pragma: no cover

@@ -115,7 +115,7 @@ def measure(
                 deals = _search.sample_hands(pos, rng.getrandbits(64), samples)
                 scores = _score(obs, table, deals, pos.pool, players)
                 if scores:
-                    weights = inference.sample_weights(obs, kind, deals)
+                    weights = inference.sample_weights(obs, kind, deals, pos)
                     acc = out[obs.phase.value]
                     acc.positions += 1
                     k = picks.getrandbits(62)

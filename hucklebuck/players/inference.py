@@ -37,12 +37,15 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any
 
+from .._core import _py_search as pys
+from .._core._py_reads import Read
 from ..cards import Card, CardSet, Rank, Suit
+from ..games.base import Phase
 from ..packs import GameKind
-from . import likelihood
+from . import _search, likelihood
 from .heuristics import EXCHANGE_GAIN, _tables, plays_for_fifty
 
-__all__ = ["FLOOR", "sample_weights"]
+__all__ = ["FLOOR", "play_reads", "sample_weights"]
 
 #: The least likelihood any single choice gets (a model of others is never certain).
 FLOOR = 0.02
@@ -277,8 +280,43 @@ def _bk_goodness(mask: int, trump: int) -> float:
     return len(trumps) - 1.5 + (1.0 if high and aces else 0.0)
 
 
-def sample_weights(obs: Any, game: GameKind, hands: Sequence[Sequence[int]]) -> list[float] | None:
-    """The weight of each sampled deal (8 hand masks each), or ``None`` when nothing is to be read."""
+def play_reads(obs: Any, game: GameKind, pos: pys.SearchPosition) -> list[Read]:
+    """The cards the other seats played this hand, each with the measured chance that such
+    a seat plays the card the search's playout policy would (Hucklebuck, Deer Park Euchre;
+    none in Buck 'Em, where nothing is measured)."""
+    if game is GameKind.BUCKEM or obs.phase is not Phase.PLAY:
+        return []
+    ducking = pos.flags >> 8 & 0xFF if game is GameKind.DEERPARK else 0
+    plays: list[tuple[int, int, tuple[int, ...]]] = []
+    for t in obs.tricks:
+        cards = [c.index for c in t.cards]
+        plays += [(s, cards[i], tuple(cards[:i])) for i, s in enumerate(t.seats)]
+    current = [c.index for c in obs.current_trick]
+    n = pos.nseats
+    order = [s for s in range(n) if pos.state[s] & 1]
+    if current and pos.leader in order:
+        i = order.index(pos.leader)
+        seats = (order[i:] + order[:i])[: len(current)]
+        plays += [(s, current[k], tuple(current[:k])) for k, s in enumerate(seats)]
+    out: list[Read] = []
+    later = [0] * 8
+    for s, card, before in reversed(plays):
+        if s != obs.seat:
+            match = likelihood.play_match(game, not before, bool(ducking >> s & 1))
+            if match is not None:
+                out.append(Read(s, card, before, later[s], match))
+        later[s] |= 1 << card
+    return out[::-1]
+
+
+def sample_weights(
+    obs: Any, game: GameKind, hands: Sequence[Sequence[int]], pos: pys.SearchPosition | None = None
+) -> list[float] | None:
+    """The weight of each sampled deal (8 hand masks each), or ``None`` when nothing is to be read.
+
+    With the search position ``pos`` the cards the other seats played are read too
+    (:func:`play_reads`).
+    """
     n = len(obs.bankrolls) if game is GameKind.BUCKEM else len(obs.scores)
     if game is GameKind.DEERPARK:
         tests = _deerpark_tests(obs, n)
@@ -286,15 +324,16 @@ def sample_weights(obs: Any, game: GameKind, hands: Sequence[Sequence[int]]) -> 
         tests = _hucklebuck_tests(obs)
     else:
         tests = _buckem_tests(obs)
-    if not tests:
+    reads = play_reads(obs, game, pos) if pos is not None else []
+    if not tests and not reads:
         return None
     played = _played(obs, n)
-    weights = []
-    for deal in hands:
-        w = 1.0
+    weights = _search.read_weights(pos, hands, reads) if reads and pos is not None else [1.0] * len(hands)
+    for k, deal in enumerate(hands):
+        w = weights[k]
         for s, test in tests:
             w *= test(deal[s] | played[s])
-        weights.append(w)
+        weights[k] = w
     total = sum(weights)
     if total <= 0.0:
         return None

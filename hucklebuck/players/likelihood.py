@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from ..actions import Bid, Call, Drop, Order, Pass, Stay
+from ..actions import Bid, Call, Drop, Order, Pass, Play, Stay
 from ..games import DeerParkGame, HucklebuckGame
 from ..games.base import Phase
 from ..packs import GameKind
@@ -151,6 +151,9 @@ def hb_auction_context(need: int, dealer_five: bool, reentry: bool) -> str:
 def _record_dp(obs: Any, action: Any, n: int, out: dict[str, Counter[Any]]) -> None:
     from .heuristics import plays_for_fifty
 
+    if isinstance(action, Play):
+        _record_play(obs, action, out)
+        return
     me = obs.seat
     high = plays_for_fifty(obs.scores, me)
     dealer = me == obs.dealer
@@ -167,8 +170,43 @@ def _record_dp(obs: Any, action: Any, n: int, out: dict[str, Counter[Any]]) -> N
         out[context_key("dp-call", n, dp_call_context(high, dealer))][(bucket(f), label)] += 1
 
 
+def play_context(game: GameKind, lead: bool, ducks: bool) -> str:
+    """The key of the table of how often a seat plays the card the playout policy would."""
+    name = "hb" if game is GameKind.HUCKLEBUCK else "dp"
+    return f"play|{name}|{'lead' if lead else 'follow'}{'-duck' if ducks else ''}"
+
+
+def play_match(game: GameKind, lead: bool, ducks: bool) -> float | None:
+    """The measured chance that a seat plays the card the search's playout policy (a Deer
+    Park seat playing for 50: its ducking policy) would, when it has a choice; ``None``
+    where nothing is measured.  Smoothed toward one half (2 pseudo-counts each way) and
+    kept between 5 % and 95 %."""
+    raw = DATA.get(play_context(game, lead, ducks), {}).get("0")
+    if not raw:
+        return None
+    match, other = float(raw.get("match", 0)), float(raw.get("other", 0))
+    return max(0.05, min(0.95, (match + 2.0) / (match + other + 4.0)))
+
+
+def _record_play(obs: Any, action: Any, out: dict[str, Counter[Any]]) -> None:
+    """Count whether the card chosen is the one the playout policy would choose."""
+    from .._core._py_eval import _Rules
+    from .._core._py_search import _duck_card
+    from . import _search
+
+    pos = _search.build_position(obs)
+    rules = _Rules(pos.game, pos.trump)
+    trick = list(pos.trick)
+    ducks = pos.game == GameKind.DEERPARK.core_id and bool(pos.flags >> 8 >> obs.seat & 1)
+    best = _duck_card(rules, obs.hand.mask, trick) if ducks else rules.policy(obs.hand.mask, trick)
+    label = "match" if best == action.card.index else "other"
+    out[play_context(_search.game_of(obs), not trick, ducks)][(0, label)] += 1
+
+
 def _record_hb(obs: Any, action: Any, n: int, out: dict[str, Counter[Any]]) -> None:
-    if obs.phase is Phase.AUCTION:
+    if isinstance(action, Play):
+        _record_play(obs, action, out)
+    elif obs.phase is Phase.AUCTION:
         need = 2 if obs.bid is None else obs.bid + 1
         five = obs.seat == obs.dealer and obs.bid is None and obs.options.all_pass.value == "dealer_scores_5"
         ctx = hb_auction_context(need, five, obs.options.auction_reentry)

@@ -260,7 +260,7 @@ class MonteCarloPlayer:
             return None, None
         drawn = self.samples * self.resample
         hands = _search.sample_hands(pos, seed, drawn)
-        weights = inference.sample_weights(observation, game, hands)
+        weights = inference.sample_weights(observation, game, hands, pos)
         if weights is None:
             return None, None
         if self.weight_power != 1.0:
