@@ -243,3 +243,19 @@ def test_resampled_values_are_the_counted_means_of_the_picked_deals(monkeypatch:
 def test_bad_resample(resample: Any) -> None:
     with pytest.raises(OptionsError, match="resample"):
         MonteCarloPlayer(resample=resample)
+
+
+@pytest.mark.single_core
+@pytest.mark.parametrize("module", ["likelihood", "value", "accuracy"])
+def test_the_rebuild_commands_run_without_a_warning(module: str) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-m", f"hucklebuck.players.{module}", "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "" and "usage: python -m hucklebuck.players." in done.stdout

@@ -15,21 +15,51 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionsError
 from ..packs import GameKind
 from .base import Player, RandomPlayer
-from .heuristics import (
-    BuckEmHeuristic,
-    DeerParkHeuristic,
-    HucklebuckHeuristic,
-    bid_value,
-    estimate_tricks,
-    euchre_strength,
-    hands_to_goal,
-)
-from .montecarlo import MonteCarloPlayer, hand_utility
+
+if TYPE_CHECKING:
+    from .heuristics import (
+        BuckEmHeuristic,
+        DeerParkHeuristic,
+        HucklebuckHeuristic,
+        bid_value,
+        estimate_tricks,
+        euchre_strength,
+        hands_to_goal,
+    )
+    from .montecarlo import MonteCarloPlayer, hand_utility
+
+# The players and their models load on first use, so that the package imports quickly and
+# ``python -m hucklebuck.players.value`` (or ``.likelihood``) runs a module not yet imported.
+_LAZY = {
+    "BuckEmHeuristic": "heuristics",
+    "DeerParkHeuristic": "heuristics",
+    "HucklebuckHeuristic": "heuristics",
+    "bid_value": "heuristics",
+    "estimate_tricks": "heuristics",
+    "euchre_strength": "heuristics",
+    "hands_to_goal": "heuristics",
+    "MonteCarloPlayer": "montecarlo",
+    "hand_utility": "montecarlo",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    found = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = found
+    return found
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "DEFAULT_PLAYER_KIND",
@@ -55,10 +85,10 @@ PLAYER_KINDS: tuple[str, ...] = ("mc", "mc-solver", "heuristic", "random", "mc-b
 DEFAULT_PLAYER_KIND: str = PLAYER_KINDS[0]
 """The strongest player kind: what an empty seat gets unless told otherwise."""
 
-_HEURISTICS: dict[GameKind, type[Any]] = {
-    GameKind.HUCKLEBUCK: HucklebuckHeuristic,
-    GameKind.DEERPARK: DeerParkHeuristic,
-    GameKind.BUCKEM: BuckEmHeuristic,
+_HEURISTICS: dict[GameKind, str] = {
+    GameKind.HUCKLEBUCK: "HucklebuckHeuristic",
+    GameKind.DEERPARK: "DeerParkHeuristic",
+    GameKind.BUCKEM: "BuckEmHeuristic",
 }
 
 
@@ -74,6 +104,8 @@ def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> 
     :class:`~hucklebuck.errors.OptionsError` naming the valid ones.
     """
     g = GameKind.coerce(game)
+    from .montecarlo import MonteCarloPlayer
+
     if kind == "mc":
         return MonteCarloPlayer(seed=seed)
     if kind == "mc-blind":
@@ -83,6 +115,6 @@ def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> 
     if kind == "random":
         return RandomPlayer(seed=seed)
     if kind == "heuristic":
-        made: Player[Any] = _HEURISTICS[g]()
+        made: Player[Any] = getattr(import_module(".heuristics", __name__), _HEURISTICS[g])()
         return made
     raise OptionsError(f"unknown player kind {kind!r} (use one of: {', '.join(PLAYER_KINDS)})")
