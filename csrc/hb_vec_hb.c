@@ -405,10 +405,7 @@ static uint64_t serve(hb_vec_env *e, hb_vec_cold *c, int need)
 
 static void do_exchange(hb_vec_env *e, hb_vec_cold *c, int seat, int id)
 {
-    uint64_t hand = e->hands[seat], discards = 0, bits = hand;
-    int m = id - HB_HB_DISCARD, j;
-    for (j = 0; j < 5 && bits; j++, bits &= bits - 1)
-        if (m >> j & 1) discards |= bits & (~bits + 1);
+    uint64_t hand = e->hands[seat], discards = hb_discard_mask(hand, id - HB_HB_DISCARD), bits;
     hand = (hand & ~discards) | serve(e, c, popcount64(discards));
     for (bits = discards; bits && e->aside_len < 52; bits &= bits - 1)
         e->aside[e->aside_len++] = (uint8_t)lowest_bit(bits);

@@ -92,6 +92,17 @@ typedef struct {
 
 static inline int hb_popcount128(const uint64_t x[2]) { return popcount64(x[0]) + popcount64(x[1]); }
 
+/* The cards of a hand a discard id's bit pattern m names: bit j is the hand's j-th card
+ * (lowest card first); past the hand's cards the bits name nothing. */
+static inline uint64_t hb_discard_mask(uint64_t hand, int m)
+{
+    uint64_t discards = 0, bits = hand;
+    int j;
+    for (j = 0; j < 5 && bits; j++, bits &= bits - 1)
+        if (m >> j & 1) discards |= bits & (~bits + 1);
+    return discards;
+}
+
 /* hb_vec.c: check environments [begin, end) and their ids as hb_vec_check does
    (actions NULL: only that each is a valid state of environment i, as a reset
    of the next episodes needs); the worker threads' first pass (hb_vec_pool.c). */

@@ -358,8 +358,15 @@ def test_both_lanes_give_the_same_buffers(reward: str) -> None:
         c = VectorGame("deerpark", 5, 6, seed=77, hands=None, reward=reward)
     with hucklebuck.using("python"):
         py = VectorGame("deerpark", 5, 6, seed=77, hands=None, reward=reward)
+    lanes_agree(c, py, 400)
+
+
+def lanes_agree(c: VectorGame, py: VectorGame, steps: int, games: int = 0) -> None:
+    """Step the C lane and the Python lane with the same sampled ids: every buffer agrees at
+    every step, the tensors every 20 steps (and, with ``games``, the rebuilt game of one of the
+    first ``games`` tables)."""
     assert (c.lane, py.lane) == ("c", "python")
-    for k in range(400):
+    for k in range(steps):
         acts = c.sample_legal(k)
         assert acts.tobytes() == py.sample_legal(k).tobytes()
         c.step(acts)
@@ -370,4 +377,6 @@ def test_both_lanes_give_the_same_buffers(reward: str) -> None:
         if k % 20 == 0:
             with hucklebuck.using("python"):
                 assert c.observation_tensor().tobytes() == py.observation_tensor().tobytes()
+                if games:
+                    assert c.game(k % games).to_dict() == py.game(k % games).to_dict()
     assert max(c.episodes) >= 1

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
-from test_vector import Reference, check_same
+from test_vector import Reference, check_same, lanes_agree
 from test_vector_errors import snapshot
 
 import hucklebuck
@@ -328,20 +328,7 @@ def test_both_lanes_give_the_same_buffers(reward: str) -> None:
         c = VectorGame("buckem", 6, 5, options=options, seed=78, hands=5, reward=reward)
     with hucklebuck.using("python"):
         py = VectorGame("buckem", 6, 5, options=options, seed=78, hands=5, reward=reward)
-    assert (c.lane, py.lane) == ("c", "python")
-    for k in range(300):
-        acts = c.sample_legal(k)
-        assert acts.tobytes() == py.sample_legal(k).tobytes()
-        c.step(acts)
-        with hucklebuck.using("python"):
-            py.step(acts)
-        for a, b in ((c.legal_mask, py.legal_mask), (c.rewards, py.rewards), (c.terminated, py.terminated)):
-            assert a.tobytes() == b.tobytes()
-        if k % 20 == 0:
-            with hucklebuck.using("python"):
-                assert c.observation_tensor().tobytes() == py.observation_tensor().tobytes()
-                assert c.game(k % 5).to_dict() == py.game(k % 5).to_dict()
-    assert max(c.episodes) >= 1
+    lanes_agree(c, py, 300, games=5)
 
 
 def test_threads_give_the_same_buffers() -> None:
