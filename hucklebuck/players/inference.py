@@ -5,8 +5,9 @@ what its seat has seen (the cards, the voids).  What the other seats *chose*
 says more: a Hucklebuck player who bid 4 holds a strong hand, a stayer who
 exchanged one card kept four good ones, a Buck 'Em player who folded holds
 little.  :func:`sample_weights` gives each sampled deal the likelihood of
-those choices under a model of the others' play, and the player weighs each
-deal's outcome by its weight (importance sampling).
+those choices under a model of the others' play, and the player plays the
+deals it draws in proportion to their weights (see ``MonteCarloPlayer``'s
+``resample``).
 
 * **Measured choices** (:mod:`hucklebuck.players.likelihood`): the Deer Park
   orders, passes and calls, and the Hucklebuck bids and passes, by how often
@@ -14,6 +15,11 @@ deal's outcome by its weight (importance sampling).
   one (counted in self-play).  The heuristics' own thresholds were the first
   model and pointed the wrong way: the default player orders up and bids on
   far weaker hands than they do.
+* **Cards played** (:func:`play_reads`; Hucklebuck, Deer Park Euchre): each
+  card another seat played this hand, by whether the search's own playout
+  policy would have played it from the hand the seat held then, with the
+  measured chance that the default player plays the policy's card (one call
+  into the core for every card on every deal).
 * **Rules of thumb**, softened to a logistic curve around the heuristic's
   threshold so that a near miss is likely and a far one unlikely, never
   impossible (:data:`FLOOR`): the number of cards each Hucklebuck stayer

@@ -188,11 +188,13 @@ class MonteCarloPlayer:
     the core's fixed policies under both methods.
 
     With ``inference`` (default) each sampled deal is weighted by how likely
-    it makes what the other seats chose this hand (bids, passes, stays, drops,
-    exchange and draw counts, orders, calls, folds): by how often this
-    player itself makes such a choice with such a hand (measured in
-    self-play), or by the heuristics' rules where nothing is measured (see
-    :mod:`hucklebuck.players.inference`).  With ``auction_reentry`` the
+    it makes what the other seats did this hand (bids, passes, stays, drops,
+    exchange and draw counts, orders, calls, folds, and in Hucklebuck and
+    Deer Park Euchre the cards they played): by how often this player itself
+    makes such a choice with such a hand (measured in self-play), or by the
+    heuristics' rules where nothing is measured (see
+    :mod:`hucklebuck.players.inference`); the deals played are drawn from
+    ``resample`` times as many in proportion to those weights.  With ``auction_reentry`` the
     search lets a Hucklebuck seat that passed before the last bid bid again.
     """
 
