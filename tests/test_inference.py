@@ -119,6 +119,33 @@ def test_the_accuracy_command_reads_every_phase(capsys: Any) -> None:
     assert abs(gain - (inferred - blind)) < 1e-12
 
 
+def test_true_deal_values_leave_nothing_to_chance_in_the_play() -> None:
+    from hucklebuck.players import make_player
+    from hucklebuck.players.accuracy import true_values
+
+    game = DeerParkGame(4, seed=6)
+    bot = make_player("heuristic", "deerpark")
+    while game.phase is not Phase.PLAY:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(bot.choose(game.observation(seat)))
+    obs = game.observation(game.to_act)
+    acts = list(obs.legal_actions)
+    first = true_values(obs, game, acts, 1, 3)
+    assert first == true_values(obs, game, acts, 99, 5)  # every hand known: no deal left to draw
+    assert all(0.0 <= v <= 1.0 for v in first)
+    blind = MonteCarloPlayer(samples=64, seed=3, inference=False).analyse(obs)
+    assert dict(blind) != dict(zip(acts, first, strict=True))  # the sampled hands are not the true ones
+
+
+def test_the_accuracy_command_prints_the_true_deal_gain(capsys: Any) -> None:
+    from hucklebuck.players.accuracy import main
+
+    assert main(["deerpark", "--players", "3", "--bots", "heuristic", "--games", "1", "--samples", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "true-deal gain" in out and "choices changed; on the true deal a changed" in out
+
+
 def test_rebuild_counts_every_kind_of_choice() -> None:
     data = likelihood.rebuild(1, 4, kind="heuristic")
     kinds = {key.split("|")[0] for key in data}
