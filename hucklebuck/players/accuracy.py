@@ -14,7 +14,9 @@ choice without it (same seed).  Where they differ, both choices are then
 valued on the *true* deal (the search run with every hand known, only the
 stock left to chance): the mean gain of the inferred choice over the blind
 one, in points of the chance of winning the game (Buck 'Em: chips), with its
-95 % interval over the changed choices.
+95 % interval over the changed choices; and, as the most any inference could
+gain, how much better on the true deal the best action is than the blind
+choice, on average over all decisions ("perfect information").
 
 Run it with ``python -m hucklebuck.players.accuracy GAME`` (see ``--help``).
 """
@@ -65,6 +67,7 @@ class PhaseAccuracy:
     changed: int = 0
     value_gain: float = 0.0
     value_gain_sq: float = 0.0
+    perfect_gain: float = 0.0
 
     def value_row(self) -> tuple[float, float]:
         """The mean true-deal gain of a changed choice, and the half-width of its 95 % interval."""
@@ -162,12 +165,15 @@ def measure(
                     k = picks.getrandbits(62)
                     with_inference = MonteCarloPlayer(samples=samples, seed=k).choose(obs)
                     blind_choice = MonteCarloPlayer(samples=samples, seed=k, inference=False).choose(obs)
+                    scale = 1.0 if kind is GameKind.BUCKEM else 100.0
+                    legal = list(obs.legal_actions)
+                    truth = dict(zip(legal, true_values(obs, table, legal, k, samples), strict=True))
+                    acc.perfect_gain += (max(truth.values()) - truth[blind_choice]) * scale
                     if with_inference != blind_choice:
                         acc.changed += 1
-                        v_inf, v_blind = true_values(obs, table, [with_inference, blind_choice], k, samples)
-                        scale = 1.0 if kind is GameKind.BUCKEM else 100.0
-                        acc.value_gain += (v_inf - v_blind) * scale
-                        acc.value_gain_sq += ((v_inf - v_blind) * scale) ** 2
+                        gain = (truth[with_inference] - truth[blind_choice]) * scale
+                        acc.value_gain += gain
+                        acc.value_gain_sq += gain * gain
                     blind = sum(scores) / len(scores)
                     acc.blind += blind
                     if weights is None:
@@ -206,14 +212,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         options=options,
     )
     head = f"{'phase':<16}{'positions':>10}{'read':>7}{'blind':>9}{'inferred':>10}{'gain':>9}{'ess':>7}"
-    print(f"{head}{'changed':>9}{'true-deal gain':>22}")
+    print(f"{head}{'changed':>9}{'true-deal gain':>22}{'perfect':>9}")
     total = PhaseAccuracy()
     for phase, acc in sorted(res.items()):
         n, b, i, gain, ess = acc.row()
         row = f"{phase:<16}{n:>10}{acc.weighted_positions:>7}{b:>9.4f}{i:>10.4f}{gain:>+9.4f}{ess:>7.2f}"
         mean, half = acc.value_row()
-        print(f"{row}{acc.changed / max(n, 1):>9.3f}{mean:>+13.3f} ± {half:.3f}")
+        perfect = acc.perfect_gain / max(n, 1)
+        print(f"{row}{acc.changed / max(n, 1):>9.3f}{mean:>+13.3f} ± {half:.3f}{perfect:>+9.3f}")
         total.positions += n
+        total.perfect_gain += acc.perfect_gain
         total.changed += acc.changed
         total.value_gain += acc.value_gain
         total.value_gain_sq += acc.value_gain_sq
@@ -221,7 +229,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     unit = "chips" if GameKind.coerce(args.game) is GameKind.BUCKEM else "points of the chance of winning"
     print(f"all phases: {total.changed} of {total.positions} choices changed; on the true deal a changed")
     per = mean * total.changed / max(total.positions, 1)
-    print(f"choice gains {mean:+.3f} ± {half:.3f} {unit} (95 %), {per:+.4f} a decision")
+    print(f"choice gains {mean:+.3f} ± {half:.3f} {unit} (95 %), {per:+.4f} a decision; seeing every")
+    print(f"card would gain at most {total.perfect_gain / max(total.positions, 1):+.4f} a decision")
     return 0
 
 
