@@ -226,12 +226,12 @@ def test_resampling_draws_deals_in_proportion_to_their_weights(monkeypatch: Any)
     # only deals 5 and 9 fit, 9 three times as well: 2 and 6 of the 8 samples
     weights = [0.0] * drawn
     weights[5], weights[9] = 1.0, 3.0
-    monkeypatch.setattr(inference, "sample_weights", lambda o, g, hands, pos=None: list(weights))
+    monkeypatch.setattr(inference, "weigh", lambda found, hands: list(weights))
     pos = _search.build_position(obs)
     picks, counts = player._picks(obs, GameKind.HUCKLEBUCK, pos, 77)
     assert picks == [5, 9] and counts == [2.0, 6.0]
     # equal weights: evenly spaced deals, each once
-    monkeypatch.setattr(inference, "sample_weights", lambda o, g, hands, pos=None: [1.0] * len(hands))
+    monkeypatch.setattr(inference, "weigh", lambda found, hands: [1.0] * len(hands))
     picks, counts = player._picks(obs, GameKind.HUCKLEBUCK, pos, 77)
     assert counts == [1.0] * 8
     assert picks is not None and [b - a for a, b in itertools.pairwise(picks)] == [player.resample] * 7
@@ -240,10 +240,10 @@ def test_resampling_draws_deals_in_proportion_to_their_weights(monkeypatch: Any)
 def test_resampled_values_are_the_counted_means_of_the_picked_deals(monkeypatch: Any) -> None:
     obs = _after_a_bid()
 
-    def every_third(o: Any, g: Any, hands: Any, pos: Any = None) -> list[float]:
+    def every_third(found: Any, hands: Any) -> list[float]:
         return [1.0 if k % 3 == 0 else 0.0 for k in range(len(hands))]
 
-    monkeypatch.setattr(inference, "sample_weights", every_third)
+    monkeypatch.setattr(inference, "weigh", every_third)
     player = MonteCarloPlayer(samples=16, seed=2)
     ranked = player.analyse(obs)
     # the same values by hand: the picked deals' outcomes, each counted as often as it was drawn
@@ -286,3 +286,17 @@ def test_the_rebuild_commands_run_without_a_warning(module: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr == "" and "usage: python -m hucklebuck.players." in done.stdout
+
+
+def test_nothing_to_read_draws_no_extra_deals(monkeypatch: Any) -> None:
+    game = HucklebuckGame(4, seed=3)
+    obs = game.observation(game.to_act)  # the first to speak: nobody has done anything yet
+    assert inference.readings(obs, GameKind.HUCKLEBUCK, _search.build_position(obs)) is None
+
+    def no_drawing(*args: Any) -> Any:
+        raise AssertionError("deals drawn for inference with nothing to read")
+
+    monkeypatch.setattr(_search, "sample_hands", no_drawing)
+    player = MonteCarloPlayer(samples=16, seed=1)
+    blind = MonteCarloPlayer(samples=16, seed=1, inference=False)
+    assert player.analyse(obs) == blind.analyse(obs)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
@@ -51,7 +52,7 @@ from ..packs import GameKind
 from . import _search, likelihood
 from .heuristics import EXCHANGE_GAIN, _tables, plays_for_fifty
 
-__all__ = ["FLOOR", "play_reads", "sample_weights"]
+__all__ = ["FLOOR", "Readings", "play_reads", "readings", "sample_weights", "weigh"]
 
 #: The least likelihood any single choice gets (a model of others is never certain).
 FLOOR = 0.02
@@ -315,13 +316,21 @@ def play_reads(obs: Any, game: GameKind, pos: pys.SearchPosition) -> list[Read]:
     return out[::-1]
 
 
-def sample_weights(
-    obs: Any, game: GameKind, hands: Sequence[Sequence[int]], pos: pys.SearchPosition | None = None
-) -> list[float] | None:
-    """The weight of each sampled deal (8 hand masks each), or ``None`` when nothing is to be read.
+@dataclass(frozen=True)
+class Readings:
+    """What inference reads in one observation: the tests of each seat's choices, the cards
+    played (see :func:`play_reads`) and what each seat has played this hand."""
 
-    With the search position ``pos`` the cards the other seats played are read too
-    (:func:`play_reads`).
+    tests: list[tuple[int, _Test]]
+    reads: list[Read]
+    played: list[int]
+    pos: pys.SearchPosition | None
+
+
+def readings(obs: Any, game: GameKind, pos: pys.SearchPosition | None = None) -> Readings | None:
+    """What there is to read in ``obs`` (``None``: nothing, so no deal needs weighing).
+
+    With the search position ``pos`` the cards the other seats played are read too.
     """
     n = len(obs.bankrolls) if game is GameKind.BUCKEM else len(obs.scores)
     if game is GameKind.DEERPARK:
@@ -333,14 +342,34 @@ def sample_weights(
     reads = play_reads(obs, game, pos) if pos is not None else []
     if not tests and not reads:
         return None
-    played = _played(obs, n)
-    weights = _search.read_weights(pos, hands, reads) if reads and pos is not None else [1.0] * len(hands)
+    return Readings(tests, reads, _played(obs, n), pos)
+
+
+def weigh(found: Readings, hands: Sequence[Sequence[int]]) -> list[float] | None:
+    """The weight of each sampled deal (8 hand masks each) by what :func:`readings` found
+    (``None`` when every weight is 0)."""
+    played = found.played
+    if found.reads and found.pos is not None:
+        weights = _search.read_weights(found.pos, hands, found.reads)
+    else:
+        weights = [1.0] * len(hands)
     for k, deal in enumerate(hands):
         w = weights[k]
-        for s, test in tests:
+        for s, test in found.tests:
             w *= test(deal[s] | played[s])
         weights[k] = w
-    total = sum(weights)
-    if total <= 0.0:
+    if sum(weights) <= 0.0:
         return None
     return weights
+
+
+def sample_weights(
+    obs: Any, game: GameKind, hands: Sequence[Sequence[int]], pos: pys.SearchPosition | None = None
+) -> list[float] | None:
+    """The weight of each sampled deal (8 hand masks each), or ``None`` when nothing is to be read.
+
+    With the search position ``pos`` the cards the other seats played are read too
+    (:func:`play_reads`).
+    """
+    found = readings(obs, game, pos)
+    return None if found is None else weigh(found, hands)

@@ -260,9 +260,12 @@ class MonteCarloPlayer:
         """
         if not self.inference:
             return None, None
+        found = inference.readings(observation, game, pos)
+        if found is None:  # nothing to read: no deal needs drawing or weighing
+            return None, None
         drawn = self.samples * self.resample
         hands = _search.sample_hands(pos, seed, drawn)
-        weights = inference.sample_weights(observation, game, hands, pos)
+        weights = inference.weigh(found, hands)
         if weights is None:
             return None, None
         if self.weight_power != 1.0:
