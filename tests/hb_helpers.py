@@ -72,3 +72,12 @@ def brute(game: int, trump: int, hands: list[int], leader: int, seat: int) -> in
         return max(vals) if p == seat else min(vals)
 
     return rec(list(hands), leader, [], [])
+
+
+def default_sigint() -> None:
+    """For ``Popen(preexec_fn=...)``: the child starts with Ctrl-C's default action, as from a
+    terminal, even when these tests were started in the background (a shell starts background
+    jobs with SIGINT ignored, and a Python started so never turns SIGINT into KeyboardInterrupt)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -11,6 +11,7 @@ from dataclasses import astuple
 from typing import Any
 
 import pytest
+from hb_helpers import default_sigint
 
 from hucklebuck import Suit, parse_cards
 from hucklebuck.errors import ChunkError, CoreInputError, OptionsError
@@ -231,6 +232,7 @@ def test_ctrl_c_with_workers_stops_at_once(core_name: str) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        preexec_fn=default_sigint,
     )
     time.sleep(2.0)  # the import and the start of both chunks
     assert proc.poll() is None, "the simulation ended before it could be interrupted"

@@ -16,6 +16,7 @@ import sys
 import time
 
 import pytest
+from hb_helpers import default_sigint
 
 import hucklebuck
 
@@ -79,7 +80,11 @@ def test_sigint_ends_a_long_c_call_at_once(what: str) -> None:
         "print('finished', flush=True)\n"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,
     )
     try:
         assert proc.stdout is not None

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import cast
 
 import pytest
-from hb_helpers import brute
+from hb_helpers import brute, default_sigint
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -275,6 +275,7 @@ def _interrupt_latency(core: str, kind: str) -> float:
         stdout=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=default_sigint,
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "ready"
