@@ -234,10 +234,15 @@ def test_ctrl_c_with_workers_stops_at_once(core_name: str) -> None:
         env=env,
         preexec_fn=default_sigint,
     )
-    time.sleep(2.0)  # the import and the start of both chunks
-    assert proc.poll() is None, "the simulation ended before it could be interrupted"
-    sent = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=60)
+    try:
+        time.sleep(2.0)  # the import and the start of both chunks
+        assert proc.poll() is None, "the simulation ended before it could be interrupted"
+        sent = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+    finally:  # never leave the simulation running
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 130
     assert time.perf_counter() - sent < 10.0

@@ -277,13 +277,18 @@ def _interrupt_latency(core: str, kind: str) -> float:
         env=env,
         preexec_fn=default_sigint,
     )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
-    time.sleep(1.0)
-    sent = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=60)
-    latency = time.perf_counter() - sent
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        sent = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+        latency = time.perf_counter() - sent
+    finally:  # never leave the solves running
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 0 and out.strip() == "interrupted", (proc.returncode, out)
     return latency
 
