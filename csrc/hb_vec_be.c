@@ -223,16 +223,9 @@ void hb_v_be_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_en
     legal[0] = legal[1] = 0;
     if (!seat_ok(seat, cfg->players)) return;
     switch (e->phase) {
-    case HB_PH_PLAY: {
-        uint64_t hand = e->hands[seat];
-        if (e->tlen > 0) {
-            const hb_rules *r = &rules[e->trump];
-            uint64_t follow = hand & r->suit_mask[r->suit[e->trick[0]]];
-            if (follow) hand = follow;
-        }
-        legal[0] = hand;
+    case HB_PH_PLAY:
+        legal[0] = hb_play_mask(rules, e, seat);
         break;
-    }
     case HB_PH_STAY_FOLD:
         set_id(legal, HB_BE_STAY);
         if (can_swap(cfg, e, seat)) set_id(legal, HB_BE_SWAP);

@@ -92,6 +92,19 @@ typedef struct {
 
 static inline int hb_popcount128(const uint64_t x[2]) { return popcount64(x[0]) + popcount64(x[1]); }
 
+/* The cards a seat may play now: its hand, or the cards of the led suit when it has any
+ * (rules: the four trumps' tables, as every lane keeps them). */
+static inline uint64_t hb_play_mask(const hb_rules *rules, const hb_vec_env *e, int seat)
+{
+    uint64_t hand = e->hands[seat];
+    if (e->tlen > 0) {
+        const hb_rules *r = &rules[e->trump];
+        uint64_t follow = hand & r->suit_mask[r->suit[e->trick[0]]];
+        if (follow) hand = follow;
+    }
+    return hand;
+}
+
 /* The cards of a hand a discard id's bit pattern m names: bit j is the hand's j-th card
  * (lowest card first); past the hand's cards the bits name nothing. */
 static inline uint64_t hb_discard_mask(uint64_t hand, int m)
