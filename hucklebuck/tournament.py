@@ -57,7 +57,9 @@ __all__ = [
     "CompositionResult",
     "KindResult",
     "TournamentResult",
+    "bot_seed",
     "compositions",
+    "period",
     "run_tournament",
 ]
 
@@ -122,6 +124,8 @@ class TournamentResult:
     compositions: tuple[CompositionResult, ...] = ()
     requested: int = 0
     """The games asked for (``games`` is that rounded up to whole deals)."""
+    common_seeds: bool = False
+    """Whether a seat's player kept its seed through the rotations (see :func:`bot_seed`)."""
 
     def table(self) -> str:
         """The result as a text table (what the command line prints)."""
@@ -135,7 +139,9 @@ class TournamentResult:
             + (f" x {ncomp} compositions" if ncomp > 1 else "")
             + f" = {self.games} games"
             + (f" of {self.rounds} rounds" if self.game is GameKind.BUCKEM else "")
-            + f"; seed {self.seed}; core {self.core}"
+            + f"; seed {self.seed}"
+            + ("; common seeds" if self.common_seeds else "")
+            + f"; core {self.core}"
         )
         if self.options:
             head += "; options " + ", ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
@@ -185,6 +191,8 @@ class _Spec:
     seed: int
     extra: tuple[tuple[str, Any], ...] = ()
     """Custom kinds: (name, factory) pairs, ``factory(seed)`` making a player."""
+    common: bool = False
+    """Common seeds (see :func:`bot_seed`)."""
 
 
 def _make_bot(spec: _Spec, name: str, kind: GameKind, seed: int) -> Any:
@@ -213,13 +221,35 @@ def _deal_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest, "big")
 
 
+def period(lineup: Sequence[str]) -> int:
+    """The fewest seats the line-up turns by to come back to itself (``mc,heuristic,mc,heuristic``: 2)."""
+    n = len(lineup)
+    return next(
+        p for p in range(1, n + 1) if n % p == 0 and all(lineup[(s + p) % n] == lineup[s] for s in range(n))
+    )
+
+
+def bot_seed(deal_seed: int, seat: int, rotation: int, lineup: Sequence[str], common: bool) -> int:
+    """The seed of the player at ``seat`` in one game of a deal.
+
+    By default every game gets its own seeds.  With ``common`` the seat keeps its seed
+    through the rotations that seat a different kind there (the line-up's
+    :func:`period`), so two kinds that choose alike play the same game: common random
+    numbers.  The rotations that repeat the line-up get fresh seeds.
+    """
+    step = rotation // period(lineup) if common else rotation
+    return (deal_seed + 7919 * seat + step) % (1 << 63)
+
+
 def _play_one(spec: _Spec, lineup: tuple[str, ...], deal_seed: int, rotation: int) -> list[float]:
     """One game; the score of each seat (win credit, or chips per round)."""
     kind = GameKind(spec.game)
     n = spec.players
     game: TrickGame[Any, Any] = _GAMES[kind](n, options=dict(spec.options), seed=deal_seed)
     bots = [
-        _make_bot(spec, lineup[(s + rotation) % n], kind, (deal_seed + 7919 * s + rotation) % (1 << 63))
+        _make_bot(
+            spec, lineup[(s + rotation) % n], kind, bot_seed(deal_seed, s, rotation, lineup, spec.common)
+        )
         for s in range(n)
     ]
     start = list(game.standings)
@@ -389,6 +419,7 @@ def run_tournament(
     executor: Any = None,
     progress: bool | None = None,
     custom: Mapping[str, Callable[[int], Any]] | None = None,
+    common_seeds: bool = False,
 ) -> TournamentResult:
     """Play a duplicate tournament and return its table.
 
@@ -403,9 +434,16 @@ def run_tournament(
     as ``executor``, run the chunks; ``progress`` (default: when stderr is a
     terminal) reports on stderr.  ``custom`` adds kinds of your own: name ->
     ``factory(seed)`` returning a :class:`~hucklebuck.players.Player` (a
-    picklable factory for process pools), which ``bots`` may then name.  Bad
-    input raises :class:`~hucklebuck.errors.OptionsError` naming what is allowed.
+    picklable factory for process pools), which ``bots`` may then name.
+    ``common_seeds`` gives the player at each seat the same seed in the
+    rotations that seat another kind there (common random numbers, see
+    :func:`bot_seed`): two kinds that differ in few choices then play the same
+    game until they differ, so a small difference between them shows with
+    fewer games; the expected result is the same.  Bad input raises
+    :class:`~hucklebuck.errors.OptionsError` naming what is allowed.
     """
+    if not isinstance(common_seeds, bool):
+        raise OptionsError(f"common_seeds must be True or False, not {common_seeds!r}")
     kind = GameKind.coerce(game)
     extra = tuple((str(k), f) for k, f in (custom or {}).items())
     if any(not callable(f) for _, f in extra):
@@ -416,7 +454,7 @@ def run_tournament(
     lineups = compositions(lineup_in, players)
     per_deal_games = players * len(lineups)
     deals = -(-games // per_deal_games)
-    spec = _Spec(kind.value, players, lineups, opts, rounds, get_core().name, seed, extra)
+    spec = _Spec(kind.value, players, lineups, opts, rounds, get_core().name, seed, extra, common_seeds)
     chunks = parallel.plan(deals, seed=seed, chunk_size=CHUNK_DEALS)
     show = sys.stderr.isatty() if progress is None else progress
     parts = parallel.run_chunks(
@@ -454,4 +492,5 @@ def run_tournament(
         metric="chips per round" if buck else "share of games won",
         compositions=tuple(comps),
         requested=games,
+        common_seeds=common_seeds,
     )

@@ -64,6 +64,12 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--workers", type=positive_int, default=1, help="threads to use (default 1)")
+    p.add_argument(
+        "--common-seeds",
+        action="store_true",
+        help="give each seat's player the same random seed whichever kind sits there (common random "
+        "numbers: a small difference between two similar kinds shows with fewer games)",
+    )
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     add_option_argument(p)
     p.set_defaults(run=run)
@@ -89,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         rounds=args.rounds,
         workers=args.workers,
+        common_seeds=args.common_seeds,
     )
     if args.json:
         data = dataclasses.asdict(result)
