@@ -84,10 +84,11 @@ def test_measured_likelihoods_favour_the_hands_that_make_the_choice() -> None:
     # Bidding is likelier with a strong hand, passing with a weak one; so is ordering up
     # for a seat playing for 0 (the counts shipped with the library).
     bid = likelihood.context_key("hb-auction", 4, likelihood.hb_auction_context(2, False, False))
-    assert likelihood.likelihood(bid, 20, "bid") > likelihood.likelihood(bid, 4, "bid")
-    assert likelihood.likelihood(bid, 4, "pass") > likelihood.likelihood(bid, 20, "pass")
+    # (buckets 2 and 9: half a trick and two and a quarter tricks, both well measured)
+    assert likelihood.likelihood(bid, 9, "bid") > likelihood.likelihood(bid, 2, "bid")
+    assert likelihood.likelihood(bid, 2, "pass") > likelihood.likelihood(bid, 9, "pass")
     order = likelihood.context_key("dp-order", 4, likelihood.dp_order_context(False, False, False))
-    assert likelihood.likelihood(order, 14, "order") > likelihood.likelihood(order, 2, "order")
+    assert likelihood.likelihood(order, 7, "order") > likelihood.likelihood(order, 2, "order")
     # never certain either way
     assert 0.0 < likelihood.likelihood(bid, 0, "bid") < 1.0
 
@@ -153,13 +154,15 @@ def test_rebuild_counts_every_kind_of_choice() -> None:
     for key, per in data.items():
         for b, counts in per.items():
             assert 0 <= int(b) <= likelihood.TOP
-            if key.startswith("play|"):
+            if key.startswith(("play|", "suit|")):
                 assert b == "0" and set(counts) <= {"match", "other"} and sum(counts.values()) > 0
             else:
                 assert set(counts) <= {"bid", "pass", "stay", "drop", "order", "call"}
     # the heuristics follow suit as cheaply as the playout policy: nearly every card matches
     follow = data["play|hb|follow"]["0"]
     assert follow.get("match", 0) > 4 * follow.get("other", 0)
+    # and the Hucklebuck heuristic names the suit of its best trick estimate: every one matches
+    assert data["suit|hb|trump"]["0"].get("match", 0) > 0 and "other" not in data["suit|hb|trump"]["0"]
 
 
 def test_the_fast_trick_estimate_is_the_heuristic_one() -> None:

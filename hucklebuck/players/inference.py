@@ -56,6 +56,8 @@ __all__ = ["FLOOR", "Readings", "play_reads", "readings", "sample_weights", "wei
 
 #: The least likelihood any single choice gets (a model of others is never certain).
 FLOOR = 0.02
+_SUITS = {s.symbol: s for s in Suit}
+_ALL_SUITS = (0, 1, 2, 3)
 _Test = Callable[[int], float]
 
 
@@ -207,11 +209,36 @@ def _deerpark_tests(obs: Any, n: int) -> list[tuple[int, _Test]]:
             label = "order" if parts[1] == "order" else "pass"
             extra = turned.mask if dealer else 0
             tests.append((s, _measured(key, label, "dp-order", ts, extra)))
-        elif not (dealer and parts[1] == "call"):  # the dealer may be stuck with the call
-            key = likelihood.context_key("dp-call", n, likelihood.dp_call_context(high, dealer))
-            label = "call" if parts[1] == "call" else "pass"
-            tests.append((s, _measured(key, label, "dp-call", excluded, 1 if high else 0)))
+        else:
+            # the dealer may be stuck with the call: then only its suit is a choice
+            stuck = dealer and parts[1] == "call"
+            if not stuck:
+                key = likelihood.context_key("dp-call", n, likelihood.dp_call_context(high, dealer))
+                label = "call" if parts[1] == "call" else "pass"
+                tests.append((s, _measured(key, label, "dp-call", excluded, 1 if high else 0)))
+            match = likelihood.suit_match(GameKind.DEERPARK, high, stuck)
+            if parts[1] == "call" and match is not None:
+                allowed = [t for t in range(4) if t != excluded]
+                named = int(_SUITS[parts[2]])
+                tests.append((s, _named(_dp_strength, named, allowed, high, match)))
     return tests
+
+
+def _named(
+    values: Callable[[int, int], float], named: int, allowed: Sequence[int], low: bool, match: float
+) -> _Test:
+    """A seat that named ``named`` as trump holds a hand whose best suit (by ``values``;
+    ``low``: whose weakest) is that one, with the measured chance ``match``; any other
+    allowed suit shares the rest."""
+
+    def test(mask: int) -> float:
+        per = [values(mask, t) if t in allowed else 0.0 for t in range(4)]
+        best = likelihood.best_suits(per, allowed, low)
+        if named in best:
+            return match / len(best)
+        return (1.0 - match) / (len(allowed) - len(best))
+
+    return test
 
 
 def _kept(trump: int, kept: int) -> _Test:
@@ -256,6 +283,10 @@ def _hucklebuck_tests(obs: Any) -> list[tuple[int, _Test]]:
             continue
         if s == obs.seat:
             continue
+        if parts[1] == "trump" and s not in exchanged:  # named with the hand it bid with
+            match = likelihood.suit_match(GameKind.HUCKLEBUCK, False, False)
+            if match is not None:
+                tests.append((s, _named(_hb_estimate, int(_SUITS[parts[2]]), _ALL_SUITS, False, match)))
         if parts[1] == "stay" and trump >= 0:
             kept = 5 - int(parts[2])
             tests.append((s, _kept(trump, kept) if s in exchanged else _holds(trump, kept)))

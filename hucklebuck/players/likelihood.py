@@ -50,13 +50,24 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from ..actions import Bid, Call, Drop, Order, Pass, Play, Stay
+from ..actions import Bid, Call, Drop, NameTrump, Order, Pass, Play, Stay
 from ..games import DeerParkGame, HucklebuckGame
 from ..games.base import Phase
 from ..packs import GameKind
 from ._likelihood_data import DATA
 
-__all__ = ["PRIOR_WEIGHT", "STEPS", "bucket", "context_key", "feature", "likelihood", "rebuild"]
+__all__ = [
+    "PRIOR_WEIGHT",
+    "STEPS",
+    "best_suits",
+    "bucket",
+    "context_key",
+    "feature",
+    "likelihood",
+    "play_match",
+    "rebuild",
+    "suit_match",
+]
 
 #: Buckets per unit of a feature (quarter points).
 STEPS = 4
@@ -163,11 +174,46 @@ def _record_dp(obs: Any, action: Any, n: int, out: dict[str, Counter[Any]]) -> N
         f = feature("dp-order", obs.hand.mask, int(obs.turned.suit), extra)
         label = "order" if isinstance(action, Order) else "pass"
         out[context_key("dp-order", n, dp_order_context(high, dealer, first))][(bucket(f), label)] += 1
-    elif obs.phase is Phase.CALL and any(isinstance(a, Pass) for a in obs.legal_actions):
+    elif obs.phase is Phase.CALL:
         excluded = int(obs.turned.suit) if obs.options.round2_excludes_turned_suit else -1
-        f = feature("dp-call", obs.hand.mask, excluded, 1 if high else 0)
-        label = "call" if isinstance(action, Call) else "pass"
-        out[context_key("dp-call", n, dp_call_context(high, dealer))][(bucket(f), label)] += 1
+        stuck = not any(isinstance(a, Pass) for a in obs.legal_actions)
+        if not stuck:
+            f = feature("dp-call", obs.hand.mask, excluded, 1 if high else 0)
+            label = "call" if isinstance(action, Call) else "pass"
+            out[context_key("dp-call", n, dp_call_context(high, dealer))][(bucket(f), label)] += 1
+        if isinstance(action, Call):
+            values = [_dp_strength(obs.hand.mask, t) for t in range(4)]
+            allowed = [t for t in range(4) if t != excluded]
+            label = "match" if int(action.suit) in best_suits(values, allowed, high) else "other"
+            out[suit_context(GameKind.DEERPARK, high, stuck)][(0, label)] += 1
+
+
+def best_suits(values: Sequence[float], allowed: Sequence[int], low: bool) -> list[int]:
+    """The suits of ``allowed`` a rule of thumb names as trump: the strongest by ``values``
+    (playing for 50, ``low``: the weakest), every one of them on a tie."""
+    pick = min(values[t] for t in allowed) if low else max(values[t] for t in allowed)
+    return [t for t in allowed if values[t] == pick]
+
+
+def suit_context(game: GameKind, low: bool, stuck: bool) -> str:
+    """The key of the table of how often a seat names the trump suit :func:`best_suits` gives."""
+    if game is GameKind.HUCKLEBUCK:
+        return "suit|hb|trump"
+    return f"suit|dp|call-{'h' if low else 'l'}{'-stuck' if stuck else ''}"
+
+
+def suit_match(game: GameKind, low: bool, stuck: bool) -> float | None:
+    """The measured chance that a seat names a suit :func:`best_suits` gives (``None``
+    where nothing is measured); smoothed and bounded as :func:`play_match`."""
+    return _match(suit_context(game, low, stuck))
+
+
+def _match(key: str) -> float | None:
+    raw = DATA.get(key, {}).get("0")
+    if not raw:
+        return None
+    match, other = float(raw.get("match", 0)), float(raw.get("other", 0))
+    return max(0.05, min(0.95, (match + 2.0) / (match + other + 4.0)))
 
 
 def play_context(game: GameKind, lead: bool, ducks: bool) -> str:
@@ -181,11 +227,7 @@ def play_match(game: GameKind, lead: bool, ducks: bool) -> float | None:
     Park seat playing for 50: its ducking policy) would, when it has a choice; ``None``
     where nothing is measured.  Smoothed toward one half (2 pseudo-counts each way) and
     kept between 5 % and 95 %."""
-    raw = DATA.get(play_context(game, lead, ducks), {}).get("0")
-    if not raw:
-        return None
-    match, other = float(raw.get("match", 0)), float(raw.get("other", 0))
-    return max(0.05, min(0.95, (match + 2.0) / (match + other + 4.0)))
+    return _match(play_context(game, lead, ducks))
 
 
 def _record_play(obs: Any, action: Any, out: dict[str, Counter[Any]]) -> None:
@@ -206,6 +248,12 @@ def _record_play(obs: Any, action: Any, out: dict[str, Counter[Any]]) -> None:
 def _record_hb(obs: Any, action: Any, n: int, out: dict[str, Counter[Any]]) -> None:
     if isinstance(action, Play):
         _record_play(obs, action, out)
+    elif obs.phase is Phase.TRUMP and isinstance(action, NameTrump):
+        from .inference import _hb_estimate
+
+        values = [_hb_estimate(obs.hand.mask, t) for t in range(4)]
+        label = "match" if int(action.suit) in best_suits(values, range(4), False) else "other"
+        out[suit_context(GameKind.HUCKLEBUCK, False, False)][(0, label)] += 1
     elif obs.phase is Phase.AUCTION:
         need = 2 if obs.bid is None else obs.bid + 1
         five = obs.seat == obs.dealer and obs.bid is None and obs.options.all_pass.value == "dealer_scores_5"

@@ -18,6 +18,7 @@ from typing import Any
 from .._core import _py_search as pys
 from ..actions import Action
 from ..errors import OptionsError
+from ..games.base import Phase
 from ..games.hucklebuck import OUT_AT
 from ..packs import GameKind
 from . import _search, inference, value
@@ -30,6 +31,13 @@ METHODS = ("playout", "solver")
 NODE_LIMIT = 200_000
 #: Deals inference draws and weighs for each one the search plays (see ``MonteCarloPlayer``).
 RESAMPLE = 4
+#: Decisions the player takes without inference: in Hucklebuck its own naming of trump and its
+#: own discards, which turn on its own cards.  There what the others chose says little, and
+#: weighing the deals (which leaves fewer different deals to play) made these choices worse
+#: when they were valued on the true deal (``python -m hucklebuck.players.accuracy``).
+UNREAD: frozenset[tuple[GameKind, Phase]] = frozenset(
+    {(GameKind.HUCKLEBUCK, Phase.TRUMP), (GameKind.HUCKLEBUCK, Phase.EXCHANGE)}
+)
 
 
 def _hb_deltas(rec: bytes, obs: Any, n: int) -> tuple[list[int], bool]:
@@ -194,7 +202,8 @@ class MonteCarloPlayer:
     makes such a choice with such a hand (measured in self-play), or by the
     heuristics' rules where nothing is measured (see
     :mod:`hucklebuck.players.inference`); the deals played are drawn from
-    ``resample`` times as many in proportion to those weights.  With ``auction_reentry`` the
+    ``resample`` times as many in proportion to those weights.  A Hucklebuck
+    player names trump and discards without it (see :data:`UNREAD`).  With ``auction_reentry`` the
     search lets a Hucklebuck seat that passed before the last bid bid again.
     """
 
@@ -258,7 +267,7 @@ class MonteCarloPlayer:
         played once and counted twice.  With ``resample=1`` the deals are weighted
         themselves (importance sampling).
         """
-        if not self.inference:
+        if not self.inference or (game, observation.phase) in UNREAD:
             return None, None
         found = inference.readings(observation, game, pos)
         if found is None:  # nothing to read: no deal needs drawing or weighing
