@@ -20,6 +20,13 @@ each kind's even share in it) and the total over the compositions.
   chips per round per seat (the table as a whole loses what the pot still holds
   at the end, so the margin is the fair comparison; even is 0).
 
+With ``common_seeds`` (``--common-seeds``) the player at a seat keeps its
+random seed through the rotations that put another kind in that seat
+(:func:`bot_seed`): two kinds that mostly choose alike, such as a player and
+the same player with one feature off, then play the same game until their
+first different choice (common random numbers).  The expected result is the
+same; only the luck of the players' own searches cancels too.
+
 Each deal (all its compositions and rotations) is one observation, so the 95 %
 confidence interval is ``mean ± 1.96 · sd / √deals`` over deals (it needs two
 deals or more: with one it is ``nan``).  ``games`` is rounded up to whole deals.

@@ -142,3 +142,47 @@ def test_players_checked_after_the_options() -> None:
 def test_more_bots_than_seats_is_refused() -> None:
     with pytest.raises(OptionsError, match="4 bots for 3 seats"):
         run_tournament("hucklebuck", players=3, bots=("mc", "heuristic", "random", "random"), games=3)
+
+
+def _mc(seed: int) -> object:
+    from hucklebuck.players import MonteCarloPlayer
+
+    return MonteCarloPlayer(samples=4, seed=seed)
+
+
+def test_common_seeds_make_two_identical_kinds_play_the_same_games() -> None:
+    # Two names for the same player: with common seeds every rotation of a deal is the
+    # same game with the names swapped, so every deal splits evenly; with a seed per game
+    # the search's own luck decides.
+    custom = {"a": _mc, "b": _mc}
+    same = run_tournament(
+        "deerpark", players=4, bots=("a", "b"), games=16, seed=3, custom=custom, common_seeds=True
+    )
+    assert [(r.value, r.low, r.high) for r in same.results] == [(0.5, 0.5, 0.5)] * 2
+    assert same.common_seeds and "common seeds" in same.table()
+    own = run_tournament("deerpark", players=4, bots=("a", "b"), games=16, seed=3, custom=custom)
+    assert own.results[0].value != 0.5 and own.results[0].high > own.results[0].low
+    assert not own.common_seeds and "common seeds" not in own.table()
+    with pytest.raises(OptionsError, match="common_seeds must be True or False"):
+        run_tournament("deerpark", bots=("a", "b"), games=4, custom=custom, common_seeds=1)  # type: ignore[arg-type]
+
+
+def test_a_seat_keeps_its_seed_only_through_the_rotations_that_change_its_kind() -> None:
+    from hucklebuck.tournament import bot_seed, period
+
+    assert period(("mc", "heuristic", "mc", "heuristic")) == 2
+    assert period(("mc", "heuristic", "mc")) == 3 and period(("mc", "mc")) == 1
+    lineup = ("mc", "heuristic", "mc", "heuristic")
+    seeds = [[bot_seed(99, s, r, lineup, True) for s in range(4)] for r in range(4)]
+    assert seeds[0] == seeds[1] and seeds[2] == seeds[3] and seeds[0] != seeds[2]
+    own = [[bot_seed(99, s, r, lineup, False) for s in range(4)] for r in range(4)]
+    assert len({tuple(row) for row in own}) == 4
+
+
+def test_common_seeds_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "deerpark", "--players", "3", "--bots", "heuristic,random", "--games", "6"]
+    assert main([*argv, "--common-seeds", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["common_seeds"] is True
+    assert main(argv) == 0
+    assert "common seeds" not in capsys.readouterr().out

@@ -15,6 +15,11 @@ deals it draws in proportion to their weights (see ``MonteCarloPlayer``'s
   one (counted in self-play).  The heuristics' own thresholds were the first
   model and pointed the wrong way: the default player orders up and bids on
   far weaker hands than they do.
+* **The suit named as trump** (measured the same way): a Hucklebuck bidder,
+  until it exchanges, and a Deer Park caller (the stuck dealer too) hold a
+  hand whose best suit (playing for 50: whose weakest) is the one named, with
+  the measured chance that the default player names that suit; any other
+  suit it may name shares the rest.
 * **Cards played** (:func:`play_reads`; Hucklebuck, Deer Park Euchre): each
   card another seat played this hand, by whether the search's own playout
   policy would have played it from the hand the seat held then, with the

@@ -24,6 +24,11 @@ points the wrong way.  This module *measures* the model instead:
    * Hucklebuck auction: bid or pass, by the best suit's trick estimate plus
      what the exchange gains; context: the least bid allowed, whether the
      dealer may pass for 5 points, and ``auction_reentry``.
+   * The suit named as trump (a Hucklebuck bidder, a Deer Park caller): whether
+     it is the one :func:`best_suits` gives (the best trick estimate; for a Deer
+     Park seat playing for 50 the weakest suit), counted apart for a stuck dealer.
+   * The cards played: whether each is the card the search's playout policy
+     plays from that hand (:func:`play_match`).
    * Hucklebuck declaration (not the bidder): stay or drop, by the trick
      estimate with the named trump.  Counted, but inference does not read
      it: the default player stays on most hands, and the number of cards a
