@@ -61,7 +61,6 @@ __all__ = ["FLOOR", "Readings", "play_reads", "readings", "sample_weights", "wei
 
 #: The least likelihood any single choice gets (a model of others is never certain).
 FLOOR = 0.02
-_SUITS = {s.symbol: s for s in Suit}
 _ALL_SUITS = (0, 1, 2, 3)
 _Test = Callable[[int], float]
 
@@ -224,7 +223,7 @@ def _deerpark_tests(obs: Any, n: int) -> list[tuple[int, _Test]]:
             match = likelihood.suit_match(GameKind.DEERPARK, high, stuck)
             if parts[1] == "call" and match is not None:
                 allowed = [t for t in range(4) if t != excluded]
-                named = int(_SUITS[parts[2]])
+                named = int(Suit.parse(parts[2]))
                 tests.append((s, _named(_dp_strength, named, allowed, high, match)))
     return tests
 
@@ -291,7 +290,7 @@ def _hucklebuck_tests(obs: Any) -> list[tuple[int, _Test]]:
         if parts[1] == "trump" and s not in exchanged:  # named with the hand it bid with
             match = likelihood.suit_match(GameKind.HUCKLEBUCK, False, False)
             if match is not None:
-                tests.append((s, _named(_hb_estimate, int(_SUITS[parts[2]]), _ALL_SUITS, False, match)))
+                tests.append((s, _named(_hb_estimate, int(Suit.parse(parts[2])), _ALL_SUITS, False, match)))
         if parts[1] == "stay" and trump >= 0:
             kept = 5 - int(parts[2])
             tests.append((s, _kept(trump, kept) if s in exchanged else _holds(trump, kept)))
