@@ -27,6 +27,11 @@ the same player with one feature off, then play the same game until their
 first different choice (common random numbers).  The expected result is the
 same; only the luck of the players' own searches cancels too.
 
+Besides the player kinds (:data:`~hucklebuck.players.PLAYER_KINDS`) a line-up
+may seat a *seer* (``seer``, ``seer-solver``: :mod:`hucklebuck.players.seer`),
+which reads every hand from the game: not a fair player, but the ceiling of
+what inference could gain (``--bots seer,mc-blind``).
+
 Each deal (all its compositions and rotations) is one observation, so the 95 %
 confidence interval is ``mean ± 1.96 · sd / √deals`` over deals (it needs two
 deals or more: with one it is ``nan``).  ``games`` is rounded up to whole deals.
@@ -57,6 +62,7 @@ from .games.base import Phase
 from .games.engine import TrickGame
 from .packs import GameKind, player_range
 from .players import PLAYER_KINDS, make_player
+from .players.seer import SEER_KINDS, SeerPlayer, make_seer
 
 __all__ = [
     "CHUNK_DEALS",
@@ -206,6 +212,8 @@ def _make_bot(spec: _Spec, name: str, kind: GameKind, seed: int) -> Any:
     for extra_name, factory in spec.extra:
         if extra_name == name:
             return factory(seed)
+    if name in SEER_KINDS:
+        return make_seer(name, seed=seed)
     return make_player(name, kind, seed=seed)
 
 
@@ -259,6 +267,9 @@ def _play_one(spec: _Spec, lineup: tuple[str, ...], deal_seed: int, rotation: in
         )
         for s in range(n)
     ]
+    for bot in bots:
+        if isinstance(bot, SeerPlayer):  # it reads every hand from the game (a measuring stick)
+            bot.watch(game)
     start = list(game.standings)
     limit = spec.rounds if kind is GameKind.BUCKEM else MAX_HANDS
     while True:
@@ -456,7 +467,14 @@ def run_tournament(
     if any(not callable(f) for _, f in extra):
         raise OptionsError("custom must map each kind's name to a factory taking a seed")
     players, lineup_in, opts = _check(
-        kind, players, bots, games, rounds, seed, options, known=(*PLAYER_KINDS, *(k for k, _ in extra))
+        kind,
+        players,
+        bots,
+        games,
+        rounds,
+        seed,
+        options,
+        known=(*PLAYER_KINDS, *SEER_KINDS, *(k for k, _ in extra)),
     )
     lineups = compositions(lineup_in, players)
     per_deal_games = players * len(lineups)

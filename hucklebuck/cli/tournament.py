@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from ..players import PLAYER_KINDS
+from ..players.seer import SEER_KINDS
 from ..tournament import CHUNK_DEALS, run_tournament
 from .common import CliError, add_game_argument, add_option_argument, game_spec, parse_options, positive_int
 
@@ -31,10 +32,13 @@ the same --seed gives the same table whatever --workers is, on either core.
 Progress goes to stderr when stderr is a terminal.
 
 player kinds: {", ".join(PLAYER_KINDS)}
+and, to measure what seeing every card is worth: {", ".join(SEER_KINDS)} (a seer
+reads every hand from the game; it is no fair player and plays nowhere else)
 
 examples:
   hucklebuck tournament hucklebuck --players 4 --bots mc,heuristic --games 2000
   hucklebuck tournament buckem --players 6 --bots heuristic,random --option pot_limit=20
+  hucklebuck tournament deerpark --players 4 --bots seer,mc-blind --games 400 --common-seeds
 """
 
 
@@ -54,7 +58,7 @@ def register(subparsers: Any) -> None:
         "--bots",
         default="mc,heuristic",
         help=f"comma-separated player kinds cycled over the seats (default mc,heuristic; "
-        f"kinds: {', '.join(PLAYER_KINDS)})",
+        f"kinds: {', '.join(PLAYER_KINDS + SEER_KINDS)})",
     )
     p.add_argument(
         "--games", type=positive_int, default=2000, metavar="N", help="games to play (default 2000)"
@@ -82,9 +86,11 @@ def run(args: argparse.Namespace) -> int:
     defaults = spec.options_type().to_dict()
     changed = {k: v for k, v in options.to_dict().items() if v != defaults[k]}
     kinds = [k.strip() for k in str(args.bots).split(",")]
-    bad = [k for k in kinds if k not in PLAYER_KINDS]
+    bad = [k for k in kinds if k not in PLAYER_KINDS + SEER_KINDS]
     if bad or not any(kinds):
-        raise CliError(f"unknown bot kind {bad[0] if bad else ''!r} (use: {', '.join(PLAYER_KINDS)})")
+        raise CliError(
+            f"unknown bot kind {bad[0] if bad else ''!r} (use: {', '.join(PLAYER_KINDS + SEER_KINDS)})"
+        )
     # the player count is checked by run_tournament, after the options (eight_player_turnup allows 8)
     result = run_tournament(
         spec.kind,

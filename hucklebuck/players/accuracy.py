@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._core import _py_search as pys
 from ..games import BuckEmGame, DeerParkGame, HucklebuckGame
 from ..games.base import Phase
 from ..games.buckem import BuckEmOptions
@@ -99,10 +100,16 @@ def _score(obs: Any, game: Any, hands: Sequence[Sequence[int]], pool: int, n: in
     return [sum((deal[s] & truth[s]).bit_count() for s in range(n)) / total for deal in hands]
 
 
-def true_values(obs: Any, game: Any, actions: Sequence[Any], seed: int, samples: int) -> list[float]:
+def true_values(
+    obs: Any, game: Any, actions: Sequence[Any], seed: int, samples: int, method: str = "playout"
+) -> list[float]:
     """The value of each of ``actions`` on the true deal: the search with every other hand known
-    (read from ``game``, never by a player), only the undealt cards left to chance."""
-    from .montecarlo import hand_utility
+    (read from ``game``, never by a player), only the undealt cards left to chance.
+
+    ``method`` is how the rest of the hand is played, as for :class:`MonteCarloPlayer`:
+    ``"playout"`` (the core's playout policy) or ``"solver"`` (solved with open cards).
+    """
+    from .montecarlo import NODE_LIMIT, hand_utility
 
     pos = _search.build_position(obs)
     legal, cands = _search.candidates(obs)
@@ -114,7 +121,10 @@ def true_values(obs: Any, game: Any, actions: Sequence[Any], seed: int, samples:
             pos.known[s] = hand
             pos.pool &= ~hand
     chosen = [cands[legal.index(a)] for a in actions]
-    data = _search.run_search(pos, chosen, seed, samples)
+    if method == "solver":
+        data = _search.run_search(pos, chosen, seed, samples, pys.SOLVER, NODE_LIMIT)
+    else:
+        data = _search.run_search(pos, chosen, seed, samples)
     kind = _search.game_of(obs)
     size = samples * 12
     out = []
