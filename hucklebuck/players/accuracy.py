@@ -14,9 +14,11 @@ choice without it (same seed).  Where they differ, both choices are then
 valued on the *true* deal (the search run with every hand known, only the
 stock left to chance): the mean gain of the inferred choice over the blind
 one, in points of the chance of winning the game (Buck 'Em: chips), with its
-95 % interval over the changed choices; and, as the most any inference could
-gain, how much better on the true deal the best action is than the blind
-choice, on average over all decisions ("perfect information").
+95 % interval over the changed choices; and how much better on the true deal
+the best action is than the blind choice, on average over all decisions
+("perfect information").  That last figure is the search's own valuation of
+the cards it would see, not a gain in games: a tournament of the seer
+(:mod:`hucklebuck.players.seer`, ``--bots seer,mc-blind``) measures that.
 
 Run it with ``python -m hucklebuck.players.accuracy GAME`` (see ``--help``).
 """
@@ -240,7 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"all phases: {total.changed} of {total.positions} choices changed; on the true deal a changed")
     per = mean * total.changed / max(total.positions, 1)
     print(f"choice gains {mean:+.3f} ± {half:.3f} {unit} (95 %), {per:+.4f} a decision; seeing every")
-    print(f"card would gain at most {total.perfect_gain / max(total.positions, 1):+.4f} a decision")
+    print(
+        f"card, the search values its best choice {total.perfect_gain / max(total.positions, 1):+.4f} "
+        "higher a decision (its own valuation: a tournament of --bots seer,mc-blind measures it in games)"
+    )
     return 0
 
 
