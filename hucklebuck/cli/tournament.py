@@ -17,6 +17,8 @@ from .common import CliError, add_game_argument, add_option_argument, game_spec,
 
 __all__ = ["register", "run"]
 
+_KINDS = PLAYER_KINDS + SEER_KINDS  # what --bots may name
+
 DESCRIPTION = f"""\
 Play a duplicate tournament: the line-up of --bots (cycled over the seats)
 plays each deal once per rotation through every seat, so the cards cancel out.
@@ -58,7 +60,7 @@ def register(subparsers: Any) -> None:
         "--bots",
         default="mc,heuristic",
         help=f"comma-separated player kinds cycled over the seats (default mc,heuristic; "
-        f"kinds: {', '.join(PLAYER_KINDS + SEER_KINDS)})",
+        f"kinds: {', '.join(_KINDS)})",
     )
     p.add_argument(
         "--games", type=positive_int, default=2000, metavar="N", help="games to play (default 2000)"
@@ -86,11 +88,9 @@ def run(args: argparse.Namespace) -> int:
     defaults = spec.options_type().to_dict()
     changed = {k: v for k, v in options.to_dict().items() if v != defaults[k]}
     kinds = [k.strip() for k in str(args.bots).split(",")]
-    bad = [k for k in kinds if k not in PLAYER_KINDS + SEER_KINDS]
+    bad = [k for k in kinds if k not in _KINDS]
     if bad or not any(kinds):
-        raise CliError(
-            f"unknown bot kind {bad[0] if bad else ''!r} (use: {', '.join(PLAYER_KINDS + SEER_KINDS)})"
-        )
+        raise CliError(f"unknown bot kind {bad[0] if bad else ''!r} (use: {', '.join(_KINDS)})")
     # the player count is checked by run_tournament, after the options (eight_player_turnup allows 8)
     result = run_tournament(
         spec.kind,
