@@ -67,6 +67,7 @@ from .players.seer import SEER_KINDS, SeerPlayer, make_seer
 __all__ = [
     "CHUNK_DEALS",
     "DEFAULT_PLAYERS",
+    "FEW_DEALS",
     "CompositionResult",
     "KindResult",
     "TournamentResult",
@@ -82,6 +83,8 @@ CHUNK_DEALS = 4
 MAX_HANDS = 300
 #: The player count a tournament uses when none is given.
 DEFAULT_PLAYERS: Mapping[GameKind, int] = {GameKind.HUCKLEBUCK: 4, GameKind.DEERPARK: 4, GameKind.BUCKEM: 5}
+#: Below this many deals the table warns that its intervals are rough.
+FEW_DEALS = 30
 _Z95 = 1.959963984540054
 
 _GAMES: dict[GameKind, Any] = {
@@ -167,6 +170,11 @@ class TournamentResult:
             )
         if self.deals < 2:
             rows.append("(one deal: a confidence interval needs two deals or more)")
+        elif self.deals < FEW_DEALS:
+            rows.append(
+                f"(only {self.deals} deals: the intervals are rough below {FEW_DEALS} deals, and with every "
+                "deal alike they have no width at all; play more games for a real interval)"
+            )
         sections: list[tuple[str, tuple[KindResult, ...]]] = []
         if ncomp > 1:
             for c in self.compositions:
@@ -182,7 +190,12 @@ class TournamentResult:
             for r in results:
                 ci = "n/a" if math.isnan(r.low) else f"[{r.low:.3f}, {r.high:.3f}]"
                 seats = f"{r.seats:>5}" if isinstance(r.seats, int) else f"{r.seats:>5.2f}"
-                rows.append(f"{r.kind:<16} {seats}  {r.value:>24.3f}  {ci:>20}  {r.even:>7.3f}")
+                chips = self.game is GameKind.BUCKEM and not r.kind.endswith(" margin")
+                even = "n/a" if chips else f"{r.even:.3f}"  # chips per round have no even value
+                rows.append(f"{r.kind:<16} {seats}  {r.value:>24.3f}  {ci:>20}  {even:>7}")
+        if ncomp > 1:
+            rows.append("")
+            rows.append("seats in the total: the kind's mean seats over the compositions")
         if self.game is GameKind.BUCKEM:
             rows.append("")
             rows.append(
@@ -405,11 +418,13 @@ def _check(
         lineup_in = [b.strip() for b in bots]
     else:
         raise OptionsError(f"bots must be a list of player kinds, not {bots!r}"[:200])
-    bad = [b for b in lineup_in if b not in known]
-    if bad or not lineup_in:
+    if not lineup_in or not all(lineup_in):
         raise OptionsError(
-            f"unknown bot kind {bad[0] if bad else ''!r} (use a comma-separated list of: {', '.join(known)})"
+            f"bots must name at least one player kind, and no empty ones (of: {', '.join(known)})"
         )
+    bad = [b for b in lineup_in if b not in known]
+    if bad:
+        raise OptionsError(f"unknown player kind {bad[0]!r} in bots (use {', '.join(known)})")
     if len(lineup_in) > players:
         raise OptionsError(
             f"the line-up names {len(lineup_in)} bots for {players} seats: give at most {players} "

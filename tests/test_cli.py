@@ -80,6 +80,11 @@ BAD = [
     (["simulate", "deerpark", "--players", "8"], "for 3 to 7 players, not 8"),
     (["simulate", "hucklebuck"], "--players"),
     (["frobnicate"], "invalid choice"),
+    (["play", "hucklebuck", "--games", "5"], "play: error: unrecognized arguments: --games 5 (see"),
+    (["tournament", "hucklebuck", "--frob"], "tournament: error: unrecognized arguments: --frob"),
+    (["tournament", "hucklebuck", "--bots", "mc,,genius"], "unknown player kind 'genius' for --bots"),
+    (["tournament", "hucklebuck", "--bots", " , "], "--bots needs at least one kind"),
+    (["tournament", "hucklebuck", "--rounds", "3"], "--rounds is for Buck 'Em sessions"),
 ]
 
 
@@ -391,3 +396,17 @@ def test_simultaneous_declaring_hides_earlier_decisions_from_a_person(
     assert re.search(r"Everyone has declared:\n  P1 (stays|folds)", after)
     code, out, _ = cli(capsys, *args, stdin="1\nquit\n")
     assert re.search(r"P1 (stays|folds)", out.split("> 1\n", 1)[0])  # the default: decisions in turn, seen
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from hucklebuck import __version__
+
+    code, out, _ = cli(capsys, "--version")
+    assert code == 0 and out.split()[-1] == __version__
+
+
+def test_tournament_bots_read_as_play_reads_them(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "tournament", "hucklebuck", "--bots", "Heuristic,,RANDOM", "--games", "8")
+    assert code == 0, err
+    kinds = [line.split()[0] for line in out.splitlines() if line.split()[:1] in (["heuristic"], ["random"])]
+    assert kinds == ["heuristic", "random"]

@@ -224,6 +224,23 @@ def test_quit_offers_to_save() -> None:
     assert saved == []
 
 
+def test_quit_right_after_a_save_leaves_without_asking_again() -> None:
+    game = HucklebuckGame(4, seed=1)
+    seat = game.to_act
+    person, buf, saved = _human(game, seat, ["save now.json", "quit"], offer_save=True)
+    with pytest.raises(Quit):
+        person.ask(seat)
+    assert saved == ["now.json"] and "Save the game first?" not in buf.getvalue()
+    assert "The game is saved as it stands; leaving." in buf.getvalue()
+    # a move after the save makes the save stale: quit asks again
+    game = HucklebuckGame(4, seed=1)
+    person, buf, saved = _human(game, seat, ["save now.json", "1", "quit", ""], offer_save=True)
+    game.apply(person.ask(seat))
+    with pytest.raises(Quit):
+        person.ask(game.to_act)
+    assert saved == ["now.json"] and "Save the game first?" in buf.getvalue()
+
+
 def test_unicode_digits_are_an_unreadable_answer_not_a_crash() -> None:
     game = HucklebuckGame(4, seed=1)
     seat = game.to_act

@@ -12,7 +12,7 @@ import pytest
 import hucklebuck
 from hucklebuck.cli import main
 from hucklebuck.errors import OptionsError, UnsupportedOption
-from hucklebuck.tournament import run_tournament
+from hucklebuck.tournament import FEW_DEALS, run_tournament
 
 
 def test_heuristic_beats_random_at_hucklebuck() -> None:
@@ -104,6 +104,7 @@ def test_uneven_seats_play_every_composition() -> None:
         assert abs(total[i].value - (first.results[i].value + second.results[i].value) / 2) < 1e-12
     text = t.table()
     assert "composition heuristic,random,heuristic" in text and "total over the compositions" in text
+    assert "seats in the total: the kind's mean seats over the compositions" in text
 
 
 def test_even_seats_play_one_composition() -> None:
@@ -118,6 +119,28 @@ def test_rounding_and_one_deal_are_explained() -> None:
     text = t.table()
     assert "1 games asked for, rounded up to whole deals" in text and "n/a" in text
     assert "needs two deals or more" in text
+
+
+def test_few_deals_are_called_rough_and_enough_are_not() -> None:
+    few = run_tournament("hucklebuck", players=4, bots=("heuristic", "random"), games=4 * 3, seed=1)
+    assert few.deals == 3 and "only 3 deals: the intervals are rough" in few.table()
+    enough = run_tournament("hucklebuck", players=4, bots=("random",), games=4 * FEW_DEALS, seed=1)
+    assert enough.deals == FEW_DEALS and "intervals are rough" not in enough.table()
+
+
+def test_buckem_chips_rows_have_no_even_value() -> None:
+    t = run_tournament("buckem", bots=("heuristic", "random"), games=20, rounds=2, seed=1)
+    rows = {
+        line.split()[0] + (" margin" if " margin " in line else ""): line.split()[-1]
+        for line in t.table().splitlines()
+        if line.startswith(("heuristic", "random"))
+    }
+    assert rows == {
+        "heuristic": "n/a",
+        "random": "n/a",
+        "heuristic margin": "0.000",
+        "random margin": "0.000",
+    }
 
 
 def test_buckem_defaults_and_margins_explained(capsys: pytest.CaptureFixture[str]) -> None:

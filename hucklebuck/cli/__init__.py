@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .. import __version__
 from ..errors import HucklebuckError
 from .common import CliError, ErrorParser, Output, can_encode
 
@@ -51,6 +52,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         try:
@@ -60,6 +62,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                 raise
             continue
         module.register(sub)
+    parser.subcommands = dict(sub.choices)
     return parser
 
 

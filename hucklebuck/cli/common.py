@@ -43,9 +43,24 @@ class CliError(Exception):
 class ErrorParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (``prog: error: ...``) and exit 2."""
 
+    subcommands: dict[str, argparse.ArgumentParser] | None = None
+    """The subcommands' parsers by name, so words none of them knows are blamed on the
+    subcommand given (whose ``--help`` lists its options), not on the program."""
+
     def error(self, message: str) -> NoReturn:
         """Print one line naming the problem and exit with status 2."""
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """As :meth:`argparse.ArgumentParser.parse_args`; words left over are an error of
+        the subcommand they were given to."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            sub = (self.subcommands or {}).get(str(getattr(parsed, "command", "")))
+            (sub or self).error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed
 
 
 @dataclass(frozen=True)

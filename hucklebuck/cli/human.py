@@ -250,6 +250,7 @@ class Human:
         self.auto_forced = auto_forced
         self.offer_save = offer_save
         self._last: int | None = None
+        self._saved: dict[str, Any] | None = None  # the game as last saved
 
     @property
     def game(self) -> Any:
@@ -354,7 +355,9 @@ class Human:
 
     def _quit(self) -> None:
         """Leave the game, offering to save it first."""
-        if self.offer_save:
+        if self.offer_save and self._saved is not None and self._saved == self.game.to_dict():
+            self.say("The game is saved as it stands; leaving.")
+        elif self.offer_save:
             line = self.read("Save the game first? Type a file name, or just Enter to leave without saving")
             path = (line or "").strip()
             while path:
@@ -393,7 +396,10 @@ class Human:
                 continue
             if low == "save" or low.startswith("save "):
                 path = text[4:].strip()
-                self.say(self.save(path) if path else "Say where: save FILE")
+                message = self.save(path) if path else "Say where: save FILE"
+                if message.startswith("Saved"):
+                    self._saved = self.game.to_dict()
+                self.say(message)
                 continue
             if text.isdigit():  # any script's digits ('²', '٣'): only 0-9 make a move's number
                 n = int(text) if text.isascii() and len(text) < 6 else 0
@@ -489,4 +495,6 @@ def save_game(game: Any, path: str, meta: dict[str, Any]) -> str:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         shown = path if isinstance(path, str) and "\0" not in path else repr(path)
         return f"Could not save to {shown}: {why}"
-    return f"Saved to {path}. Continue later with: play --resume {path}"
+    from . import program_name
+
+    return f"Saved to {path}. Continue later with: {program_name()} play --resume {path}"

@@ -247,7 +247,10 @@ def game_rules_line(game: TrickGame[Any, Any]) -> str:
     return (
         "Each round everyone antes into the pot (not after a burn). A stayer who takes two or more "
         "tricks wins the pot (two such split it); a stayer with fewer is burned and pays the pot's "
-        "size into the next one. A session has no natural end: it stops after --hands hands "
+        "size into the next one. A player who stays alone plays no cards: holding the ace of "
+        "trump, or two trumps one of them a king, queen or jack, they rake the pot (half of a "
+        "double or larger pot); otherwise the pot carries. A session has no natural end: it "
+        "stops after --hands hands "
         "(10 unless told) and the biggest bankroll leads (S3)."
     )
 

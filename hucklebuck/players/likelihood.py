@@ -320,9 +320,19 @@ def rebuild(games: int, seed: int, *, kind: str = "mc") -> dict[str, dict[str, d
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m hucklebuck.players.likelihood [--games N] [--seed S] [--write]``: rebuild the counts."""
-    ap = argparse.ArgumentParser(prog="python -m hucklebuck.players.likelihood", description=main.__doc__)
-    ap.add_argument("--games", type=int, default=40, help="self-play games per game and player count")
-    ap.add_argument("--seed", type=int, default=2026)
+    ap = argparse.ArgumentParser(
+        prog="python -m hucklebuck.players.likelihood",
+        description="Rebuild inference's counts of the seats' choices: play self-play games and count "
+        "every choice (the shipped data: --games 40 --seed 2026 --write).",
+    )
+    ap.add_argument(
+        "--games",
+        type=int,
+        default=40,
+        metavar="N",
+        help="self-play games per game and player count (default 40)",
+    )
+    ap.add_argument("--seed", type=int, default=2026, metavar="N", help="random seed (default 2026)")
     ap.add_argument("--write", action="store_true", help="write hucklebuck/players/_likelihood_data.py")
     args = ap.parse_args(argv)
     data = rebuild(args.games, args.seed)
