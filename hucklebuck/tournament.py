@@ -187,11 +187,12 @@ class TournamentResult:
             if title:
                 rows.append(title)
             rows.append(f"{'kind':<16} {'seats':>5}  {self.metric:>24}  {'95% CI':>20}  {'even':>7}")
-            for r in results:
+            for i, r in enumerate(results):
                 ci = "n/a" if math.isnan(r.low) else f"[{r.low:.3f}, {r.high:.3f}]"
                 seats = f"{r.seats:>5}" if isinstance(r.seats, int) else f"{r.seats:>5.2f}"
-                chips = self.game is GameKind.BUCKEM and not r.kind.endswith(" margin")
-                even = "n/a" if chips else f"{r.even:.3f}"  # chips per round have no even value
+                # Buck 'Em: the chips rows (then the margin rows, see _rows) have no even value
+                chips = self.game is GameKind.BUCKEM and i < len(results) // 2
+                even = "n/a" if chips else f"{r.even:.3f}"
                 rows.append(f"{r.kind:<16} {seats}  {r.value:>24.3f}  {ci:>20}  {even:>7}")
         if ncomp > 1:
             rows.append("")

@@ -30,6 +30,7 @@ __all__ = [
     "add_option_argument",
     "game_spec",
     "make_output",
+    "parse_kinds",
     "parse_options",
     "positive_int",
     "wants_color",
@@ -61,6 +62,18 @@ class ErrorParser(argparse.ArgumentParser):
             sub = (self.subcommands or {}).get(str(getattr(parsed, "command", "")))
             (sub or self).error(f"unrecognized arguments: {' '.join(extra)}")
         return parsed
+
+
+def parse_kinds(text: str, allowed: Sequence[str]) -> list[str]:
+    """The player kinds of a ``--bots`` value: comma-separated, any case, empty entries
+    skipped; none at all, or one not in ``allowed``, is a :class:`CliError`."""
+    kinds = [k.strip().lower() for k in text.split(",") if k.strip()]
+    if not kinds:
+        raise CliError(f"--bots needs at least one kind: {', '.join(allowed)}")
+    for k in kinds:
+        if k not in allowed:
+            raise CliError(f"unknown player kind {k!r} for --bots (use {', '.join(allowed)})")
+    return kinds
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from .common import (
     add_option_argument,
     game_spec,
     make_output,
+    parse_kinds,
     parse_options,
     positive_int,
     seat_int,
@@ -156,13 +157,7 @@ def _load(path: str) -> tuple[GameSpec, TrickGame[Any, Any], dict[str, Any]]:
 def _kinds(text: str | None) -> list[str]:
     if text is None:
         return [DEFAULT_PLAYER_KIND]
-    kinds = [k.strip().lower() for k in text.split(",") if k.strip()]
-    if not kinds:
-        raise CliError(f"--bots needs at least one kind: {', '.join(PLAYER_KINDS)}")
-    for k in kinds:
-        if k not in PLAYER_KINDS:
-            raise CliError(f"unknown player kind {k!r} for --bots (use {', '.join(PLAYER_KINDS)})")
-    return kinds
+    return parse_kinds(text, PLAYER_KINDS)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,7 +14,15 @@ from ..packs import GameKind
 from ..players import PLAYER_KINDS
 from ..players.seer import SEER_KINDS
 from ..tournament import CHUNK_DEALS, run_tournament
-from .common import CliError, add_game_argument, add_option_argument, game_spec, parse_options, positive_int
+from .common import (
+    CliError,
+    add_game_argument,
+    add_option_argument,
+    game_spec,
+    parse_kinds,
+    parse_options,
+    positive_int,
+)
 
 __all__ = ["register", "run"]
 
@@ -97,12 +105,7 @@ def run(args: argparse.Namespace) -> int:
     options = parse_options(spec, args.options)
     defaults = spec.options_type().to_dict()
     changed = {k: v for k, v in options.to_dict().items() if v != defaults[k]}
-    kinds = [k.strip().lower() for k in str(args.bots).split(",") if k.strip()]
-    if not kinds:
-        raise CliError(f"--bots needs at least one kind: {', '.join(_KINDS)}")
-    for k in kinds:
-        if k not in _KINDS:
-            raise CliError(f"unknown player kind {k!r} for --bots (use {', '.join(_KINDS)})")
+    kinds = parse_kinds(str(args.bots), _KINDS)
     # the player count is checked by run_tournament, after the options (eight_player_turnup allows 8)
     result = run_tournament(
         spec.kind,
@@ -111,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         games=args.games,
         options=changed,
         seed=args.seed,
-        rounds=20 if args.rounds is None else args.rounds,
+        **({} if args.rounds is None else {"rounds": args.rounds}),  # run_tournament's default otherwise
         workers=args.workers,
         common_seeds=args.common_seeds,
     )
