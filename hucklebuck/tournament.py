@@ -86,6 +86,14 @@ DEFAULT_PLAYERS: Mapping[GameKind, int] = {GameKind.HUCKLEBUCK: 4, GameKind.DEER
 #: Below this many deals the table warns that its intervals are rough.
 FEW_DEALS = 30
 _Z95 = 1.959963984540054
+_BOARD_NOTE = (
+    "gain per hand: the change a hand made to the chance that one of the kind's seats wins the game "
+    "(after the hand minus before it, in percentage points, by the game-value model), over the "
+    "table's mean; even is 0. The interval counts each reference game as one observation.",
+    "gain per round: the chips one of the kind's seats won or paid in the round plus its share of "
+    "what the pot gained, over the table's mean; even is 0. The interval counts each reference "
+    "game as one observation.",
+)
 
 _GAMES: dict[GameKind, Any] = {
     GameKind.HUCKLEBUCK: HucklebuckGame,
@@ -142,19 +150,35 @@ class TournamentResult:
     """The games asked for (``games`` is that rounded up to whole deals)."""
     common_seeds: bool = False
     """Whether a seat's player kept its seed through the rotations (see :func:`bot_seed`)."""
+    hands: int = 0
+    """A board match (:mod:`hucklebuck.boards`): the boards (hands of the reference games) it
+    scored; 0 for a tournament of whole games."""
 
     def table(self) -> str:
         """The result as a text table (what the command line prints)."""
         lineup = ",".join(self.bots)
         ncomp = max(1, len(self.compositions))
         per_deal = self.players * ncomp
+        hand = "round" if self.game is GameKind.BUCKEM else "hand"
+        if self.hands:
+            size = (
+                f"; {self.deals} reference game{'s' if self.deals != 1 else ''} with {self.hands} {hand}s, "
+                f"each {hand} played {per_deal} times (once per rotation"
+                + (" and composition)" if ncomp > 1 else ")")
+                + f" = {self.hands * per_deal} {hand}s"
+            )
+        else:
+            size = (
+                f"; {self.deals} deal{'s' if self.deals != 1 else ''} x {self.players} rotations"
+                + (f" x {ncomp} compositions" if ncomp > 1 else "")
+                + f" = {self.games} games"
+                + (f" of {self.rounds} rounds" if self.game is GameKind.BUCKEM else "")
+            )
         head = (
             f"{self.game.title}, {self.players} players, line-up {lineup} rotated through every seat"
             + (f" in each of its {ncomp} compositions" if ncomp > 1 else "")
-            + f"; {self.deals} deal{'s' if self.deals != 1 else ''} x {self.players} rotations"
-            + (f" x {ncomp} compositions" if ncomp > 1 else "")
-            + f" = {self.games} games"
-            + (f" of {self.rounds} rounds" if self.game is GameKind.BUCKEM else "")
+            + (f", scored {hand} by {hand} (a board match)" if self.hands else "")
+            + size
             + f"; seed {self.seed}"
             + ("; common seeds" if self.common_seeds else "")
             + f"; core {self.core}"
@@ -191,13 +215,16 @@ class TournamentResult:
                 ci = "n/a" if math.isnan(r.low) else f"[{r.low:.3f}, {r.high:.3f}]"
                 seats = f"{r.seats:>5}" if isinstance(r.seats, int) else f"{r.seats:>5.2f}"
                 # Buck 'Em: the chips rows (then the margin rows, see _rows) have no even value
-                chips = self.game is GameKind.BUCKEM and i < len(results) // 2
+                chips = self.game is GameKind.BUCKEM and not self.hands and i < len(results) // 2
                 even = "n/a" if chips else f"{r.even:.3f}"
                 rows.append(f"{r.kind:<16} {seats}  {r.value:>24.3f}  {ci:>20}  {even:>7}")
         if ncomp > 1:
             rows.append("")
             rows.append("seats in the total: the kind's mean seats over the compositions")
-        if self.game is GameKind.BUCKEM:
+        if self.hands:
+            rows.append("")
+            rows.append(_BOARD_NOTE[self.game is GameKind.BUCKEM])
+        elif self.game is GameKind.BUCKEM:
             rows.append("")
             rows.append(
                 "margin: the kind's chips per round minus the table's mean chips per round per seat "
@@ -440,6 +467,40 @@ def _check(
     return players, lineup_in, opts
 
 
+def _check_all(
+    game: GameKind | str,
+    players: int | None,
+    bots: Sequence[str] | str,
+    games: int,
+    rounds: int,
+    seed: int,
+    options: Mapping[str, Any] | None,
+    custom: Mapping[str, Callable[[int], Any]] | None,
+    common_seeds: bool,
+) -> tuple[
+    GameKind, int, list[str], dict[str, Any], tuple[tuple[str, ...], ...], tuple[tuple[str, Any], ...]
+]:
+    """Every argument of a tournament checked: the game, players, line-up, options,
+    compositions and custom kinds (shared with :func:`hucklebuck.boards.run_board_match`)."""
+    if not isinstance(common_seeds, bool):
+        raise OptionsError(f"common_seeds must be True or False, not {common_seeds!r}")
+    kind = GameKind.coerce(game)
+    extra = tuple((str(k), f) for k, f in (custom or {}).items())
+    if any(not callable(f) for _, f in extra):
+        raise OptionsError("custom must map each kind's name to a factory taking a seed")
+    players, lineup_in, opts = _check(
+        kind,
+        players,
+        bots,
+        games,
+        rounds,
+        seed,
+        options,
+        known=(*PLAYER_KINDS, *SEER_KINDS, *(k for k, _ in extra)),
+    )
+    return kind, players, lineup_in, opts, compositions(lineup_in, players), extra
+
+
 def run_tournament(
     game: GameKind | str,
     *,
@@ -476,23 +537,9 @@ def run_tournament(
     fewer games; the expected result is the same.  Bad input raises
     :class:`~hucklebuck.errors.OptionsError` naming what is allowed.
     """
-    if not isinstance(common_seeds, bool):
-        raise OptionsError(f"common_seeds must be True or False, not {common_seeds!r}")
-    kind = GameKind.coerce(game)
-    extra = tuple((str(k), f) for k, f in (custom or {}).items())
-    if any(not callable(f) for _, f in extra):
-        raise OptionsError("custom must map each kind's name to a factory taking a seed")
-    players, lineup_in, opts = _check(
-        kind,
-        players,
-        bots,
-        games,
-        rounds,
-        seed,
-        options,
-        known=(*PLAYER_KINDS, *SEER_KINDS, *(k for k, _ in extra)),
+    kind, players, lineup_in, opts, lineups, extra = _check_all(
+        game, players, bots, games, rounds, seed, options, custom, common_seeds
     )
-    lineups = compositions(lineup_in, players)
     per_deal_games = players * len(lineups)
     deals = -(-games // per_deal_games)
     spec = _Spec(kind.value, players, lineups, opts, rounds, get_core().name, seed, extra, common_seeds)

@@ -13,6 +13,7 @@ from typing import Any
 from ..packs import GameKind
 from ..players import PLAYER_KINDS
 from ..players.seer import SEER_KINDS
+from ..boards import run_board_match
 from ..tournament import CHUNK_DEALS, run_tournament
 from .common import (
     CliError,
@@ -42,6 +43,13 @@ seat rotation and composition). Deals run in seeded chunks of {CHUNK_DEALS}, so
 the same --seed gives the same table whatever --workers is, on either core.
 Progress goes to stderr when stderr is a terminal.
 
+With --boards the deals are scored hand by hand instead (a board match, as in
+bridge): each hand of a deal's reference game is played once per rotation from
+the same standing with the same cards, and each kind scores the change the hand
+made to its seats' chance of winning the game (Buck 'Em: their chips), over the
+table's mean, per hand; even is 0. A small difference between two kinds shows
+with far fewer games than whole games need.
+
 player kinds: {", ".join(PLAYER_KINDS)}
 and, to measure what seeing every card is worth: {", ".join(SEER_KINDS)} (a seer
 reads every hand from the game; it is no fair player and plays nowhere else).
@@ -52,6 +60,7 @@ examples:
   hucklebuck tournament hucklebuck --players 4 --bots mc,heuristic --games 2000
   hucklebuck tournament buckem --players 6 --bots heuristic,random --option pot_limit=20
   hucklebuck tournament deerpark --players 4 --bots seer,mc-blind --games 400 --common-seeds
+  hucklebuck tournament deerpark --players 4 --bots mc,mc-blind --games 1600 --common-seeds --boards
 """
 
 
@@ -92,6 +101,14 @@ def register(subparsers: Any) -> None:
         help="give each seat's player the same random seed whichever kind sits there (common random "
         "numbers: a small difference between two similar kinds shows with fewer games)",
     )
+    p.add_argument(
+        "--boards",
+        action="store_true",
+        help="score hand by hand (a board match): each hand of a reference game is played once per "
+        "rotation from the same standing with the same cards, and each kind scores what the hand did "
+        "to its chance of winning the game (Buck 'Em: its chips); far more sensitive to a small "
+        "difference than whole games",
+    )
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     add_option_argument(p)
     p.set_defaults(run=run)
@@ -107,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     changed = {k: v for k, v in options.to_dict().items() if v != defaults[k]}
     kinds = parse_kinds(str(args.bots), _KINDS)
     # the player count is checked by run_tournament, after the options (eight_player_turnup allows 8)
-    result = run_tournament(
+    result = (run_board_match if args.boards else run_tournament)(
         spec.kind,
         players=args.players,
         bots=kinds,
