@@ -10,10 +10,10 @@ import math
 import sys
 from typing import Any
 
+from ..boards import run_board_match
 from ..packs import GameKind
 from ..players import PLAYER_KINDS
 from ..players.seer import SEER_KINDS
-from ..boards import run_board_match
 from ..tournament import CHUNK_DEALS, run_tournament
 from .common import (
     CliError,
