@@ -32,6 +32,9 @@ may seat a *seer* (``seer``, ``seer-solver``: :mod:`hucklebuck.players.seer`),
 which reads every hand from the game: not a fair player, but the ceiling of
 what inference could gain (``--bots seer,mc-blind``).
 
+To score hand by hand instead of by whole games, see :mod:`hucklebuck.boards`
+(``--boards``): far more sensitive to a small difference between two kinds.
+
 Each deal (all its compositions and rotations) is one observation, so the 95 %
 confidence interval is ``mean ± 1.96 · sd / √deals`` over deals (it needs two
 deals or more: with one it is ``nan``).  ``games`` is rounded up to whole deals.

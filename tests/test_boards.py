@@ -47,6 +47,12 @@ def _twin(seed: int) -> object:
     return MonteCarloPlayer(samples=4, seed=seed)
 
 
+def _mc8(seed: int) -> object:
+    from hucklebuck.players import MonteCarloPlayer
+
+    return MonteCarloPlayer(samples=8, seed=seed)
+
+
 def test_two_names_for_one_player_with_common_seeds_score_exactly_even() -> None:
     custom = {"a": _twin, "b": _twin}
     t = run_board_match(
@@ -54,7 +60,7 @@ def test_two_names_for_one_player_with_common_seeds_score_exactly_even() -> None
     )
     for r in t.results:
         assert abs(r.value) < 1e-9 and abs(r.low) < 1e-9 and abs(r.high) < 1e-9
-    own = run_board_match("deerpark", players=4, bots=("a", "b"), games=8, seed=3, custom=custom)
+    own = run_board_match("deerpark", players=4, bots=("a", "b"), games=4, seed=3, custom=custom)
     assert own.results[0].value != 0.0  # without common seeds the searches' own luck shows
 
 
@@ -105,7 +111,9 @@ def test_same_table_on_either_core() -> None:
     tables = []
     for core in ("c", "python"):
         with hucklebuck.using(core):
-            t = run_board_match("deerpark", players=3, bots=("mc", "heuristic"), games=6, seed=3)
+            t = run_board_match(
+                "deerpark", players=3, bots=("mc8", "heuristic"), games=6, seed=3, custom={"mc8": _mc8}
+            )
             tables.append((t.results, t.hands))
     assert tables[0] == tables[1]
 
