@@ -30,12 +30,14 @@ games:
 The result is a kind's gain **per hand**, the sum of its boards over the number
 of boards; its 95 % interval treats each reference game as one observation (a
 ratio estimate: the boards of one game share its standings), so it needs two
-deals or more.  The unit is the game-value model's: a kind that gains 0.1
-points a hand gains about a point and a half of the chance of winning over a
-fifteen-hand game, if the model's chances are right.  Both kinds are judged by
-the same model, which the Monte Carlo players also maximize, so a positive gain
-says that a kind reaches what both pursue more often; a whole-game tournament
-is the check that the model's aim is the game's.
+deals or more.  It measures what a whole-game tournament does: along any game a
+seat's gains add up to its result (its value at the end is 1, 0 or its share of
+the win) minus its value at the start, whatever the model's accuracy, so a
+kind's gain per hand, times its seats and the hands of a game, estimates its
+share of the games won over even.  What it adds is that each hand is compared on the
+same cards from the same standing: in Deer Park Euchre at four players, for
+the same work, its interval on that share is about 0.7 times as wide as the
+whole games' (half the variance).
 
 >>> t = run_board_match("deerpark", players=4, bots=("heuristic", "random"), games=8, seed=1)
 >>> [r.kind for r in t.results], t.hands > 8

@@ -33,7 +33,8 @@ which reads every hand from the game: not a fair player, but the ceiling of
 what inference could gain (``--bots seer,mc-blind``).
 
 To score hand by hand instead of by whole games, see :mod:`hucklebuck.boards`
-(``--boards``): far more sensitive to a small difference between two kinds.
+(``--boards``): the same comparison with every hand's cards shared by both
+kinds, about twice as sensitive for the same work.
 
 Each deal (all its compositions and rotations) is one observation, so the 95 %
 confidence interval is ``mean ± 1.96 · sd / √deals`` over deals (it needs two
