@@ -48,13 +48,10 @@ from __future__ import annotations
 
 import hashlib
 import math
-import sys
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
 from typing import Any
 
-from . import parallel
-from ._core import get_core, using
+from ._core import get_core
 from .games.base import Phase
 from .games.engine import TrickGame
 from .packs import GameKind
@@ -62,7 +59,7 @@ from .players.seer import SeerPlayer
 from .players.value import win_probabilities
 from .tournament import (
     _GAMES,
-    CHUNK_DEALS,
+    _Z95,
     MAX_HANDS,
     CompositionResult,
     KindResult,
@@ -71,15 +68,13 @@ from .tournament import (
     _deal_seed,
     _kinds,
     _make_bot,
+    _run_deals,
     _seat_count,
     _Spec,
-    _stderr_progress,
     bot_seed,
 )
 
 __all__ = ["board_values", "ratio_ci", "run_board_match"]
-
-_Z95 = 1.959963984540054
 
 
 def board_values(game: TrickGame[Any, Any]) -> list[float]:
@@ -169,14 +164,6 @@ def deal_boards(spec: _Spec, index: int) -> tuple[list[list[float]], int]:
             return sums, boards
 
 
-def _chunk_task(spec: _Spec, chunk: parallel.Chunk) -> list[tuple[list[list[float]], int]]:
-    first = chunk.index * CHUNK_DEALS
-    if get_core().name == spec.core:
-        return [deal_boards(spec, first + i) for i in range(chunk.size)]
-    with using(spec.core):
-        return [deal_boards(spec, first + i) for i in range(chunk.size)]
-
-
 def ratio_ci(sums: Sequence[float], counts: Sequence[int]) -> tuple[float, float, float]:
     """``Σ sums / Σ counts`` and its 95 % interval, each (sum, count) pair one observation.
 
@@ -225,16 +212,8 @@ def run_board_match(
     per_deal = players * len(lineups)
     deals = -(-games // per_deal)
     spec = _Spec(kind.value, players, lineups, opts, rounds, get_core().name, seed, extra, common_seeds)
-    chunks = parallel.plan(deals, seed=seed, chunk_size=CHUNK_DEALS)
-    show = sys.stderr.isatty() if progress is None else progress
-    parts = parallel.run_chunks(
-        partial(_chunk_task, spec),
-        chunks,
-        executor=executor,
-        workers=workers,
-        progress=_stderr_progress if show else None,
-    )
-    per = [row for part in parts for row in part]  # deal -> (composition -> kind -> summed scores, boards)
+    # deal -> (composition -> kind -> summed scores, boards)
+    per = _run_deals(deal_boards, spec, deals, executor=executor, workers=workers, progress=progress)
     kinds = _kinds(lineups)
     counts = [b for _, b in per]
     comps = []

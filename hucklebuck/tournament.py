@@ -56,7 +56,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from . import parallel
 from ._core import get_core, using
@@ -90,6 +90,7 @@ DEFAULT_PLAYERS: Mapping[GameKind, int] = {GameKind.HUCKLEBUCK: 4, GameKind.DEER
 #: Below this many deals the table warns that its intervals are rough.
 FEW_DEALS = 30
 _Z95 = 1.959963984540054
+T = TypeVar("T")
 _BOARD_NOTE = (
     "gain per hand: the change a hand made to the chance that one of the kind's seats wins the game "
     "(after the hand minus before it, in percentage points, by the game-value model), over the "
@@ -364,12 +365,35 @@ def _kinds(lineups: Sequence[Sequence[str]]) -> list[str]:
     return list(dict.fromkeys(lineups[0]))
 
 
-def _chunk_task(spec: _Spec, chunk: parallel.Chunk) -> list[list[list[float]]]:
+def _chunk_task(deal: Callable[[_Spec, int], T], spec: _Spec, chunk: parallel.Chunk) -> list[T]:
     first = chunk.index * CHUNK_DEALS
     if get_core().name == spec.core:
-        return [_deal_scores(spec, first + i) for i in range(chunk.size)]
+        return [deal(spec, first + i) for i in range(chunk.size)]
     with using(spec.core):
-        return [_deal_scores(spec, first + i) for i in range(chunk.size)]
+        return [deal(spec, first + i) for i in range(chunk.size)]
+
+
+def _run_deals(
+    deal: Callable[[_Spec, int], T],
+    spec: _Spec,
+    deals: int,
+    *,
+    executor: Any,
+    workers: int,
+    progress: bool | None,
+) -> list[T]:
+    """``deal(spec, i)`` for every deal ``i``, in seeded chunks of :data:`CHUNK_DEALS` (see
+    :mod:`hucklebuck.parallel`), with progress on stderr if asked (default: a terminal)."""
+    chunks = parallel.plan(deals, seed=spec.seed, chunk_size=CHUNK_DEALS)
+    show = sys.stderr.isatty() if progress is None else progress
+    parts = parallel.run_chunks(
+        partial(_chunk_task, deal, spec),
+        chunks,
+        executor=executor,
+        workers=workers,
+        progress=_stderr_progress if show else None,
+    )
+    return [row for part in parts for row in part]
 
 
 def _stderr_progress(done: int, total: int) -> None:
@@ -415,17 +439,29 @@ def _seat_count(x: float) -> float:
     return int(x) if float(x).is_integer() else x
 
 
-def _check(
-    kind: GameKind,
+def _check_all(
+    game: GameKind | str,
     players: int | None,
     bots: Sequence[str] | str,
     games: int,
     rounds: int,
     seed: int,
     options: Mapping[str, Any] | None,
-    known: Sequence[str] = PLAYER_KINDS,
-) -> tuple[int, list[str], dict[str, Any]]:
-    """The checked player count, line-up and options (the options first: they may allow eight)."""
+    custom: Mapping[str, Callable[[int], Any]] | None,
+    common_seeds: bool,
+) -> tuple[
+    GameKind, int, list[str], dict[str, Any], tuple[tuple[str, ...], ...], tuple[tuple[str, Any], ...]
+]:
+    """Every argument of a tournament checked: the game, players, line-up, options (the
+    options first: they may allow eight players), compositions and custom kinds (shared
+    with :func:`hucklebuck.boards.run_board_match`)."""
+    if not isinstance(common_seeds, bool):
+        raise OptionsError(f"common_seeds must be True or False, not {common_seeds!r}")
+    kind = GameKind.coerce(game)
+    extra = tuple((str(k), f) for k, f in (custom or {}).items())
+    if any(not callable(f) for _, f in extra):
+        raise OptionsError("custom must map each kind's name to a factory taking a seed")
+    known = (*PLAYER_KINDS, *SEER_KINDS, *(k for k, _ in extra))
     if options is not None and not isinstance(options, Mapping):
         raise OptionsError(f"options must be a mapping of option names to values, not {options!r}"[:200])
     opts = dict(options or {})
@@ -438,12 +474,12 @@ def _check(
     if players is None:
         players = DEFAULT_PLAYERS[kind]
     if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
-        extra = (
+        eight = (
             " (eight need the option eight_player_turnup=dealer_last_card)"
             if kind is GameKind.DEERPARK and hi == 7 and players == 8
             else ""
         )
-        raise OptionsError(f"{kind.title} is for {lo} to {hi} players, not {players!r}{extra}")
+        raise OptionsError(f"{kind.title} is for {lo} to {hi} players, not {players!r}{eight}")
     if isinstance(bots, str):
         lineup_in = [b.strip() for b in bots.split(",")]
     elif isinstance(bots, Sequence) and all(isinstance(b, str) for b in bots):
@@ -468,40 +504,6 @@ def _check(
         raise OptionsError(f"rounds must be a positive integer, not {rounds!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise OptionsError(f"seed must be an integer, not {seed!r}")
-    return players, lineup_in, opts
-
-
-def _check_all(
-    game: GameKind | str,
-    players: int | None,
-    bots: Sequence[str] | str,
-    games: int,
-    rounds: int,
-    seed: int,
-    options: Mapping[str, Any] | None,
-    custom: Mapping[str, Callable[[int], Any]] | None,
-    common_seeds: bool,
-) -> tuple[
-    GameKind, int, list[str], dict[str, Any], tuple[tuple[str, ...], ...], tuple[tuple[str, Any], ...]
-]:
-    """Every argument of a tournament checked: the game, players, line-up, options,
-    compositions and custom kinds (shared with :func:`hucklebuck.boards.run_board_match`)."""
-    if not isinstance(common_seeds, bool):
-        raise OptionsError(f"common_seeds must be True or False, not {common_seeds!r}")
-    kind = GameKind.coerce(game)
-    extra = tuple((str(k), f) for k, f in (custom or {}).items())
-    if any(not callable(f) for _, f in extra):
-        raise OptionsError("custom must map each kind's name to a factory taking a seed")
-    players, lineup_in, opts = _check(
-        kind,
-        players,
-        bots,
-        games,
-        rounds,
-        seed,
-        options,
-        known=(*PLAYER_KINDS, *SEER_KINDS, *(k for k, _ in extra)),
-    )
     return kind, players, lineup_in, opts, compositions(lineup_in, players), extra
 
 
@@ -547,16 +549,8 @@ def run_tournament(
     per_deal_games = players * len(lineups)
     deals = -(-games // per_deal_games)
     spec = _Spec(kind.value, players, lineups, opts, rounds, get_core().name, seed, extra, common_seeds)
-    chunks = parallel.plan(deals, seed=seed, chunk_size=CHUNK_DEALS)
-    show = sys.stderr.isatty() if progress is None else progress
-    parts = parallel.run_chunks(
-        partial(_chunk_task, spec),
-        chunks,
-        executor=executor,
-        workers=workers,
-        progress=_stderr_progress if show else None,
-    )
-    per_deal = [row for part in parts for row in part]  # deal -> composition -> kind
+    # deal -> composition -> kind
+    per_deal = _run_deals(_deal_scores, spec, deals, executor=executor, workers=workers, progress=progress)
     kinds = _kinds(lineups)
     buck = kind is GameKind.BUCKEM
     comps = []

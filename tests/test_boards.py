@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import json
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
-import hucklebuck
 from hucklebuck.boards import board_values, ratio_ci, run_board_match
 from hucklebuck.cli import main
 from hucklebuck.errors import OptionsError
@@ -47,12 +47,6 @@ def _twin(seed: int) -> object:
     return MonteCarloPlayer(samples=4, seed=seed)
 
 
-def _mc8(seed: int) -> object:
-    from hucklebuck.players import MonteCarloPlayer
-
-    return MonteCarloPlayer(samples=8, seed=seed)
-
-
 def test_two_names_for_one_player_with_common_seeds_score_exactly_even() -> None:
     custom = {"a": _twin, "b": _twin}
     t = run_board_match(
@@ -64,6 +58,16 @@ def test_two_names_for_one_player_with_common_seeds_score_exactly_even() -> None
     assert own.results[0].value != 0.0  # without common seeds the searches' own luck shows
 
 
+def _play_out(game: Any, bots: Sequence[Any]) -> None:
+    """Play ``game`` to its end with one player per seat."""
+    while game.phase is not Phase.GAME_OVER:
+        if game.phase is Phase.HAND_OVER:
+            game.next_hand()
+            continue
+        seat = game.to_act
+        game.apply(bots[seat].choose(game.observation(seat)))
+
+
 def test_the_boards_are_the_hands_of_the_reference_game() -> None:
     # heuristic players do not depend on their seeds, so the reference game is the
     # game those players play from the deal's seed: its hands are the boards
@@ -73,13 +77,7 @@ def test_the_boards_are_the_hands_of_the_reference_game() -> None:
     assert t.deals == 1
     game = HucklebuckGame(4, seed=_deal_seed(5, 0))
     bots = [make_player("heuristic", "hucklebuck", seed=s) for s in range(4)]
-    while game.phase is not Phase.GAME_OVER:
-        if game.phase is Phase.HAND_OVER:
-            game.next_hand()
-            continue
-        seat = game.to_act
-        assert seat is not None
-        game.apply(bots[seat].choose(game.observation(seat)))
+    _play_out(game, bots)
     assert t.hands == game.hand_number
     assert abs(t.results[0].value) < 1e-9  # one kind: nothing to gain over itself
 
@@ -94,28 +92,6 @@ def test_uneven_seats_score_every_composition_with_even_zero() -> None:
     text = t.table()
     assert "scored hand by hand (a board match)" in text and "once per rotation and composition" in text
     assert "total over the compositions" in text and "points gained per hand" in text
-
-
-def test_same_table_inline_on_threads_and_on_an_executor() -> None:
-    kw = dict(players=3, bots=("heuristic", "random"), games=18, seed=7)
-    inline = run_board_match("deerpark", **kw)  # type: ignore[arg-type]
-    threads = run_board_match("deerpark", workers=2, **kw)  # type: ignore[arg-type]
-    with cf.ThreadPoolExecutor(3) as pool:
-        pooled = run_board_match("deerpark", executor=pool, **kw)  # type: ignore[arg-type]
-    assert inline == threads == pooled
-
-
-@pytest.mark.single_core
-@pytest.mark.skipif("c" not in hucklebuck.available(), reason="C core not built")
-def test_same_table_on_either_core() -> None:
-    tables = []
-    for core in ("c", "python"):
-        with hucklebuck.using(core):
-            t = run_board_match(
-                "deerpark", players=3, bots=("mc8", "heuristic"), games=6, seed=3, custom={"mc8": _mc8}
-            )
-            tables.append((t.results, t.hands))
-    assert tables[0] == tables[1]
 
 
 def test_ratio_interval() -> None:
@@ -133,13 +109,7 @@ def test_board_values_of_a_standing_and_of_a_finished_game() -> None:
     assert all(math.isclose(v, 0.25) for v in board_values(fresh))  # everyone on 20
     game = DeerParkGame(3, seed=2)
     bots = [make_player("heuristic", "deerpark", seed=s) for s in range(3)]
-    while game.phase is not Phase.GAME_OVER:
-        if game.phase is Phase.HAND_OVER:
-            game.next_hand()
-            continue
-        seat = game.to_act
-        assert seat is not None
-        game.apply(bots[seat].choose(game.observation(seat)))
+    _play_out(game, bots)
     values = board_values(game)
     assert values == [1.0 / len(game.winners) if s in game.winners else 0.0 for s in range(3)]
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import math
+from collections.abc import Callable
 
 import pytest
 
 import hucklebuck
+from hucklebuck.boards import run_board_match
 from hucklebuck.cli import main
 from hucklebuck.errors import OptionsError, UnsupportedOption
-from hucklebuck.tournament import FEW_DEALS, run_tournament
+from hucklebuck.tournament import FEW_DEALS, TournamentResult, run_tournament
 
 
 def test_heuristic_beats_random_at_hucklebuck() -> None:
@@ -39,23 +41,42 @@ def test_heuristic_beats_random_at_buckem() -> None:
     assert heuristic.value > rnd.value
 
 
-def test_same_table_inline_on_threads_and_on_an_executor() -> None:
+_RUNS = pytest.mark.parametrize("run", [run_tournament, run_board_match], ids=["games", "boards"])
+
+
+@_RUNS
+def test_same_table_inline_on_threads_and_on_an_executor(run: Callable[..., TournamentResult]) -> None:
     kw = dict(players=3, bots=("heuristic", "random"), games=27, seed=7)
-    inline = run_tournament("deerpark", **kw)  # type: ignore[arg-type]
-    threads = run_tournament("deerpark", workers=2, **kw)  # type: ignore[arg-type]
+    inline = run("deerpark", **kw)
+    threads = run("deerpark", workers=2, **kw)
     with cf.ThreadPoolExecutor(3) as pool:
-        pooled = run_tournament("deerpark", executor=pool, **kw)  # type: ignore[arg-type]
+        pooled = run("deerpark", executor=pool, **kw)
     assert inline == threads == pooled
+
+
+def _mc8(seed: int) -> object:
+    from hucklebuck.players import MonteCarloPlayer
+
+    return MonteCarloPlayer(samples=8, seed=seed)
 
 
 @pytest.mark.single_core
 @pytest.mark.skipif("c" not in hucklebuck.available(), reason="C core not built")
-def test_same_table_on_either_core() -> None:
+@_RUNS
+def test_same_table_on_either_core(run: Callable[..., TournamentResult]) -> None:
     tables = []
     for core in ("c", "python"):
         with hucklebuck.using(core):
-            t = run_tournament("buckem", players=5, bots=("mc", "heuristic"), games=5, rounds=1, seed=3)
-            tables.append(t.results)
+            t = run(
+                "buckem",
+                players=5,
+                bots=("mc8", "heuristic"),
+                games=5,
+                rounds=2,
+                seed=3,
+                custom={"mc8": _mc8},
+            )
+            tables.append((t.results, t.hands))
     assert tables[0] == tables[1]
 
 
