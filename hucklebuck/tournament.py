@@ -34,7 +34,7 @@ what inference could gain (``--bots seer,mc-blind``).
 
 To score hand by hand instead of by whole games, see :mod:`hucklebuck.boards`
 (``--boards``): the same comparison with every hand's cards shared by both
-kinds, about twice as sensitive for the same work.
+kinds, which needs about half the games for the same interval.
 
 Each deal (all its compositions and rotations) is one observation, so the 95 %
 confidence interval is ``mean ± 1.96 · sd / √deals`` over deals (it needs two

@@ -47,8 +47,8 @@ With --boards the deals are scored hand by hand instead (a board match, as in
 bridge): each hand of a deal's reference game is played once per rotation from
 the same standing with the same cards, and each kind scores the change the hand
 made to its seats' chance of winning the game (Buck 'Em: their chips), over the
-table's mean, per hand; even is 0. For the same work it is about twice as
-sensitive to a small difference between two kinds as whole games are.
+table's mean, per hand; even is 0. For the same interval it needs about half
+the games whole games need (measured in Deer Park Euchre at four players).
 
 player kinds: {", ".join(PLAYER_KINDS)}
 and, to measure what seeing every card is worth: {", ".join(SEER_KINDS)} (a seer
@@ -106,8 +106,8 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="score hand by hand (a board match): each hand of a reference game is played once per "
         "rotation from the same standing with the same cards, and each kind scores what the hand did "
-        "to its chance of winning the game (Buck 'Em: its chips); about twice as sensitive as whole "
-        "games for the same work",
+        "to its chance of winning the game (Buck 'Em: its chips); for the same interval it needs "
+        "about half the games",
     )
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     add_option_argument(p)
