@@ -197,12 +197,13 @@ class TournamentResult:
                 f"{per_deal} times, once per rotation of the seats"
                 + (" in each composition)" if ncomp > 1 else ")")
             )
+        unit = "reference game" if self.hands else "deal"
         if self.deals < 2:
-            rows.append("(one deal: a confidence interval needs two deals or more)")
+            rows.append(f"(one {unit}: a confidence interval needs two {unit}s or more)")
         elif self.deals < FEW_DEALS:
             rows.append(
-                f"(only {self.deals} deals: the intervals are rough below {FEW_DEALS} deals, and with every "
-                "deal alike they have no width at all; play more games for a real interval)"
+                f"(only {self.deals} {unit}s: the intervals are rough below {FEW_DEALS} {unit}s, and with "
+                f"every {unit} alike they have no width at all; play more games for a real interval)"
             )
         sections: list[tuple[str, tuple[KindResult, ...]]] = []
         if ncomp > 1:

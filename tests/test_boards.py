@@ -92,6 +92,7 @@ def test_uneven_seats_score_every_composition_with_even_zero() -> None:
     text = t.table()
     assert "scored hand by hand (a board match)" in text and "once per rotation and composition" in text
     assert "total over the compositions" in text and "points gained per hand" in text
+    assert "(only 2 reference games: the intervals are rough below 30 reference games" in text
 
 
 def test_ratio_interval() -> None:
