@@ -55,7 +55,6 @@ from ._core import get_core
 from .games.base import Phase
 from .games.engine import TrickGame
 from .packs import GameKind
-from .players.seer import SeerPlayer
 from .players.value import win_probabilities
 from .tournament import (
     _GAMES,
@@ -67,11 +66,10 @@ from .tournament import (
     _check_all,
     _deal_seed,
     _kinds,
-    _make_bot,
     _run_deals,
+    _seat_bots,
     _seat_count,
     _Spec,
-    bot_seed,
 )
 
 __all__ = ["board_values", "ratio_ci", "run_board_match"]
@@ -116,14 +114,7 @@ def _play_board(
     spec: _Spec, kind: GameKind, game: TrickGame[Any, Any], lineup: tuple[str, ...], rot: int, seed: int
 ) -> TrickGame[Any, Any]:
     """``game`` (at the start of a hand) played to the end of that hand by the rotated line-up."""
-    n = spec.players
-    bots = [
-        _make_bot(spec, lineup[(s + rot) % n], kind, bot_seed(seed, s, rot, lineup, spec.common))
-        for s in range(n)
-    ]
-    for bot in bots:
-        if isinstance(bot, SeerPlayer):
-            bot.watch(game)
+    bots = _seat_bots(spec, kind, lineup, seed, rot, game)
     while game.phase is not Phase.HAND_OVER and game.phase is not Phase.GAME_OVER:
         seat = game.to_act
         assert seat is not None

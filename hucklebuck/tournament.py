@@ -303,20 +303,27 @@ def bot_seed(deal_seed: int, seat: int, rotation: int, lineup: Sequence[str], co
     return (deal_seed + 7919 * seat + step) % (1 << 63)
 
 
-def _play_one(spec: _Spec, lineup: tuple[str, ...], deal_seed: int, rotation: int) -> list[float]:
-    """One game; the score of each seat (win credit, or chips per round)."""
-    kind = GameKind(spec.game)
+def _seat_bots(
+    spec: _Spec, kind: GameKind, lineup: Sequence[str], seed: int, rotation: int, game: TrickGame[Any, Any]
+) -> list[Any]:
+    """The players of one rotation of ``lineup``, seeded by :func:`bot_seed`; a seer sits in ``game``."""
     n = spec.players
-    game: TrickGame[Any, Any] = _GAMES[kind](n, options=dict(spec.options), seed=deal_seed)
     bots = [
-        _make_bot(
-            spec, lineup[(s + rotation) % n], kind, bot_seed(deal_seed, s, rotation, lineup, spec.common)
-        )
+        _make_bot(spec, lineup[(s + rotation) % n], kind, bot_seed(seed, s, rotation, lineup, spec.common))
         for s in range(n)
     ]
     for bot in bots:
         if isinstance(bot, SeerPlayer):  # it reads every hand from the game (a measuring stick)
             bot.watch(game)
+    return bots
+
+
+def _play_one(spec: _Spec, lineup: tuple[str, ...], deal_seed: int, rotation: int) -> list[float]:
+    """One game; the score of each seat (win credit, or chips per round)."""
+    kind = GameKind(spec.game)
+    n = spec.players
+    game: TrickGame[Any, Any] = _GAMES[kind](n, options=dict(spec.options), seed=deal_seed)
+    bots = _seat_bots(spec, kind, lineup, deal_seed, rotation, game)
     start = list(game.standings)
     limit = spec.rounds if kind is GameKind.BUCKEM else MAX_HANDS
     while True:
