@@ -33,13 +33,14 @@ from ..games.buckem import BuckEmGame, BuckEmOptions
 from ..games.deerpark import DeerParkGame, DeerParkOptions
 from ..games.engine import TrickGame
 from ..games.hucklebuck import HucklebuckGame, HucklebuckOptions
+from ..games.observe import view
 from ..packs import GameKind, pack
 from .spec import extensions
 
 __all__ = ["OPS", "PROTOCOL", "ProtocolError", "handle"]
 
 PROTOCOL: Final = 1
-OPS: Final = ("hello", "deck", "trick_winner", "legal_plays", "play", "solve")
+OPS: Final = ("hello", "deck", "trick_winner", "legal_plays", "play", "solve", "observe")
 #: A ``solve`` request searches at most this many nodes (both cores count alike) ...
 SOLVE_NODES: Final = 2_000_000
 #: ... and about this many seconds; past either it is answered ``unsupported``.
@@ -332,6 +333,24 @@ def _final(game: TrickGame[Any, Any]) -> dict[str, Any]:
 
 def op_play(req: Mapping[str, Any]) -> Any:
     """Play scripted hands from a known position (the ``play`` operation)."""
+    return _run_hands(req)[1]
+
+
+def op_observe(req: Mapping[str, Any]) -> Any:
+    """A ``play`` request plus ``seat``: what that seat (``null``: an onlooker) may
+    know after the last listed action (the ``observe`` operation)."""
+    if "seat" not in req:
+        raise _bad("'seat' is missing (a seat number, or null for an onlooker)")
+    raw = req["seat"]
+    if raw is not None and (isinstance(raw, bool) or not isinstance(raw, int)):
+        raise _bad("'seat' must be a seat number, or null for an onlooker")
+    game = _run_hands(req)[0]
+    seat = None if raw is None else _seat(raw, game.players, "'seat'")
+    return view(game, seat)
+
+
+def _run_hands(req: Mapping[str, Any]) -> tuple[TrickGame[Any, Any], dict[str, Any]]:
+    """The game after a ``play`` request's hands, and the ``play`` result."""
     kind = _game(req)
     players = _players(req)
     hands = _field(req, "hands", list, "a list of hands")
@@ -388,9 +407,9 @@ def op_play(req: Mapping[str, Any]) -> Any:
                 reports.append(_cut_hand(game, kind))
                 final = _final(game)
                 final["dealer"] = game.dealer
-                return {"hands": reports, "final": final}
+                return game, {"hands": reports, "final": final}
         assert game is not None
-        return {"hands": reports, "final": _final(game)}
+        return game, {"hands": reports, "final": _final(game)}
     except ProtocolError:
         raise
     except (DealError, CardError, OptionsError, PlayerCountError, RestoreError, CoreInputError) as exc:
@@ -432,6 +451,7 @@ HANDLERS: Final = {
     "legal_plays": op_legal_plays,
     "play": op_play,
     "solve": op_solve,
+    "observe": op_observe,
 }
 
 

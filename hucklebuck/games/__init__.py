@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 from .base import Event, Phase, Trick
-from .buckem import BuckEmDeal, BuckEmGame, BuckEmHandResult, BuckEmObservation, BuckEmOptions
-from .deerpark import DeerParkDeal, DeerParkGame, DeerParkHandResult, DeerParkObservation, DeerParkOptions
+from .buckem import (
+    BuckEmDeal,
+    BuckEmGame,
+    BuckEmHandResult,
+    BuckEmObservation,
+    BuckEmOnlookerObservation,
+    BuckEmOptions,
+)
+from .deerpark import (
+    DeerParkDeal,
+    DeerParkGame,
+    DeerParkHandResult,
+    DeerParkObservation,
+    DeerParkOnlookerObservation,
+    DeerParkOptions,
+)
 from .hucklebuck import (
     HandResult,
     HucklebuckDeal,
     HucklebuckGame,
     HucklebuckObservation,
+    HucklebuckOnlookerObservation,
     HucklebuckOptions,
 )
 
@@ -18,17 +33,20 @@ __all__ = [
     "BuckEmGame",
     "BuckEmHandResult",
     "BuckEmObservation",
+    "BuckEmOnlookerObservation",
     "BuckEmOptions",
     "DeerParkDeal",
     "DeerParkGame",
     "DeerParkHandResult",
     "DeerParkObservation",
+    "DeerParkOnlookerObservation",
     "DeerParkOptions",
     "Event",
     "HandResult",
     "HucklebuckDeal",
     "HucklebuckGame",
     "HucklebuckObservation",
+    "HucklebuckOnlookerObservation",
     "HucklebuckOptions",
     "Phase",
     "Trick",

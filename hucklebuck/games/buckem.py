@@ -16,7 +16,7 @@ import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, overload
 
 from .._validate import MAX_ANTE, MAX_POT_LIMIT
 from ..actions import Action, BuckStay, Draw, Fold, Play
@@ -273,7 +273,24 @@ class BuckEmObservation:
     pot: int
     pot_units: int
     stock_size: int
+    hand_sizes: tuple[int, ...]
+    """How many cards each seat holds, as far as this seat may know (DEF #85)."""
+    game_over: bool
+    """Whether the game has ended."""
+    winners: tuple[int, ...]
+    """The winning seat(s) once the game is over (empty before)."""
+    rake_shown: tuple[Card, ...]
+    """The cards a lone stayer showed to rake the pot (DEF #88): the Ace of trump if
+    it was dealt one, otherwise every trump it was dealt; empty without a rake."""
     options: BuckEmOptions
+
+
+@dataclass(frozen=True)
+class BuckEmOnlookerObservation(BuckEmObservation):
+    """What an onlooker of a Buck 'Em table may know (DEF #89): only what is public.
+    ``seat`` is None, ``hand`` is empty and ``legal_actions`` is always empty."""
+
+    seat: None  # type: ignore[assignment]
 
 
 class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
@@ -549,9 +566,14 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         return tuple(float(a - b) for a, b in zip(self._bankrolls, self._game_start, strict=True))
 
     # ------------------------------------------------------------ observation
-    def observation(self, seat: int) -> BuckEmObservation:
-        """What ``seat`` may know now (see :class:`BuckEmObservation`)."""
-        self._check_seat(seat, "seat")
+    @overload
+    def observation(self, seat: int) -> BuckEmObservation: ...
+    @overload
+    def observation(self, seat: None) -> BuckEmOnlookerObservation: ...
+    def observation(self, seat: int | None) -> BuckEmObservation:
+        """What ``seat`` may know now (see :class:`BuckEmObservation`); ``None``: what an
+        onlooker may know (:class:`BuckEmOnlookerObservation`)."""
+        self._check_viewer(seat)
         hidden = self._options.simultaneous_declare and self._phase is _STAY_FOLD
         history, private = self._public_history()
         decisions: list[tuple[int, str]] = []
@@ -579,7 +601,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
             else:
                 swapped_upcard = self._deal.upcard
         return self._observe(
-            BuckEmObservation,
+            BuckEmObservation if seat is not None else BuckEmOnlookerObservation,
             seat,
             history,
             {
@@ -591,5 +613,30 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
                 "pot": self._pot,
                 "pot_units": self._units,
                 "stock_size": len(self._stock),
+                "rake_shown": self._rake_shown(),
             },
         )
+
+    def _hand_sizes(self, seat: int | None) -> tuple[int, ...]:
+        # Under simultaneous declaring a fold empties a hand: until everyone has
+        # declared, others see every undeclared-looking hand at its dealt size (DEF #85).
+        sizes = [h.bit_count() for h in self._hands]
+        if self._options.simultaneous_declare and self._phase is _STAY_FOLD:
+            for s in self._decisions:
+                if s != seat:
+                    sizes[s] = self._dealt[s].bit_count()
+        return tuple(sizes)
+
+    def _rake_shown(self) -> tuple[Card, ...]:
+        """The cards the raker of the round just ended showed (DEF #88)."""
+        results = self._results
+        if not results or self._phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+            return ()
+        last = results[-1]
+        if last.hand != self._hand_no or last.raked is None or self._trump is None:
+            return ()
+        seat, trump = last.raked, self._trump
+        judged = self._dealt[seat] if self._options.rake_hand is RakeHand.AS_DEALT else self._hands[seat]
+        trumps = [c for c in CardSet.from_mask(judged) if c.suit is trump]
+        aces = [c for c in trumps if c.rank is Rank.ACE]
+        return tuple(aces or trumps)

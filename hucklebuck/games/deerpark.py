@@ -16,7 +16,7 @@ import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, overload
 
 from ..actions import Action, Call, Discard, Order, Pass, Play
 from ..cards import Card, CardSet, Suit
@@ -203,7 +203,21 @@ class DeerParkObservation:
     trick_leader: int | None
     tricks: tuple[Trick, ...]
     tricks_won: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    """How many cards each seat holds, as far as this seat may know (DEF #85)."""
+    game_over: bool
+    """Whether the game has ended."""
+    winners: tuple[int, ...]
+    """The winning seat(s) once the game is over (empty before)."""
     options: DeerParkOptions
+
+
+@dataclass(frozen=True)
+class DeerParkOnlookerObservation(DeerParkObservation):
+    """What an onlooker of a Deer Park Euchre table may know (DEF #89): only what is public.
+    ``seat`` is None, ``hand`` is empty and ``legal_actions`` is always empty."""
+
+    seat: None  # type: ignore[assignment]
 
 
 class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
@@ -522,10 +536,15 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         return _scoring.game_end(self)
 
     # ------------------------------------------------------------ observation
-    def observation(self, seat: int) -> DeerParkObservation:
-        """What ``seat`` may know now (see :class:`DeerParkObservation`)."""
+    @overload
+    def observation(self, seat: int) -> DeerParkObservation: ...
+    @overload
+    def observation(self, seat: None) -> DeerParkOnlookerObservation: ...
+    def observation(self, seat: int | None) -> DeerParkObservation:
+        """What ``seat`` may know now (see :class:`DeerParkObservation`); ``None``: what an
+        onlooker may know (:class:`DeerParkOnlookerObservation`)."""
         if type(seat) is not int or not 0 <= seat < self._n:  # the full check only off the fast path
-            self._check_seat(seat, "seat")
+            self._check_viewer(seat)
         history, private = self._public_history()
         if private:  # the dealer's discard: others see only that one card went
             texts = list(history)
@@ -539,7 +558,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         lock_at, permanent, ever = opts.lock_at, opts.lock_permanent, self._ever_locked
         scores = self._scores
         return self._observe(
-            DeerParkObservation,
+            DeerParkObservation if seat is not None else DeerParkOnlookerObservation,
             seat,
             history,
             {

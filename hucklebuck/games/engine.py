@@ -400,20 +400,34 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         """Per-seat scores (Hucklebuck, Deer Park Euchre) or bankrolls (Buck 'Em)."""
 
     @abc.abstractmethod
-    def observation(self, seat: int) -> Any:
-        """What ``seat`` may know now (the game's observation type)."""
+    def observation(self, seat: int | None) -> Any:
+        """What ``seat`` may know now (the game's observation type); ``None``: an
+        onlooker, who knows only what is public (DEF #84-#89)."""
 
-    def _observe(self, cls: type[T], seat: int, history: tuple[str, ...], fields: dict[str, Any]) -> T:
-        """An observation of type ``cls`` for ``seat``: the fields every game shares
-        (seat, phase, turn, legal actions, hand, dealer, trump, history, tricks,
-        options) plus the game's own ``fields``."""
+    def _check_viewer(self, seat: object) -> None:
+        """``seat`` must be a seat of this game or ``None`` (an onlooker)."""
+        if seat is not None:
+            self._check_seat(seat, "seat")
+
+    def _hand_sizes(self, seat: int | None) -> tuple[int, ...]:
+        """How many cards each seat holds, as ``seat`` may know it (counts are public)."""
+        return tuple(h.bit_count() for h in self._hands)
+
+    def _observe(self, cls: type[T], seat: int | None, history: tuple[str, ...], fields: dict[str, Any]) -> T:
+        """An observation of type ``cls`` for ``seat`` (``None``: an onlooker): the
+        fields every game shares (seat, phase, turn, legal actions, hand, card
+        counts, dealer, trump, history, tricks, the end of the game, options)
+        plus the game's own ``fields``."""
         to_act = self.to_act
         play = self._play
         fields["seat"] = seat
         fields["phase"] = self._phase
         fields["to_act"] = to_act
-        fields["legal_actions"] = tuple(self.legal_actions()) if to_act == seat else ()
-        fields["hand"] = CardSet.from_mask(self._hands[seat])
+        fields["legal_actions"] = tuple(self.legal_actions()) if to_act == seat and seat is not None else ()
+        fields["hand"] = CardSet.from_mask(self._hands[seat]) if seat is not None else CardSet()
+        fields["hand_sizes"] = self._hand_sizes(seat)
+        fields["game_over"] = self._phase is _GAME_OVER
+        fields["winners"] = self._winners
         fields["hand_number"] = self._hand_no
         fields["dealer"] = self.dealer
         fields["trump"] = self.trump

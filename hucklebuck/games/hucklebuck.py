@@ -16,7 +16,7 @@ import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, overload
 
 from ..actions import Action, Bid, Discard, Drop, NameTrump, Pass, Play, Stay
 from ..cards import Card, CardSet, Suit
@@ -257,7 +257,21 @@ class HucklebuckObservation:
     tricks: tuple[Trick, ...]
     tricks_won: tuple[int, ...]
     stock_size: int
+    hand_sizes: tuple[int, ...]
+    """How many cards each seat holds, as far as this seat may know (DEF #85)."""
+    game_over: bool
+    """Whether the game has ended."""
+    winners: tuple[int, ...]
+    """The winning seat(s) once the game is over (empty before)."""
     options: HucklebuckOptions
+
+
+@dataclass(frozen=True)
+class HucklebuckOnlookerObservation(HucklebuckObservation):
+    """What an onlooker of a Hucklebuck table may know (DEF #89): only what is public.
+    ``seat`` is None, ``hand`` is empty and ``legal_actions`` is always empty."""
+
+    seat: None  # type: ignore[assignment]
 
 
 def _left(seat: int, n: int) -> int:
@@ -516,9 +530,14 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
         _scoring.score_played_hand(self)
 
     # ------------------------------------------------------------ observation
-    def observation(self, seat: int) -> HucklebuckObservation:
-        """What ``seat`` may know now (see :class:`HucklebuckObservation`)."""
-        self._check_seat(seat, "seat")
+    @overload
+    def observation(self, seat: int) -> HucklebuckObservation: ...
+    @overload
+    def observation(self, seat: None) -> HucklebuckOnlookerObservation: ...
+    def observation(self, seat: int | None) -> HucklebuckObservation:
+        """What ``seat`` may know now (see :class:`HucklebuckObservation`); ``None``: what an
+        onlooker may know (:class:`HucklebuckOnlookerObservation`)."""
+        self._check_viewer(seat)
         history, private = self._public_history()
         if private:  # others' discards show only as a count
             texts = list(history)
@@ -529,7 +548,7 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
             history = tuple(texts)
         outs = self._out
         return self._observe(
-            HucklebuckObservation,
+            HucklebuckObservation if seat is not None else HucklebuckOnlookerObservation,
             seat,
             history,
             {
