@@ -62,6 +62,8 @@ def check_observation(observation: object, game: GameKind | None = None) -> Game
     if game is not None and kind is not game:
         raise OptionsError(f"this player plays {game.title}; it was given an observation of {kind.title}")
     obs: Any = observation
+    if obs.seat is None:
+        raise IllegalAction("an onlooker's view (game.observation(None)) has no moves: give a seat's observation")
     if not obs.legal_actions:
         raise IllegalAction(f"seat {obs.seat} has no legal action now (it is not its turn)")
     return kind

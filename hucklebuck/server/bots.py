@@ -1,8 +1,10 @@
 """Computer seats: clients of a table like any other.
 
-A computer seat reads its observation through the seat interface
-(:class:`SeatClient`), thinks in a bounded thread pool (never on the event
-loop, so one table's thinking never holds up another's messages), waits the
+A computer seat reads its seat's observation through the seat interface
+(:class:`SeatClient`), so it knows what that seat may know and nothing more
+(DEF #91), and its random choices are seeded under a key only the server holds.
+It thinks in a bounded thread pool (never on the event loop, so one table's
+thinking never holds up another's messages), waits the
 configured pause so people can follow the play, and then sends an ordinary
 ``act`` message carrying the ``seq`` it decided on.  The table checks that
 message exactly as it checks a person's.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
@@ -91,6 +94,9 @@ class ComputerSeats:
         self.pause = pause
         self._queue: list[_Decision] = []
         self._closed = False
+        self._secret = secrets.token_bytes(32)
+        """The key of every computer seat's seed: kept by the server, never sent, new each start,
+        so no player can replay a computer's decision for each hand it might hold (DEF #91)."""
 
     def decide(
         self,
@@ -104,7 +110,7 @@ class ComputerSeats:
         called once the move is sent or dropped."""
         loop = asyncio.get_running_loop()
         seq, observation = client.observation()
-        seed = _seed(seed_text)
+        seed = _seed(seed_text, self._secret)
         if not self._queue:
             gather = min(GATHER, self.pause / 4)
             if gather > 0:
@@ -163,9 +169,10 @@ class ComputerSeats:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _seed(text: str) -> int:
-    """A 63-bit seed that follows from ``text`` (a hash: cheaper than seeding a generator with it)."""
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+def _seed(text: str, key: bytes) -> int:
+    """A 63-bit seed that follows from ``text`` under the secret ``key`` (a keyed hash: nobody
+    without the key can tell the seed from the position, which is all a player knows)."""
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8, key=key).digest(), "big") >> 1
 
 
 def _finish(d: _Decision) -> None:

@@ -16,6 +16,7 @@ from ..cli.common import CliError as _CliError
 from ..errors import HucklebuckError
 from ..games.options import OptionInfo
 from ..players import PLAYER_KINDS
+from ..players.seer import SEER_KINDS
 from .protocol import ProtocolError
 
 __all__ = [
@@ -174,6 +175,11 @@ def read_table_request(body: object, max_name: int) -> TableRequest:
             seats.append(SeatRequest("human", clean_name(raw.get("name"), max_name, f"Player {i + 1}"), None))
         elif kind == "computer":
             player = raw.get("player", "mc")
+            if player in SEER_KINDS:
+                raise _bad(
+                    f"seat {i}: {player!r} reads every hand, a research tool for measuring players:"
+                    " it never sits at a table of people"
+                )
             if player not in PLAYER_KINDS:
                 raise _bad(f"seat {i}: unknown computer player {player!r} (use {', '.join(PLAYER_KINDS)})")
             name = clean_name(raw.get("name"), max_name, f"Computer {i + 1}")

@@ -1,7 +1,8 @@
 """Reading a client's move: an action id, the move's text as the view lists it,
 its protocol form (``"2 play TH"``), or what a person would type (``10h``,
 ``bid 3``), read by the terminal's own reader.  A move that is not legal now
-is refused with the engine's reason, in the table's words."""
+is refused with a reason drawn from what the acting seat may know only (DEF #90),
+in the table's words."""
 
 from __future__ import annotations
 
@@ -56,11 +57,16 @@ def read_move(game: TrickGame[Any, Any], seat: int, move: int | str | None, name
 
 
 def why_illegal(game: TrickGame[Any, Any], action: Action, names: Sequence[str]) -> str:
-    """The engine's reason ``action`` is refused, with seats by name and cards as people write them."""
-    if isinstance(action, Play) and action.card not in game.hand(action.seat):
-        return f"{action.card.display} is not in your hand"
-    if action.seat != game.to_act:
+    """Why ``action`` is refused, from what its seat may know only (DEF #90): a move
+    for another seat is refused for that alone, a card the seat does not hold for
+    that alone, whatever any other seat holds; otherwise the engine's reason, with
+    seats by name and cards as people write them."""
+    to_act = game.to_act
+    if action.seat != to_act:
         return "that is another seat's move"
+    own = game.observation(to_act).hand
+    if isinstance(action, Play) and action.card not in own:
+        return f"{action.card.display} is not in your hand"
     trial = game.copy()
     try:
         trial.apply(action)

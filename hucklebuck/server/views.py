@@ -1,15 +1,15 @@
 """What one seat (or a spectator) sees of a table: the VIEW of the protocol.
 
-Every view is built from the engine's ``observation(seat)`` and the game's
-public events only, so it can hold no card the seat may not see.  A spectator's
-view is the part every seat's observation shares: no hand, no private discard,
-no Buck 'Em declaration before everyone has declared.  The words are the
+Every view is built from the engine's ``observation(seat)`` (``observation(None)``
+for a spectator: public facts only) and the game's public events, so it can hold
+nothing the seat may not know (DEF #84-#91): no other hand, no private discard,
+no Buck 'Em declaration (nor the card count that would show a fold) before
+everyone has declared.  The words are the
 terminal table's own (:mod:`hucklebuck.cli.table`, :mod:`hucklebuck.cli.human`).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -184,36 +184,6 @@ def public_seat_fields(game: TrickGame[Any, Any], obs: Any, names: Sequence[str]
     return {"status": status, "face_up": face_up, "contract": contract}
 
 
-def _public_obs(game: TrickGame[Any, Any]) -> Any:
-    """An observation holding only what every seat sees (for spectators)."""
-    if game.kind is GameKind.BUCKEM and game.phase is _STAY_FOLD:
-        # Each seat sees its own declaration early under simultaneous declaring:
-        # the public part is what all seats see.
-        observations = [game.observation(s) for s in range(game.players)]
-        shared = set(observations[0].decisions)
-        for o in observations[1:]:
-            shared &= set(o.decisions)
-        base = observations[0]
-        upcards = Counter(o.upcard for o in observations)  # a hidden deuce swap shows to the swapper only
-        decisions = tuple(d for d in base.decisions if d in shared)
-        return _Replace(base, decisions=decisions, upcard=upcards.most_common(1)[0][0])
-    return game.observation(0)
-
-
-class _Replace:
-    """An observation with a few fields replaced (read-only)."""
-
-    def __init__(self, base: Any, **fields: Any) -> None:
-        self._base = base
-        self._fields = fields
-
-    def __getattr__(self, name: str) -> Any:
-        fields = self.__dict__.get("_fields", {})
-        if name in fields:
-            return fields[name]
-        return getattr(self.__dict__["_base"], name)
-
-
 def seat_view(
     game: TrickGame[Any, Any],
     seat: int | None,
@@ -229,17 +199,17 @@ def seat_view(
     ``last_hand``, ``game_over`` and ``notices``.
     """
     names = narrator.names
-    obs = game.observation(seat) if seat is not None else _public_obs(game)
+    obs = game.observation(seat)  # None: the onlooker's view, public facts only (DEF #89)
     public = public_seat_fields(game, obs, names)
     kind = game.kind
     trump = obs.trump
     tricks_won = obs.tricks_won
-    standings = game.standings
+    standings = obs.bankrolls if kind is GameKind.BUCKEM else obs.scores
     out_seats = []
     for s in range(game.players):
         info = dict(seats[s])
         info["seat"] = s
-        info["cards"] = len(game.hand(s))
+        info["cards"] = obs.hand_sizes[s]  # as far as this seat may know: a hidden fold keeps its cards
         info["tricks"] = tricks_won[s]
         info["score"] = standings[s]
         info["status"] = public["status"][s]

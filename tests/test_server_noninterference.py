@@ -1,0 +1,261 @@
+"""Non-interference at the table server (DEF #84-#91): for two deals that differ
+only in cards a seat (or a spectator) may not see, every message that seat
+receives is byte-identical, including the answer to every move it could try to
+send at each of its decisions (each seat x each card x each verb, in protocol
+form and as a person types it).
+
+Each run plays one hand by a script (the same actions at both twins, their
+hidden cards swapped) at a table of people only, so no computer thinks; the
+next hand is never dealt (a long deal pause), so the hand's end is compared
+too.  A twin swaps two cards the observer never sees; it is kept only when
+every scripted action stays legal and everything public (tricks, standings,
+card counts, the observer's own hand at every step) stays the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from hucklebuck.cards import Card
+from hucklebuck.errors import HucklebuckError
+from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
+from hucklebuck.games.engine import TrickGame
+from hucklebuck.server.catalog import read_table_request
+from hucklebuck.server.config import ServerConfig
+from hucklebuck.server.manager import TableManager
+from hucklebuck.server.moves import read_move
+from hucklebuck.server.protocol import ClientMessage, ProtocolError
+from hucklebuck.server.store import SQLiteStore
+from hucklebuck.server.tables import Seat, ServerTable
+
+pytestmark = pytest.mark.single_core
+
+GAMES: dict[str, type[TrickGame[Any, Any]]] = {
+    "hucklebuck": HucklebuckGame,
+    "buckem": BuckEmGame,
+    "deerpark": DeerParkGame,
+}
+_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+VERBS_WITH_CARD = ("play", "discard", "draw")
+VERBS_PLAIN = ("pass", "drop", "fold", "stay", "stay swap", "order", "stay 0", "stay 1", "stay 3")
+VERBS_ARG = ("bid 2", "bid 3", "bid 5", "trump S", "trump H", "call C", "call D")
+
+
+def _swap_text(text: str, x: str, y: str) -> str:
+    return _CODE.sub(lambda m: y if m.group(0) == x else x if m.group(0) == y else m.group(0), text)
+
+
+def _swap_deal(deal: Any, x: str, y: str) -> Any:
+    if isinstance(deal, str):
+        return _swap_text(deal, x, y)
+    if isinstance(deal, list | tuple):
+        return [_swap_deal(v, x, y) for v in deal]
+    if isinstance(deal, dict):
+        return {k: _swap_deal(v, x, y) for k, v in deal.items()}
+    return deal
+
+
+def _public(game: TrickGame[Any, Any], observer: int | None) -> tuple[Any, ...]:
+    """What must stay equal between twins, read from the engine's full state."""
+    own = tuple(sorted(c.code for c in game.hand(observer))) if observer is not None else ()
+    tricks = tuple((t.seats, tuple(c.code for c in t.cards), t.winner) for t in (game.tricks or ()))
+    return (own, tricks, game.current_trick, game.standings, game.phase, game.to_act, game.trump)
+
+
+def _replay(
+    cls: type[TrickGame[Any, Any]], players: int, options: dict[str, Any], deal: dict[str, Any], script: list[str]
+) -> TrickGame[Any, Any]:
+    game = cls(players, options=options, deal=deal)
+    for text in script:
+        game.apply(text)
+    return game
+
+
+def _trace(cls: Any, players: int, options: dict[str, Any], deal: Any, script: list[str], o: int | None) -> Any:
+    game = cls(players, options=options, deal=deal)
+    out = [_public(game, o)]
+    for text in script:
+        game.apply(text)
+        out.append(_public(game, o))
+    return out
+
+
+def _seen_by(game_cls: Any, players: int, options: dict[str, Any], deal: Any, script: list[str], o: int | None) -> set[str]:
+    """Every card the observer's view names at some point of the script (its hand, face-up cards, plays)."""
+    from hucklebuck.games.observe import view
+
+    game = game_cls(players, options=options, deal=deal)
+    seen: set[str] = set()
+
+    def note() -> None:
+        text = repr(view(game, o))
+        seen.update(_CODE.findall(text))
+
+    note()
+    for text in script:
+        game.apply(text)
+        note()
+    return seen
+
+
+def _make_case(game_name: str, players: int, options: dict[str, Any], seed: int) -> tuple[Any, list[str]]:
+    """A random first hand: its deal and the scripted actions to the end of the hand."""
+    cls = GAMES[game_name]
+    game = cls(players, options=options, seed=seed)
+    rng = random.Random(seed)
+    script: list[str] = []
+    while game.to_act is not None and game.hand_number == 1:
+        script.append(str(rng.choice(game.legal_actions())))
+        game.apply(script[-1])
+    deal = game._deal.to_dict()  # type: ignore[attr-defined]
+    return deal, script
+
+
+def _twin(game_name: str, players: int, options: dict[str, Any], deal: Any, script: list[str], o: int | None, rng: random.Random) -> tuple[Any, list[str]] | None:
+    cls = GAMES[game_name]
+    seen = _seen_by(cls, players, options, deal, script, o)
+    pack = {c for hand in deal["hands"] for c in hand} | set(_CODE.findall(repr(deal)))
+    hidden = sorted(pack - seen)
+    want = _trace(cls, players, options, deal, script, o)
+    for _ in range(60):
+        if len(hidden) < 2:
+            return None
+        x, y = rng.sample(hidden, 2)
+        deal2 = _swap_deal(deal, x, y)
+        script2 = [_swap_text(t, x, y) for t in script]
+        try:
+            if _trace(cls, players, options, deal2, script2, o) != want:
+                continue
+        except HucklebuckError:
+            continue
+        return deal2, script2
+    return None
+
+
+class _Probe:
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.texts: list[str] = []
+
+    def send_text(self, text: str) -> None:
+        self.texts.append(text)
+
+    def close(self, code: int, reason: str) -> None:
+        self.texts.append(f"closed {code} {reason}")
+
+
+def _tries(players: int) -> list[str]:
+    """Every move text worth trying: each seat x each card x each verb, protocol form and typed form."""
+    codes = [Card.from_index(i).code for i in range(52)]
+    out: list[str] = []
+    for seat in range(players + 1):  # one seat past the table too
+        for verb in VERBS_WITH_CARD:
+            out += [f"{seat} {verb} {c}" for c in codes]
+        out += [f"{seat} {v}" for v in VERBS_PLAIN + VERBS_ARG]
+    out += codes + [f"play {c}" for c in codes] + [Card.parse(c).display for c in codes[::5]]
+    out += ["pass", "bid 3", "stay", "fold", "order", "call S", 7, 10**6, -1]  # type: ignore[list-item]
+    return out
+
+
+def _accepted(table: ServerTable, seat: int, move: object) -> bool:
+    try:
+        read_move(table.game, seat, move, table.narrator.names)  # type: ignore[arg-type]
+    except ProtocolError:
+        return False
+    return True
+
+
+async def _run_table(
+    game_name: str, players: int, options: dict[str, Any], deal: Any, script: list[str], observer: int | None
+) -> list[str]:
+    """Play the script at a table of people; the observer tries every move at each of its decisions."""
+    config = ServerConfig(db=":memory:", bot_pause=0.0, deal_pause=1000.0, grace=1000.0)
+    manager = TableManager(config, SQLiteStore(":memory:"))
+    manager.start()
+    try:
+        body = {"game": game_name, "players": players, "options": options}
+        body["seats"] = [{"kind": "human", "name": f"P{i}"} for i in range(players)]
+        request = read_table_request(body, config.max_name)
+        game = GAMES[game_name](players, options=options, deal=deal)
+        seats = [Seat("human", s.name, None, "digest") for s in request.seats]
+        fields: dict[str, Any] = {"turn_timer": None, "notices": [], "last_hand": None, "game_over": None, "game_number": 1}
+        if game_name == "buckem":
+            fields["hands"] = 1
+        table = ServerTable(manager, "twin", request.spec, game, seats, 0, fields)
+        manager.tables["twin"] = table
+        probes = [_Probe(s) for s in range(players)]
+        watcher = _Probe(observer)
+        conns = probes if observer is None else []
+        for p in probes:
+            table.join(p)
+        if observer is None:
+            table.join(watcher)
+        me = watcher if observer is None else probes[observer]
+        table.drive()
+        await asyncio.sleep(0)
+        tries = _tries(players)
+        for step, text in enumerate(script):
+            await asyncio.sleep(0)
+            to_act = table.game.to_act
+            if observer is not None:
+                chosen = tries if to_act == observer else tries[step :: 97]
+                for t in chosen:
+                    if to_act == observer and _accepted(table, observer, t):
+                        continue  # a move it may make: the refusals are what is compared
+                    table.client_message(me, ClientMessage("act", table.seq, t))
+            else:
+                table.client_message(me, ClientMessage("act", table.seq, str(text)))  # a spectator acts
+            before = table.seq
+            assert to_act is not None
+            table.client_message(probes[to_act], ClientMessage("act", table.seq, text))
+            for _ in range(200):
+                if table.seq != before:
+                    break
+                await asyncio.sleep(0.001)
+            assert table.seq != before, (step, text, probes[to_act].texts[-1:])
+        for _ in range(5):
+            await asyncio.sleep(0)
+        del conns
+        return me.texts
+    finally:
+        manager.close()
+
+
+CASES = [
+    ("hucklebuck", 4, {}),
+    ("hucklebuck", 5, {}),
+    ("deerpark", 4, {}),
+    ("deerpark", 3, {"club_turnup_pickup": True}),
+    ("buckem", 6, {}),
+    ("buckem", 6, {"simultaneous_declare": True, "deuce_swap": True}),
+    ("buckem", 7, {"scare_cards": True}),
+]
+
+
+@pytest.mark.parametrize(("game_name", "players", "options"), CASES)
+def test_twin_deals_give_each_seat_and_spectator_the_same_messages(
+    game_name: str, players: int, options: dict[str, Any]
+) -> None:
+    rng = random.Random(players * 31 + len(options))
+    compared = 0
+    for seed in range(1):
+        deal, script = _make_case(game_name, players, options, seed + 100 * players)
+        for observer in [None, *range(players)]:
+            twin = _twin(game_name, players, options, deal, script, observer, rng)
+            if twin is None:
+                continue
+            deal2, script2 = twin
+            a = asyncio.run(_run_table(game_name, players, options, deal, script, observer))
+            b = asyncio.run(_run_table(game_name, players, options, deal2, script2, observer))
+            assert len(a) == len(b), (observer, len(a), len(b))
+            for i, (ma, mb) in enumerate(zip(a, b, strict=True)):
+                assert ma == mb, (game_name, observer, i, ma[:400], mb[:400])
+            compared += 1
+    assert compared >= players, compared  # the twins were found: the test compared something
