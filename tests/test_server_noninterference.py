@@ -70,7 +70,11 @@ def _public(game: TrickGame[Any, Any], observer: int | None) -> tuple[Any, ...]:
 
 
 def _replay(
-    cls: type[TrickGame[Any, Any]], players: int, options: dict[str, Any], deal: dict[str, Any], script: list[str]
+    cls: type[TrickGame[Any, Any]],
+    players: int,
+    options: dict[str, Any],
+    deal: dict[str, Any],
+    script: list[str],
 ) -> TrickGame[Any, Any]:
     game = cls(players, options=options, deal=deal)
     for text in script:
@@ -78,7 +82,9 @@ def _replay(
     return game
 
 
-def _trace(cls: Any, players: int, options: dict[str, Any], deal: Any, script: list[str], o: int | None) -> Any:
+def _trace(
+    cls: Any, players: int, options: dict[str, Any], deal: Any, script: list[str], o: int | None
+) -> Any:
     game = cls(players, options=options, deal=deal)
     out = [_public(game, o)]
     for text in script:
@@ -87,7 +93,9 @@ def _trace(cls: Any, players: int, options: dict[str, Any], deal: Any, script: l
     return out
 
 
-def _seen_by(game_cls: Any, players: int, options: dict[str, Any], deal: Any, script: list[str], o: int | None) -> set[str]:
+def _seen_by(
+    game_cls: Any, players: int, options: dict[str, Any], deal: Any, script: list[str], o: int | None
+) -> set[str]:
     """Every card the observer's view names at some point of the script (its hand, face-up cards, plays)."""
     from hucklebuck.games.observe import view
 
@@ -118,7 +126,15 @@ def _make_case(game_name: str, players: int, options: dict[str, Any], seed: int)
     return deal, script
 
 
-def _twin(game_name: str, players: int, options: dict[str, Any], deal: Any, script: list[str], o: int | None, rng: random.Random) -> tuple[Any, list[str]] | None:
+def _twin(
+    game_name: str,
+    players: int,
+    options: dict[str, Any],
+    deal: Any,
+    script: list[str],
+    o: int | None,
+    rng: random.Random,
+) -> tuple[Any, list[str]] | None:
     cls = GAMES[game_name]
     seen = _seen_by(cls, players, options, deal, script, o)
     pack = {c for hand in deal["hands"] for c in hand} | set(_CODE.findall(repr(deal)))
@@ -185,7 +201,13 @@ async def _run_table(
         request = read_table_request(body, config.max_name)
         game = GAMES[game_name](players, options=options, deal=deal)
         seats = [Seat("human", s.name, None, "digest") for s in request.seats]
-        fields: dict[str, Any] = {"turn_timer": None, "notices": [], "last_hand": None, "game_over": None, "game_number": 1}
+        fields: dict[str, Any] = {
+            "turn_timer": None,
+            "notices": [],
+            "last_hand": None,
+            "game_over": None,
+            "game_number": 1,
+        }
         if game_name == "buckem":
             fields["hands"] = 1
         table = ServerTable(manager, "twin", request.spec, game, seats, 0, fields)
@@ -205,7 +227,7 @@ async def _run_table(
             await asyncio.sleep(0)
             to_act = table.game.to_act
             if observer is not None:
-                chosen = tries if to_act == observer else tries[step :: 97]
+                chosen = tries if to_act == observer else tries[step::97]
                 for t in chosen:
                     if to_act == observer and _accepted(table, observer, t):
                         continue  # a move it may make: the refusals are what is compared

@@ -63,7 +63,7 @@ def check_observation(observation: object, game: GameKind | None = None) -> Game
         raise OptionsError(f"this player plays {game.title}; it was given an observation of {kind.title}")
     obs: Any = observation
     if obs.seat is None:
-        raise IllegalAction("an onlooker's view (game.observation(None)) has no moves: give a seat's observation")
+        raise IllegalAction("an onlooker's view has no moves: give the observation of the seat to act")
     if not obs.legal_actions:
         raise IllegalAction(f"seat {obs.seat} has no legal action now (it is not its turn)")
     return kind
