@@ -135,3 +135,23 @@ def test_numpy_views_are_zero_copy() -> None:
     out = np.zeros((4, vg.tensor_size), dtype=np.float32)
     vg.observation_tensor(out=out)
     assert out.tobytes() == vg.observation_tensor().tobytes()
+
+
+def test_hands_past_32_bits_is_our_error_and_the_largest_count_works() -> None:
+    for hands in (2**31, 2**40):
+        with pytest.raises(OptionsError, match=r"hands must be 1 to 2,147,483,647, not "):
+            VectorGame("deerpark", 4, 2, hands=hands)
+    vg = VectorGame("deerpark", 4, 2, seed=3, hands=2**31 - 1)
+    vg.step(vg.sample_legal(1))
+    assert vg.hands == 2**31 - 1
+
+
+def test_the_module_docs_give_the_seed_formula_env_seed_computes() -> None:
+    import hucklebuck.vector as vector
+    from hucklebuck.vector import env_seed
+
+    doc = " ".join((vector.__doc__ or "").split())
+    assert "env_seed(s, i) = (s << 32) | i" in doc
+    assert "env_seed(s, i, e)" not in doc
+    s, i = 0xDEADBEEF12345678, 77
+    assert env_seed(s, i) == (s << 32) | i

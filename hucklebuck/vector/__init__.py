@@ -17,12 +17,15 @@ GIL); elsewhere, and for any game and options the state machine does not cover
 (:attr:`VectorGame.lane` says which), the environments are ordinary game
 objects.  Both give identical buffers for the same seed.
 
-Seeds.  Episode ``e`` of environment ``i`` under the batch seed ``s`` is exactly
-``GameClass(players, options=options, seed=env_seed(s, i, e))`` driven by the same
-ids, where ``env_seed(s, i, e) = (s << 64) | (i << 32) | (e mod 2**32)``;
-episodes count from 0 at each seeded :meth:`~VectorGame.reset`, and an
-environment whose episode ended is dealt its next episode at the following step
-(auto-reset).
+Seeds.  Environment ``i`` of a batch seeded ``s`` deals every episode from one
+:class:`random.Random` stream seeded ``env_seed(s, i) = (s << 32) | i``: its
+episode 0 is exactly ``GameClass(players, options=options, seed=env_seed(s, i))``
+driven by the same ids, and each later episode is ``GameClass(players,
+options=options, rng=rng)`` with that stream going on where the previous
+episode's deals left it (:meth:`~VectorGame.stream` gives it as it was at the
+episode's first deal).  Episodes count from 0 at each seeded
+:meth:`~VectorGame.reset`, and an environment whose episode ended is dealt its
+next episode at the following step (auto-reset).
 """
 
 from ._common import MAX_ENVS, env_seed

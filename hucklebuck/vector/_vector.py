@@ -65,7 +65,7 @@ class VectorGame:
         cls = _CLASSES[kind]
         n = check_count("num_envs", num_envs, 1, MAX_ENVS)
         if hands is not None:
-            check_count("hands", hands, 1, 1 << 31)
+            check_count("hands", hands, 1, (1 << 31) - 1)  # the C lane counts hands in 32 bits
         elif kind is GameKind.BUCKEM:
             raise OptionsError("a Buck 'Em session has no end: give hands=K, the rounds of one episode")
         self._threads = check_count("threads", threads, 1, MAX_THREADS)
