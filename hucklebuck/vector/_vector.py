@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
 from array import array
 from collections.abc import Mapping
 from typing import Any, Final
@@ -85,6 +86,7 @@ class VectorGame:
         self._lane: Lane = self._pick_lane()
         self._seed = 0
         self._dealt = False
+        self._lock = threading.RLock()  # every call on the batch takes its turn
         self.reset(seed)
 
     def _pick_lane(self) -> Lane:
@@ -113,13 +115,14 @@ class VectorGame:
         its own stream, as an auto-reset does.
         """
         seed = check_seed(seed)
-        fresh = seed is not None or not self._dealt
-        if seed is None and fresh:
-            seed = secrets.randbits(64)
-        if seed is not None:
-            self._seed = seed
-        self._lane.reset(self._seed, fresh)
-        self._dealt = True
+        with self._lock:
+            fresh = seed is not None or not self._dealt
+            if seed is None and fresh:
+                seed = secrets.randbits(64)
+            if seed is not None:
+                self._seed = seed
+            self._lane.reset(self._seed, fresh)
+            self._dealt = True
 
     def step(self, actions: object) -> None:
         """Apply one action id per environment (a buffer or sequence of ``num_envs`` ints).
@@ -132,7 +135,8 @@ class VectorGame:
         next episode instead (auto-reset).
         """
         mv, vals = read_actions(actions, self._n)
-        self._lane.step(mv, vals)
+        with self._lock:
+            self._lane.step(mv, vals)
 
     # -------------------------------------------------------------- buffers
     @property
@@ -179,7 +183,8 @@ class VectorGame:
             target = memoryview(bytearray(4 * self._n * size)).cast("f")
         else:
             target = out_buffer(out, self._n, size)
-        self._lane.tensor(target, s)
+        with self._lock:
+            self._lane.tensor(target, s)
         return target.cast("B").cast("f", (self._n, size))
 
     def sample_legal(self, seed: int) -> array[int]:
@@ -191,12 +196,14 @@ class VectorGame:
         s = check_seed(seed)
         if s is None:
             raise OptionsError("sample_legal needs an integer seed 0 to 2**64-1")
-        return self._lane.sample(s)
+        with self._lock:
+            return self._lane.sample(s)
 
     def game(self, i: int) -> TrickGame[Any, Any]:
         """Environment ``i`` as an ordinary game object in exactly its state (a new object)."""
         check_count("the environment index", i, 0, self._n - 1)
-        return self._lane.game(i)
+        with self._lock:
+            return self._lane.game(i)
 
     def stream(self, i: int) -> random.Random:
         """A new :class:`random.Random` in the state environment ``i``'s stream was in
@@ -204,19 +211,27 @@ class VectorGame:
         ``GameClass(players, options=options, rng=vg.stream(i))`` driven by the ids
         applied since is :meth:`game` ``(i)``."""
         check_count("the environment index", i, 0, self._n - 1)
-        return self._lane.stream(i)
+        with self._lock:
+            return self._lane.stream(i)
 
     def copy(self) -> VectorGame:
-        """An independent copy of the whole batch (on the C lane one memory copy)."""
-        new = object.__new__(VectorGame)
-        new.__dict__.update(self.__dict__)
-        new._buf = self._buf.copy()
-        new._lane = self._lane.copy(new._buf)
+        """An independent copy of the whole batch (on the C lane one memory copy), taken
+        between two calls of other threads, never during one."""
+        with self._lock:
+            new = object.__new__(VectorGame)
+            new.__dict__.update(self.__dict__)
+            new._lock = threading.RLock()
+            new._buf = self._buf.copy()
+            new._lane = self._lane.copy(new._buf)
         return new
 
     def close(self) -> None:
-        """Stop the C lane's worker threads (they also stop when the batch is collected)."""
-        self._lane.close()
+        """Stop the C lane's worker threads (they also stop when the batch is collected).
+
+        The batch stays usable: later calls run in the calling thread.  A call
+        running in another thread ends first."""
+        with self._lock:
+            self._lane.close()
 
     # -------------------------------------------------------------- queries
     @property
@@ -233,7 +248,8 @@ class VectorGame:
     @property
     def episodes(self) -> tuple[int, ...]:
         """Each environment's episode number since the last seeded reset (from 0)."""
-        return tuple(self._lane.episodes())
+        with self._lock:
+            return tuple(self._lane.episodes())
 
     @property
     def num_envs(self) -> int:
@@ -273,7 +289,8 @@ class VectorGame:
         to whichever thread is free, so on a busy machine the split shows how much
         a second thread really helped.  Empty on the Python lane.
         """
-        return tuple(self._lane.busy())
+        with self._lock:
+            return tuple(self._lane.busy())
 
     @property
     def num_distinct_actions(self) -> int:
