@@ -66,7 +66,7 @@ enum {
 };
 
 /* What every environment of a batch shares.  The caller sets game, players,
-   hands (0: whole games), reward (0: "game", 1: "hand"), flags and lock_at
+   hands (0: whole games), reward (0: "game", 1: "hand", 2: "progress"), flags and lock_at
    (Buck 'Em: the ante) and pot_limit (Buck 'Em: 0 for none);
    hb_vec_config checks them and fills actions and tensor. */
 typedef struct {
@@ -75,14 +75,16 @@ typedef struct {
     int64_t pot_limit;
 } hb_vec_cfg;
 
-/* The output buffers: current player, legal mask, rewards, terminated, each
-   with its length in items (num_envs, num_envs*actions, num_envs*players, num_envs). */
+/* The output buffers: current player, legal mask, rewards, terminated (the
+   game ended; Buck 'Em: the episode's rounds were played), truncated (the
+   episode was cut at `hands` hands of a game not over), each with its length
+   in items (num_envs, num_envs*actions, num_envs*players, num_envs, num_envs). */
 typedef struct {
     int16_t *current_player;
     uint8_t *legal_mask;
     float *rewards;
-    uint8_t *terminated;
-    size_t cp_len, mask_len, rewards_len, term_len;
+    uint8_t *terminated, *truncated;
+    size_t cp_len, mask_len, rewards_len, term_len, trunc_len;
 } hb_vec_io;
 
 /* The batched lane's interface version (hucklebuck.vector uses the C lane only

@@ -127,7 +127,7 @@ def test_numpy_views_are_zero_copy() -> None:
     vg = VectorGame("deerpark", 4, 4, seed=8)
     mask = np.asarray(vg.legal_mask)
     cp = np.asarray(vg.current_player)
-    assert mask.shape == (4, vg.num_distinct_actions) and mask.dtype == np.uint8
+    assert mask.shape == (4, vg.num_distinct_actions) and mask.dtype == np.int8  # as PettingZoo's masks
     assert cp.dtype == np.int16 and np.asarray(vg.rewards).dtype == np.float32
     vg.step(np.asarray(vg.sample_legal(1), dtype=np.int64))
     assert mask.tobytes() == vg.legal_mask.tobytes()  # the same memory, updated in place

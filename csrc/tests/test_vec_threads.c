@@ -39,7 +39,7 @@ typedef struct {
     size_t n, bytes;
     unsigned char *envs;
     int16_t *cp;
-    uint8_t *mask, *term;
+    uint8_t *mask, *term, *trunc;
     float *rew;
     hb_vec_io io;
 } batch;
@@ -54,8 +54,9 @@ static void make(batch *b, const hb_vec_cfg *cfg, size_t n)
     b->cp = calloc(n, sizeof(int16_t));
     b->mask = calloc(n * (size_t)cfg->actions, 1);
     b->term = calloc(n, 1);
+    b->trunc = calloc(n, 1);
     b->rew = calloc(n * (size_t)cfg->players, sizeof(float));
-    if (!b->envs || !b->cp || !b->mask || !b->term || !b->rew) {
+    if (!b->envs || !b->cp || !b->mask || !b->term || !b->trunc || !b->rew) {
         fprintf(stderr, "out of memory\n");
         exit(2);
     }
@@ -63,13 +64,15 @@ static void make(batch *b, const hb_vec_cfg *cfg, size_t n)
     b->io.legal_mask = b->mask;
     b->io.rewards = b->rew;
     b->io.terminated = b->term;
+    b->io.truncated = b->trunc;
     b->io.cp_len = n;
     b->io.mask_len = n * (size_t)cfg->actions;
     b->io.rewards_len = n * (size_t)cfg->players;
     b->io.term_len = n;
+    b->io.trunc_len = n;
 }
 
-static void release(batch *b) { free(b->envs); free(b->cp); free(b->mask); free(b->term); free(b->rew); }
+static void release(batch *b) { free(b->envs); free(b->cp); free(b->mask); free(b->term); free(b->trunc); free(b->rew); }
 
 typedef struct {
     batch *b;
@@ -191,6 +194,7 @@ static void round_of(int game, int players, int hands, size_t n)
     cfg.game = game;
     cfg.players = players;
     cfg.hands = hands;
+    cfg.reward = 2;
     cfg.lock_at = game == HB_GAME_DEERPARK ? 1000 : game == HB_GAME_BUCKEM ? 1 : 0;
     CHECK(pool != NULL);
     CHECK(hb_vec_config(&cfg) == HB_OK);

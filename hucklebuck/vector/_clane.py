@@ -189,7 +189,7 @@ class CLane(Lane):
         self.kind, self.players, self.options = kind, players, options
         cfg = self.cfg = _ffi.new("hb_vec_cfg *")
         cfg.game, cfg.players, cfg.hands = kind.core_id, players, 0 if hands is None else hands
-        cfg.reward = 1 if reward == "hand" else 0
+        cfg.reward = {"game": 0, "hand": 1, "progress": 2}[reward]
         if isinstance(options, HucklebuckOptions):
             cfg.flags, cfg.lock_at = _hb_flags(options), 0
         elif isinstance(options, BuckEmOptions):
@@ -214,10 +214,11 @@ class CLane(Lane):
             _ffi.from_buffer("uint8_t[]", buffers.mask),
             _ffi.from_buffer("float[]", buffers.rewards),
             _ffi.from_buffer("uint8_t[]", buffers.term),
+            _ffi.from_buffer("uint8_t[]", buffers.trunc),
         )
-        io.current_player, io.legal_mask, io.rewards, io.terminated = self._keep
+        io.current_player, io.legal_mask, io.rewards, io.terminated, io.truncated = self._keep
         io.cp_len, io.mask_len = self.n, self.n * buffers.actions
-        io.rewards_len, io.term_len = self.n * self.players, self.n
+        io.rewards_len, io.term_len, io.trunc_len = self.n * self.players, self.n, self.n
         self.zeros = array("i", bytes(4 * self.n))
         self.bad = _ffi.new("size_t *")
         self.bad_id = _ffi.new("int64_t *")
