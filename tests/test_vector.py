@@ -412,3 +412,60 @@ def lanes_agree(c: VectorGame, py: VectorGame, steps: int, games: int = 0) -> No
                 if games:
                     assert c.game(k % games).to_dict() == py.game(k % games).to_dict()
     assert max(c.episodes) >= 1
+
+
+@pytest.mark.parametrize("game,players", [("deerpark", 4), ("hucklebuck", 4), ("deerpark", 6)])
+def test_progress_rewards_of_a_whole_game_sum_to_its_result(game: str, players: int) -> None:
+    """The default reward: every hand pays progress toward the goal, and a whole game's
+    rewards sum to 1.0 for each winner and 0.0 for the others (so its maximiser wins);
+    the hand rewards of Deer Park need not (their maximiser avoids the goal of 50)."""
+    vg = VectorGame(game, players, 8, seed=21, hands=None)
+    assert vg.reward == "progress"
+    totals = [[0.0] * players for _ in range(8)]
+    finished = 0
+    paid_mid_game = False
+    for k in range(4000):
+        vg.step(vg.sample_legal(k))
+        rows = vg.rewards.tolist()
+        for i in range(8):
+            totals[i] = [a + b for a, b in zip(totals[i], rows[i], strict=True)]
+            if vg.terminated[i]:
+                g = vg.game(i)
+                assert g.is_over and not vg.truncated[i]
+                assert totals[i] == pytest.approx(list(g.returns()), abs=1e-5)
+                totals[i] = [0.0] * players
+                finished += 1
+            elif any(rows[i]):
+                paid_mid_game = True
+        if finished >= 12:
+            break
+    assert finished >= 12 and paid_mid_game
+
+
+def test_default_rewards_give_a_signal_and_a_cut_episode_is_truncated() -> None:
+    """One Deer Park hand per episode (the default hands=1) pays something every hand,
+    and ends truncated, not terminated: the game was not over."""
+    vg = VectorGame("deerpark", 4, 16, seed=2)
+    got = 0.0
+    cut = 0
+    for k in range(200):
+        vg.step(vg.sample_legal(k))
+        got += sum(abs(x) for row in vg.rewards.tolist() for x in row)
+        cut += sum(vg.truncated.tolist())
+        assert not any(vg.terminated.tolist())
+    assert got > 0 and cut >= 16
+    be = VectorGame("buckem", 5, 4, seed=2, hands=1)  # a Buck 'Em session's rounds: terminated
+    for k in range(200):
+        be.step(be.sample_legal(k))
+        assert not any(be.truncated.tolist())
+        if any(be.terminated.tolist()):
+            break
+    assert any(be.terminated.tolist())
+
+
+def test_a_reward_that_would_always_be_zero_is_refused() -> None:
+    for hands in (1, 2, 3):
+        with pytest.raises(OptionsError, match="would always pay 0"):
+            VectorGame("deerpark", 4, 2, hands=hands, reward="game")
+    VectorGame("deerpark", 4, 2, hands=4, reward="game")  # a game can end in 4 hands
+    VectorGame("hucklebuck", 4, 2, hands=1, reward="game")  # a moon can end it in one

@@ -32,12 +32,12 @@ import random
 import time
 import tracemalloc
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from .. import backend, using
 from ..vector import VectorGame
 
-__all__ = ["hands_per_second", "openspiel_hands_per_second", "run", "threads_against_one"]
+__all__ = ["hands_per_second", "openspiel_hands_per_second", "reward_agreement", "run", "threads_against_one"]
 
 _SIZES = (1, 64, 1024, 16384)
 _THREAD_SIZES = (1024, 4096, 16384)
@@ -60,10 +60,71 @@ def _best(repeat: int, fn: Callable[[], int]) -> tuple[float, float]:
     return wall, cpu
 
 
+def reward_agreement(
+    game: str, players: int, games: int, seed: int = 1, tables: int = 64
+) -> dict[str, tuple[float, float, float]]:
+    """How well each reward mode's summed reward over a whole random game picks its winner.
+
+    ``games`` whole games of uniformly random legal play (the same games for every
+    mode: the same seed and ids); per mode, the share of games in which a winner
+    has the highest summed reward (ties for the highest counted as a miss unless
+    every tied seat won), the correlation over all seats of every game
+    between the summed reward and having won (1 for a winner, else 0), and the
+    same correlation for the reward summed before the hand that ended the game
+    (what the signal said while the game was still open).
+    """
+    out: dict[str, tuple[float, float, float]] = {}
+    winners: list[list[set[int]]] = [[] for _ in range(tables)]  # each table's games, in order
+    for mode in ("game", "progress", "hand"):  # "game" first: it pays exactly the winners
+        vg = VectorGame(game, players, tables, seed=seed, hands=None, reward=mode)
+        totals = [[0.0] * players for _ in range(tables)]
+        ended = [0] * tables
+        picked = done = 0
+        xs: list[float] = []
+        ys: list[float] = []
+        early: list[float] = []
+        k = 0
+        while done < games:
+            vg.step(vg.sample_legal(k))  # the same ids in every mode: the same games
+            k += 1
+            rows = cast("list[list[float]]", vg.rewards.tolist())  # two-dimensional
+            term = vg.terminated.tolist()
+            for i in range(tables):
+                before = totals[i]
+                totals[i] = [a + b for a, b in zip(totals[i], rows[i], strict=True)]
+                if not term[i]:
+                    continue
+                if mode == "game":
+                    winners[i].append({s for s, r in enumerate(rows[i]) if r == 1.0})
+                won = winners[i][ended[i]]
+                ended[i] += 1
+                if done < games:
+                    top = max(totals[i])
+                    picked += all(s in won for s, t in enumerate(totals[i]) if t == top)
+                    xs.extend(totals[i])
+                    early.extend(before)
+                    ys.extend(1.0 if s in won else 0.0 for s in range(players))
+                    done += 1
+                totals[i] = [0.0] * players
+        vg.close()
+        out[mode] = (picked / games, _correlation(xs, ys), _correlation(early, ys))
+    return out
+
+
+def _correlation(xs: list[float], ys: list[float]) -> float:
+    """Pearson's correlation of two equally long lists (nan when one is constant)."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / (sxx * syy) ** 0.5 if sxx > 0 and syy > 0 else float("nan")
+
+
 def hands_per_second(vg: VectorGame, steps: int, repeat: int, tensors: bool = False) -> tuple[float, float]:
     """Finished hands per second (wall clock, CPU) of random play on ``vg`` over ``steps`` steps."""
     out = memoryview(bytearray(4 * vg.num_envs * vg.tensor_size)).cast("f") if tensors else None
-    term = vg.terminated
+    term, trunc = vg.terminated, vg.truncated  # a hand ends its episode one way or the other
     counter = [0]
 
     def once() -> int:
@@ -74,7 +135,7 @@ def hands_per_second(vg: VectorGame, steps: int, repeat: int, tensors: bool = Fa
             k += 1
             if out is not None:
                 vg.observation_tensor(out)
-            hands += term.tobytes().count(1)
+            hands += term.tobytes().count(1) + trunc.tobytes().count(1)
         counter[0] = k
         return hands
 
@@ -189,6 +250,17 @@ def _ratio(label: str, ours: list[Rate], theirs: Rate, target: str) -> str:
     return f"  {label:34}{wall:8.1f}x wall, {cpu:8.1f}x per CPU-second  [{target}]"
 
 
+def _print_rewards(games: int) -> None:
+    """The reward modes against winning, over ``games`` whole random games per game."""
+    print(f"\nreward modes against winning ({games:,} whole games of random play each; see docs/agents.rst):")
+    head = f"{'reward':>10}{'winner tops the sum':>22}{'corr(sum, won)':>16}{'before last hand':>18}"
+    print(f"  {'game':16}{head}")
+    for game, players in (("deerpark", 4), ("deerpark", 3), ("hucklebuck", 4)):
+        for mode, (top, corr, early) in reward_agreement(game, players, games).items():
+            shown = "-" if early != early else f"{early:+.3f}"  # nan: "game" pays nothing before the end
+            print(f"  {game + f' {players}p':16}{mode:>10}{top:>22.3f}{corr:>+16.3f}{shown:>18}")
+
+
 def run(args: argparse.Namespace) -> None:
     """Print the batched lane's table and its ratios to OpenSpiel and to the Python twin."""
     scale, repeat = float(args.scale), max(1, min(3, int(args.repeat)))
@@ -237,6 +309,7 @@ def run(args: argparse.Namespace) -> None:
     print("\nbytes per environment (state and its rows of the output buffers, no tensor):")
     for game, players in _GAMES:
         print(f"  {game} {players}p ({backend()} core): {bytes_per_env(game, players):,.0f}")
+    _print_rewards(max(100, int(1000 * scale)))
     hands = max(20, int(200 * scale))
     spiel = openspiel_hands_per_second(hands, repeat, False)
     spiel_t = openspiel_hands_per_second(hands, repeat, True)
