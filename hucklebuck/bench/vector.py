@@ -121,7 +121,9 @@ def _correlation(xs: list[float], ys: list[float]) -> float:
     return sxy / (sxx * syy) ** 0.5 if sxx > 0 and syy > 0 else float("nan")
 
 
-def hands_per_second(vg: VectorGame[Any], steps: int, repeat: int, tensors: bool = False) -> tuple[float, float]:
+def hands_per_second(
+    vg: VectorGame[Any], steps: int, repeat: int, tensors: bool = False
+) -> tuple[float, float]:
     """Finished hands per second (wall clock, CPU) of random play on ``vg`` over ``steps`` steps."""
     out = memoryview(bytearray(4 * vg.num_envs * vg.tensor_size)).cast("f") if tensors else None
     term, trunc = vg.terminated, vg.truncated  # a hand ends its episode one way or the other
