@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import sys
 from typing import Any
 
@@ -94,6 +95,7 @@ from .games.engine import TrickGame
 from .games.hucklebuck import HucklebuckDeal, HucklebuckOptions
 from .games.ids import NUM_ACTIONS
 from .packs import GameKind, player_range
+from .vector._rewards import DEFAULT_REWARD, RewardMode, check_reward, progress_rewards
 
 __all__ = [
     "GAME_NAMES",
@@ -133,12 +135,18 @@ _DEFAULT_PLAYERS = {GameKind.HUCKLEBUCK: 4, GameKind.BUCKEM: 5, GameKind.DEERPAR
 
 
 def _option_defaults(kind: GameKind) -> dict[str, Any]:
-    """Every option with its default as an OpenSpiel parameter value (None -> 0)."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(_OPTIONS[kind]()):
-        value = getattr(_OPTIONS[kind](), f.name)
-        out[f.name] = value.value if isinstance(value, enum.Enum) else (0 if value is None else value)
-    return out
+    """Every option with its default as an OpenSpiel parameter value (None -> 0; a new dict)."""
+    return dict(_defaults(kind))
+
+
+@functools.cache
+def _defaults(kind: GameKind) -> tuple[tuple[str, Any], ...]:
+    defaults = _OPTIONS[kind]()
+    out: list[tuple[str, Any]] = []
+    for f in dataclasses.fields(defaults):
+        value = getattr(defaults, f.name)
+        out.append((f.name, value.value if isinstance(value, enum.Enum) else (0 if value is None else value)))
+    return tuple(out)
 
 
 def _options_from_params(kind: GameKind, params: dict[str, Any]) -> dict[str, Any]:
@@ -157,7 +165,13 @@ def _game_type(kind: GameKind) -> Any:
     low, high = player_range(kind)
     if kind is GameKind.DEERPARK:
         high = 8  # with eight_player_turnup=dealer_last_card
-    spec = {"players": _DEFAULT_PLAYERS[kind], "hands": 1, "seed": 0, **_option_defaults(kind)}
+    spec = {
+        "players": _DEFAULT_PLAYERS[kind],
+        "hands": 1,
+        "seed": 0,
+        "reward": DEFAULT_REWARD,
+        **_option_defaults(kind),
+    }
     return pyspiel.GameType(
         short_name=GAME_NAMES[kind],
         long_name=f"Python {kind.title} (hucklebuck)",
@@ -176,8 +190,16 @@ def _game_type(kind: GameKind) -> Any:
     )
 
 
-def _utility_bounds(kind: GameKind, players: int, hands: int, opts: dict[str, Any]) -> tuple[float, float]:
+def _utility_bounds(
+    kind: GameKind, players: int, hands: int, opts: dict[str, Any], reward: RewardMode
+) -> tuple[float, float]:
     """Bounds on an episode's return for one seat (loose but safe)."""
+    if kind is not GameKind.BUCKEM and reward == "game":
+        return 0.0, 1.0
+    if kind is GameKind.DEERPARK and reward == "progress":
+        return -0.25, 1.0  # a score 20 from its nearer goal can end 25 from it, or win
+    if kind is GameKind.HUCKLEBUCK and reward == "progress":
+        return -45.0 / float(opts["target"]), 1.0  # from 0 to -44 at worst: 44 more from the target
     if kind is GameKind.DEERPARK:
         return -5.0 * hands, 5.0 * hands  # a hand moves a score by at most 5
     if kind is GameKind.HUCKLEBUCK:
@@ -226,6 +248,9 @@ class _Config:
     tensor_size: int
     pack: CardSet
     removed: tuple[int, ...]
+    pack_ids: tuple[int, ...]
+    """The pack's card numbers, ascending (the outcomes of a hand's first chance node)."""
+    reward: RewardMode
 
     @property
     def slots(self) -> int:
@@ -266,7 +291,13 @@ _CONFIGS: dict[tuple[GameKind, str], _Config] = {}
 
 def _config(kind: GameKind, params: dict[str, Any]) -> _Config:
     """The configuration for ``params`` (checked by building a game once)."""
-    full = {"players": _DEFAULT_PLAYERS[kind], "hands": 1, "seed": 0, **_option_defaults(kind)}
+    full = {
+        "players": _DEFAULT_PLAYERS[kind],
+        "hands": 1,
+        "seed": 0,
+        "reward": DEFAULT_REWARD,
+        **_option_defaults(kind),
+    }
     full.update(params)
     key = (kind, repr(sorted(full.items())))
     cfg = _CONFIGS.get(key)
@@ -290,6 +321,8 @@ def _config(kind: GameKind, params: dict[str, Any]) -> _Config:
         probe.observation_tensor_shape()[0],
         the_pack,
         removed,
+        tuple(sorted(c.index for c in the_pack)),
+        check_reward(full["reward"], kind, hands),
     )
     _CONFIGS[key] = cfg
     return cfg
@@ -306,7 +339,7 @@ class TrickSpielGame(pyspiel.Game):  # type: ignore[misc]
         kind = self.kind
         cfg = _config(kind, dict(params or {}))
         chance_per_hand = len(cfg.pack) + (1 if cfg.removed else 0)
-        low, high = _utility_bounds(kind, cfg.players, cfg.hands, cfg.option_dict)
+        low, high = _utility_bounds(kind, cfg.players, cfg.hands, cfg.option_dict, cfg.reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS[kind],
             max_chance_outcomes=52,
@@ -315,14 +348,24 @@ class TrickSpielGame(pyspiel.Game):  # type: ignore[misc]
             max_utility=high,
             max_game_length=cfg.hands * (12 * cfg.players + 8 + chance_per_hand),
         )
-        full = {"players": cfg.players, "hands": cfg.hands, "seed": cfg.seed, **_option_defaults(kind)}
+        full = {
+            "players": cfg.players,
+            "hands": cfg.hands,
+            "seed": cfg.seed,
+            "reward": cfg.reward,
+            **_option_defaults(kind),
+        }
         full.update(params or {})
         super().__init__(_game_type(kind), info, full)
+        self._cfg = cfg
 
     @property
     def config(self) -> _Config:
         """This game's configuration (rebuilt from the parameters after unpickling)."""
-        return _config(self.kind, dict(self.get_parameters()))
+        cfg: _Config | None = self.__dict__.get("_cfg")
+        if cfg is None:
+            cfg = self._cfg = _config(self.kind, dict(self.get_parameters()))
+        return cfg
 
     def new_initial_state(self) -> SpielState:
         """The start of an episode: the first chance node of the first deal."""
@@ -334,23 +377,86 @@ class TrickSpielGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self.config, perfect, params)
 
 
+class _Episode:
+    """A state's growing records, in one object whose deep copy is a few list copies
+    (OpenSpiel's ``clone()`` of a Python state deep-copies each attribute)."""
+
+    __slots__ = (
+        "dealing",
+        "dealt",
+        "game",
+        "hands_done",
+        "last",
+        "log",
+        "over",
+        "remaining",
+        "seen",
+        "spec",
+        "totals",
+    )
+
+    def __init__(self, spec: _Config | None) -> None:
+        if spec is None:
+            return
+        self.spec = spec
+        self.game: TrickGame[Any, Any] | None = None
+        self.hands_done = 0
+        self.over = False
+        self.dealing: list[int] = []  # the cards of the hand being dealt, in order
+        self.remaining: list[int] = list(spec.pack_ids)  # the cards still to deal
+        self.totals = [0.0] * spec.players
+        self.last = [0.0] * spec.players
+        self.seen: list[list[str]] = [[] for _ in range(spec.players)]
+        self.log: list[list[tuple[int, int]]] = []  # per hand: (actor, action id)
+        self.dealt: list[tuple[tuple[int, ...], ...]] = []  # per hand: each seat's dealt cards
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Episode:
+        new = _Episode(None)
+        new.spec, new.hands_done, new.over = self.spec, self.hands_done, self.over
+        new.game = None if self.game is None else self.game.copy()
+        new.dealing, new.remaining = self.dealing[:], self.remaining[:]
+        new.totals, new.last = self.totals[:], self.last[:]
+        new.seen = [s[:] for s in self.seen]  # strings and tuples are immutable: shared
+        new.log = [h[:] for h in self.log]
+        new.dealt = self.dealt[:]
+        return new
+
+
 class SpielState(pyspiel.State):  # type: ignore[misc]
     """A state of an episode: dealing (chance) or the game's own state."""
 
     def __init__(self, game: TrickSpielGame) -> None:
         """A fresh episode of ``game``."""
         super().__init__(game)
-        self._spec = game.config
-        self._game: TrickGame[Any, Any] | None = None
-        self._dealing: list[int] = []
-        self._remaining = sorted(c.index for c in self._spec.pack)
-        self._hands_done = 0
-        self._totals = [0.0] * self._spec.players
-        self._last = [0.0] * self._spec.players
-        self._seen: list[list[str]] = [[] for _ in range(self._spec.players)]
-        self._log: list[list[tuple[int, int]]] = []  # per hand: (actor, action id)
-        self._dealt: list[tuple[tuple[int, ...], ...]] = []  # per hand: each seat's dealt cards
-        self._over = False
+        self._ep = _Episode(game.config)  # everything a clone copies, in one attribute
+
+    @property
+    def _spec(self) -> _Config:
+        return self._ep.spec
+
+    @property
+    def _game(self) -> TrickGame[Any, Any] | None:
+        return self._ep.game
+
+    @_game.setter
+    def _game(self, game: TrickGame[Any, Any] | None) -> None:
+        self._ep.game = game
+
+    @property
+    def _hands_done(self) -> int:
+        return self._ep.hands_done
+
+    @_hands_done.setter
+    def _hands_done(self, n: int) -> None:
+        self._ep.hands_done = n
+
+    @property
+    def _over(self) -> bool:
+        return self._ep.over
+
+    @_over.setter
+    def _over(self, over: bool) -> None:
+        self._ep.over = over
 
     # ------------------------------------------------------------ structure
     def current_player(self) -> int:
@@ -369,7 +475,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not yet dealt (or the removed cards for the upcard), equally likely."""
-        pool = self._remaining if self._remaining else self._spec.removed
+        pool = self._ep.remaining if self._ep.remaining else self._spec.removed
         p = 1.0 / len(pool)
         return [(c, p) for c in pool]
 
@@ -377,7 +483,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if self._over:
             raise IllegalAction(f"action {action}: the episode is over (start a new one for more hands)")
         if self.is_chance_node():  # a hand's rewards stay visible until the next decision
-            pool = self._remaining if self._remaining else self._spec.removed
+            pool = self._ep.remaining if self._ep.remaining else self._spec.removed
             if action not in pool:
                 raise IllegalAction(f"chance action {action} is not one of the cards still to deal")
             self._deal_card(int(action))
@@ -386,17 +492,17 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         assert game is not None
         actor = game.to_act
         game.apply_id(int(action))  # raises IllegalAction, the state unchanged: validate, then mutate
-        self._last = [0.0] * self._spec.players
+        self._ep.last = [0.0] * self._spec.players
         assert actor is not None
-        self._log[-1].append((actor, int(action)))
+        self._ep.log[-1].append((actor, int(action)))
         if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
             self._hand_scored()
 
     def _deal_card(self, card: int) -> None:
-        if self._remaining:
-            self._remaining.remove(card)
-            self._dealing.append(card)
-            if self._remaining or self._spec.removed:
+        if self._ep.remaining:
+            self._ep.remaining.remove(card)
+            self._ep.dealing.append(card)
+            if self._ep.remaining or self._spec.removed:
                 return
             self._start_hand(None)
         else:
@@ -404,7 +510,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def _start_hand(self, removed_upcard: int | None) -> None:
         spec = self._spec
-        cards = [Card.from_index(i) for i in self._dealing]
+        cards = [Card.from_index(i) for i in self._ep.dealing]
         game = self._game
         deal = _deal(spec, cards, game, removed_upcard)
         if game is None:
@@ -416,21 +522,28 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             )
         else:
             game.next_hand(deal)
-        self._dealt.append(tuple(tuple(c.index for c in h) for h in deal.hands))
-        self._log.append([])
-        self._dealing = []
-        self._remaining = sorted(c.index for c in spec.pack)
+        self._ep.dealt.append(tuple(tuple(c.index for c in h) for h in deal.hands))
+        self._ep.log.append([])
+        self._ep.dealing = []
+        self._ep.remaining = list(spec.pack_ids)
 
     def _hand_scored(self) -> None:
         game = self._game
         assert game is not None
-        sign = -1.0 if self._spec.kind is GameKind.DEERPARK else 1.0
-        self._last = [sign * d + 0.0 for d in game.hand_returns()]
-        self._totals = [t + r for t, r in zip(self._totals, self._last, strict=True)]
-        for seat in range(self._spec.players):
-            self._seen[seat].append(_hand_view(game, seat))
+        spec = self._spec
         self._hands_done += 1
-        if game.is_over or self._hands_done >= self._spec.hands:
+        ends = game.is_over or self._hands_done >= spec.hands
+        if spec.reward == "progress":
+            self._ep.last = progress_rewards(spec.kind, game)
+        elif spec.reward == "hand":
+            sign = -1.0 if spec.kind is GameKind.DEERPARK else 1.0
+            self._ep.last = [sign * d + 0.0 for d in game.hand_returns()]
+        elif ends:  # "game": the game's returns (Buck 'Em: the session's chips), at the end
+            self._ep.last = [r + 0.0 for r in game.returns()]
+        self._ep.totals = [t + r for t, r in zip(self._ep.totals, self._ep.last, strict=True)]
+        for seat in range(spec.players):
+            self._ep.seen[seat].append(_hand_view(game, seat))
+        if ends:
             self._over = True
 
     # -------------------------------------------------------------- results
@@ -440,11 +553,11 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def rewards(self) -> list[float]:
         """Each seat's reward for the last transition (non-zero when a hand was scored)."""
-        return list(self._last)
+        return list(self._ep.last)
 
     def returns(self) -> list[float]:
         """Each seat's total reward so far this episode."""
-        return list(self._totals)
+        return list(self._ep.totals)
 
     # -------------------------------------------------------------- strings
     def _action_to_string(self, player: int, action: int) -> str:
@@ -461,7 +574,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         """The public and private state, for debugging and serialisation checks."""
         game = self._game
-        head = f"hands done {self._hands_done}; dealt {len(self._dealing)}"
+        head = f"hands done {self._hands_done}; dealt {len(self._ep.dealing)}"
         if game is None:
             return head
         hands = " | ".join(" ".join(c.code for c in game.hand(s)) for s in range(self._spec.players))
@@ -567,7 +680,7 @@ class _Observer:
             return
         history = self.dict["history"]
         n, width, hidden = cfg.players, cfg.slot_width, cfg.players + NUM_ACTIONS[cfg.kind]
-        for h, (dealt, log) in enumerate(zip(state._dealt, state._log, strict=True)):
+        for h, (dealt, log) in enumerate(zip(state._ep.dealt, state._ep.log, strict=True)):
             row = history[h]
             row[list(dealt[player])] = 1.0
             for k, (actor, action) in enumerate(log):
@@ -585,9 +698,9 @@ class _Observer:
                 if game is None or state.is_chance_node()
                 else _observation_string(game, player)
             )
-        past = " ".join(state._seen[player])
+        past = " ".join(state._ep.seen[player])
         if game is None or (game.phase is Phase.HAND_OVER and not state.is_terminal()):
-            return f"p{player}; {past}; dealing {len(state._dealing)}"
+            return f"p{player}; {past}; dealing {len(state._ep.dealing)}"
         if state.is_terminal():
             return f"p{player}; {past}; over"
         now = _hand_view(game, player) + "; " + _observation_string(game, player)
