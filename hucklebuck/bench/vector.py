@@ -11,7 +11,9 @@ objects); and the bytes one environment holds (the C state, or the game objects
 measured with ``tracemalloc``, plus its rows of the output buffers).  OpenSpiel
 plays the same random hands through pyspiel (chance outcomes drawn at random,
 ``legal_actions`` + ``apply_action``; with ``information_state_tensor`` of the
-player to act at every step).
+player to act at every step).  Then the cost of ``clone()`` of this library's
+OpenSpiel states against one engine copy of their game, and how well each reward
+mode's summed reward picks the winner of whole random games.
 
 Each figure is the best of up to three timed runs of a fixed number of steps
 (``--scale`` shrinks them), in hands per second of wall-clock time and per
@@ -37,7 +39,14 @@ from typing import Any, cast
 from .. import backend, using
 from ..vector import VectorGame
 
-__all__ = ["hands_per_second", "openspiel_hands_per_second", "reward_agreement", "run", "threads_against_one"]
+__all__ = [
+    "hands_per_second",
+    "openspiel_clone_micros",
+    "openspiel_hands_per_second",
+    "reward_agreement",
+    "run",
+    "threads_against_one",
+]
 
 _SIZES = (1, 64, 1024, 16384)
 _THREAD_SIZES = (1024, 4096, 16384)
@@ -217,6 +226,46 @@ def openspiel_hands_per_second(hands: int, repeat: int, tensors: bool) -> tuple[
     return _best(repeat, once)
 
 
+def openspiel_clone_micros(repeat: int, clones: int = 2000) -> list[tuple[str, float, float]] | None:
+    """Per game (4 players; Buck 'Em 5), mid-hand: microseconds per ``clone()`` of our
+    OpenSpiel state and per engine ``copy()`` of its game, best of ``repeat`` runs
+    (None without ``pyspiel``)."""
+    try:
+        pyspiel = importlib.import_module("pyspiel")
+        importlib.import_module("hucklebuck.openspiel")  # registers the games
+    except ImportError:
+        return None
+    out: list[tuple[str, float, float]] = []
+    for name in (
+        "python_deerpark(players=4,hands=2)",
+        "python_hucklebuck(players=4,hands=2)",
+        "python_buckem(players=5,hands=2)",
+    ):
+        state = pyspiel.load_game(name).new_initial_state()
+        rng = random.Random(1)
+        while state.move_number() < 60 and not state.is_terminal():  # the second hand, under way
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        engine = state._game
+
+        def clone_all(state: Any = state) -> int:
+            for _ in range(clones):
+                state.clone()
+            return clones
+
+        def copy_all(engine: Any = engine) -> int:
+            for _ in range(clones):
+                engine.copy()
+            return clones
+
+        per_clone = 1e6 / _best(repeat, clone_all)[0]
+        per_copy = 1e6 / _best(repeat, copy_all)[0]
+        out.append((name.split("(")[0], per_clone, per_copy))
+    return out
+
+
 def bytes_per_env(game: str, players: int, n: int = 64) -> float:
     """Bytes one environment holds on the active core's lane (state and output rows)."""
     tracemalloc.start()
@@ -322,6 +371,14 @@ def run(args: argparse.Namespace) -> None:
             f"\nOpenSpiel euchre 4p: {spiel[0]:,.0f} hands/s ({spiel[1]:,.0f} per CPU-second); with "
             f"information_state_tensor every step: {spiel_t[0]:,.0f} ({spiel_t[1]:,.0f} per CPU-second)"
         )
+    clones = openspiel_clone_micros(repeat, max(200, int(2000 * scale)))
+    if clones is not None:
+        print("\nOpenSpiel state clone() (mid-hand) against one engine copy of its game:")
+        for name, per_clone, per_copy in clones:
+            print(
+                f"  {name:20}{per_clone:8.1f} us a clone,{per_copy:6.1f} us an engine copy "
+                f"({per_clone / per_copy:.1f} copies)"
+            )
     if ("deerpark", 1024, 1, False) not in c_lane:
         print("(the C lane is not active: run on the C core for its figures and ratios)")
         return
