@@ -7,7 +7,8 @@ OpenSpiel algorithm written against the Python game API can play them.
 
 Parameters
     ``players`` (default 4; Buck 'Em 5), ``hands`` (default 1; at most
-    :data:`MAX_HANDS`), ``seed`` (0) and every variant option of the game under
+    :data:`MAX_HANDS`), ``seed`` (0), ``reward`` (``"progress"``, the default;
+    ``"hand"``; ``"game"``) and every variant option of the game under
     its own name, as in the game's options class.  An option whose value may be
     "none" (Buck 'Em's ``pot_limit``) takes 0 for none.  OpenSpiel carries
     integer parameters in 32 bits, so every integer parameter must lie in
@@ -55,15 +56,25 @@ Observations
     id, or a 'hidden' flag for another seat's private action.
 
 Rewards
-    When a hand is scored each seat is rewarded with its score change in that
-    hand: Hucklebuck points, Buck 'Em chips (won from the pot, less the ante
-    and any burn payment), Deer Park Euchre the fall of its score (scores count
-    down from 20 towards 0).  ``rewards()`` shows a hand's rewards from the
+    ``reward="progress"`` (the default, as in the PettingZoo environments and
+    the batched lane): when a hand is scored each seat is paid its move toward
+    its goal (Hucklebuck: the target; Deer Park Euchre: the nearer of 0 and 50)
+    over the distance every seat starts at, and the hand that ends the game
+    pays 1.0 to each winner less what the earlier hands paid, so the returns of
+    an episode that ends the game are its result (Buck 'Em: each round's
+    chips).  ``reward="hand"``: each seat's score change in the hand
+    (Hucklebuck points, Buck 'Em chips won from the pot less the ante and any
+    burn payment, the fall of a Deer Park Euchre score, which counts down from
+    20).  ``reward="game"``: 0 until the episode ends, then the game's
+    ``returns()`` (refused for a Deer Park Euchre episode of fewer than 4
+    hands, which can never end a game).  ``rewards()`` shows a hand's rewards from the
     action that scores it until the next decision; ``returns()`` is their sum
     over the episode.  The game type declares terminal rewards (the sum is final
     only at the end of the episode), which OpenSpiel's MCTS requires.
 
-Serialisation uses OpenSpiel's default (the action history, replayed).
+Serialisation uses OpenSpiel's default (the action history, replayed).  A
+``clone()`` costs one engine copy of the game and a few list copies (a state
+keeps everything in one attribute, which OpenSpiel deep-copies).
 Nothing here is imported by ``import hucklebuck``.
 """
 
