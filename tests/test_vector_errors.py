@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from array import array
+from pathlib import Path
 
 import pytest
 
@@ -155,3 +158,35 @@ def test_the_module_docs_give_the_seed_formula_env_seed_computes() -> None:
     assert "env_seed(s, i, e)" not in doc
     s, i = 0xDEADBEEF12345678, 77
     assert env_seed(s, i) == (s << 32) | i
+
+
+TYPED = """\
+from typing import Any, assert_type
+
+from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
+from hucklebuck.games.engine import TrickGame
+from hucklebuck.packs import GameKind
+from hucklebuck.vector import VectorGame
+
+assert_type(VectorGame("deerpark", 4, 2).game(0), DeerParkGame)
+assert_type(VectorGame(GameKind.HUCKLEBUCK, 4, 2).game(0), HucklebuckGame)
+assert_type(VectorGame("buckem", 5, 2, hands=1).copy().game(0), BuckEmGame)
+name: str = "deerpark"
+assert_type(VectorGame(name, 4, 2).game(0), TrickGame[Any, Any])
+"""
+
+
+@pytest.mark.single_core
+def test_game_of_an_environment_is_typed_as_its_game_class(tmp_path: Path) -> None:
+    """``VectorGame("deerpark", ...).game(i)`` is a DeerParkGame to mypy --strict too (it was
+    ``TrickGame[Any, Any]`` whatever the game)."""
+    pytest.importorskip("mypy")
+    (tmp_path / "typed.py").write_text(TYPED, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "typed.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
