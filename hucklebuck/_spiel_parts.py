@@ -5,6 +5,7 @@ observation strings and the observer."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -56,8 +57,9 @@ class Episode:
         self.remaining: list[int] = list(spec.pack_ids)  # the cards still to deal
         self.totals = [0.0] * spec.players
         self.last = [0.0] * spec.players
-        self.seen: list[list[str]] = [[] for _ in range(spec.players)]
-        self.log: list[list[tuple[int, int]]] = []  # per hand: (actor, action id)
+        self.seen: tuple[tuple[str, ...], ...] = ((),) * spec.players  # per seat, per hand (immutable)
+        # per hand: (actor, action id); a finished hand's as a tuple, the hand under way's as a list
+        self.log: list[Sequence[tuple[int, int]]] = []
         self.dealt: list[tuple[tuple[int, ...], ...]] = []  # per hand: each seat's dealt cards
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
@@ -66,8 +68,10 @@ class Episode:
         new.game = None if self.game is None else self.game.copy()
         new.dealing, new.remaining = self.dealing[:], self.remaining[:]
         new.totals, new.last = self.totals[:], self.last[:]
-        new.seen = [s[:] for s in self.seen]  # strings and tuples are immutable: shared
-        new.log = [h[:] for h in self.log]
+        new.seen = self.seen  # immutable: shared
+        new.log = self.log[:]
+        if new.log and isinstance(new.log[-1], list):  # the hand under way
+            new.log[-1] = new.log[-1][:]
         new.dealt = self.dealt[:]
         return new
 

@@ -459,7 +459,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         game.apply_id(int(action))  # raises IllegalAction, the state unchanged: validate, then mutate
         self._ep.last = [0.0] * self._spec.players
         assert actor is not None
-        self._ep.log[-1].append((actor, int(action)))
+        hand = self._ep.log[-1]
+        assert isinstance(hand, list)  # the hand under way
+        hand.append((actor, int(action)))
         if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
             self._hand_scored()
 
@@ -488,7 +490,10 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         else:
             game.next_hand(deal)
         self._ep.dealt.append(tuple(tuple(c.index for c in h) for h in deal.hands))
-        self._ep.log.append([])
+        log = self._ep.log
+        if log:
+            log[-1] = tuple(log[-1])  # finished: shared by clones from now on
+        log.append([])
         self._ep.dealing = []
         self._ep.remaining = list(spec.pack_ids)
 
@@ -506,8 +511,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         elif ends:  # "game": the game's returns (Buck 'Em: the session's chips), at the end
             self._ep.last = [r + 0.0 for r in game.returns()]
         self._ep.totals = [t + r for t, r in zip(self._ep.totals, self._ep.last, strict=True)]
-        for seat in range(spec.players):
-            self._ep.seen[seat].append(hand_view(game, seat))
+        self._ep.seen = tuple(past + (hand_view(game, s),) for s, past in enumerate(self._ep.seen))
         if ends:
             self._over = True
 
