@@ -193,7 +193,7 @@ def test_threads_hammering_one_batch_take_turns_close_and_copy_included(game: st
 
     def stepper(me: int) -> None:
         k = 1000 * me
-        while time.monotonic() < deadline and applied[me] < 300:
+        while (time.monotonic() < deadline or applied[me] < 5) and applied[me] < 300:
             ids = vg.sample_legal(k)
             k += 1
             try:
@@ -204,7 +204,7 @@ def test_threads_hammering_one_batch_take_turns_close_and_copy_included(game: st
             stepped.set()
 
     def copier() -> None:
-        while time.monotonic() < deadline and len(copies) < 25:
+        while (time.monotonic() < deadline or len(copies) < 2) and len(copies) < 25:
             twin = vg.copy()
             _consistent(twin, range(0, n, 37))
             twin.step(twin.sample_legal(len(copies)))  # a copy is a whole batch of its own
