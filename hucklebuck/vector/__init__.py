@@ -5,11 +5,17 @@ count and variant option of the game classes) and steps them all with one call,
 one action id per environment.  Its state is read through buffers (the buffer
 protocol: ``numpy.asarray(vg.legal_mask)`` is a zero-copy view, and NumPy is
 never needed): :attr:`~VectorGame.current_player` (int16), :attr:`~VectorGame.legal_mask`
-(uint8, the id space of :meth:`~hucklebuck.games.engine.TrickGame.legal_action_ids`),
-:attr:`~VectorGame.rewards` (float32), :attr:`~VectorGame.terminated` (uint8) and
-:meth:`~VectorGame.observation_tensor` (float32, the layout of
+(int8 as PettingZoo's masks, the id space of
+:meth:`~hucklebuck.games.engine.TrickGame.legal_action_ids`),
+:attr:`~VectorGame.rewards` (float32; by default ``reward="progress"``, as the
+PettingZoo environments and the OpenSpiel games pay), :attr:`~VectorGame.terminated`
+and :attr:`~VectorGame.truncated` (uint8: the game ended, or the episode was cut
+at ``hands`` hands) and :meth:`~VectorGame.observation_tensor` (float32, the layout of
 :mod:`hucklebuck.games.tensors`).  The buffers are updated in place by every
 :meth:`~VectorGame.step` and :meth:`~VectorGame.reset`.
+
+Every call on one batch from several Python threads takes its turn,
+:meth:`~VectorGame.close` and :meth:`~VectorGame.copy` included.
 
 Two lanes, one result.  On the C core a compiled state machine steps every
 environment in one call (split across ``threads`` native threads without the
