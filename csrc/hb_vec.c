@@ -73,7 +73,7 @@ static int check_cfg(const hb_vec_cfg *cfg)
     if (cfg == NULL) return HB_E_NULL;
     if (cfg->game != HB_GAME_DEERPARK && cfg->game != HB_GAME_HUCKLEBUCK && cfg->game != HB_GAME_BUCKEM)
         return HB_E_V_CFG;
-    if (cfg->hands < 0 || (cfg->reward != 0 && cfg->reward != 1)) return HB_E_V_CFG;
+    if (cfg->hands < 0 || cfg->reward < 0 || cfg->reward > 2) return HB_E_V_CFG;
     if (g_check_cfg(cfg) != HB_OK) return HB_E_V_CFG;
     if (cfg->actions != num_actions(cfg->game) || cfg->tensor != tensor_size(cfg->game, cfg->players))
         return HB_E_V_CFG;
@@ -101,9 +101,10 @@ static int check_envs(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, 
 static int check_io(const hb_vec_cfg *cfg, const hb_vec_io *io, size_t num_envs)
 {
     if (io == NULL || io->current_player == NULL || io->legal_mask == NULL || io->rewards == NULL
-        || io->terminated == NULL)
+        || io->terminated == NULL || io->truncated == NULL)
         return HB_E_NULL;
-    if (io->cp_len != num_envs || io->term_len != num_envs || io->mask_len != num_envs * (size_t)cfg->actions
+    if (io->cp_len != num_envs || io->term_len != num_envs || io->trunc_len != num_envs
+        || io->mask_len != num_envs * (size_t)cfg->actions
         || io->rewards_len != num_envs * (size_t)cfg->players)
         return HB_E_V_LEN;
     return HB_OK;
@@ -128,7 +129,8 @@ static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *
     uint8_t *row = io->legal_mask + i * (size_t)cfg->actions;
     int w;
     io->current_player[i] = (int16_t)g_to_act(cfg, e);
-    io->terminated[i] = e->term;
+    io->terminated[i] = e->term == 1;
+    io->truncated[i] = e->term == 2;
     if (IS_BE(cfg)) hb_v_be_legal(cfg, rules, e, e->legal);
     else if (IS_HB(cfg)) hb_v_hb_legal(cfg, rules, e, e->legal);
     else hb_v_dp_legal(cfg, rules, e, e->legal);
@@ -150,7 +152,8 @@ static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, float *
     while (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER) {
         e->hands_done++;
         if (e->phase == HB_PH_GAME_OVER || (cfg->hands > 0 && e->hands_done >= (uint32_t)cfg->hands)) {
-            e->term = 1;
+            /* a game over, or a Buck 'Em session's rounds: terminated; else truncated */
+            e->term = e->phase == HB_PH_GAME_OVER || IS_BE(cfg) ? 1 : 2;
             if (cfg->reward == 0 && IS_BE(cfg)) hb_v_be_returns(cfg, e, rew);
             if (cfg->reward == 0 && e->phase == HB_PH_GAME_OVER)
                 for (s = 0; s < cfg->players; s++)

@@ -32,7 +32,7 @@ enum {
     HB_E_V_INDEX = -46,   /* an environment index or slice out of range */
     HB_E_V_LOG = -47,     /* the episode is longer than an environment's action log */
     HB_VEC_LOG = 1024,    /* action ids an environment records per episode */
-    HB_VEC_VERSION = 5,
+    HB_VEC_VERSION = 6,
     HB_VEC_DP_FLAG_CLUB_PICKUP = 1,
     HB_VEC_DP_FLAG_ROUND2_EXCLUDES = 2,
     HB_VEC_DP_FLAG_FAILED_TRICKS = 4,
@@ -66,7 +66,7 @@ enum {
 };
 
 /* What every environment of a batch shares.  The caller sets game, players,
-   hands (0: whole games), reward (0: "game", 1: "hand"), flags and lock_at
+   hands (0: whole games), reward (0: "game", 1: "hand", 2: "progress"), flags and lock_at
    (Buck 'Em: the ante) and pot_limit (Buck 'Em: 0 for none);
    hb_vec_config checks them and fills actions and tensor. */
 typedef struct {
@@ -75,14 +75,16 @@ typedef struct {
     int64_t pot_limit;
 } hb_vec_cfg;
 
-/* The output buffers: current player, legal mask, rewards, terminated, each
-   with its length in items (num_envs, num_envs*actions, num_envs*players, num_envs). */
+/* The output buffers: current player, legal mask, rewards, terminated (the
+   game ended; Buck 'Em: the episode's rounds were played), truncated (the
+   episode was cut at `hands` hands of a game not over), each with its length
+   in items (num_envs, num_envs*actions, num_envs*players, num_envs, num_envs). */
 typedef struct {
     int16_t *current_player;
     uint8_t *legal_mask;
     float *rewards;
-    uint8_t *terminated;
-    size_t cp_len, mask_len, rewards_len, term_len;
+    uint8_t *terminated, *truncated;
+    size_t cp_len, mask_len, rewards_len, term_len, trunc_len;
 } hb_vec_io;
 
 /* The batched lane's interface version (hucklebuck.vector uses the C lane only
@@ -134,7 +136,12 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
    afterwards.  NULL when the threads cannot be started.  Calls from several
    threads take turns; in a child process after fork() a call runs in the
    calling thread alone.  Freeing the pool waits for a running call, then joins
-   the threads (no call may start after it). */
+   the threads (no call may start after it).  Every hb_vec_pool_* call below
+   takes its turn, closing and copying included: hb_vec_pool_close joins the
+   workers in place (the pool stays valid; later calls run in the calling
+   thread), hb_vec_pool_copy copies a batch's bytes (an environment array or an
+   output buffer) between calls, never during one, and hb_vec_pool_episode is
+   hb_vec_episode between calls. */
 typedef struct hb_vec_pool hb_vec_pool;
 hb_vec_pool *hb_vec_pool_new(int threads);
 void hb_vec_pool_free(hb_vec_pool *pool);
@@ -148,9 +155,14 @@ int hb_vec_pool_tensor(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *env
                        size_t num_envs, int seat, float *out, size_t out_len);
 int hb_vec_pool_sample(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
                        size_t num_envs, uint64_t seed, int32_t *out, size_t out_len);
+void hb_vec_pool_close(hb_vec_pool *pool);
+int hb_vec_pool_copy(hb_vec_pool *pool, const void *src, void *dst, size_t len);
+int hb_vec_pool_episode(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                        size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *draws,
+                        uint8_t *ids, size_t ids_len, size_t *len);
 /* Per thread of the pool (len = its threads; 0 is the calling thread): the
    nanoseconds it spent working on calls, and the environments it handled. */
-int hb_vec_pool_stats(const hb_vec_pool *pool, uint64_t *busy_ns, uint64_t *items, size_t len);
+int hb_vec_pool_stats(hb_vec_pool *pool, uint64_t *busy_ns, uint64_t *items, size_t len);
 
 /* The first n outputs of the Mersenne Twister seeded as random.Random(seed) with
    seed = (hi << 32) | lo (for tests of the deal). */

@@ -62,7 +62,7 @@ int hb_v_be_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
     unsigned bad = 0;
     uint64_t all = 0, overlap = 0, cards = 0;
     if (e->dealer >= n || e->tlen >= n || e->tricks > 5 || e->hand_len > HB_VEC_HAND_LOG) return HB_E_V_STATE;
-    if (e->term > 1 || e->trump > 3 || e->upcard > 51 || e->upcard0 > 51) return HB_E_V_STATE;
+    if (e->term > 2 || e->trump > 3 || e->upcard > 51 || e->upcard0 > 51) return HB_E_V_STATE;
     if (e->swapped != HB_NONE && e->swapped >= n) return HB_E_V_STATE;
     if (e->stock_len > 52 || e->stock_pos > e->stock_len || e->aside_len > 52 || e->dpool_len > 52)
         return HB_E_V_STATE;
@@ -245,7 +245,7 @@ static void close_round(const hb_vec_cfg *cfg, hb_vec_env *e, const int64_t *cha
 {
     int n = cfg->players, s;
     if (e->pot == 0) e->units = 0;
-    if (cfg->reward == 1)
+    if (cfg->reward >= 1)  /* "hand" and "progress": the chips of the round */
         for (s = 0; s < n; s++)
             rew[s] += (float)(double)(change[s] - (e->ante_taken ? (int64_t)cfg->lock_at : 0));
     e->phase = HB_PH_HAND_OVER;

@@ -24,7 +24,7 @@ int hb_v_dp_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
     int n = cfg->players, s;
     uint64_t all = 0;
     if (e->dealer >= n || e->tlen >= n || e->tricks > 5 || e->hand_len > HB_VEC_HAND_LOG) return HB_E_V_STATE;
-    if (e->term > 1 || e->turned > 51) return HB_E_V_STATE;
+    if (e->term > 2 || e->turned > 51) return HB_E_V_STATE;
     if ((e->trump > 3 && e->trump != HB_NONE) || (e->discard > 51 && e->discard != HB_NONE)) return HB_E_V_STATE;
     if (e->maker >= n && e->maker != HB_NONE) return HB_E_V_STATE;
     switch (e->phase) {
@@ -179,6 +179,15 @@ void hb_v_dp_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_en
 
 static int distance(int sc) { return sc <= LOW_GOAL ? LOW_GOAL - sc : sc - HIGH_GOAL; }
 
+/* reward "progress" (hucklebuck/vector/_rewards.py): how far a score is from the
+   nearer goal, 0 at or past one; a score starts PROGRESS_SPAN from the nearer. */
+#define PROGRESS_SPAN 20
+static int gap(int sc)
+{
+    if (sc <= LOW_GOAL || sc >= HIGH_GOAL) return 0;
+    return sc - LOW_GOAL < HIGH_GOAL - sc ? sc - LOW_GOAL : HIGH_GOAL - sc;
+}
+
 /* _deerpark_scoring.py: score the five tricks, then the winners (bits) or 0. */
 static void score_hand(const hb_vec_cfg *cfg, hb_vec_env *e, float *rew)
 {
@@ -220,6 +229,13 @@ static void score_hand(const hb_vec_cfg *cfg, hb_vec_env *e, float *rew)
     if (winners && cfg->reward == 1)
         for (s = 0; s < n; s++)
             if (winners >> s & 1) rew[s] += 1.0f;
+    if (cfg->reward == 2)
+        for (s = 0; s < n; s++) {
+            int before = gap(e->scores[s] - delta[s]), after = gap(e->scores[s]);
+            double x = winners ? (double)(winners >> s & 1) + (double)(before - PROGRESS_SPAN) / PROGRESS_SPAN
+                               : (double)(before - after) / PROGRESS_SPAN;
+            rew[s] = (float)((double)rew[s] + x);
+        }
 }
 
 void hb_v_dp_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, int id, float *rew)

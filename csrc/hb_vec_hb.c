@@ -43,7 +43,7 @@ int hb_v_hb_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
     uint64_t all = 0;
     unsigned seats = (1u << n) - 1;
     if (e->dealer >= n || e->tlen >= n || e->tricks > 5 || e->hand_len > HB_VEC_HAND_LOG) return HB_E_V_STATE;
-    if (e->term > 1 || (e->trump > 3 && e->trump != HB_NONE) || e->high > 5 || e->high == 1) return HB_E_V_STATE;
+    if (e->term > 2 || (e->trump > 3 && e->trump != HB_NONE) || e->high > 5 || e->high == 1) return HB_E_V_STATE;
     if (e->stock_len > 52 || e->stock_pos > e->stock_len || e->aside_len > 52) return HB_E_V_STATE;
     if ((e->out & ~seats) || (e->passed & ~seats) || (e->active & ~seats)) return HB_E_V_STATE;
     if (e->out == seats && e->phase != HB_PH_HAND_OVER && e->phase != HB_PH_GAME_OVER) return HB_E_V_STATE;
@@ -250,6 +250,16 @@ static void finish_hand(const hb_vec_cfg *cfg, hb_vec_env *e, const int *delta, 
     if (winners && cfg->reward == 1)
         for (s = 0; s < n; s++)
             if (winners >> s & 1) rew[s] += 1.0f;
+    if (cfg->reward == 2) {  /* "progress" (hucklebuck/vector/_rewards.py): toward the target */
+        int target = F(TARGET_11) ? 11 : 15;
+        for (s = 0; s < n; s++) {
+            int b = e->scores[s] - delta[s], a = e->scores[s];
+            int before = b >= target ? 0 : target - b, after = a >= target ? 0 : target - a;
+            double x = winners ? (double)(winners >> s & 1) + (double)(before - target) / target
+                               : (double)(before - after) / target;
+            rew[s] = (float)((double)rew[s] + x);
+        }
+    }
 }
 
 static void score_played(const hb_vec_cfg *cfg, hb_vec_env *e, float *rew)

@@ -319,18 +319,79 @@ void hb_vec_pool_free(hb_vec_pool *p)
     free(p);
 }
 
-int hb_vec_pool_threads(const hb_vec_pool *p) { return p == NULL ? 0 : p->threads; }
+static int enter(hb_vec_pool *p);
+static void leave(hb_vec_pool *p);
 
-int hb_vec_pool_stats(const hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, size_t len)
+int hb_vec_pool_threads(const hb_vec_pool *p)
+{
+    int k;
+    if (p == NULL) return 0;
+    if (enter((hb_vec_pool *)p) != 0) return p->threads;  /* a forked child: nothing changes it */
+    k = p->threads;
+    leave((hb_vec_pool *)p);
+    return k;
+}
+
+int hb_vec_pool_stats(hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, size_t len)
 {
     size_t i;
+    int mine, rc = HB_OK;
     if (p == NULL || busy_ns == NULL || items == NULL) return HB_E_NULL;
-    if (len != (size_t)p->threads) return HB_E_V_LEN;
-    for (i = 0; i < len; i++) {
-        busy_ns[i] = p->stats[i].busy_ns;
-        items[i] = p->stats[i].items;
+    mine = enter(p) == 0;
+    if (len != (size_t)p->threads) {
+        rc = HB_E_V_LEN;
+    } else {
+        for (i = 0; i < len; i++) {
+            busy_ns[i] = p->stats[i].busy_ns;
+            items[i] = p->stats[i].items;
+        }
     }
+    if (mine) leave(p);
+    return rc;
+}
+
+/* Join the workers in place, between calls: the pool stays valid, and every
+   later call runs in the calling thread (its statistics: the calling thread's). */
+void hb_vec_pool_close(hb_vec_pool *p)
+{
+    if (p == NULL) return;
+    if (enter(p) != 0) return;  /* a forked child has no workers to join */
+#if HB_POOL_THREADS
+    if (p->started > 0) {
+        int i;
+        pthread_mutex_lock(&p->mu);
+        STORE(&p->stop, 1);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->mu);
+        for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
+        p->started = 0;
+    }
+#endif
+    p->threads = 1;
+    leave(p);
+}
+
+/* len bytes from src to dst between calls (never while a call changes them). */
+int hb_vec_pool_copy(hb_vec_pool *p, const void *src, void *dst, size_t len)
+{
+    int mine;
+    if (p == NULL || src == NULL || dst == NULL) return HB_E_NULL;
+    mine = enter(p) == 0;
+    memmove(dst, src, len);
+    if (mine) leave(p);
     return HB_OK;
+}
+
+int hb_vec_pool_episode(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                        size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *draws,
+                        uint8_t *ids, size_t ids_len, size_t *len)
+{
+    int mine, rc;
+    if (p == NULL) return HB_E_NULL;
+    mine = enter(p) == 0;
+    rc = hb_vec_episode(cfg, envs, envs_len, num_envs, i, seed, episode, draws, ids, ids_len, len);
+    if (mine) leave(p);
+    return rc;
 }
 
 /* Whether a call on n environments is one chunk (then the caller runs it alone). */

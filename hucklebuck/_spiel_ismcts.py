@@ -61,7 +61,7 @@ def _replay(state: SpielState, chance: list[int], actions: list[Action]) -> Spie
     hist = state.history()
     spec = state._spec
     per_hand = len(spec.pack) + (1 if spec.removed else 0)
-    done = len(state._log[-1])
+    done = len(state._ep.log[-1])
     prefix = hist[: len(hist) - done - per_hand]
     new: SpielState = state.get_game().new_initial_state()
     try:

@@ -7,7 +7,8 @@ OpenSpiel algorithm written against the Python game API can play them.
 
 Parameters
     ``players`` (default 4; Buck 'Em 5), ``hands`` (default 1; at most
-    :data:`MAX_HANDS`), ``seed`` (0) and every variant option of the game under
+    :data:`MAX_HANDS`), ``seed`` (0), ``reward`` (``"progress"``, the default;
+    ``"hand"``; ``"game"``) and every variant option of the game under
     its own name, as in the game's options class.  An option whose value may be
     "none" (Buck 'Em's ``pot_limit``) takes 0 for none.  OpenSpiel carries
     integer parameters in 32 bits, so every integer parameter must lie in
@@ -55,15 +56,25 @@ Observations
     id, or a 'hidden' flag for another seat's private action.
 
 Rewards
-    When a hand is scored each seat is rewarded with its score change in that
-    hand: Hucklebuck points, Buck 'Em chips (won from the pot, less the ante
-    and any burn payment), Deer Park Euchre the fall of its score (scores count
-    down from 20 towards 0).  ``rewards()`` shows a hand's rewards from the
+    ``reward="progress"`` (the default, as in the PettingZoo environments and
+    the batched lane): when a hand is scored each seat is paid its move toward
+    its goal (Hucklebuck: the target; Deer Park Euchre: the nearer of 0 and 50)
+    over the distance every seat starts at, and the hand that ends the game
+    pays 1.0 to each winner less what the earlier hands paid, so the returns of
+    an episode that ends the game are its result (Buck 'Em: each round's
+    chips).  ``reward="hand"``: each seat's score change in the hand
+    (Hucklebuck points, Buck 'Em chips won from the pot less the ante and any
+    burn payment, the fall of a Deer Park Euchre score, which counts down from
+    20).  ``reward="game"``: 0 until the episode ends, then the game's
+    ``returns()`` (refused for a Deer Park Euchre episode of fewer than 4
+    hands, which can never end a game).  ``rewards()`` shows a hand's rewards from the
     action that scores it until the next decision; ``returns()`` is their sum
     over the episode.  The game type declares terminal rewards (the sum is final
     only at the end of the episode), which OpenSpiel's MCTS requires.
 
-Serialisation uses OpenSpiel's default (the action history, replayed).
+Serialisation uses OpenSpiel's default (the action history, replayed).  A
+``clone()`` costs one engine copy of the game and a few list copies (a state
+keeps everything in one attribute, which OpenSpiel deep-copies).
 Nothing here is imported by ``import hucklebuck``.
 """
 
@@ -71,11 +82,12 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import sys
 from typing import Any
 
 try:
-    import numpy as np
+    import numpy  # noqa: F401  (the extra's other half; the state's parts use it)
     import pyspiel  # type: ignore[import-not-found]
 except ImportError as _exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
@@ -84,16 +96,17 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
     ) from _exc
 
 from ._spiel_ismcts import ismcts_bot, resampler
+from ._spiel_parts import Episode, Observer, deal_of, hand_view
 from .cards import Card, CardSet
 from .errors import IllegalAction, OptionsError
 from .games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
-from .games.base import DealEvent
-from .games.buckem import BuckEmDeal, BuckEmOptions, ShortHandedTrump
-from .games.deerpark import DeerParkDeal, DeerParkOptions
+from .games.buckem import BuckEmOptions, ShortHandedTrump
+from .games.deerpark import DeerParkOptions
 from .games.engine import TrickGame
-from .games.hucklebuck import HucklebuckDeal, HucklebuckOptions
+from .games.hucklebuck import HucklebuckOptions
 from .games.ids import NUM_ACTIONS
 from .packs import GameKind, player_range
+from .vector._rewards import DEFAULT_REWARD, RewardMode, check_reward, progress_rewards
 
 __all__ = [
     "GAME_NAMES",
@@ -107,7 +120,6 @@ __all__ = [
     "resampler",
 ]
 
-HAND_SIZE = 5
 MAX_HANDS = 10_000
 """The most hands an episode may hold (``hands``)."""
 _INT32 = (-(1 << 31), (1 << 31) - 1)
@@ -133,12 +145,18 @@ _DEFAULT_PLAYERS = {GameKind.HUCKLEBUCK: 4, GameKind.BUCKEM: 5, GameKind.DEERPAR
 
 
 def _option_defaults(kind: GameKind) -> dict[str, Any]:
-    """Every option with its default as an OpenSpiel parameter value (None -> 0)."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(_OPTIONS[kind]()):
-        value = getattr(_OPTIONS[kind](), f.name)
-        out[f.name] = value.value if isinstance(value, enum.Enum) else (0 if value is None else value)
-    return out
+    """Every option with its default as an OpenSpiel parameter value (None -> 0; a new dict)."""
+    return dict(_defaults(kind))
+
+
+@functools.cache
+def _defaults(kind: GameKind) -> tuple[tuple[str, Any], ...]:
+    defaults = _OPTIONS[kind]()
+    out: list[tuple[str, Any]] = []
+    for f in dataclasses.fields(defaults):
+        value = getattr(defaults, f.name)
+        out.append((f.name, value.value if isinstance(value, enum.Enum) else (0 if value is None else value)))
+    return tuple(out)
 
 
 def _options_from_params(kind: GameKind, params: dict[str, Any]) -> dict[str, Any]:
@@ -157,7 +175,13 @@ def _game_type(kind: GameKind) -> Any:
     low, high = player_range(kind)
     if kind is GameKind.DEERPARK:
         high = 8  # with eight_player_turnup=dealer_last_card
-    spec = {"players": _DEFAULT_PLAYERS[kind], "hands": 1, "seed": 0, **_option_defaults(kind)}
+    spec = {
+        "players": _DEFAULT_PLAYERS[kind],
+        "hands": 1,
+        "seed": 0,
+        "reward": DEFAULT_REWARD,
+        **_option_defaults(kind),
+    }
     return pyspiel.GameType(
         short_name=GAME_NAMES[kind],
         long_name=f"Python {kind.title} (hucklebuck)",
@@ -176,8 +200,16 @@ def _game_type(kind: GameKind) -> Any:
     )
 
 
-def _utility_bounds(kind: GameKind, players: int, hands: int, opts: dict[str, Any]) -> tuple[float, float]:
+def _utility_bounds(
+    kind: GameKind, players: int, hands: int, opts: dict[str, Any], reward: RewardMode
+) -> tuple[float, float]:
     """Bounds on an episode's return for one seat (loose but safe)."""
+    if kind is not GameKind.BUCKEM and reward == "game":
+        return 0.0, 1.0
+    if kind is GameKind.DEERPARK and reward == "progress":
+        return -0.25, 1.0  # a score 20 from its nearer goal can end 25 from it, or win
+    if kind is GameKind.HUCKLEBUCK and reward == "progress":
+        return -45.0 / float(opts["target"]), 1.0  # from 0 to -44 at worst: 44 more from the target
     if kind is GameKind.DEERPARK:
         return -5.0 * hands, 5.0 * hands  # a hand moves a score by at most 5
     if kind is GameKind.HUCKLEBUCK:
@@ -226,6 +258,9 @@ class _Config:
     tensor_size: int
     pack: CardSet
     removed: tuple[int, ...]
+    pack_ids: tuple[int, ...]
+    """The pack's card numbers, ascending (the outcomes of a hand's first chance node)."""
+    reward: RewardMode
 
     @property
     def slots(self) -> int:
@@ -266,7 +301,13 @@ _CONFIGS: dict[tuple[GameKind, str], _Config] = {}
 
 def _config(kind: GameKind, params: dict[str, Any]) -> _Config:
     """The configuration for ``params`` (checked by building a game once)."""
-    full = {"players": _DEFAULT_PLAYERS[kind], "hands": 1, "seed": 0, **_option_defaults(kind)}
+    full = {
+        "players": _DEFAULT_PLAYERS[kind],
+        "hands": 1,
+        "seed": 0,
+        "reward": DEFAULT_REWARD,
+        **_option_defaults(kind),
+    }
     full.update(params)
     key = (kind, repr(sorted(full.items())))
     cfg = _CONFIGS.get(key)
@@ -290,6 +331,8 @@ def _config(kind: GameKind, params: dict[str, Any]) -> _Config:
         probe.observation_tensor_shape()[0],
         the_pack,
         removed,
+        tuple(sorted(c.index for c in the_pack)),
+        check_reward(full["reward"], kind, hands),
     )
     _CONFIGS[key] = cfg
     return cfg
@@ -306,7 +349,7 @@ class TrickSpielGame(pyspiel.Game):  # type: ignore[misc]
         kind = self.kind
         cfg = _config(kind, dict(params or {}))
         chance_per_hand = len(cfg.pack) + (1 if cfg.removed else 0)
-        low, high = _utility_bounds(kind, cfg.players, cfg.hands, cfg.option_dict)
+        low, high = _utility_bounds(kind, cfg.players, cfg.hands, cfg.option_dict, cfg.reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS[kind],
             max_chance_outcomes=52,
@@ -315,23 +358,33 @@ class TrickSpielGame(pyspiel.Game):  # type: ignore[misc]
             max_utility=high,
             max_game_length=cfg.hands * (12 * cfg.players + 8 + chance_per_hand),
         )
-        full = {"players": cfg.players, "hands": cfg.hands, "seed": cfg.seed, **_option_defaults(kind)}
+        full = {
+            "players": cfg.players,
+            "hands": cfg.hands,
+            "seed": cfg.seed,
+            "reward": cfg.reward,
+            **_option_defaults(kind),
+        }
         full.update(params or {})
         super().__init__(_game_type(kind), info, full)
+        self._cfg = cfg
 
     @property
     def config(self) -> _Config:
         """This game's configuration (rebuilt from the parameters after unpickling)."""
-        return _config(self.kind, dict(self.get_parameters()))
+        cfg: _Config | None = self.__dict__.get("_cfg")
+        if cfg is None:
+            cfg = self._cfg = _config(self.kind, dict(self.get_parameters()))
+        return cfg
 
     def new_initial_state(self) -> SpielState:
         """The start of an episode: the first chance node of the first deal."""
         return SpielState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         """Observation (default) or, with perfect recall, information-state observer."""
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(self.config, perfect, params)
+        return Observer(self.config, perfect, params)
 
 
 class SpielState(pyspiel.State):  # type: ignore[misc]
@@ -340,17 +393,35 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TrickSpielGame) -> None:
         """A fresh episode of ``game``."""
         super().__init__(game)
-        self._spec = game.config
-        self._game: TrickGame[Any, Any] | None = None
-        self._dealing: list[int] = []
-        self._remaining = sorted(c.index for c in self._spec.pack)
-        self._hands_done = 0
-        self._totals = [0.0] * self._spec.players
-        self._last = [0.0] * self._spec.players
-        self._seen: list[list[str]] = [[] for _ in range(self._spec.players)]
-        self._log: list[list[tuple[int, int]]] = []  # per hand: (actor, action id)
-        self._dealt: list[tuple[tuple[int, ...], ...]] = []  # per hand: each seat's dealt cards
-        self._over = False
+        self._ep = Episode(game.config)  # everything a clone copies, in one attribute
+
+    @property
+    def _spec(self) -> _Config:
+        return self._ep.spec
+
+    @property
+    def _game(self) -> TrickGame[Any, Any] | None:
+        return self._ep.game
+
+    @_game.setter
+    def _game(self, game: TrickGame[Any, Any] | None) -> None:
+        self._ep.game = game
+
+    @property
+    def _hands_done(self) -> int:
+        return self._ep.hands_done
+
+    @_hands_done.setter
+    def _hands_done(self, n: int) -> None:
+        self._ep.hands_done = n
+
+    @property
+    def _over(self) -> bool:
+        return self._ep.over
+
+    @_over.setter
+    def _over(self, over: bool) -> None:
+        self._ep.over = over
 
     # ------------------------------------------------------------ structure
     def current_player(self) -> int:
@@ -369,7 +440,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not yet dealt (or the removed cards for the upcard), equally likely."""
-        pool = self._remaining if self._remaining else self._spec.removed
+        pool = self._ep.remaining if self._ep.remaining else self._spec.removed
         p = 1.0 / len(pool)
         return [(c, p) for c in pool]
 
@@ -377,7 +448,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if self._over:
             raise IllegalAction(f"action {action}: the episode is over (start a new one for more hands)")
         if self.is_chance_node():  # a hand's rewards stay visible until the next decision
-            pool = self._remaining if self._remaining else self._spec.removed
+            pool = self._ep.remaining if self._ep.remaining else self._spec.removed
             if action not in pool:
                 raise IllegalAction(f"chance action {action} is not one of the cards still to deal")
             self._deal_card(int(action))
@@ -386,17 +457,19 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         assert game is not None
         actor = game.to_act
         game.apply_id(int(action))  # raises IllegalAction, the state unchanged: validate, then mutate
-        self._last = [0.0] * self._spec.players
+        self._ep.last = [0.0] * self._spec.players
         assert actor is not None
-        self._log[-1].append((actor, int(action)))
+        hand = self._ep.log[-1]
+        assert isinstance(hand, list)  # the hand under way
+        hand.append((actor, int(action)))
         if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
             self._hand_scored()
 
     def _deal_card(self, card: int) -> None:
-        if self._remaining:
-            self._remaining.remove(card)
-            self._dealing.append(card)
-            if self._remaining or self._spec.removed:
+        if self._ep.remaining:
+            self._ep.remaining.remove(card)
+            self._ep.dealing.append(card)
+            if self._ep.remaining or self._spec.removed:
                 return
             self._start_hand(None)
         else:
@@ -404,9 +477,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def _start_hand(self, removed_upcard: int | None) -> None:
         spec = self._spec
-        cards = [Card.from_index(i) for i in self._dealing]
+        cards = [Card.from_index(i) for i in self._ep.dealing]
         game = self._game
-        deal = _deal(spec, cards, game, removed_upcard)
+        deal = deal_of(spec, cards, game, removed_upcard)
         if game is None:
             self._game = _CLASSES[spec.kind](
                 spec.players,
@@ -416,21 +489,30 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             )
         else:
             game.next_hand(deal)
-        self._dealt.append(tuple(tuple(c.index for c in h) for h in deal.hands))
-        self._log.append([])
-        self._dealing = []
-        self._remaining = sorted(c.index for c in spec.pack)
+        self._ep.dealt.append(tuple(tuple(c.index for c in h) for h in deal.hands))
+        log = self._ep.log
+        if log:
+            log[-1] = tuple(log[-1])  # finished: shared by clones from now on
+        log.append([])
+        self._ep.dealing = []
+        self._ep.remaining = list(spec.pack_ids)
 
     def _hand_scored(self) -> None:
         game = self._game
         assert game is not None
-        sign = -1.0 if self._spec.kind is GameKind.DEERPARK else 1.0
-        self._last = [sign * d + 0.0 for d in game.hand_returns()]
-        self._totals = [t + r for t, r in zip(self._totals, self._last, strict=True)]
-        for seat in range(self._spec.players):
-            self._seen[seat].append(_hand_view(game, seat))
+        spec = self._spec
         self._hands_done += 1
-        if game.is_over or self._hands_done >= self._spec.hands:
+        ends = game.is_over or self._hands_done >= spec.hands
+        if spec.reward == "progress":
+            self._ep.last = progress_rewards(spec.kind, game)
+        elif spec.reward == "hand":
+            sign = -1.0 if spec.kind is GameKind.DEERPARK else 1.0
+            self._ep.last = [sign * d + 0.0 for d in game.hand_returns()]
+        elif ends:  # "game": the game's returns (Buck 'Em: the session's chips), at the end
+            self._ep.last = [r + 0.0 for r in game.returns()]
+        self._ep.totals = [t + r for t, r in zip(self._ep.totals, self._ep.last, strict=True)]
+        self._ep.seen = tuple(past + (hand_view(game, s),) for s, past in enumerate(self._ep.seen))
+        if ends:
             self._over = True
 
     # -------------------------------------------------------------- results
@@ -440,11 +522,11 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def rewards(self) -> list[float]:
         """Each seat's reward for the last transition (non-zero when a hand was scored)."""
-        return list(self._last)
+        return list(self._ep.last)
 
     def returns(self) -> list[float]:
         """Each seat's total reward so far this episode."""
-        return list(self._totals)
+        return list(self._ep.totals)
 
     # -------------------------------------------------------------- strings
     def _action_to_string(self, player: int, action: int) -> str:
@@ -461,7 +543,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         """The public and private state, for debugging and serialisation checks."""
         game = self._game
-        head = f"hands done {self._hands_done}; dealt {len(self._dealing)}"
+        head = f"hands done {self._hands_done}; dealt {len(self._ep.dealing)}"
         if game is None:
             return head
         hands = " | ".join(" ".join(c.code for c in game.hand(s)) for s in range(self._spec.players))
@@ -470,128 +552,6 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             f"{head}; hand {game.hand_number}; phase {game.phase.value}; to act {game.to_act}; "
             f"trump {game.trump}; trick [{trick}]; hands [{hands}]; standings {list(game.standings)}"
         )
-
-
-def _deal(
-    spec: _Config,
-    cards: list[Card],
-    game: TrickGame[Any, Any] | None,
-    removed_upcard: int | None,
-) -> Any:
-    """The deal a shuffled pack makes, laid out as the game lays out its own shuffles."""
-    kind, n = spec.kind, spec.players
-    dealer = 0 if game is None else game.dealer  # a scored hand already names the next dealer
-    if kind is GameKind.HUCKLEBUCK:
-        out = set() if game is None else set(getattr(game, "out", ()))
-        seated = [s for s in range(n) if s not in out]
-        order = sorted(seated, key=lambda s: (s - dealer - 1) % n)  # one at a time from eldest
-        k = len(order)
-        dealt = HAND_SIZE * k
-        hands: list[tuple[Card, ...]] = [()] * n
-        for i, s in enumerate(order):
-            hands[s] = tuple(cards[i:dealt:k])
-        return HucklebuckDeal(tuple(hands), tuple(cards[dealt:]))
-    dealt = HAND_SIZE * n
-    hands = [()] * n
-    for i in range(n):
-        hands[(dealer + 1 + i) % n] = tuple(cards[i:dealt:n])
-    if kind is GameKind.DEERPARK:
-        return DeerParkDeal(tuple(hands), tuple(cards[dealt:]))
-    if removed_upcard is not None:
-        upcard, rest = Card.from_index(removed_upcard), cards[dealt:]
-    else:
-        upcard, rest = cards[dealt], cards[dealt + 1 :]
-    opts = spec.option_dict
-    scare = tuple(h[opts["scare_position"] - 1] for h in hands) if opts["scare_cards"] else None
-    return BuckEmDeal(tuple(hands), upcard, tuple(rest), scare)
-
-
-def _hand_view(game: TrickGame[Any, Any], seat: int) -> str:
-    """What ``seat`` saw of the current hand: its dealt cards and the actions as it saw them."""
-    dealt = next(
-        (ev.hands[seat] for ev in reversed(game.events) if isinstance(ev, DealEvent)),
-        (),
-    )
-    seen = "; ".join(game.observation(seat).history)
-    return f"[hand {game.hand_number}: dealt {' '.join(c.code for c in dealt)}; {seen}]"
-
-
-def _observation_string(game: TrickGame[Any, Any], seat: int) -> str:
-    obs = game.observation(seat)
-    parts = [
-        f"p{seat}",
-        f"hand {' '.join(c.code for c in obs.hand)}",
-        f"phase {obs.phase.value}",
-        f"to act {obs.to_act}",
-        f"trump {obs.trump.symbol if obs.trump is not None else '-'}",
-        f"trick {' '.join(c.code for c in obs.current_trick)}",
-        f"won {list(obs.tricks_won)}",
-        f"standings {list(game.standings)}",
-    ]
-    for name in ("upcard", "turned"):
-        card = getattr(obs, name, None)
-        if card is not None:
-            parts.append(f"{name} {card.code}")
-    return "; ".join(parts)
-
-
-class _Observer:
-    """OpenSpiel's Python observer: observation tensor/string, or the perfect-recall string."""
-
-    def __init__(self, game: _Config, perfect_recall: bool, params: Any) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
-        self.perfect_recall = perfect_recall
-        self.cfg = game
-        self.tensor = np.zeros(game.info_size if perfect_recall else game.tensor_size, np.float32)
-        self.dict = {"observation": self.tensor[: game.tensor_size]}
-        if perfect_recall:
-            per_hand = 52 + game.slots * game.slot_width
-            self.dict["history"] = self.tensor[game.tensor_size :].reshape(game.hands, per_hand)
-
-    def set_from(self, state: SpielState, player: int) -> None:
-        """Fill :attr:`tensor` for ``player`` in ``state``.
-
-        The information-state tensor is the observation tensor, then per hand of
-        the episode: the 52 cards dealt to ``player``, and one slot per action:
-        the actor (relative to ``player``) and the action id, or a 'hidden' flag
-        for another seat's private action (a discard or a draw, and under
-        ``simultaneous_declare`` a Buck 'Em declaration)."""
-        self.tensor.fill(0)
-        game = state._game
-        cfg = self.cfg
-        if game is None:
-            return
-        self.tensor[: cfg.tensor_size] = game.observation_tensor(player)
-        if not self.perfect_recall:
-            return
-        history = self.dict["history"]
-        n, width, hidden = cfg.players, cfg.slot_width, cfg.players + NUM_ACTIONS[cfg.kind]
-        for h, (dealt, log) in enumerate(zip(state._dealt, state._log, strict=True)):
-            row = history[h]
-            row[list(dealt[player])] = 1.0
-            for k, (actor, action) in enumerate(log):
-                base = 52 + k * width
-                row[base + (actor - player) % n] = 1.0
-                seen = actor == player or not cfg.private(action)
-                row[base + (n + action if seen else hidden)] = 1.0
-
-    def string_from(self, state: SpielState, player: int) -> str:
-        """The observation (or information-state) string of ``player``."""
-        game = state._game
-        if not self.perfect_recall:
-            return (
-                f"p{player}; dealing"
-                if game is None or state.is_chance_node()
-                else _observation_string(game, player)
-            )
-        past = " ".join(state._seen[player])
-        if game is None or (game.phase is Phase.HAND_OVER and not state.is_terminal()):
-            return f"p{player}; {past}; dealing {len(state._dealing)}"
-        if state.is_terminal():
-            return f"p{player}; {past}; over"
-        now = _hand_view(game, player) + "; " + _observation_string(game, player)
-        return f"p{player}; {past}; {now}"
 
 
 class HucklebuckSpielGame(TrickSpielGame):

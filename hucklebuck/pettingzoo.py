@@ -21,16 +21,27 @@ Episodes
     end: an episode is ``hands`` rounds (default 10) and then terminates.
     ``max_cycles=M`` truncates an episode after M actions.
 
-Rewards (``reward="hand"``, the default)
+Rewards (``reward="progress"``, the default)
+    When a hand is scored every seat receives its move toward its goal
+    (Hucklebuck: the target; Deer Park Euchre: the nearer of 0 and 50) over
+    the distance every seat starts at; the hand that ends the game pays 1.0 to
+    each winner less what the seat's earlier hands paid, so a whole game's
+    rewards sum to its result (1.0 to each winner, 0.0 to the others) and their
+    maximiser plays to win.  Buck 'Em: each seat's chips won or lost in the
+    round.  The batched lane (:mod:`hucklebuck.vector`) and the OpenSpiel games
+    pay the same by default.
+Rewards (``reward="hand"``)
     When a hand is scored every seat receives its score change in that hand:
     Hucklebuck points; Buck 'Em chips (won from the pot, less the ante and any
     burn payment); Deer Park Euchre the *fall* of its score (scores count down
-    from 20 towards 0, so a trick taken is +1; note a seat also wins by being
-    pushed up to 50).  When a Hucklebuck or Deer Park game ends each winner
-    receives a further 1.0.
+    from 20 towards 0, so a trick taken is +1).  When a Hucklebuck or Deer Park
+    game ends each winner receives a further 1.0.  In Deer Park Euchre this
+    works against winning: most games are won by a seat pushed up to 50.
 Rewards (``reward="game"``)
     0 until the episode ends; then 1.0 to each winner (Hucklebuck, Deer Park
-    Euchre) or each seat's chips won or lost over the session (Buck 'Em).
+    Euchre) or each seat's chips won or lost over the session (Buck 'Em).  A
+    Deer Park Euchre episode cut at fewer than 4 hands can never end a game,
+    so ``reward="game"`` with it is refused.
 
 Illegal actions
     ``illegal="raise"`` (default): stepping an illegal id raises
@@ -51,7 +62,7 @@ Bad arguments
     changes nothing: not the game, not the rewards, not whose turn it is.
 
 Rendering
-    ``render_mode="ansi"``: :meth:`HucklebuckAECEnv.render` returns the table
+    ``render_mode="ansi"``: :meth:`TrickGameAECEnv.render` returns the table
     narration since the last call, in the words of the command line
     (``python -m hucklebuck play``); ``"human"`` prints it after every step.
 
@@ -85,10 +96,19 @@ from .errors import ActionParseError, IllegalAction, OptionsError
 from .games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
 from .games.engine import TrickGame
 from .packs import GameKind
+from .vector._rewards import DEFAULT_REWARD, RewardMode, check_reward, progress_rewards
 
-__all__ = ["HucklebuckAECEnv", "HucklebuckParallelEnv", "env", "parallel_env", "raw_env"]
+__all__ = [
+    "HucklebuckAECEnv",
+    "HucklebuckParallelEnv",
+    "RewardMode",
+    "TrickGameAECEnv",
+    "TrickGameParallelEnv",
+    "env",
+    "parallel_env",
+    "raw_env",
+]
 
-RewardMode = Literal["hand", "game"]
 IllegalMode = Literal["raise", "penalize"]
 
 _GAMES: dict[GameKind, type[TrickGame[Any, Any]]] = {
@@ -126,8 +146,8 @@ def _reward(value: object, name: str) -> float:
     return out
 
 
-class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
-    """The AEC environment of one game (see the module docs)."""
+class TrickGameAECEnv(AECEnv):  # type: ignore[misc]
+    """The AEC environment of any of the three games (see the module docs)."""
 
     def __init__(
         self,
@@ -136,7 +156,7 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         *,
-        reward: RewardMode = "hand",
+        reward: RewardMode = DEFAULT_REWARD,
         hands: int | None = None,
         max_cycles: int | None = None,
         illegal: IllegalMode = "raise",
@@ -147,8 +167,6 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
         self.kind = GameKind.coerce(game)
         if render_mode not in (None, "human", "ansi"):
             raise OptionsError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-        if reward not in ("hand", "game"):
-            raise OptionsError(f"reward must be 'hand' or 'game', not {reward!r}")
         if illegal not in ("raise", "penalize"):
             raise OptionsError(f"illegal must be 'raise' or 'penalize', not {illegal!r}")
         for name, value in (("hands", hands), ("max_cycles", max_cycles)):
@@ -159,8 +177,8 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
         self.players = players
         self.game_options: dict[str, Any] = dict(options or {})
         self.render_mode = render_mode
-        self.reward_mode: RewardMode = reward
         self.hands = hands if hands is not None or self.kind is not GameKind.BUCKEM else BUCKEM_HANDS
+        self.reward_mode: RewardMode = check_reward(reward, self.kind, self.hands)
         self.max_cycles = max_cycles
         self.illegal: IllegalMode = illegal
         self.illegal_reward = _reward(illegal_reward, "illegal_reward")
@@ -315,7 +333,10 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
     def _hand_scored(self) -> None:
         game = self.game
         self._hands_done += 1
-        if self.reward_mode == "hand":
+        if self.reward_mode == "progress":
+            for a, x in zip(self.possible_agents, progress_rewards(self.kind, game), strict=True):
+                self.rewards[a] += x
+        elif self.reward_mode == "hand":
             sign = -1.0 if self.kind is GameKind.DEERPARK else 1.0
             for a, delta in zip(self.possible_agents, game.hand_returns(), strict=True):
                 self.rewards[a] += sign * delta + 0.0
@@ -337,8 +358,9 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
             self._table.game_end()
 
     def _episode_rewards(self, final: bool = False) -> None:
-        """Game-end rewards: the win bonus ("hand") or the whole reward ("game")."""
-        if not final and self.reward_mode == "hand":
+        """Game-end rewards: the win bonus ("hand") or the whole reward ("game");
+        "progress" pays its game end with the hand that ends the game."""
+        if self.reward_mode == "progress" or (not final and self.reward_mode == "hand"):
             return
         returns = self.game.returns()
         if self.reward_mode == "game" or self.kind is not GameKind.BUCKEM:
@@ -384,11 +406,11 @@ class HucklebuckAECEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
-class HucklebuckParallelEnv(ParallelEnv):  # type: ignore[misc]
-    """The parallel-API view of :class:`HucklebuckAECEnv`: each step applies the
+class TrickGameParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """The parallel-API view of :class:`TrickGameAECEnv`: each step applies the
     action of the seat to act; the other seats' actions are ignored."""
 
-    def __init__(self, aec: HucklebuckAECEnv) -> None:
+    def __init__(self, aec: TrickGameAECEnv) -> None:
         """Wrap ``aec``."""
         self.aec = aec
         self.metadata = aec.metadata
@@ -397,11 +419,11 @@ class HucklebuckParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """See :meth:`HucklebuckAECEnv.observation_space`."""
+        """See :meth:`TrickGameAECEnv.observation_space`."""
         return self.aec.observation_space(agent)
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """See :meth:`HucklebuckAECEnv.action_space`."""
+        """See :meth:`TrickGameAECEnv.action_space`."""
         return self.aec.action_space(agent)
 
     def reset(
@@ -432,12 +454,18 @@ class HucklebuckParallelEnv(ParallelEnv):  # type: ignore[misc]
         return obs, rewards, terms, truncs, infos
 
     def render(self) -> str | None:
-        """See :meth:`HucklebuckAECEnv.render`."""
+        """See :meth:`TrickGameAECEnv.render`."""
         return self.aec.render()
 
     def close(self) -> None:
         """Nothing to release."""
         self.aec.close()
+
+
+HucklebuckAECEnv = TrickGameAECEnv
+"""The former name of :class:`TrickGameAECEnv` (kept for compatibility)."""
+HucklebuckParallelEnv = TrickGameParallelEnv
+"""The former name of :class:`TrickGameParallelEnv` (kept for compatibility)."""
 
 
 def raw_env(
@@ -446,9 +474,9 @@ def raw_env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     **kwargs: Any,
-) -> HucklebuckAECEnv:
+) -> TrickGameAECEnv:
     """The AEC environment (same as :func:`env`; PettingZoo's naming)."""
-    return HucklebuckAECEnv(game, players, options, render_mode, **kwargs)
+    return TrickGameAECEnv(game, players, options, render_mode, **kwargs)
 
 
 def env(
@@ -457,7 +485,7 @@ def env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     **kwargs: Any,
-) -> HucklebuckAECEnv:
+) -> TrickGameAECEnv:
     """An AEC environment for ``game`` (``"hucklebuck"``, ``"buckem"``, ``"deerpark"``).
 
     ``options`` are the game's variant options by name (as in
@@ -479,6 +507,6 @@ def parallel_env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     **kwargs: Any,
-) -> HucklebuckParallelEnv:
+) -> TrickGameParallelEnv:
     """The parallel-API environment for ``game`` (arguments as :func:`env`)."""
-    return HucklebuckParallelEnv(raw_env(game, players, options, render_mode, **kwargs))
+    return TrickGameParallelEnv(raw_env(game, players, options, render_mode, **kwargs))

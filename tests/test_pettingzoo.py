@@ -115,7 +115,7 @@ def _play_out(e: Any, rng: np.random.Generator) -> dict[str, float]:
 
 
 def test_hand_rewards_are_score_changes_and_win_bonus() -> None:
-    e = env("hucklebuck", players=4)
+    e = env("hucklebuck", players=4, reward="hand")
     e.reset(seed=3)
     totals = _play_out(e, np.random.default_rng(0))
     g = e.game
@@ -123,6 +123,55 @@ def test_hand_rewards_are_score_changes_and_win_bonus() -> None:
     # per-hand points sum to the final scores (which start at 0); each winner gets +1 more
     expected = [float(s) + (1.0 if i in g.winners else 0.0) for i, s in enumerate(g.standings)]
     assert [totals[a] for a in e.possible_agents] == expected
+
+
+@pytest.mark.parametrize("game,players,seed", [("deerpark", 3, 4), ("deerpark", 4, 6), ("hucklebuck", 4, 3)])
+def test_default_progress_rewards_sum_to_the_game_result(game: str, players: int, seed: int) -> None:
+    """The default reward pays progress toward the goal at each hand, and a whole game's
+    rewards sum to its result (1.0 to each winner, 0.0 to the others): its maximiser wins."""
+    e = env(game, players=players)
+    assert e.reward_mode == "progress"
+    e.reset(seed=seed)
+    paid: list[float] = []
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    rng = np.random.default_rng(seed)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        totals[agent] += reward
+        if reward and not (term or trunc):
+            paid.append(reward)
+        if term or trunc:
+            e.step(None)
+        else:
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    g = e.game
+    assert g.is_over and paid  # a signal before the end
+    assert [totals[a] for a in e.possible_agents] == pytest.approx(list(g.returns()), abs=1e-9)
+
+
+def test_progress_and_hand_rewards_of_the_batched_lane_and_pettingzoo_agree() -> None:
+    """The same Deer Park game, with the same ids, pays the same rewards at every step in
+    both interfaces (the lane in float32)."""
+    from hucklebuck.games import DeerParkGame
+    from hucklebuck.vector import VectorGame, env_seed
+
+    for mode in ("progress", "hand"):
+        vg = VectorGame("deerpark", 4, 1, seed=0, hands=None, reward=mode)
+        e = env("deerpark", players=4, reward=mode)  # type: ignore[arg-type]
+        e.reset(seed=0)
+        e.game = DeerParkGame(4, seed=env_seed(0, 0))  # the lane's first game, in the environment
+        e.agent_selection = e.possible_agents[e.game.to_act]
+        paid = 0
+        for k in range(5000):
+            ids = vg.sample_legal(k)
+            e.step(int(ids[0]))
+            vg.step(ids)
+            row = vg.rewards.tolist()[0]
+            assert row == pytest.approx([e.rewards[a] for a in e.possible_agents], abs=1e-6), k
+            paid += any(row)
+            if vg.terminated[0]:
+                break
+        assert vg.terminated[0] and all(e.terminations.values()) and paid > 3
 
 
 def test_deerpark_hand_reward_is_the_fall_of_the_score() -> None:
@@ -145,6 +194,24 @@ def test_buckem_episode_is_a_session_and_rewards_are_chips() -> None:
     game_mode = env("buckem", players=5, hands=6, reward="game")
     game_mode.reset(seed=5)
     assert _play_out(game_mode, np.random.default_rng(2)) == totals  # same session, paid at the end
+
+
+def test_a_game_reward_that_would_always_be_zero_is_refused() -> None:
+    with pytest.raises(OptionsError, match="would always pay 0"):
+        env("deerpark", players=4, hands=2, reward="game")
+    env("deerpark", players=4, hands=2)  # the default reward pays progress
+
+
+def test_the_class_of_all_three_games_has_a_neutral_name() -> None:
+    from hucklebuck import pettingzoo as pz
+    from hucklebuck.vector import VectorGame
+
+    e = env("buckem", players=5)
+    assert type(e).__name__ == "TrickGameAECEnv" and isinstance(e, pz.HucklebuckAECEnv)
+    assert pz.HucklebuckAECEnv is pz.TrickGameAECEnv and pz.HucklebuckParallelEnv is pz.TrickGameParallelEnv
+    e.reset(seed=1)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    assert mask.dtype == np.asarray(VectorGame("buckem", 5, 1, seed=1, hands=1).legal_mask).dtype == np.int8
 
 
 def test_game_reward_mode_pays_winners_once() -> None:

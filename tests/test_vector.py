@@ -46,6 +46,29 @@ def random_options(game: str, rng: random.Random) -> dict[str, Any]:
     return out
 
 
+def progress(g: TrickGame[Any, Any]) -> list[float]:
+    """The documented "progress" reward of the hand ``g`` has just scored, from its scores."""
+    if isinstance(g, BuckEmGame):
+        return list(g.hand_returns())
+    now = list(g.standings)
+    was = [a - int(d) for a, d in zip(now, g.hand_returns(), strict=True)]
+    if isinstance(g, DeerParkGame):
+        span = 20
+
+        def gap(x: int) -> int:
+            return 0 if x <= 0 or x >= 50 else min(x, 50 - x)
+
+    else:
+        span = g.options.target
+
+        def gap(x: int) -> int:
+            return max(span - x, 0)
+
+    if g.is_over:  # the game's result, less what the earlier hands paid
+        return [(1.0 if s in g.winners else 0.0) + (gap(b) - span) / span for s, b in enumerate(was)]
+    return [(gap(b) - gap(a)) / span for b, a in zip(was, now, strict=True)]
+
+
 class Reference:
     """The documented semantics, built from game objects independently of the lanes."""
 
@@ -57,7 +80,7 @@ class Reference:
         n: int,
         seed: int,
         hands: int | None,
-        reward: str = "game",
+        reward: str = "progress",
     ) -> None:
         self.cls, self.players, self.options, self.hands = CLASSES[game], players, options, hands
         self.reward = reward
@@ -66,6 +89,7 @@ class Reference:
         self.games = [self.new(i) for i in range(n)]
         self.done = [0] * n
         self.term = [0] * n
+        self.trunc = [0] * n
         self.rewards = [[0.0] * players for _ in range(n)]
         for i in range(n):
             self.settle(i)
@@ -77,14 +101,19 @@ class Reference:
         g = self.games[i]
         while g.phase in DONE:
             self.done[i] += 1
-            if self.reward == "hand":  # the PettingZoo convention: score changes, Deer Park's fall
+            if self.reward == "progress":
+                self.rewards[i] = [a + b for a, b in zip(self.rewards[i], progress(g), strict=True)]
+            if self.reward == "hand":  # score changes, Deer Park's fall
                 sign = -1.0 if self.cls is DeerParkGame else 1.0
                 gain = [sign * d for d in g.hand_returns()]
                 if g.is_over and self.cls is not BuckEmGame:
                     gain = [x + (1.0 if s in g.winners else 0.0) for s, x in enumerate(gain)]
                 self.rewards[i] = [a + b for a, b in zip(self.rewards[i], gain, strict=True)]
             if g.phase is Phase.GAME_OVER or (self.hands is not None and self.done[i] >= self.hands):
-                self.term[i] = 1
+                if g.phase is Phase.GAME_OVER or self.cls is BuckEmGame:
+                    self.term[i] = 1
+                else:  # the episode was cut: the game goes on
+                    self.trunc[i] = 1
                 if self.reward == "game":
                     self.rewards[i] = [a + b for a, b in zip(self.rewards[i], g.returns(), strict=True)]
                 return
@@ -93,8 +122,8 @@ class Reference:
     def step(self, actions: list[int]) -> None:
         for i, a in enumerate(actions):
             self.rewards[i] = [0.0] * self.players
-            if self.term[i]:
-                self.term[i] = 0
+            if self.term[i] or self.trunc[i]:
+                self.term[i] = self.trunc[i] = 0
                 self.done[i] = 0
                 self.games[i] = self.new(i)
             else:
@@ -105,11 +134,12 @@ class Reference:
 def check_same(vg: VectorGame, ref: Reference, tensors: bool = True) -> None:
     n = vg.num_envs
     assert vg.terminated.tolist() == ref.term
+    assert vg.truncated.tolist() == ref.trunc
     assert vg.rewards.tolist() == [array("f", row).tolist() for row in ref.rewards]  # float32, as documented
     cps = vg.current_player.tolist()
     masks = vg.legal_mask.tolist()
     for i, g in enumerate(ref.games):
-        if ref.term[i]:
+        if ref.term[i] or ref.trunc[i]:
             assert cps[i] == -1 and not any(masks[i])
         else:
             assert cps[i] == g.to_act
@@ -118,7 +148,7 @@ def check_same(vg: VectorGame, ref: Reference, tensors: bool = True) -> None:
         size = 4 * vg.tensor_size
         acting = vg.observation_tensor().tobytes()
         for i, g in enumerate(ref.games):
-            want = bytes(size) if ref.term[i] else g.observation_tensor(g.to_act).tobytes()
+            want = bytes(size) if ref.term[i] or ref.trunc[i] else g.observation_tensor(g.to_act).tobytes()
             assert acting[i * size : (i + 1) * size] == want, i
         for seat in range(vg.players):
             t = vg.observation_tensor(seat=seat).tobytes()
@@ -138,7 +168,7 @@ def run_differential(
     hands: int | None,
     steps: int,
     play_seed: int,
-    reward: str = "game",
+    reward: str = "progress",
     every: int = 3,
 ) -> VectorGame:
     vg = VectorGame(game, players, n, options=options, seed=seed, hands=hands, reward=reward)
@@ -170,7 +200,7 @@ def test_deerpark_whole_games_every_option(index: int) -> None:
     """Whole games (game ends, tie-breaks, locks) through each Deer Park option, both rewards."""
     options = DEERPARK_OPTIONS[index]
     players = 8 if "eight_player_turnup" in options else 3 + index % 5
-    for reward in ("game", "hand"):
+    for reward in ("progress", "hand", "game"):
         vg = run_differential(
             "deerpark", players, options, 3, 1000 + index, None, 500, index, reward, every=25
         )
@@ -192,7 +222,7 @@ def test_hucklebuck_whole_games_every_option(index: int) -> None:
     """Whole games (targets, tie-breaks, players out, re-formed stocks) through each Hucklebuck option."""
     options = HUCKLEBUCK_OPTIONS[index]
     players = 3 + (2 * index) % 5
-    for reward in ("game", "hand"):
+    for reward in ("progress", "hand", "game"):
         vg = run_differential(
             "hucklebuck", players, options, 3, 2000 + index, None, 400, index, reward, every=25
         )
@@ -255,10 +285,11 @@ def test_episode_zero_is_the_seeded_game_and_auto_reset_goes_on_with_its_stream(
     seen = 0
     for k in range(300):
         acts = vg.sample_legal(k)
-        if not vg.terminated[0]:
+        if not vg.truncated[0]:  # one hand of a game that goes on: cut, not terminated
             ref.apply_id(acts[0])
+        assert not vg.terminated[0]
         vg.step(acts)
-        if not vg.terminated[0] and ref.phase in DONE:  # auto-reset: the same stream goes on
+        if not vg.truncated[0] and ref.phase in DONE:  # auto-reset: the same stream goes on
             seen += 1
             ref = DeerParkGame(4, rng=rng)
             assert vg.episodes[0] == seen
@@ -350,7 +381,7 @@ def test_hand_rewards_sum_to_the_score_changes() -> None:
 
 
 @pytest.mark.single_core
-@pytest.mark.parametrize("reward", ["game", "hand"])
+@pytest.mark.parametrize("reward", ["progress", "game", "hand"])
 def test_both_lanes_give_the_same_buffers(reward: str) -> None:
     if "c" not in hucklebuck.available():
         pytest.skip("needs the C core to compare the lanes")  # the CI run without cffi has one lane
@@ -372,7 +403,8 @@ def lanes_agree(c: VectorGame, py: VectorGame, steps: int, games: int = 0) -> No
         c.step(acts)
         with hucklebuck.using("python"):
             py.step(acts)
-        for a, b in ((c.legal_mask, py.legal_mask), (c.rewards, py.rewards), (c.terminated, py.terminated)):
+        pairs = ((c.legal_mask, py.legal_mask), (c.rewards, py.rewards), (c.terminated, py.terminated))
+        for a, b in (*pairs, (c.truncated, py.truncated)):
             assert a.tobytes() == b.tobytes()
         if k % 20 == 0:
             with hucklebuck.using("python"):
@@ -380,3 +412,60 @@ def lanes_agree(c: VectorGame, py: VectorGame, steps: int, games: int = 0) -> No
                 if games:
                     assert c.game(k % games).to_dict() == py.game(k % games).to_dict()
     assert max(c.episodes) >= 1
+
+
+@pytest.mark.parametrize("game,players", [("deerpark", 4), ("hucklebuck", 4), ("deerpark", 6)])
+def test_progress_rewards_of_a_whole_game_sum_to_its_result(game: str, players: int) -> None:
+    """The default reward: every hand pays progress toward the goal, and a whole game's
+    rewards sum to 1.0 for each winner and 0.0 for the others (so its maximiser wins);
+    the hand rewards of Deer Park need not (their maximiser avoids the goal of 50)."""
+    vg = VectorGame(game, players, 8, seed=21, hands=None)
+    assert vg.reward == "progress"
+    totals = [[0.0] * players for _ in range(8)]
+    finished = 0
+    paid_mid_game = False
+    for k in range(4000):
+        vg.step(vg.sample_legal(k))
+        rows = vg.rewards.tolist()
+        for i in range(8):
+            totals[i] = [a + b for a, b in zip(totals[i], rows[i], strict=True)]
+            if vg.terminated[i]:
+                g = vg.game(i)
+                assert g.is_over and not vg.truncated[i]
+                assert totals[i] == pytest.approx(list(g.returns()), abs=1e-5)
+                totals[i] = [0.0] * players
+                finished += 1
+            elif any(rows[i]):
+                paid_mid_game = True
+        if finished >= 12:
+            break
+    assert finished >= 12 and paid_mid_game
+
+
+def test_default_rewards_give_a_signal_and_a_cut_episode_is_truncated() -> None:
+    """One Deer Park hand per episode (the default hands=1) pays something every hand,
+    and ends truncated, not terminated: the game was not over."""
+    vg = VectorGame("deerpark", 4, 16, seed=2)
+    got = 0.0
+    cut = 0
+    for k in range(200):
+        vg.step(vg.sample_legal(k))
+        got += sum(abs(x) for row in vg.rewards.tolist() for x in row)
+        cut += sum(vg.truncated.tolist())
+        assert not any(vg.terminated.tolist())
+    assert got > 0 and cut >= 16
+    be = VectorGame("buckem", 5, 4, seed=2, hands=1)  # a Buck 'Em session's rounds: terminated
+    for k in range(200):
+        be.step(be.sample_legal(k))
+        assert not any(be.truncated.tolist())
+        if any(be.terminated.tolist()):
+            break
+    assert any(be.terminated.tolist())
+
+
+def test_a_reward_that_would_always_be_zero_is_refused() -> None:
+    for hands in (1, 2, 3):
+        with pytest.raises(OptionsError, match="would always pay 0"):
+            VectorGame("deerpark", 4, 2, hands=hands, reward="game")
+    VectorGame("deerpark", 4, 2, hands=4, reward="game")  # a game can end in 4 hands
+    VectorGame("hucklebuck", 4, 2, hands=1, reward="game")  # a moon can end it in one

@@ -319,7 +319,7 @@ def test_bad_arguments_and_buffers() -> None:
 
 
 @pytest.mark.single_core
-@pytest.mark.parametrize("reward", ["game", "hand"])
+@pytest.mark.parametrize("reward", ["progress", "game", "hand"])
 def test_both_lanes_give_the_same_buffers(reward: str) -> None:
     if "c" not in hucklebuck.available():
         pytest.skip("needs the C core to compare the lanes")  # the CI run without cffi has one lane

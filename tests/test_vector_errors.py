@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from array import array
+from pathlib import Path
 
 import pytest
 
@@ -127,7 +130,7 @@ def test_numpy_views_are_zero_copy() -> None:
     vg = VectorGame("deerpark", 4, 4, seed=8)
     mask = np.asarray(vg.legal_mask)
     cp = np.asarray(vg.current_player)
-    assert mask.shape == (4, vg.num_distinct_actions) and mask.dtype == np.uint8
+    assert mask.shape == (4, vg.num_distinct_actions) and mask.dtype == np.int8  # as PettingZoo's masks
     assert cp.dtype == np.int16 and np.asarray(vg.rewards).dtype == np.float32
     vg.step(np.asarray(vg.sample_legal(1), dtype=np.int64))
     assert mask.tobytes() == vg.legal_mask.tobytes()  # the same memory, updated in place
@@ -135,3 +138,55 @@ def test_numpy_views_are_zero_copy() -> None:
     out = np.zeros((4, vg.tensor_size), dtype=np.float32)
     vg.observation_tensor(out=out)
     assert out.tobytes() == vg.observation_tensor().tobytes()
+
+
+def test_hands_past_32_bits_is_our_error_and_the_largest_count_works() -> None:
+    for hands in (2**31, 2**40):
+        with pytest.raises(OptionsError, match=r"hands must be 1 to 2,147,483,647, not "):
+            VectorGame("deerpark", 4, 2, hands=hands)
+    vg = VectorGame("deerpark", 4, 2, seed=3, hands=2**31 - 1)
+    vg.step(vg.sample_legal(1))
+    assert vg.hands == 2**31 - 1
+
+
+def test_the_module_docs_give_the_seed_formula_env_seed_computes() -> None:
+    import hucklebuck.vector as vector
+    from hucklebuck.vector import env_seed
+
+    doc = " ".join((vector.__doc__ or "").split())
+    assert "env_seed(s, i) = (s << 32) | i" in doc
+    assert "env_seed(s, i, e)" not in doc
+    s, i = 0xDEADBEEF12345678, 77
+    assert env_seed(s, i) == (s << 32) | i
+
+
+TYPED = """\
+from typing import Any, assert_type
+
+from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
+from hucklebuck.games.engine import TrickGame
+from hucklebuck.packs import GameKind
+from hucklebuck.vector import VectorGame
+
+assert_type(VectorGame("deerpark", 4, 2).game(0), DeerParkGame)
+assert_type(VectorGame(GameKind.HUCKLEBUCK, 4, 2).game(0), HucklebuckGame)
+assert_type(VectorGame("buckem", 5, 2, hands=1).copy().game(0), BuckEmGame)
+name: str = "deerpark"
+assert_type(VectorGame(name, 4, 2).game(0), TrickGame[Any, Any])
+"""
+
+
+@pytest.mark.single_core
+def test_game_of_an_environment_is_typed_as_its_game_class(tmp_path: Path) -> None:
+    """``VectorGame("deerpark", ...).game(i)`` is a DeerParkGame to mypy --strict too (it was
+    ``TrickGame[Any, Any]`` whatever the game)."""
+    pytest.importorskip("mypy")
+    (tmp_path / "typed.py").write_text(TYPED, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "typed.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr

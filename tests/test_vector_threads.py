@@ -9,9 +9,12 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
+from collections.abc import Callable
 
 import pytest
 
+from hucklebuck import backend
 from hucklebuck.errors import ActionParseError, IllegalAction
 from hucklebuck.vector import VectorGame
 
@@ -152,3 +155,79 @@ def test_threads_stop_at_exit_and_in_a_forked_child(core_name: str) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "done"
+
+
+def _consistent(vg: VectorGame, tables: range) -> None:
+    """The batch's buffers are those of its environments (a torn copy's are not)."""
+    masks, cps, term = vg.legal_mask.tolist(), vg.current_player.tolist(), vg.terminated.tolist()
+    for i in tables:
+        if term[i]:
+            assert cps[i] == -1 and not any(masks[i]), i
+            continue
+        g = vg.game(i)
+        assert cps[i] == g.to_act, i
+        assert [k for k, v in enumerate(masks[i]) if v] == g.legal_action_ids(), i
+
+
+@pytest.mark.parametrize("game,players", [("deerpark", 4), ("hucklebuck", 5)])
+def test_threads_hammering_one_batch_take_turns_close_and_copy_included(game: str, players: int) -> None:
+    """Two Python threads step one batch with the ids they sampled, one copies it, one
+    reads it, and one closes it midway: no crash, no torn copy, and a stale id (the
+    other thread stepped in between) is refused whole, as the docs promise."""
+    n = 400 if backend() == "c" else 100  # game objects: fewer, for the same time
+    vg = VectorGame(game, players, n, seed=9, threads=3, hands=None)
+    deadline = time.monotonic() + 3.0
+    errors: list[BaseException] = []
+    applied = [0, 0]
+    copies: list[VectorGame] = []
+    stepped = threading.Event()
+
+    def guard(fn: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                fn()
+            except BaseException as exc:  # pragma: no cover - reported by the assertion below
+                errors.append(exc)
+
+        return run
+
+    def stepper(me: int) -> None:
+        k = 1000 * me
+        while (time.monotonic() < deadline or applied[me] < 5) and applied[me] < 300:
+            ids = vg.sample_legal(k)
+            k += 1
+            try:
+                vg.step(ids)
+            except (IllegalAction, ActionParseError):
+                continue  # the other stepper went first: the whole step is refused
+            applied[me] += 1
+            stepped.set()
+
+    def copier() -> None:
+        while (time.monotonic() < deadline or len(copies) < 2) and len(copies) < 25:
+            twin = vg.copy()
+            _consistent(twin, range(0, n, 37))
+            twin.step(twin.sample_legal(len(copies)))  # a copy is a whole batch of its own
+            copies.append(twin)
+
+    def reader() -> None:
+        while time.monotonic() < deadline:
+            assert len(vg.episodes) == n
+            vg.game(len(vg.thread_times()) * 13 % n).to_dict()
+
+    def closer() -> None:
+        stepped.wait(5.0)
+        vg.close()
+        vg.close()
+
+    jobs = (lambda: stepper(0), lambda: stepper(1), copier, reader, closer)
+    workers = [threading.Thread(target=guard(f)) for f in jobs]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    assert errors == []
+    assert sum(applied) > 0 and copies
+    assert len(vg.thread_times()) == (1 if vg.lane == "c" else 0)  # closed: the calling thread alone
+    _consistent(vg, range(n))
+    vg.step(vg.sample_legal(5))  # and it goes on stepping

@@ -40,7 +40,7 @@ typedef struct {
     size_t n, bytes;
     unsigned char *envs;
     int16_t *cp;
-    uint8_t *mask, *term;
+    uint8_t *mask, *term, *trunc;
     float *rew, *tensor;
     int32_t *acts;
     hb_vec_io io;
@@ -64,10 +64,11 @@ static int make(batch *b, int game, int players, int flags, int lock_at, int han
     b->cp = calloc(n, sizeof(int16_t));
     b->mask = calloc(n * (size_t)b->cfg.actions, 1);
     b->term = calloc(n, 1);
+    b->trunc = calloc(n, 1);
     b->rew = calloc(n * (size_t)players, sizeof(float));
     b->tensor = calloc(n * (size_t)b->cfg.tensor, sizeof(float));
     b->acts = calloc(n, sizeof(int32_t));
-    if (!b->envs || !b->cp || !b->mask || !b->term || !b->rew || !b->tensor || !b->acts) {
+    if (!b->envs || !b->cp || !b->mask || !b->term || !b->trunc || !b->rew || !b->tensor || !b->acts) {
         fprintf(stderr, "out of memory\n");
         exit(2);
     }
@@ -75,16 +76,18 @@ static int make(batch *b, int game, int players, int flags, int lock_at, int han
     b->io.legal_mask = b->mask;
     b->io.rewards = b->rew;
     b->io.terminated = b->term;
+    b->io.truncated = b->trunc;
     b->io.cp_len = n;
     b->io.mask_len = n * (size_t)b->cfg.actions;
     b->io.rewards_len = n * (size_t)players;
     b->io.term_len = n;
+    b->io.trunc_len = n;
     return 1;
 }
 
 static void release(batch *b)
 {
-    free(b->envs); free(b->cp); free(b->mask); free(b->term); free(b->rew); free(b->tensor); free(b->acts);
+    free(b->envs); free(b->cp); free(b->mask); free(b->term); free(b->trunc); free(b->rew); free(b->tensor); free(b->acts);
 }
 
 /* Invariants of one batch's outputs. */
@@ -95,7 +98,9 @@ static void check_outputs(const batch *b)
     for (i = 0; i < b->n; i++) {
         int legal = 0;
         for (k = 0; k < b->cfg.actions; k++) legal += b->mask[i * (size_t)b->cfg.actions + (size_t)k];
-        if (b->term[i]) {
+        CHECK(!(b->term[i] && b->trunc[i]));  /* an episode ends one way */
+        CHECK(!b->trunc[i] || b->cfg.hands > 0);  /* only a cut episode is truncated */
+        if (b->term[i] || b->trunc[i]) {
             CHECK(b->cp[i] == -1 && legal == 0);
         } else {
             CHECK(b->cp[i] >= 0 && b->cp[i] < b->cfg.players && legal > 0);
@@ -145,17 +150,18 @@ static void hostile(batch *b, uint64_t *s)
     /* an illegal id and an id out of range, then a corrupted environment: refused, nothing changed */
     {
         unsigned char *copy = malloc(b->bytes);
-        uint8_t *mask = malloc(b->io.mask_len), *term = malloc(b->n);
+        uint8_t *mask = malloc(b->io.mask_len), *term = malloc(b->n), *trunc = malloc(b->n);
         int16_t *cp = malloc(b->n * sizeof(int16_t));
         size_t k;
         int rc;
-        if (!copy || !mask || !term || !cp) exit(2);
+        if (!copy || !mask || !term || !trunc || !cp) exit(2);
         memcpy(copy, b->envs, b->bytes);
         memcpy(mask, b->mask, b->io.mask_len);
         memcpy(term, b->term, b->n);
+        memcpy(trunc, b->trunc, b->n);
         memcpy(cp, b->cp, b->n * sizeof(int16_t));
         CHECK(hb_vec_sample(&b->cfg, b->envs, b->bytes, b->n, rng_next(s), b->acts, b->n, 0, b->n) == HB_OK);
-        if (!b->term[i]) {
+        if (!b->term[i] && !b->trunc[i]) {
             for (k = 0; k < (size_t)b->cfg.actions; k++)
                 if (!b->mask[i * (size_t)b->cfg.actions + k]) break;
             b->acts[i] = (int32_t)k;
@@ -176,10 +182,12 @@ static void hostile(batch *b, uint64_t *s)
         memcpy(b->envs, copy, b->bytes);  /* and the outputs the last calls may have written */
         memcpy(b->mask, mask, b->io.mask_len);
         memcpy(b->term, term, b->n);
+        memcpy(b->trunc, trunc, b->n);
         memcpy(b->cp, cp, b->n * sizeof(int16_t));
         free(copy);
         free(mask);
         free(term);
+        free(trunc);
         free(cp);
     }
 }
@@ -212,7 +220,7 @@ static void play(uint64_t *s)
         if (rng_next(s) & 1) pot_limit = 1 + (int64_t)(rng_next(s) % ((uint64_t)1 << 58));
         hands = 1 + (int)(rng_next(s) % 4); /* a session has no end of its own */
     }
-    if (!make(&b, game, players, flags, lock_at, hands, (int)(rng_next(s) & 1), n, pot_limit)) {
+    if (!make(&b, game, players, flags, lock_at, hands, (int)(rng_next(s) % 3), n, pot_limit)) {
         failures++;
         fprintf(stderr, "config refused: game %d players %d flags %d\n", game, players, flags);
         return;
@@ -222,7 +230,7 @@ static void play(uint64_t *s)
     for (step = 0; step < 300; step++) {
         CHECK(hb_vec_sample(&b.cfg, b.envs, b.bytes, n, rng_next(s), b.acts, n, 0, n) == HB_OK);
         for (i = 0; i < n; i++)
-            CHECK(b.term[i] ? b.acts[i] == -1
+            CHECK(b.term[i] || b.trunc[i] ? b.acts[i] == -1
                             : b.acts[i] >= 0 && b.mask[i * (size_t)b.cfg.actions + (size_t)b.acts[i]] == 1);
         CHECK(hb_vec_check(&b.cfg, b.envs, b.bytes, n, b.acts, 4, 1, n, &bad, &bad_id) == HB_OK);
         CHECK(hb_vec_step(&b.cfg, b.envs, b.bytes, n, &b.io, b.acts, 4, 1, n, 0, n / 2, &bad, &bad_id) == HB_OK);
@@ -280,6 +288,7 @@ static void same_batches(const batch *a, const batch *b)
     SAME(a, b, cp, a->n * sizeof(int16_t));
     SAME(a, b, mask, a->io.mask_len);
     SAME(a, b, term, a->n);
+    SAME(a, b, trunc, a->n);
     SAME(a, b, rew, a->io.rewards_len * sizeof(float));
 }
 
@@ -308,7 +317,7 @@ static void pools(uint64_t *s, int forked)
     hb_vec_pool *pool[3];
     int game = (rng_next(s) & 1) ? HB_GAME_HUCKLEBUCK : HB_GAME_DEERPARK;
     int players = 3 + (int)(rng_next(s) % (game == HB_GAME_HUCKLEBUCK ? 5 : 6));
-    int hands = (int)(rng_next(s) % 3), reward = (int)(rng_next(s) & 1), k, step;
+    int hands = (int)(rng_next(s) % 3), reward = (int)(rng_next(s) % 3), k, step;
     size_t n = 1 + (size_t)(rng_next(s) % 300), bad = 0, i;
     int64_t bad_id = 0;
     uint64_t seed = rng_next(s), busy[3], items[3];
@@ -348,7 +357,7 @@ static void pools(uint64_t *s, int forked)
             if (!copy) exit(2);
             memcpy(copy, t->envs, t->bytes);
             CHECK(hb_vec_pool_sample(pool[2], &t->cfg, t->envs, t->bytes, n, draw, t->acts, n) == HB_OK);
-            for (i = j; i < n && t->term[i]; i++) {
+            for (i = j; i < n && (t->term[i] || t->trunc[i]); i++) {
             }
             if (i < n) {
                 int id = 0;

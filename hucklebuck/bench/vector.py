@@ -11,7 +11,9 @@ objects); and the bytes one environment holds (the C state, or the game objects
 measured with ``tracemalloc``, plus its rows of the output buffers).  OpenSpiel
 plays the same random hands through pyspiel (chance outcomes drawn at random,
 ``legal_actions`` + ``apply_action``; with ``information_state_tensor`` of the
-player to act at every step).
+player to act at every step).  Then the cost of ``clone()`` of this library's
+OpenSpiel states against one engine copy of their game, and how well each reward
+mode's summed reward picks the winner of whole random games.
 
 Each figure is the best of up to three timed runs of a fixed number of steps
 (``--scale`` shrinks them), in hands per second of wall-clock time and per
@@ -32,12 +34,19 @@ import random
 import time
 import tracemalloc
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from .. import backend, using
 from ..vector import VectorGame
 
-__all__ = ["hands_per_second", "openspiel_hands_per_second", "run", "threads_against_one"]
+__all__ = [
+    "hands_per_second",
+    "openspiel_clone_micros",
+    "openspiel_hands_per_second",
+    "reward_agreement",
+    "run",
+    "threads_against_one",
+]
 
 _SIZES = (1, 64, 1024, 16384)
 _THREAD_SIZES = (1024, 4096, 16384)
@@ -60,10 +69,73 @@ def _best(repeat: int, fn: Callable[[], int]) -> tuple[float, float]:
     return wall, cpu
 
 
-def hands_per_second(vg: VectorGame, steps: int, repeat: int, tensors: bool = False) -> tuple[float, float]:
+def reward_agreement(
+    game: str, players: int, games: int, seed: int = 1, tables: int = 64
+) -> dict[str, tuple[float, float, float]]:
+    """How well each reward mode's summed reward over a whole random game picks its winner.
+
+    ``games`` whole games of uniformly random legal play (the same games for every
+    mode: the same seed and ids); per mode, the share of games in which a winner
+    has the highest summed reward (ties for the highest counted as a miss unless
+    every tied seat won), the correlation over all seats of every game
+    between the summed reward and having won (1 for a winner, else 0), and the
+    same correlation for the reward summed before the hand that ended the game
+    (what the signal said while the game was still open).
+    """
+    out: dict[str, tuple[float, float, float]] = {}
+    winners: list[list[set[int]]] = [[] for _ in range(tables)]  # each table's games, in order
+    for mode in ("game", "progress", "hand"):  # "game" first: it pays exactly the winners
+        vg = VectorGame(game, players, tables, seed=seed, hands=None, reward=mode)
+        totals = [[0.0] * players for _ in range(tables)]
+        ended = [0] * tables
+        picked = done = 0
+        xs: list[float] = []
+        ys: list[float] = []
+        early: list[float] = []
+        k = 0
+        while done < games:
+            vg.step(vg.sample_legal(k))  # the same ids in every mode: the same games
+            k += 1
+            rows = cast("list[list[float]]", vg.rewards.tolist())  # two-dimensional
+            term = vg.terminated.tolist()
+            for i in range(tables):
+                before = totals[i]
+                totals[i] = [a + b for a, b in zip(totals[i], rows[i], strict=True)]
+                if not term[i]:
+                    continue
+                if mode == "game":
+                    winners[i].append({s for s, r in enumerate(rows[i]) if r == 1.0})
+                won = winners[i][ended[i]]
+                ended[i] += 1
+                if done < games:
+                    top = max(totals[i])
+                    picked += all(s in won for s, t in enumerate(totals[i]) if t == top)
+                    xs.extend(totals[i])
+                    early.extend(before)
+                    ys.extend(1.0 if s in won else 0.0 for s in range(players))
+                    done += 1
+                totals[i] = [0.0] * players
+        vg.close()
+        out[mode] = (picked / games, _correlation(xs, ys), _correlation(early, ys))
+    return out
+
+
+def _correlation(xs: list[float], ys: list[float]) -> float:
+    """Pearson's correlation of two equally long lists (nan when one is constant)."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / (sxx * syy) ** 0.5 if sxx > 0 and syy > 0 else float("nan")
+
+
+def hands_per_second(
+    vg: VectorGame[Any], steps: int, repeat: int, tensors: bool = False
+) -> tuple[float, float]:
     """Finished hands per second (wall clock, CPU) of random play on ``vg`` over ``steps`` steps."""
     out = memoryview(bytearray(4 * vg.num_envs * vg.tensor_size)).cast("f") if tensors else None
-    term = vg.terminated
+    term, trunc = vg.terminated, vg.truncated  # a hand ends its episode one way or the other
     counter = [0]
 
     def once() -> int:
@@ -74,7 +146,7 @@ def hands_per_second(vg: VectorGame, steps: int, repeat: int, tensors: bool = Fa
             k += 1
             if out is not None:
                 vg.observation_tensor(out)
-            hands += term.tobytes().count(1)
+            hands += term.tobytes().count(1) + trunc.tobytes().count(1)
         counter[0] = k
         return hands
 
@@ -154,6 +226,46 @@ def openspiel_hands_per_second(hands: int, repeat: int, tensors: bool) -> tuple[
     return _best(repeat, once)
 
 
+def openspiel_clone_micros(repeat: int, clones: int = 2000) -> list[tuple[str, float, float]] | None:
+    """Per game (4 players; Buck 'Em 5), mid-hand: microseconds per ``clone()`` of our
+    OpenSpiel state and per engine ``copy()`` of its game, best of ``repeat`` runs
+    (None without ``pyspiel``)."""
+    try:
+        pyspiel = importlib.import_module("pyspiel")
+        importlib.import_module("hucklebuck.openspiel")  # registers the games
+    except ImportError:
+        return None
+    out: list[tuple[str, float, float]] = []
+    for name in (
+        "python_deerpark(players=4,hands=2)",
+        "python_hucklebuck(players=4,hands=2)",
+        "python_buckem(players=5,hands=2)",
+    ):
+        state = pyspiel.load_game(name).new_initial_state()
+        rng = random.Random(1)
+        while state.move_number() < 60 and not state.is_terminal():  # the second hand, under way
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        engine = state._game
+
+        def clone_all(state: Any = state) -> int:
+            for _ in range(clones):
+                state.clone()
+            return clones
+
+        def copy_all(engine: Any = engine) -> int:
+            for _ in range(clones):
+                engine.copy()
+            return clones
+
+        per_clone = 1e6 / _best(repeat, clone_all)[0]
+        per_copy = 1e6 / _best(repeat, copy_all)[0]
+        out.append((name.split("(")[0], per_clone, per_copy))
+    return out
+
+
 def bytes_per_env(game: str, players: int, n: int = 64) -> float:
     """Bytes one environment holds on the active core's lane (state and output rows)."""
     tracemalloc.start()
@@ -187,6 +299,17 @@ def _ratio(label: str, ours: list[Rate], theirs: Rate, target: str) -> str:
     wall = max(r[0] for r in ours) / theirs[0]
     cpu = max(r[1] for r in ours) / theirs[1]
     return f"  {label:34}{wall:8.1f}x wall, {cpu:8.1f}x per CPU-second  [{target}]"
+
+
+def _print_rewards(games: int) -> None:
+    """The reward modes against winning, over ``games`` whole random games per game."""
+    print(f"\nreward modes against winning ({games:,} whole games of random play each; see docs/agents.rst):")
+    head = f"{'reward':>10}{'winner tops the sum':>22}{'corr(sum, won)':>16}{'before last hand':>18}"
+    print(f"  {'game':16}{head}")
+    for game, players in (("deerpark", 4), ("deerpark", 3), ("hucklebuck", 4)):
+        for mode, (top, corr, early) in reward_agreement(game, players, games).items():
+            shown = "-" if early != early else f"{early:+.3f}"  # nan: "game" pays nothing before the end
+            print(f"  {game + f' {players}p':16}{mode:>10}{top:>22.3f}{corr:>+16.3f}{shown:>18}")
 
 
 def run(args: argparse.Namespace) -> None:
@@ -237,6 +360,10 @@ def run(args: argparse.Namespace) -> None:
     print("\nbytes per environment (state and its rows of the output buffers, no tensor):")
     for game, players in _GAMES:
         print(f"  {game} {players}p ({backend()} core): {bytes_per_env(game, players):,.0f}")
+    if backend() == "c":  # whole games on the game objects would take minutes
+        _print_rewards(max(100, int(1000 * scale)))
+    else:
+        print("\n(the reward modes against winning: on the C core)")
     hands = max(20, int(200 * scale))
     spiel = openspiel_hands_per_second(hands, repeat, False)
     spiel_t = openspiel_hands_per_second(hands, repeat, True)
@@ -247,6 +374,14 @@ def run(args: argparse.Namespace) -> None:
             f"\nOpenSpiel euchre 4p: {spiel[0]:,.0f} hands/s ({spiel[1]:,.0f} per CPU-second); with "
             f"information_state_tensor every step: {spiel_t[0]:,.0f} ({spiel_t[1]:,.0f} per CPU-second)"
         )
+    clones = openspiel_clone_micros(repeat, max(200, int(2000 * scale)))
+    if clones is not None:
+        print("\nOpenSpiel state clone() (mid-hand) against one engine copy of its game:")
+        for name, per_clone, per_copy in clones:
+            print(
+                f"  {name:20}{per_clone:8.1f} us a clone,{per_copy:6.1f} us an engine copy "
+                f"({per_clone / per_copy:.1f} copies)"
+            )
     if ("deerpark", 1024, 1, False) not in c_lane:
         print("(the C lane is not active: run on the C core for its figures and ratios)")
         return

@@ -5,11 +5,17 @@ count and variant option of the game classes) and steps them all with one call,
 one action id per environment.  Its state is read through buffers (the buffer
 protocol: ``numpy.asarray(vg.legal_mask)`` is a zero-copy view, and NumPy is
 never needed): :attr:`~VectorGame.current_player` (int16), :attr:`~VectorGame.legal_mask`
-(uint8, the id space of :meth:`~hucklebuck.games.engine.TrickGame.legal_action_ids`),
-:attr:`~VectorGame.rewards` (float32), :attr:`~VectorGame.terminated` (uint8) and
-:meth:`~VectorGame.observation_tensor` (float32, the layout of
+(int8 as PettingZoo's masks, the id space of
+:meth:`~hucklebuck.games.engine.TrickGame.legal_action_ids`),
+:attr:`~VectorGame.rewards` (float32; by default ``reward="progress"``, as the
+PettingZoo environments and the OpenSpiel games pay), :attr:`~VectorGame.terminated`
+and :attr:`~VectorGame.truncated` (uint8: the game ended, or the episode was cut
+at ``hands`` hands) and :meth:`~VectorGame.observation_tensor` (float32, the layout of
 :mod:`hucklebuck.games.tensors`).  The buffers are updated in place by every
 :meth:`~VectorGame.step` and :meth:`~VectorGame.reset`.
+
+Every call on one batch from several Python threads takes its turn,
+:meth:`~VectorGame.close` and :meth:`~VectorGame.copy` included.
 
 Two lanes, one result.  On the C core a compiled state machine steps every
 environment in one call (split across ``threads`` native threads without the
@@ -17,12 +23,15 @@ GIL); elsewhere, and for any game and options the state machine does not cover
 (:attr:`VectorGame.lane` says which), the environments are ordinary game
 objects.  Both give identical buffers for the same seed.
 
-Seeds.  Episode ``e`` of environment ``i`` under the batch seed ``s`` is exactly
-``GameClass(players, options=options, seed=env_seed(s, i, e))`` driven by the same
-ids, where ``env_seed(s, i, e) = (s << 64) | (i << 32) | (e mod 2**32)``;
-episodes count from 0 at each seeded :meth:`~VectorGame.reset`, and an
-environment whose episode ended is dealt its next episode at the following step
-(auto-reset).
+Seeds.  Environment ``i`` of a batch seeded ``s`` deals every episode from one
+:class:`random.Random` stream seeded ``env_seed(s, i) = (s << 32) | i``: its
+episode 0 is exactly ``GameClass(players, options=options, seed=env_seed(s, i))``
+driven by the same ids, and each later episode is ``GameClass(players,
+options=options, rng=rng)`` with that stream going on where the previous
+episode's deals left it (:meth:`~VectorGame.stream` gives it as it was at the
+episode's first deal).  Episodes count from 0 at each seeded
+:meth:`~VectorGame.reset`, and an environment whose episode ended is dealt its
+next episode at the following step (auto-reset).
 """
 
 from ._common import MAX_ENVS, env_seed

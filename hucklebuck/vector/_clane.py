@@ -33,7 +33,7 @@ from ._common import Buffers, Lane, advance, env_seed
 
 __all__ = ["VERSION", "CLane", "buckem_chips_fit", "covers"]
 
-VERSION: Final = 5
+VERSION: Final = 6
 """The interface version of ``csrc/hb_vec.h`` this module speaks."""
 
 try:
@@ -49,6 +49,7 @@ try:
         hasattr(_lib, "hb_vec_version")
         and int(_lib.hb_vec_version()) == VERSION
         and hasattr(_lib, "hb_vec_pool_new")
+        and hasattr(_lib, "hb_vec_pool_close")
     )
 except ImportError:  # pragma: no cover - only without the compiled module
     _HAVE = False
@@ -188,7 +189,7 @@ class CLane(Lane):
         self.kind, self.players, self.options = kind, players, options
         cfg = self.cfg = _ffi.new("hb_vec_cfg *")
         cfg.game, cfg.players, cfg.hands = kind.core_id, players, 0 if hands is None else hands
-        cfg.reward = 1 if reward == "hand" else 0
+        cfg.reward = {"game": 0, "hand": 1, "progress": 2}[reward]
         if isinstance(options, HucklebuckOptions):
             cfg.flags, cfg.lock_at = _hb_flags(options), 0
         elif isinstance(options, BuckEmOptions):
@@ -213,10 +214,11 @@ class CLane(Lane):
             _ffi.from_buffer("uint8_t[]", buffers.mask),
             _ffi.from_buffer("float[]", buffers.rewards),
             _ffi.from_buffer("uint8_t[]", buffers.term),
+            _ffi.from_buffer("uint8_t[]", buffers.trunc),
         )
-        io.current_player, io.legal_mask, io.rewards, io.terminated = self._keep
+        io.current_player, io.legal_mask, io.rewards, io.terminated, io.truncated = self._keep
         io.cp_len, io.mask_len = self.n, self.n * buffers.actions
-        io.rewards_len, io.term_len = self.n * self.players, self.n
+        io.rewards_len, io.term_len, io.trunc_len = self.n * self.players, self.n, self.n
         self.zeros = array("i", bytes(4 * self.n))
         self.bad = _ffi.new("size_t *")
         self.bad_id = _ffi.new("int64_t *")
@@ -232,9 +234,9 @@ class CLane(Lane):
         self._free = weakref.finalize(self, _lib.hb_vec_pool_free, pool)
 
     def close(self) -> None:
-        if int(_lib.hb_vec_pool_threads(self.pool)) > 1:
-            self._free()  # joins the workers; the batch goes on in the calling thread
-            self._start(1)
+        # joins the workers in place, between calls: the pool stays valid and the
+        # batch goes on in the calling thread (freed only when the lane is collected)
+        _lib.hb_vec_pool_close(self.pool)
 
     def busy(self) -> list[tuple[float, int]]:
         """Per thread of the pool (the calling one first): seconds spent on the
@@ -329,7 +331,7 @@ class CLane(Lane):
         ids = _ffi.new("uint8_t[]", 2048)
         length = _ffi.new("size_t *")
         args = (self.cfg, self.envs, self.env_bytes, self.n, i, seed, episode, draws, ids, 2048, length)
-        rc = int(_lib.hb_vec_episode(*args))
+        rc = int(_lib.hb_vec_pool_episode(self.pool, *args))  # between calls, never during one
         if rc == -47:
             raise HucklebuckError(
                 f"environment {i}'s episode is longer than the C lane records (1,024 actions), so it cannot "
@@ -369,7 +371,8 @@ class CLane(Lane):
         new = object.__new__(CLane)
         new.__dict__.update(self.__dict__)
         new.cfg = _ffi.new("hb_vec_cfg *", self.cfg[0])
+        new.threads = int(_lib.hb_vec_pool_threads(self.pool))  # a closed batch's copy stays closed
         new.envs = _ffi.new("uint8_t[]", self.env_bytes)
-        _ffi.memmove(new.envs, self.envs, self.env_bytes)
+        _check(_lib.hb_vec_pool_copy(self.pool, self.envs, new.envs, self.env_bytes))  # between calls
         new._attach(buffers)
         return new

@@ -126,16 +126,18 @@ class Buffers:
         self.mask = bytearray(n * actions)
         self.rewards = bytearray(4 * n * players)
         self.term = bytearray(n)
+        self.trunc = bytearray(n)
         self.views()
 
     def views(self) -> None:
         """(Re)build the typed views over the buffers."""
         n = self.n
         self.cp_view = memoryview(self.cp).cast("h")
-        self.mask_view = memoryview(self.mask).cast("B", (n, self.actions))
+        self.mask_view = memoryview(self.mask).cast("b", (n, self.actions))  # int8, as Gymnasium masks
         self.rewards_view = memoryview(self.rewards).cast("f", (n, self.players))
         self.rewards_flat = memoryview(self.rewards).cast("f")
         self.term_view = memoryview(self.term)
+        self.trunc_view = memoryview(self.trunc)
 
     def copy(self) -> Buffers:
         """Independent copies of every buffer."""
@@ -143,6 +145,7 @@ class Buffers:
         new.n, new.players, new.actions, new.tensor = self.n, self.players, self.actions, self.tensor
         new.cp, new.mask = bytearray(self.cp), bytearray(self.mask)
         new.rewards, new.term = bytearray(self.rewards), bytearray(self.term)
+        new.trunc = bytearray(self.trunc)
         new.views()
         return new
 

@@ -14,6 +14,7 @@ from ..games.base import Phase
 from ..games.engine import TrickGame
 from ..packs import GameKind
 from ._common import Buffers, Lane, env_seed, sample_seed_state
+from ._rewards import progress_rewards
 
 __all__ = ["PythonLane"]
 
@@ -79,6 +80,7 @@ class PythonLane(Lane):
         self.games = [self._new_game(i, rngs[i]) for i in range(n)]
         self.buf.rewards[:] = bytes(len(self.buf.rewards))
         self.buf.term[:] = bytes(n)
+        self.buf.trunc[:] = bytes(n)
         for i in range(n):
             self._settle(i, self.games[i])
             self._write(i)
@@ -112,7 +114,10 @@ class PythonLane(Lane):
             if phase is not _HAND_OVER and phase is not _GAME_OVER:
                 return
             self.done[i] += 1
-            if self.reward == "hand":
+            if self.reward == "progress":
+                for s, x in enumerate(progress_rewards(self.kind, game)):
+                    rew[i * p + s] += x
+            elif self.reward == "hand":
                 sign = -1.0 if self.kind is GameKind.DEERPARK else 1.0
                 for s, d in enumerate(game.hand_returns()):
                     rew[i * p + s] += sign * d
@@ -123,7 +128,10 @@ class PythonLane(Lane):
                 if self.reward == "game":
                     for s, r in enumerate(game.returns()):
                         rew[i * p + s] += r
-                self.buf.term[i] = 1
+                if phase is _GAME_OVER or self.kind is GameKind.BUCKEM:
+                    self.buf.term[i] = 1
+                else:  # cut at ``hands`` hands of a game not over
+                    self.buf.trunc[i] = 1
                 return
             game.next_hand()
 
@@ -133,7 +141,7 @@ class PythonLane(Lane):
         a = buf.actions
         mask = buf.mask
         mask[i * a : (i + 1) * a] = self.zero_row
-        if buf.term[i]:
+        if buf.term[i] or buf.trunc[i]:
             buf.cp_view[i] = -1
             self.legal[i] = []
             return
@@ -149,9 +157,9 @@ class PythonLane(Lane):
         acts = vals if vals is not None else mv.tolist()  # type: ignore[union-attr]
         buf = self.buf
         a = buf.actions
-        mask, term = buf.mask, buf.term
+        mask, term, trunc = buf.mask, buf.term, buf.trunc
         for i, k in enumerate(acts):  # the whole batch first: nothing changes on error
-            if term[i]:
+            if term[i] or trunc[i]:
                 continue
             if not 0 <= k < a:
                 raise ActionParseError(
@@ -163,8 +171,8 @@ class PythonLane(Lane):
         buf.rewards[:] = bytes(len(buf.rewards))
         games = self.games
         for i, k in enumerate(acts):
-            if term[i]:  # auto-reset: the next episode, from the environment's own seed
-                term[i] = 0
+            if term[i] or trunc[i]:  # auto-reset: the next episode, from the environment's own seed
+                term[i] = trunc[i] = 0
                 self.eps[i] += 1
                 self.done[i] = 0
                 game = games[i] = self._new_game(i, games[i]._rng)
@@ -190,7 +198,7 @@ class PythonLane(Lane):
         for i, game in enumerate(self.games):
             s = seat
             if s is None:
-                s = -1 if self.buf.term[i] else game.to_act
+                s = -1 if self.buf.term[i] or self.buf.trunc[i] else game.to_act
             at = 4 * size * i
             if s is None or s < 0:
                 raw[at : at + 4 * size] = zero

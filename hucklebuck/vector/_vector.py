@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
 from array import array
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, Generic, Literal, TypeVar, cast, overload
 
 from .._core import backend
 from ..errors import OptionsError
-from ..games import BuckEmGame, DeerParkGame, HucklebuckGame
+from ..games import (
+    BuckEmGame,
+    BuckEmOptions,
+    DeerParkGame,
+    DeerParkOptions,
+    HucklebuckGame,
+    HucklebuckOptions,
+)
 from ..games.engine import TrickGame
 from ..packs import GameKind
 from ._common import (
@@ -24,6 +32,7 @@ from ._common import (
     read_actions,
 )
 from ._pylane import PythonLane
+from ._rewards import DEFAULT_REWARD, RewardMode, check_reward
 
 __all__ = ["VectorGame"]
 
@@ -33,9 +42,11 @@ _CLASSES: Final[dict[GameKind, Any]] = {
     GameKind.DEERPARK: DeerParkGame,
 }
 MAX_THREADS: Final = 64
+G = TypeVar("G", bound=TrickGame[Any, Any])
+_Opts = Mapping[str, Any] | None
 
 
-class VectorGame:
+class VectorGame(Generic[G]):
     """``num_envs`` environments of one game, stepped together (see :mod:`hucklebuck.vector`).
 
     ``game`` is ``"hucklebuck"``, ``"buckem"`` or ``"deerpark"`` (or a
@@ -45,9 +56,69 @@ class VectorGame:
     (to its target or elimination; a Buck 'Em session has no end, so it needs
     ``hands``).  ``seed`` (0..2**64-1; None: a random one, see :attr:`seed`)
     fixes every deal; ``threads`` native threads share the
-    C lane's work.  ``reward`` is ``"game"`` or ``"hand"`` (see :attr:`rewards`).
-    The batch is dealt at once.
+    C lane's work.  ``reward`` is ``"progress"`` (the default), ``"hand"`` or
+    ``"game"`` (see :attr:`rewards`).  The batch is dealt at once.
+
+    The class is generic in its game class: ``VectorGame("deerpark", ...)`` is a
+    ``VectorGame[DeerParkGame]``, whose :meth:`game` is a
+    :class:`~hucklebuck.games.DeerParkGame` to a type checker too.
     """
+
+    @overload
+    def __init__(
+        self: VectorGame[HucklebuckGame],
+        game: Literal["hucklebuck", GameKind.HUCKLEBUCK],
+        players: int,
+        num_envs: int,
+        *,
+        options: HucklebuckOptions | _Opts = None,
+        seed: int | None = None,
+        hands: int | None = 1,
+        threads: int = 1,
+        reward: RewardMode = DEFAULT_REWARD,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: VectorGame[BuckEmGame],
+        game: Literal["buckem", GameKind.BUCKEM],
+        players: int,
+        num_envs: int,
+        *,
+        options: BuckEmOptions | _Opts = None,
+        seed: int | None = None,
+        hands: int | None = 1,
+        threads: int = 1,
+        reward: RewardMode = DEFAULT_REWARD,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: VectorGame[DeerParkGame],
+        game: Literal["deerpark", GameKind.DEERPARK],
+        players: int,
+        num_envs: int,
+        *,
+        options: DeerParkOptions | _Opts = None,
+        seed: int | None = None,
+        hands: int | None = 1,
+        threads: int = 1,
+        reward: RewardMode = DEFAULT_REWARD,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: VectorGame[TrickGame[Any, Any]],
+        game: GameKind | str,
+        players: int,
+        num_envs: int,
+        *,
+        options: Any = None,
+        seed: int | None = None,
+        hands: int | None = 1,
+        threads: int = 1,
+        reward: str = DEFAULT_REWARD,
+    ) -> None: ...
 
     def __init__(
         self,
@@ -59,18 +130,17 @@ class VectorGame:
         seed: int | None = None,
         hands: int | None = 1,
         threads: int = 1,
-        reward: str = "game",
+        reward: str = DEFAULT_REWARD,
     ) -> None:
         kind = GameKind.coerce(game)
         cls = _CLASSES[kind]
         n = check_count("num_envs", num_envs, 1, MAX_ENVS)
         if hands is not None:
-            check_count("hands", hands, 1, 1 << 31)
+            check_count("hands", hands, 1, (1 << 31) - 1)  # the C lane counts hands in 32 bits
         elif kind is GameKind.BUCKEM:
             raise OptionsError("a Buck 'Em session has no end: give hands=K, the rounds of one episode")
         self._threads = check_count("threads", threads, 1, MAX_THREADS)
-        if reward not in ("game", "hand"):
-            raise OptionsError(f"reward must be 'game' or 'hand', not {reward!r}"[:200])
+        mode = check_reward(reward, kind, hands)
         seed = check_seed(seed)
         if options is not None and not isinstance(options, (Mapping, cls.options_type)):
             raise OptionsError(
@@ -80,11 +150,12 @@ class VectorGame:
         self._kind, self._cls, self._players, self._n = kind, cls, players, n
         self._options = proto.options
         self._hands = hands
-        self._reward = reward
+        self._reward: RewardMode = mode
         self._buf = Buffers(n, players, proto.num_distinct_actions(), proto.observation_tensor_shape()[0])
         self._lane: Lane = self._pick_lane()
         self._seed = 0
         self._dealt = False
+        self._lock = threading.RLock()  # every call on the batch takes its turn
         self.reset(seed)
 
     def _pick_lane(self) -> Lane:
@@ -113,13 +184,14 @@ class VectorGame:
         its own stream, as an auto-reset does.
         """
         seed = check_seed(seed)
-        fresh = seed is not None or not self._dealt
-        if seed is None and fresh:
-            seed = secrets.randbits(64)
-        if seed is not None:
-            self._seed = seed
-        self._lane.reset(self._seed, fresh)
-        self._dealt = True
+        with self._lock:
+            fresh = seed is not None or not self._dealt
+            if seed is None and fresh:
+                seed = secrets.randbits(64)
+            if seed is not None:
+                self._seed = seed
+            self._lane.reset(self._seed, fresh)
+            self._dealt = True
 
     def step(self, actions: object) -> None:
         """Apply one action id per environment (a buffer or sequence of ``num_envs`` ints).
@@ -132,7 +204,8 @@ class VectorGame:
         next episode instead (auto-reset).
         """
         mv, vals = read_actions(actions, self._n)
-        self._lane.step(mv, vals)
+        with self._lock:
+            self._lane.step(mv, vals)
 
     # -------------------------------------------------------------- buffers
     @property
@@ -142,28 +215,47 @@ class VectorGame:
 
     @property
     def legal_mask(self) -> memoryview:
-        """uint8 ``[num_envs, num_distinct_actions]``: 1 for each legal id (the ids of
-        :meth:`~hucklebuck.games.engine.TrickGame.legal_action_ids`; all 0 when terminated)."""
+        """int8 ``[num_envs, num_distinct_actions]``: 1 for each legal id (the ids of
+        :meth:`~hucklebuck.games.engine.TrickGame.legal_action_ids`; all 0 where the episode
+        has just ended).  int8 as the PettingZoo environments' ``action_mask`` (and
+        Gymnasium's masks)."""
         return self._buf.mask_view.toreadonly()
 
     @property
     def rewards(self) -> memoryview[float]:
         """float32 ``[num_envs, players]``: what the last step (or reset) paid each seat.
 
+        ``reward="progress"`` (the default, as in the PettingZoo environments and
+        the OpenSpiel games): at each hand's end each seat's move toward its goal
+        (Hucklebuck: the target; Deer Park Euchre: the nearer of 0 and 50) over the
+        distance every seat starts at; the hand that ends a game pays 1.0 to each
+        winner less what the seat's earlier hands were paid, so a whole game's
+        rewards sum to its result (1.0 to each winner, 0.0 to the others).  Buck
+        'Em: the chips won or lost in each round.
+        ``reward="hand"``: at each hand's end every seat's score change in it (Deer
+        Park Euchre: its fall), plus 1.0 to each winner of a won Hucklebuck or Deer
+        Park game.
         ``reward="game"`` (the :meth:`~hucklebuck.games.engine.TrickGame.returns`
         convention): 0 except at the step that ends an episode, which pays the
         game's ``returns()`` then (1.0 to each winner of a won Hucklebuck or Deer
         Park game, else 0; Buck 'Em: chips won or lost over the episode).
-        ``reward="hand"``: at each hand's end every seat's score change in it (Deer
-        Park Euchre: its fall), plus 1.0 to each winner of a won Hucklebuck or Deer
-        Park game (the PettingZoo environments' default).
+        See :doc:`/agents` for what each teaches.
         """
         return self._buf.rewards_view.toreadonly()
 
     @property
     def terminated(self) -> memoryview:
-        """uint8 ``[num_envs]``: 1 where the last step ended the episode."""
+        """uint8 ``[num_envs]``: 1 where the last step ended the episode by ending the
+        game (Buck 'Em, whose session has no end: by playing the episode's rounds)."""
         return self._buf.term_view.toreadonly()
+
+    @property
+    def truncated(self) -> memoryview:
+        """uint8 ``[num_envs]``: 1 where the last step ended the episode by cutting it at
+        ``hands`` hands of a game that was not over (Gymnasium's and PettingZoo's
+        ``truncated``: the game could go on, so a learner should bootstrap there, not
+        take its value as final).  An episode ends one way: :attr:`terminated` or this."""
+        return self._buf.trunc_view.toreadonly()
 
     def observation_tensor(self, out: object = None, *, seat: int | None = None) -> memoryview[float]:
         """float32 ``[num_envs, T]``: each environment's observation tensor, byte for byte
@@ -179,7 +271,8 @@ class VectorGame:
             target = memoryview(bytearray(4 * self._n * size)).cast("f")
         else:
             target = out_buffer(out, self._n, size)
-        self._lane.tensor(target, s)
+        with self._lock:
+            self._lane.tensor(target, s)
         return target.cast("B").cast("f", (self._n, size))
 
     def sample_legal(self, seed: int) -> array[int]:
@@ -191,12 +284,14 @@ class VectorGame:
         s = check_seed(seed)
         if s is None:
             raise OptionsError("sample_legal needs an integer seed 0 to 2**64-1")
-        return self._lane.sample(s)
+        with self._lock:
+            return self._lane.sample(s)
 
-    def game(self, i: int) -> TrickGame[Any, Any]:
+    def game(self, i: int) -> G:
         """Environment ``i`` as an ordinary game object in exactly its state (a new object)."""
         check_count("the environment index", i, 0, self._n - 1)
-        return self._lane.game(i)
+        with self._lock:
+            return cast(G, self._lane.game(i))
 
     def stream(self, i: int) -> random.Random:
         """A new :class:`random.Random` in the state environment ``i``'s stream was in
@@ -204,19 +299,27 @@ class VectorGame:
         ``GameClass(players, options=options, rng=vg.stream(i))`` driven by the ids
         applied since is :meth:`game` ``(i)``."""
         check_count("the environment index", i, 0, self._n - 1)
-        return self._lane.stream(i)
+        with self._lock:
+            return self._lane.stream(i)
 
-    def copy(self) -> VectorGame:
-        """An independent copy of the whole batch (on the C lane one memory copy)."""
-        new = object.__new__(VectorGame)
-        new.__dict__.update(self.__dict__)
-        new._buf = self._buf.copy()
-        new._lane = self._lane.copy(new._buf)
+    def copy(self) -> VectorGame[G]:
+        """An independent copy of the whole batch (on the C lane one memory copy), taken
+        between two calls of other threads, never during one."""
+        with self._lock:
+            new: VectorGame[G] = object.__new__(VectorGame)
+            new.__dict__.update(self.__dict__)
+            new._lock = threading.RLock()
+            new._buf = self._buf.copy()
+            new._lane = self._lane.copy(new._buf)
         return new
 
     def close(self) -> None:
-        """Stop the C lane's worker threads (they also stop when the batch is collected)."""
-        self._lane.close()
+        """Stop the C lane's worker threads (they also stop when the batch is collected).
+
+        The batch stays usable: later calls run in the calling thread.  A call
+        running in another thread ends first."""
+        with self._lock:
+            self._lane.close()
 
     # -------------------------------------------------------------- queries
     @property
@@ -233,7 +336,8 @@ class VectorGame:
     @property
     def episodes(self) -> tuple[int, ...]:
         """Each environment's episode number since the last seeded reset (from 0)."""
-        return tuple(self._lane.episodes())
+        with self._lock:
+            return tuple(self._lane.episodes())
 
     @property
     def num_envs(self) -> int:
@@ -256,6 +360,11 @@ class VectorGame:
         return self._options
 
     @property
+    def reward(self) -> RewardMode:
+        """The reward mode (``"progress"``, ``"hand"`` or ``"game"``)."""
+        return self._reward
+
+    @property
     def hands(self) -> int | None:
         """Hands per episode (None: whole games)."""
         return self._hands
@@ -273,7 +382,8 @@ class VectorGame:
         to whichever thread is free, so on a busy machine the split shows how much
         a second thread really helped.  Empty on the Python lane.
         """
-        return tuple(self._lane.busy())
+        with self._lock:
+            return tuple(self._lane.busy())
 
     @property
     def num_distinct_actions(self) -> int:
