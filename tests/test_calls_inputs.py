@@ -10,6 +10,7 @@ number 0, the one a zero "seen" mask once mistook for a repeat) in every trick.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import pytest
 
@@ -146,3 +147,39 @@ def test_a_one_trick_burn_says_one_trick() -> None:
         lambda s: BuckEmGame(5, seed=s), lambda e: "burned" in e.reason and "took 1 " in e.reason, 200
     )
     assert e.reason.startswith("took 1 trick: burned, pays ") and "tricks" not in e.reason
+
+
+# ------------------------------------------------------------------ the other one-call functions
+TEXT_FORMS: dict[str, Callable[[list[str | Card]], object]] = {
+    "list": list,
+    "tuple": tuple,
+    "iterator": iter,
+    "generator": lambda items: (x for x in items),
+}
+
+
+@pytest.mark.parametrize("form", list(TEXT_FORMS))
+def test_parse_cards_takes_text_and_every_iterable_of_cards_or_texts(form: str) -> None:
+    want = (C2, Card.parse("TH"), Card.parse("AS"))
+    assert hb.parse_cards("2c 10h AS") == want and hb.parse_cards("2C,TH,A♠") == want
+    assert hb.parse_cards(TEXT_FORMS[form](["2c", " 10h ", Card.parse("AS")])) == want  # type: ignore[arg-type]
+    with pytest.raises(CardError, match="'zz'"):
+        hb.parse_cards(TEXT_FORMS[form](["2c", "zz"]))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("form", ORDERED)
+def test_the_batch_functions_take_one_shot_iterables_with_the_two_of_clubs(form: str) -> None:
+    def tricks() -> Any:  # fresh one-shot iterables for each call
+        return FORMS[form](((Suit.SPADES, FORMS[form]((C2, C9, CK))), ("H", FORMS[form]((C9, C2)))))  # type: ignore[arg-type]
+
+    assert hb.trick_winners("hucklebuck", tricks()) == [2, 0]
+    positions = [(Suit.SPADES, FORMS[form](parse_cards("2C 3H AS")), CK), ("D", CardSet([C2]), None)]
+    got = hb.legal_plays_batch("hucklebuck", FORMS[form](tuple(positions)))  # type: ignore[arg-type]
+    assert got == [CardSet([C2]), CardSet([C2])]
+    trumps, lens, cards = hb.pack_tricks(tricks())
+    assert (
+        trumps == bytes([Suit.SPADES, Suit.HEARTS])
+        and lens == bytes([3, 2])
+        and cards[:3] == bytes([C2.index, C9.index, CK.index])
+    )
+    assert hb.effective_suit("deerpark", "H", Card.parse("JD")) is Suit.HEARTS  # the left bower
