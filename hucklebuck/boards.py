@@ -159,9 +159,12 @@ def ratio_ci(sums: Sequence[float], counts: Sequence[int]) -> tuple[float, float
     """``Σ sums / Σ counts`` and its 95 % interval, each (sum, count) pair one observation.
 
     The interval is the ratio estimator's (the delta method): ``r ± 1.96 · sd(sum − r · count)
-    / (mean count · √n)``; with fewer than two observations it is ``nan``.
+    / (mean count · √n)``; with fewer than two observations it is ``nan``, and with no
+    observations (or counts summing to 0) the ratio is ``nan`` too.
     """
     total = sum(counts)
+    if not total:
+        return math.nan, math.nan, math.nan
     r = sum(sums) / total
     m = len(sums)
     if m < 2:

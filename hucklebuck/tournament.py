@@ -60,6 +60,7 @@ from typing import Any, TypeVar
 
 from . import parallel
 from ._core import get_core, using
+from ._progress import ProgressLine
 from .errors import OptionsError
 from .games import BuckEmGame, DeerParkGame, HucklebuckGame
 from .games.base import Phase
@@ -399,16 +400,9 @@ def _run_deals(
         chunks,
         executor=executor,
         workers=workers,
-        progress=_stderr_progress if show else None,
+        progress=ProgressLine("tournament", deals) if show else None,
     )
     return [row for part in parts for row in part]
-
-
-def _stderr_progress(done: int, total: int) -> None:
-    sys.stderr.write(f"\rtournament: {done}/{total} deals")
-    if done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
 
 
 def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:

@@ -133,7 +133,7 @@ def _link_calls() -> None:
 _link_calls()
 
 
-def trick_winner(game: GameKind | str, trump: SuitArg, cards: Sequence[Card]) -> int:
+def trick_winner(game: GameKind | str, trump: SuitArg, cards: Iterable[Card]) -> int:
     """The 0-based index of the winning card; ``cards`` are in play order, leader first."""
     if _c_trick_winner is not None:
         found = _c_trick_winner(game, trump, cards)
@@ -159,7 +159,7 @@ def legal_plays(
     game: GameKind | str,
     trump: SuitArg,
     hand: Iterable[Card] | CardSet,
-    trick: Sequence[Card] = (),
+    trick: Iterable[Card] = (),
 ) -> CardSet:
     """The cards of ``hand`` that may be played to ``trick`` (cards already played)."""
     if _c_legal_plays is not None:

@@ -48,8 +48,10 @@ def free_port() -> int:
 class Server:
     """``hucklebuck serve`` on a loopback port, with computer pauses near zero."""
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
+    def __init__(self, db: Path, port: int | None = None, deal_pause: float = 0.3, grace: float = 60) -> None:
         self.db = db
+        self.deal_pause = deal_pause
+        self.grace = grace
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -58,7 +60,8 @@ class Server:
 
     def start(self) -> Server:
         cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(self.port), "--db", str(self.db),
-               "--bot-pause", "0.01", "--deal-pause", "0.3", "--grace", "60"]  # fmt: skip
+               "--bot-pause", "0.01", "--deal-pause", str(self.deal_pause),
+               "--grace", str(self.grace)]  # fmt: skip
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30

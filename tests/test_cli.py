@@ -78,7 +78,7 @@ BAD = [
     (["simulate", "hucklebuck", "--players", "4", "-o", "target=11"], "does not support option target"),
     (["simulate", "buckem", "--players", "5", "-o", "ante=0"], "at least 1"),
     (["simulate", "deerpark", "--players", "8"], "for 3 to 7 players, not 8"),
-    (["simulate", "hucklebuck"], "--players"),
+    (["simulate", "hucklebuck", "--players", "x"], "--players"),  # without it: 4 players (issue 39)
     (["frobnicate"], "invalid choice"),
     (["play", "hucklebuck", "--games", "5"], "play: error: unrecognized arguments: --games 5 (see"),
     (["tournament", "hucklebuck", "--frob"], "tournament: error: unrecognized arguments: --frob"),

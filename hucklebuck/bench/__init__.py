@@ -13,7 +13,7 @@ import importlib
 import os
 import platform
 
-__all__ = ["OPT_IN", "SECTIONS", "main"]
+__all__ = ["OPT_IN", "SECTIONS", "load_line", "main", "mark"]
 
 SECTIONS: dict[str, str] = {
     "core": "hucklebuck.bench.core",
@@ -37,7 +37,30 @@ DESCRIPTION = """\
 Benchmarks: both cores (and, where it applies, other libraries) measured in one
 run. With no SECTION every section runs except the long opt-in ones; name
 sections to run only those. Figures depend on the machine, which is printed
-first."""
+first, with its load (before and after the run: a busy machine measures slower).
+A figure that misses its target is marked MISSED."""
+
+
+def mark(value: float, target: str) -> str:
+    """``[target]``, then ``MISSED`` if ``value`` misses it (``">= 10"``, ``"<= 5"``; ``"-"``: no target)."""
+    op, _, bound = target.partition(" ")
+    try:
+        limit = float(bound)
+    except ValueError:
+        return f"[{target}]"
+    met = value >= limit if op == ">=" else value <= limit if op == "<=" else True
+    return f"[{target}]" + ("" if met else "  MISSED")
+
+
+def load_line() -> str:
+    """The machine's load averages over 1, 5 and 15 minutes, against its CPU count."""
+    try:
+        one, five, fifteen = os.getloadavg()
+    except (OSError, AttributeError):  # not on this platform
+        return "load: not available here"
+    cpus = os.cpu_count() or 1
+    busy = "  (busy: figures may be low)" if one >= 0.5 * cpus else ""
+    return f"load: {one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min) on {cpus} cpus{busy}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         f"machine: {platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()} "
         f"python={platform.python_version()} ({platform.python_implementation()})"
     )
+    print(load_line())
     for name in args.sections or [s for s in SECTIONS if s not in OPT_IN]:
         print(f"\n===== {name} =====")
         importlib.import_module(SECTIONS[name]).run(args)
+    print(f"\nafter the run, {load_line()}")
     return 0

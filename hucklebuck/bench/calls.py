@@ -101,8 +101,8 @@ def run(args: argparse.Namespace) -> None:
         ratio = row["python"] / row["c"]
         met = met and ratio >= 2
         print(f"{label}: C {ratio:.2f}x faster ({_verdict(ratio >= 2)} the 2x target)")
-    print("all targets met" if met else "some targets missed")
+    print("all targets met" if met else "some targets MISSED")
 
 
 def _verdict(met: bool) -> str:
-    return "meets" if met else "misses"
+    return "meets" if met else "MISSES"

@@ -34,6 +34,7 @@ from .. import backend
 from ..games import BuckEmGame, DeerParkGame, HucklebuckGame
 from ..games.base import Phase
 from ..games.engine import TrickGame
+from . import mark
 
 __all__ = ["bench_game", "bench_openspiel", "bench_tournament", "run"]
 
@@ -259,7 +260,7 @@ def run(args: argparse.Namespace) -> None:
             ("new game / new state", dp["new game µs"], spiel["new game µs"], "<= 10"),
             ("new + deal / new + deal", dp["new + deal µs"], spiel["new + deal µs"], "-"),
         ]:
-            print(f"  {label:28} {ours / theirs:8.2f}  [{target}]")
+            print(f"  {label:28} {ours / theirs:8.2f}  {mark(ours / theirs, target)}")
         print(
             "  (new game: our first hand is dealt on first use, OpenSpiel's by chance actions after"
             " new_initial_state; new + deal: both dealt)"

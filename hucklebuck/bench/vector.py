@@ -38,6 +38,7 @@ from typing import Any, cast
 
 from .. import backend, using
 from ..vector import VectorGame
+from . import mark
 
 __all__ = [
     "hands_per_second",
@@ -298,7 +299,7 @@ def _ratio(label: str, ours: list[Rate], theirs: Rate, target: str) -> str:
     """Our best rate (over batch sizes) against theirs, by wall clock and per CPU-second."""
     wall = max(r[0] for r in ours) / theirs[0]
     cpu = max(r[1] for r in ours) / theirs[1]
-    return f"  {label:34}{wall:8.1f}x wall, {cpu:8.1f}x per CPU-second  [{target}]"
+    return f"  {label:34}{wall:8.1f}x wall, {cpu:8.1f}x per CPU-second  {mark(wall, target)}"
 
 
 def _print_rewards(games: int) -> None:
@@ -416,7 +417,7 @@ def _print_ratios(
         share = " / ".join(f"{s:.0%}" for s in pair.share)
         per_cpu = pair.two[1] / pair.one[1] if pair.one[1] else 0.0
         print(
-            f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall  [>= 1.8]"
+            f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall  {mark(pair.ratio, '>= 1.8')}"
             f"{'  (best)' if n == top else ''}\n"
             f"      the process got {pair.cpu[1]:.2f} CPU-seconds per second with two threads"
             f" ({pair.cpu[0]:.2f} with one);\n      each thread worked {busy} of the time and handled"

@@ -20,6 +20,7 @@ from ..games.options import OptionsBase
 from ..packs import GameKind, player_range
 
 __all__ = [
+    "DEFAULT_PLAYERS",
     "GAMES",
     "CliError",
     "ErrorParser",
@@ -28,10 +29,12 @@ __all__ = [
     "add_ascii_argument",
     "add_game_argument",
     "add_option_argument",
+    "add_players_argument",
     "game_spec",
     "make_output",
     "parse_kinds",
     "parse_options",
+    "players_of",
     "positive_int",
     "wants_color",
 ]
@@ -125,6 +128,26 @@ def game_spec(name: str) -> GameSpec:
 def add_game_argument(parser: argparse.ArgumentParser) -> None:
     """The positional GAME argument."""
     parser.add_argument("game", metavar="GAME", help="hucklebuck, buckem or deerpark")
+
+
+DEFAULT_PLAYERS: dict[str, int] = {"hucklebuck": 4, "deerpark": 4, "buckem": 5}
+"""The player count a command uses when ``--players`` is not given (the commands agree)."""
+
+
+def add_players_argument(parser: argparse.ArgumentParser, what: str = "number of players") -> None:
+    """Add ``--players`` / ``-n``, defaulting by game (see :func:`players_of`)."""
+    parser.add_argument(
+        "--players", "-n", type=int, metavar="N", default=None, help=f"{what} (default 4; Buck 'Em 5)"
+    )
+
+
+def players_of(spec: GameSpec, given: int | None) -> int:
+    """``--players`` as given, or the game's default; :class:`CliError` outside the game's range."""
+    players = DEFAULT_PLAYERS[spec.name] if given is None else given
+    lo, hi = spec.player_range
+    if not lo <= players <= hi:
+        raise CliError(f"{spec.title} is for {lo} to {hi} players, not {players}")
+    return players
 
 
 def add_option_argument(parser: argparse.ArgumentParser) -> None:

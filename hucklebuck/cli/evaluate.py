@@ -17,9 +17,11 @@ from .common import (
     add_ascii_argument,
     add_game_argument,
     add_option_argument,
+    add_players_argument,
     game_spec,
     make_output,
     parse_options,
+    players_of,
     positive_int,
 )
 from .table import SUIT_NAMES, cards_text
@@ -63,9 +65,7 @@ def register(subparsers: Any) -> None:
         default=None,
         help="Buck 'Em's upcard (sets trump) or Deer Park's turned card",
     )
-    p.add_argument(
-        "--players", "-n", type=int, metavar="N", required=True, help="number of players at the table"
-    )
+    add_players_argument(p, "number of players at the table")
     p.add_argument(
         "--samples", type=positive_int, default=None, help="deals to sample (default 10000; solver 500)"
     )
@@ -131,9 +131,7 @@ def run(args: argparse.Namespace) -> int:
     say = make_output(args)
     short = _short_handed(spec, args.options)
     hand = read_hand(args.hand)
-    lo, hi = spec.player_range
-    if not lo <= args.players <= hi:
-        raise CliError(f"{spec.title} is for {lo} to {hi} players, not {args.players}")
+    args.players = players_of(spec, args.players)
     the_pack = pack(spec.kind, args.players, short_handed=short) if short else pack(spec.kind, args.players)
     outside = [c.display for c in hand if c not in the_pack]
     if outside:

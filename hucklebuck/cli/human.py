@@ -155,7 +155,13 @@ def parse_answer(kind: GameKind, phase: Phase, seat: int, text: str) -> Action:
             suit = _suit(verb)
             return Call(seat, suit) if phase is Phase.CALL else NameTrump(seat, suit)
         if phase not in _CARD_PHASES:
-            raise Unreadable("that is not a move")
+            try:
+                _cards(words)
+            except CardError:
+                raise Unreadable("that is not a move") from None
+            raise Unreadable(
+                f"no card is played now, during the {phase.value.replace('_', ' ')}; ? lists your moves"
+            )
         cards = _cards(words)
     except CardError as exc:
         raise Unreadable(str(exc)) from None
@@ -169,6 +175,9 @@ def parse_answer(kind: GameKind, phase: Phase, seat: int, text: str) -> Action:
         return Draw(seat, cards)
     raise Unreadable("cards are not an answer now")
 
+
+_YOU = {"does": "do", "has": "have", "is": "are", "holds": "hold", "was": "were"}
+"""The verb that goes with "you" where the game's words said "seat 3 does ..."."""
 
 _CARD_PHASES = frozenset({Phase.PLAY, Phase.EXCHANGE, Phase.DEALER_DISCARD, Phase.DRAW})
 
@@ -443,6 +452,10 @@ class Human:
             return "you" if names[n] == "You" else names[n]
 
         text = re.sub(r"\bseat (\d+)", seat, self.table.words(text))
+        text = re.sub(r"\b([Yy]ou)'s\b", lambda m: "Your" if m.group(1) == "You" else "your", text)
+        text = re.sub(
+            r"\b([Yy]ou) (does|has|is|holds|was)\b", lambda m: f"{m.group(1)} {_YOU[m.group(2)]}", text
+        )
         return re.sub(r"\b([2-9TJQKA][CDHS])\b", lambda m: Card.parse(m.group(1)).display, text)
 
     def para(self, text: str) -> None:

@@ -20,6 +20,7 @@ from ..players import DEFAULT_PLAYER_KIND, PLAYER_KINDS, Player, make_player
 from ..players.hints import Hint
 from ..players.hints import hint as make_hint
 from .common import (
+    DEFAULT_PLAYERS,
     CliError,
     GameSpec,
     Output,
@@ -37,7 +38,7 @@ from .table import CITATIONS, Table
 
 __all__ = ["register", "run"]
 
-DEFAULT_PLAYERS = {"hucklebuck": 4, "deerpark": 4, "buckem": 5}
+
 BUCKEM_DEFAULT_HANDS = 10
 
 DESCRIPTION = """\

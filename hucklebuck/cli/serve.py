@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import os
 import re
 import signal
 import socket
@@ -147,6 +148,16 @@ class _Redact(logging.Filter):
         return True
 
 
+def _resumed_line(app: Any, db: str) -> str:
+    """What a restart found: how many stored tables it resumed, and where the database is."""
+    where = db if db == ":memory:" else os.path.abspath(db)
+    tables = getattr(getattr(app.state, "manager", None), "tables", {})
+    n = len(tables)
+    if not n:
+        return f"no stored tables to resume in {where}"
+    return f"resumed {n} table{'s' if n != 1 else ''} from {where}"
+
+
 def _check_port(host: str, port: int) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as s:
@@ -216,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
         f"hucklebuck tables at http://{shown}:{server.config.port}/  (tables in {args.db}; Ctrl-C stops)",
         flush=True,
     )
+    print(_resumed_line(app, args.db), flush=True)
     # uvicorn stops gracefully on SIGINT/SIGTERM and then raises the signal again:
     # let that land in a no-op handler so the command ends with its own message and status 0.
     quiet = {sig: signal.signal(sig, lambda _sig, _frame: None) for sig in (signal.SIGINT, signal.SIGTERM)}

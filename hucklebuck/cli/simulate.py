@@ -19,9 +19,11 @@ from .common import (
     Output,
     add_game_argument,
     add_option_argument,
+    add_players_argument,
     game_spec,
     make_output,
     parse_options,
+    players_of,
     positive_int,
 )
 
@@ -54,7 +56,7 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_argument(p)
-    p.add_argument("--players", "-n", type=int, metavar="N", required=True, help="number of players")
+    add_players_argument(p)
     p.add_argument(
         "--hands", type=positive_int, default=100_000, metavar="N", help="hands to simulate (default 100000)"
     )
@@ -106,9 +108,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the simulation and print it."""
     spec = game_spec(args.game)
     kwargs = _buckem_kwargs(spec, args.options)
-    lo, hi = spec.player_range
-    if not lo <= args.players <= hi:
-        raise CliError(f"{spec.title} is for {lo} to {hi} players, not {args.players}")
+    args.players = players_of(spec, args.players)
     progress = _Progress(args.hands) if _tty(sys.stderr) else None
     fn = {GameKind.HUCKLEBUCK: ev.simulate_hucklebuck, GameKind.DEERPARK: ev.simulate_deerpark}.get(
         spec.kind, ev.simulate_buckem

@@ -153,7 +153,7 @@ def describe_action(
         return cards_text(sort_hand(cards, trump, kind), trump, kind)
 
     if isinstance(action, Bid):
-        return f"{name} bids {action.amount}" + (" (shoots the moon)" if action.amount == 5 else "")
+        return f"{name} bids {action.amount}" + (" (to shoot the moon)" if action.amount == 5 else "")
     if isinstance(action, Pass):
         return f"{name} passes"
     if isinstance(action, NameTrump):
@@ -506,6 +506,8 @@ class Table:
                 say(f"  {note[:1].upper()}{note[1:]}")
                 continue
             say(f"  {names[ev.seat]:<{width}}  {ev.delta:+4d}  {reason}")
+        if self.kind is GameKind.BUCKEM:
+            self._odd_chip_note(lines)
         say("  " + self.standings_text())
         out_now = tuple(getattr(game, "out", ()))
         for s in out_now:
@@ -513,6 +515,16 @@ class Table:
                 say(f"  {names[s]} is out of the game (score {game.standings[s]}, at or below -25, S2)")
         self._out_before = out_now
         self._scores = []
+
+    def _odd_chip_note(self, lines: Sequence[ScoreEvent]) -> None:
+        """Buck 'Em: say when chips of a won pot stay in it (the odd chip of an even split, DEF #37)."""
+        if not any(ev.delta > 0 and "wins" in ev.reason for ev in lines):
+            return
+        burns = -sum(ev.delta for ev in lines if "burned" in ev.reason)
+        left = getattr(self.game, "pot", 0) - burns
+        if left > 0:
+            chips = "1 chip stays" if left == 1 else f"{left} chips stay"
+            self.say(f"  {chips} in the pot: an even split leaves the odd chip there for the next round")
 
     def _personal(self, text: str) -> str:
         """``seat 3`` in the game's words becomes the seat's name at this table."""
@@ -533,6 +545,9 @@ class Table:
             leaders = " and ".join(names[s] for s in range(game.players) if standings[s] == top)
             what = "bankroll" if self.kind is GameKind.BUCKEM else "score"
             say(f"Stopped after {_hands(game.hand_number)}. {self.standings_text()}")
+            if self.kind is GameKind.DEERPARK:  # two goals, 0 and 50: the nearest to either leads
+                say(f"Leading: {self._nearest_goal(standings)}.")
+                return
             say(f"Leading: {leaders} with the biggest {what} ({top}).")
             return
         winners = game.winners
@@ -540,6 +555,16 @@ class Table:
         who = " and ".join(names[s] for s in winners)
         say(f"Game over after {_hands(game.hand_number)}. {self.standings_text()}")
         say(f"Winner: {who}. {self.why(winners, reason)}")
+
+    def _nearest_goal(self, standings: Sequence[int]) -> str:
+        """Deer Park Euchre: who is nearest a goal (0 or 50), and how near."""
+        away = [min(abs(v), abs(50 - v)) for v in standings]
+        best = min(away)
+        seats = [s for s in range(len(standings)) if away[s] == best]
+        who = " and ".join(self.names[s] for s in seats)
+        goals = sorted({0 if abs(standings[s]) <= abs(50 - standings[s]) else 50 for s in seats})
+        goal = " or ".join(str(g) for g in goals)
+        return f"{who}, {best} point{'s' if best != 1 else ''} from the goal of {goal}"
 
     def why(self, winners: Sequence[int], reason: str) -> str:
         """A sentence explaining the game's end reason."""

@@ -250,29 +250,48 @@ class BuckEmObservation:
     decisions (and any deuce swap) stay hidden until everyone has declared."""
 
     seat: int
+    """The seat this observation belongs to (0-based)."""
     phase: Phase
+    """The phase of the hand now."""
     to_act: int | None
+    """The seat whose turn it is, or None when nobody is to act (hand or game over)."""
     legal_actions: tuple[Action, ...]
+    """The seat's legal actions now (empty unless it is this seat's turn)."""
     hand: CardSet
+    """This seat's own cards."""
     hand_number: int
+    """The number of this hand in the game, from 1."""
     dealer: int
+    """The seat that dealt this hand."""
     trump: Suit
+    """The trump suit: the upcard's suit."""
     upcard: Card
+    """The card turned up for trump."""
     swapped_upcard: Card | None
     """The upcard a deuce swapper took into its hand (seen by everyone when it was
     face up), once this seat may see the swap; None without a swap."""
     scare: tuple[Card | None, ...]
+    """Each seat's scare card (face up for everyone), or None for a seat without one."""
     decisions: tuple[tuple[int, str], ...]
     """(seat, "stay" / "stay swap" / "fold") in order, as far as this seat may see them."""
     history: tuple[str, ...]
+    """This hand's actions in protocol form, as far as this seat may see them."""
     current_trick: tuple[Card, ...]
+    """The cards of the trick being played, leader first (empty between tricks)."""
     trick_leader: int | None
+    """The seat that led the current trick, or None outside the play."""
     tricks: tuple[Trick, ...]
+    """This hand's finished tricks, in order."""
     tricks_won: tuple[int, ...]
+    """Tricks taken this hand, per seat."""
     bankrolls: tuple[int, ...]
+    """Each seat's chips won or lost so far (may be negative)."""
     pot: int
+    """Chips in the pot."""
     pot_units: int
+    """The pot's unit count (antes and burns in it); over one unit the pot is double and a rake takes half."""
     stock_size: int
+    """Cards left in the stock."""
     hand_sizes: tuple[int, ...]
     """How many cards each seat holds, as far as this seat may know (DEF #85)."""
     game_over: bool
@@ -283,6 +302,7 @@ class BuckEmObservation:
     """The cards a lone stayer showed to rake the pot (DEF #88): the Ace of trump if
     it was dealt one, otherwise every trump it was dealt; empty without a rake."""
     options: BuckEmOptions
+    """The game's variant options."""
 
 
 @dataclass(frozen=True)

@@ -184,25 +184,41 @@ class DeerParkObservation:
     others' cards, the kitty below the turned card, or the dealer's discard)."""
 
     seat: int
+    """The seat this observation belongs to (0-based)."""
     phase: Phase
+    """The phase of the hand now."""
     to_act: int | None
+    """The seat whose turn it is, or None when nobody is to act (hand or game over)."""
     legal_actions: tuple[Action, ...]
+    """The seat's legal actions now (empty unless it is this seat's turn)."""
     hand: CardSet
+    """This seat's own cards."""
     hand_number: int
+    """The number of this hand in the game, from 1."""
     dealer: int
+    """The seat that dealt this hand."""
     scores: tuple[int, ...]
+    """Each seat's game score (the first to 0 or 50 wins)."""
     turned: Card
     """The turned-up card (face down again after round 1, but everyone saw it)."""
     maker: int | None
+    """The seat that made trump (ordered up or called it), or None before it is made."""
     requirement: int | None
+    """Tricks the maker must take this hand, or None before trump is made."""
     trump: Suit | None
+    """The trump suit, or None before it is made."""
     locked: tuple[int, ...]
-    """Seats that may not call trump now (the 45 rule)."""
+    """Seats that may not call trump now (the 45 rule): the game's :attr:`DeerParkGame.locked_seats`."""
     history: tuple[str, ...]
+    """This hand's actions in protocol form, as far as this seat may see them."""
     current_trick: tuple[Card, ...]
+    """The cards of the trick being played, leader first (empty between tricks)."""
     trick_leader: int | None
+    """The seat that led the current trick, or None outside the play."""
     tricks: tuple[Trick, ...]
+    """This hand's finished tricks, in order."""
     tricks_won: tuple[int, ...]
+    """Tricks taken this hand, per seat."""
     hand_sizes: tuple[int, ...]
     """How many cards each seat holds, as far as this seat may know (DEF #85)."""
     game_over: bool
@@ -210,6 +226,11 @@ class DeerParkObservation:
     winners: tuple[int, ...]
     """The winning seat(s) once the game is over (empty before)."""
     options: DeerParkOptions
+    """The game's variant options."""
+
+    def is_locked(self, seat: int) -> bool:
+        """Whether ``seat`` may not call trump now: ``seat in locked`` (as the game says)."""
+        return seat in self.locked
 
 
 @dataclass(frozen=True)
@@ -414,8 +435,21 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         """The results of every finished hand."""
         return self._results
 
+    @property
+    def locked_seats(self) -> tuple[int, ...]:
+        """Seats that may not call trump now, in order: what an observation's ``locked`` holds."""
+        return tuple(s for s in range(self._n) if self.is_locked(s))
+
+    def is_locked(self, seat: int) -> bool:
+        """Whether ``seat`` may not call trump now (score at or above ``lock_at``).
+
+        The observation has the same method, and the seats as a tuple in its field ``locked``
+        (here :attr:`locked_seats`).
+        """
+        return self.locked(seat)
+
     def locked(self, seat: int) -> bool:
-        """Whether ``seat`` may not call trump now (score at or above ``lock_at``)."""
+        """The same as :meth:`is_locked` (kept for code written before it; prefer :meth:`is_locked`)."""
         self._check_seat(seat, "seat")
         if self._options.lock_permanent and self._ever_locked[seat]:
             return True

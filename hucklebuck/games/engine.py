@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, IllegalAction, OptionsError, PlayerCountError, RestoreError
+from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError, RestoreError
 from ..packs import GameKind
 from . import ids as _ids
 from . import persist as _persist
@@ -85,23 +85,31 @@ T = TypeVar("T")
 class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
     """Base class of the three games (see the module docstring).
 
-    Subclasses set :attr:`kind`, :attr:`options_type`, :attr:`phase_actions`
+    Subclasses set :attr:`kind`, :attr:`options_type`, ``phase_actions``
     and implement the abstract hooks.
     """
 
     kind: ClassVar[GameKind]
     options_type: ClassVar[type[OptionsBase]]
     phase_actions: ClassVar[Mapping[Phase, tuple[type, ...]]]
-    """The action classes each acting phase accepts."""
+    """The action classes each acting phase accepts (for the game classes, not their users).
+
+    :meta private:"""
     seat_private_actions: ClassVar[tuple[type, ...]] = ()
+    """Action classes whose history text may differ from seat to seat.
+
+    :meta private:"""
     mutable_state: ClassVar[tuple[str, ...]] = ("_hands", "_actions", "_events", "_restocks")
     """Attributes :meth:`copy` copies (lists and dicts; ``None`` allowed); a game
     class adds its own.  Everything else in a game is immutable and shared, but
-    for :attr:`shared_until_written`."""
+    for ``shared_until_written``.
+
+    :meta private:"""
     shared_until_written: ClassVar[tuple[str, ...]] = ("_play", "_rng_obj")
     """Mutable attributes a copy shares until either game changes them (the trick
-    state and the random source), then that game takes its own copy."""
-    """Action classes whose history text may differ from seat to seat."""
+    state and the random source), then that game takes its own copy.
+
+    :meta private:"""
 
     # ------------------------------------------------------------ construction
     def _init_common(
@@ -479,8 +487,16 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
             return []
         return self._legal_in_phase(to_act)
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be applied now (False for anything that is not an action)."""
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``action`` (an action or its protocol text, as :meth:`apply` takes) may be applied now.
+
+        False for anything that is not an action, and for text that does not read as one.
+        """
+        if isinstance(action, str):
+            try:
+                action = parse_action(self.kind, action)
+            except HucklebuckError:
+                return False
         if not isinstance(action, Action):
             return False
         try:

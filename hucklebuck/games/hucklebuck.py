@@ -236,27 +236,43 @@ class HucklebuckObservation:
     """
 
     seat: int
+    """The seat this observation belongs to (0-based)."""
     phase: Phase
+    """The phase of the hand now."""
     to_act: int | None
+    """The seat whose turn it is, or None when nobody is to act (hand or game over)."""
     legal_actions: tuple[Action, ...]
     """The seat's legal actions now (empty unless it is this seat's turn)."""
     hand: CardSet
+    """This seat's own cards."""
     hand_number: int
+    """The number of this hand in the game, from 1."""
     dealer: int
+    """The seat that dealt this hand."""
     scores: tuple[int, ...]
+    """Each seat's game score."""
     out: tuple[int, ...]
+    """Seats out of the game (score at or below -25)."""
     bidder: int | None
+    """The seat that won the auction, or None before it ends (or if everyone passed)."""
     bid: int | None
+    """The winning bid (2 to 5; 5 shoots the moon), or None."""
     trump: Suit | None
+    """The trump suit the bidder named, or None before it is named."""
     declarations: tuple[tuple[int, int | None], ...]
     """(seat, exchange count) for a stay, (seat, None) for a drop, in order."""
     history: tuple[str, ...]
     """This hand's actions in protocol form; others' discards as ``"S discard N cards"``."""
     current_trick: tuple[Card, ...]
+    """The cards of the trick being played, leader first (empty between tricks)."""
     trick_leader: int | None
+    """The seat that led the current trick, or None outside the play."""
     tricks: tuple[Trick, ...]
+    """This hand's finished tricks, in order."""
     tricks_won: tuple[int, ...]
+    """Tricks taken this hand, per seat."""
     stock_size: int
+    """Cards left in the stock."""
     hand_sizes: tuple[int, ...]
     """How many cards each seat holds, as far as this seat may know (DEF #85)."""
     game_over: bool
@@ -264,6 +280,7 @@ class HucklebuckObservation:
     winners: tuple[int, ...]
     """The winning seat(s) once the game is over (empty before)."""
     options: HucklebuckOptions
+    """The game's variant options."""
 
 
 @dataclass(frozen=True)

@@ -108,8 +108,18 @@ def game_from_dict(cls: type[G], data: Mapping[str, Any]) -> G:
     except RestoreError:
         raise
     except (HucklebuckError, LookupError, TypeError, AttributeError, ArithmeticError, ValueError) as exc:
-        why = str(exc)[:200]
-        raise RestoreError(f"the saved game is not valid: {type(exc).__name__}: {why}") from None
+        raise RestoreError(f"the saved game is not valid: {_why(exc)}") from None
+
+
+def _why(exc: Exception) -> str:
+    """What is wrong with a saved game, in its own words (a missing field by name, no class names)."""
+    if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], str):
+        return f"the field {exc.args[0][:60]!r} is missing"
+    if isinstance(exc, HucklebuckError):
+        return str(exc)[:200]
+    if isinstance(exc, LookupError):
+        return "an item it refers to is missing"
+    return f"a field has the wrong kind of value ({str(exc)[:200]})"
 
 
 def load_json(text: str | bytes) -> Any:

@@ -59,8 +59,10 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING, Any, Final
 
+from .. import _validate as v
 from ..actions import BuckStay, Discard, Draw, Fold, Pass, Play
-from ..packs import GameKind
+from ..errors import PlayerCountError
+from ..packs import GameKind, player_range
 from .base import Phase
 
 if TYPE_CHECKING:
@@ -238,12 +240,21 @@ _BY_KIND: dict[int, list[Layout | None]] = {id(kind): [None] * 9 for kind in Gam
 """``id(kind)`` -> layouts by player count (enum members hash slowly; ints do not)."""
 
 
-def layout(kind: GameKind, n: int) -> Layout:
-    """The (shared) layout of ``kind`` with ``n`` players."""
-    key = (kind, n)
-    lay = _LAYOUTS.get(key)
+def layout(kind: GameKind | str, n: int) -> Layout:
+    """The (shared) layout of ``kind`` (a :class:`~hucklebuck.packs.GameKind` or its name) with ``n`` players.
+
+    An unknown game raises :class:`~hucklebuck.errors.OptionsError`, a player count the
+    game does not seat :class:`~hucklebuck.errors.PlayerCountError`.
+    """
+    lay = _LAYOUTS.get((kind, n)) if type(n) is int else None  # type: ignore[arg-type]  # a name hashes as its kind
     if lay is None:
-        lay = _LAYOUTS[key] = Layout(kind, n)
+        kind = v.game(kind, "game")
+        lo, hi = player_range(kind)
+        most = 8 if kind is GameKind.DEERPARK else hi  # Deer Park seats eight with a variant
+        if type(n) is not int or not lo <= n <= most:
+            variant = " (8 with a variant)" if most > hi else ""
+            raise PlayerCountError(f"{kind.title} is for {lo} to {hi} players{variant}, not {v.shown(n)}")
+        lay = _LAYOUTS[(kind, n)] = Layout(kind, n)
         by_n = _BY_KIND[id(kind)]
         if n < len(by_n):
             by_n[n] = lay

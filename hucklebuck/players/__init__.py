@@ -16,9 +16,12 @@ True
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..errors import OptionsError
+from ..games.buckem import BuckEmObservation
+from ..games.deerpark import DeerParkObservation
+from ..games.hucklebuck import HucklebuckObservation
 from ..packs import GameKind
 from .base import Player, RandomPlayer
 
@@ -65,6 +68,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "DEFAULT_PLAYER_KIND",
     "PLAYER_KINDS",
+    "AnyObservation",
     "BuckEmHeuristic",
     "DeerParkHeuristic",
     "HucklebuckHeuristic",
@@ -93,6 +97,26 @@ _HEURISTICS: dict[GameKind, str] = {
 }
 
 
+AnyObservation = HucklebuckObservation | BuckEmObservation | DeerParkObservation
+"""An observation of any of the three games (what a player made for a game not known statically takes)."""
+
+
+# A game named statically gets a player typed for its observations; a game known only at run
+# time gets one typed for any of the three (the overlap with the first three is intended).
+@overload
+def make_player(  # type: ignore[overload-overlap]
+    kind: str, game: Literal[GameKind.HUCKLEBUCK, "hucklebuck"], *, seed: int | None = None
+) -> Player[HucklebuckObservation]: ...
+@overload
+def make_player(  # type: ignore[overload-overlap]
+    kind: str, game: Literal[GameKind.BUCKEM, "buckem"], *, seed: int | None = None
+) -> Player[BuckEmObservation]: ...
+@overload
+def make_player(  # type: ignore[overload-overlap]
+    kind: str, game: Literal[GameKind.DEERPARK, "deerpark"], *, seed: int | None = None
+) -> Player[DeerParkObservation]: ...
+@overload
+def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> Player[AnyObservation]: ...
 def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> Player[Any]:
     """A new computer player of ``kind`` (one of :data:`PLAYER_KINDS`) for ``game``.
 

@@ -120,7 +120,7 @@ def hint(observation: Any, *, samples: int = DEFAULT_HINT_SAMPLES, seed: int | N
 
 # ------------------------------------------------------------------ reasons
 def _card_words(cards: CardSet | list[Any]) -> str:
-    return " ".join(c.code for c in cards)
+    return " ".join(c.display for c in cards)  # 6♣, as the hand and the moves show it
 
 
 def _why(obs: Any, game: GameKind, best: Action) -> str:
@@ -144,7 +144,13 @@ def _why(obs: Any, game: GameKind, best: Action) -> str:
             suit, est = max(((s, estimate_tricks(obs.hand, s)) for s in Suit), key=lambda p: (p[1], p[0]))
             est += EXCHANGE_GAIN
             if isinstance(best, Bid):
-                return f"bid {best.amount}: you expect about {est:.1f} tricks with {_suit(suit)} as trump"
+                if est >= best.amount - 0.5:
+                    return f"bid {best.amount}: you expect about {est:.1f} tricks with {_suit(suit)} as trump"
+                return (  # the bid pays for the game's sake, not on the hand's count alone: say so
+                    f"bid {best.amount}: your hand alone promises only about {est:.1f} tricks with "
+                    f"{_suit(suit)} as trump, but played out over the sampled deals the bid still does "
+                    "better for your chance of winning the game than passing"
+                )
             return f"pass: your best trump, {_suit(suit)}, promises only about {est:.1f} tricks"
         if isinstance(best, Stay | Drop) and obs.trump is not None:
             est = estimate_tricks(obs.hand, obs.trump)
@@ -155,7 +161,10 @@ def _why(obs: Any, game: GameKind, best: Action) -> str:
         trumps = [c for c in obs.hand if c.suit is obs.trump]
         held = f"you hold {len(trumps)} trump{'s' if len(trumps) != 1 else ''}"
         if isinstance(best, Fold):
-            return f"fold: {held}, and a burn would cost you the pot of {obs.pot}"
+            return (
+                f"fold: {held}, and a burn would cost you the pot of {obs.pot}; a fold costs nothing "
+                "now, and its figure above zero is what the later rounds are expected to bring you"
+            )
         return f"stay: {held}" + (f" ({_card_words(trumps)})" if trumps else "")
     if isinstance(best, Play):
         return _play_why(obs, game, best)
@@ -164,7 +173,7 @@ def _why(obs: Any, game: GameKind, best: Action) -> str:
 
 def _play_why(obs: Any, game: GameKind, best: Play) -> str:
     won = obs.tricks_won[obs.seat]
-    card = best.card.code
+    card = best.card.display
     if game is GameKind.HUCKLEBUCK:
         if obs.seat == obs.bidder and obs.bid is not None:
             need = obs.bid - won
@@ -190,16 +199,17 @@ def _reason(obs: Any, game: GameKind, moves: tuple[MoveHint, ...], unit: str) ->
     clause = clause[0].upper() + clause[1:]
     if len(moves) == 1:
         return f"{clause}; it is your only move."
-    gap = best.value - moves[1].value
-    if unit == "%":
+    nxt = moves[1].value
+    if unit == "%":  # the margin is the one between the figures shown, as rounded there
         figure = f"{best.value:.0f}% to win"
-        points = round(gap)
+        points = round(best.value) - round(nxt)
         more = f"{points} percentage point{'s' if points != 1 else ''} more than the next best move"
-        close = gap < 1.0
+        close = points < 1
     else:
         figure = f"{best.value:+.2f} chips"
+        gap = round(best.value, 2) - round(nxt, 2)
         more = f"{gap:.2f} chips more than the next best move"
-        close = gap < 0.01
+        close = gap < 0.005
     if close:
-        more = "about as good as the next best move"
+        return f"{clause}; it is a toss-up: the best move and the next best both give you {figure}."
     return f"{clause}; the best move gives you {figure}, {more}."

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -84,6 +85,8 @@ class Seat:
     connections: int = 0
     returning: bool = False
     """The person is back but the computer is finishing the move it began."""
+    grace_until: float | None = None
+    """While nobody is connected to a person's seat: when (``time.monotonic()``) the computer takes it."""
 
     def stored(self) -> dict[str, Any]:
         """The seat as stored."""
@@ -103,6 +106,9 @@ class Seat:
             "player": self.player,
             "connected": self.kind == "computer" or self.connections > 0,
             "away": self.away,
+            "grace_left": None
+            if self.grace_until is None
+            else max(0, round(self.grace_until - time.monotonic())),
         }
 
 
@@ -286,6 +292,7 @@ class ServerTable:
             info = self.seats[seat]
             info.connections += 1
             timer = self._grace.pop(seat, None)
+            info.grace_until = None
             if timer is not None:
                 timer.cancel()
             if info.away and info.connections == 1:
@@ -331,10 +338,12 @@ class ServerTable:
         """Start the grace period of a person's seat nobody is connected to."""
         loop = asyncio.get_running_loop()
         self._grace[seat] = loop.call_later(self.config.grace, self._take_over, seat)
+        self.seats[seat].grace_until = time.monotonic() + self.config.grace  # every view shows the countdown
 
     def _take_over(self, seat: int) -> None:
         self._grace.pop(seat, None)
         info = self.seats[seat]
+        info.grace_until = None
         if info.connections or info.away or self.manager.closing:
             return
 

@@ -60,11 +60,13 @@ class HandLog:
         )
         key = (game.hand_number, hidden)
         count = len(raw) - start
+        up = getattr(game, "turned", None) if game.kind is GameKind.DEERPARK else None
         if key != self._key or count < self._seen:  # a new hand, or declarations revealed
             self._key, self._seen, self._lines = key, 0, []
+            if up is not None and up.suit is Suit.CLUBS:  # no order or call: the log says why (S4)
+                self._lines.append(f"{up.display} is turned: clubs are trump without calling")
         deal = raw[start - 1] if start else None
         dealer = deal.dealer if isinstance(deal, DealEvent) else game.dealer
-        up = getattr(game, "turned", None) if game.kind is GameKind.DEERPARK else None
         lines = self._lines
         for ev in raw[start + self._seen :]:  # only the entries added since the last update
             if isinstance(ev, TrickEvent):
@@ -232,7 +234,7 @@ def seat_view(
         "title": kind.title,
         "players": game.players,
         "hand_number": obs.hand_number,
-        "dealer": obs.dealer,
+        "dealer": _hand_dealer(game, obs),
         "phase": obs.phase.value,
         "phase_text": narrator.phase_name(),
         "to_act": None if over else to_act,
@@ -252,6 +254,15 @@ def seat_view(
         "game_over": extra.get("game_over"),
         "notices": extra.get("notices", []),
     }
+
+
+def _hand_dealer(game: TrickGame[Any, Any], obs: Any) -> int:
+    """The dealer of the hand shown: once a hand ends the game already names the next dealer."""
+    if obs.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+        deal = hand_events(game)[0]
+        if deal is not None:
+            return int(deal.dealer)
+    return int(obs.dealer)
 
 
 def _current_plays(obs: Any) -> list[dict[str, Any]]:

@@ -10,12 +10,20 @@ const errorBox = document.getElementById("form-error");
 let games = [];
 let seatChoices = [];  // what each seat row holds, kept when the player count changes
 
+// One limit for a name everywhere: the server's (ServerConfig.max_name) and the state schema's.
+const MAX_NAME = 24;
+// Player kinds for measuring the computer players, not for playing with friends.
+const RESEARCH_KINDS = new Set(["mc-blind"]);
+
 function current() {
   const checked = form.querySelector("input[name=game]:checked");
   return games.find((g) => g.name === (checked ? checked.value : games[0].name));
 }
 
 function humanize(name) { return name.replace(/_/g, " "); }
+/** A choice as the lobby shows it: "none" reads as "not used". */
+function choiceLabel(value) { return value === "none" ? "not used" : humanize(value); }
+function cap(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
 function title(name) { const t = humanize(name); return t[0].toUpperCase() + t.slice(1); }
 
 
@@ -52,7 +60,7 @@ const STRENGTH = {
 
 function seatKinds(g) {
   return [{ value: "human", label: "a person", desc: "gets a secret link to this seat to send them" },
-    ...g.computer_players.map((c) => ({ value: c.name, label: STRENGTH[c.name] || `computer (${c.name})`,
+    ...g.computer_players.filter((c) => !RESEARCH_KINDS.has(c.name)).map((c) => ({ value: c.name, label: STRENGTH[c.name] || `computer (${c.name})`,
       desc: c.description }))];
 }
 
@@ -69,23 +77,24 @@ function renderSeats() {
   for (let i = 0; i < n; i++) {
     const choice = seatChoices[i];
     if (!kinds.some((k) => k.value === choice.kind)) choice.kind = defaultBot;
-    const kindSel = h("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i + 1}: who plays` },
+    const kindSel = h("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i}: who plays` },
       kinds.map((k) => h("option", { value: k.value, selected: k.value === choice.kind }, k.label)));
-    const nameIn = h("input", { type: "text", id: `seat-${i}-name`, maxlength: 40, value: choice.name,
-      placeholder: i === 0 ? "your name" : `Player ${i + 1}`, "aria-label": `Seat ${i + 1}: name`, autocomplete: "off" });
+    const nameIn = h("input", { type: "text", id: `seat-${i}-name`, maxlength: MAX_NAME, value: choice.name,
+      placeholder: i === 0 ? "your name" : `Player ${i}`, "aria-label": `Seat ${i}: name`, autocomplete: "off" });
     kindSel.setAttribute("aria-describedby", "seat-kinds");
     const update = () => { nameIn.classList.toggle("hidden", choice.kind !== "human"); };
     update();
     kindSel.addEventListener("change", () => { choice.kind = kindSel.value; update(); });
     nameIn.addEventListener("input", () => { choice.name = nameIn.value; });
     rows.push(h("div", { class: "seat-row" },
-      h("span", { class: "seat-no" }, `Seat ${i + 1}`, i === 0 ? h("span", { class: "sr-only" }, " (you)") : null),
+      h("span", { class: "seat-no" }, `Seat ${i}`, i === 0 ? h("span", { class: "sr-only" }, " (you)") : null),
       kindSel, nameIn));
   }
   const legend = h("ul", { class: "desc seat-kinds", id: "seat-kinds" },
     kinds.map((k) => h("li", {}, h("b", {}, `${k.label}: `), k.desc)));
   seatsBox.replaceChildren(h("p", { class: "desc" },
-    "Seat 1 is yours. Play passes to the left: seat 2 after seat 1, and so on."), ...rows, legend);
+    `Seat 0 is yours. Seats count from 0, as in the terminal game; play passes to the left: seat 1 after ` +
+    `seat 0, and so on. A name may have up to ${MAX_NAME} characters.`), ...rows, legend);
 }
 
 function optionControl(o) {
@@ -94,7 +103,7 @@ function optionControl(o) {
   if (o.type === "choice" && Array.isArray(o.choices)) {
     return h("select", { id, name: o.name }, o.choices.map((c) => {
       const value = c === null ? "none" : String(c);
-      const label = humanize(value) + (c === o.default ? " (usual)" : "");
+      const label = choiceLabel(value) + (c === o.default ? " (usual)" : "");
       return h("option", { value, selected: c === o.default }, label);
     }));
   }
@@ -105,21 +114,34 @@ function optionControl(o) {
   return h("input", attrs);
 }
 
+/** An option's text in plain words: no rule citations, no formulas, no option names in code form. */
+export function words(text) {
+  return plain(text)
+    .replace(/,? ?1 to 2\*\*\d+(?: - 1)?/g, "")
+    .replace(/floor\(pot x own tricks \/ winners' tricks\)/g, "a share of the pot in proportion to the tricks taken, rounded down,")
+    .replace(/floor\(pot \/ 2\)/g, "half the pot, rounded down")
+    .replace(/ceil\(pot \/ 2\)/g, "half the pot, rounded up")
+    .replace(/\+5 - t\b/g, "5 minus the tricks taken")
+    .replace(/\b([a-z]+(?:_[a-z]+)+) needs the short pack/g, (_, name) => `The choice “${humanize(name)}” needs “Short handed” on`)
+    .replace(/\b([a-z]+(?:_[a-z]+)+)\b/g, (_, name) => `“${humanize(name)}”`)
+    .replace(/\s+([.,;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
+}
+
 function defaultText(o) {
-  if (o.default === null) return "none";
+  if (o.default === null) return "not used";
   if (o.default === true) return "on";
   if (o.default === false) return "off";
-  return humanize(String(o.default));
+  return choiceLabel(String(o.default));
 }
 
 function optionDesc(o, control) {
   const parts = [];
-  const main = plain(o.description);
+  const main = words(o.description);
   if (main) parts.push(main);
   if (o.type === "choice" && o.choice_descriptions) {
     const value = control.value;
-    const d = plain(o.choice_descriptions[value] || "").replace(/\s*\(default\)|;?\s*default\b/g, "");
-    if (d) parts.push(`${humanize(value)}: ${d}`);
+    const d = words(o.choice_descriptions[value] || "").replace(/\s*\(default\)|;?\s*default\b/g, "");
+    if (d) parts.push(`${cap(choiceLabel(value))}: ${d}`);
   }
   parts.push(`Usual: ${defaultText(o)}.`);
   return parts.join(" ");
@@ -160,8 +182,8 @@ async function create(event) {
   const g = current();
   const n = Number(playersSel.value);
   const seats = seatChoices.slice(0, n).map((c, i) => (c.kind === "human"
-    ? { kind: "human", name: c.name.trim() || `Player ${i + 1}` }
-    : { kind: "computer", player: c.kind }));
+    ? { kind: "human", name: c.name.trim() || `Player ${i}` }
+    : { kind: "computer", player: c.kind, name: `Computer ${i}` }));
   if (!seats.some((s) => s.kind === "human")) {
     errorBox.textContent = "Choose “a person” for at least one seat (yours).";
     return;
@@ -189,13 +211,13 @@ function showCreated(table) {
   const items = [];
   for (const s of table.seats) {
     if (s.kind !== "human") continue;
-    items.push(linkItem(`Seat ${s.seat + 1}: ${s.name}${s === mine ? " (you)" : ""}`, base + s.link));
+    items.push(linkItem(`Seat ${s.seat}: ${s.name}${s === mine ? " (you)" : ""}`, base + s.link));
   }
   if (table.spectator_link) items.push(linkItem("Watch link (no hand shown)", base + table.spectator_link));
   document.getElementById("links").replaceChildren(...items);
   const go = document.getElementById("go");
   go.href = mine.link;
-  go.textContent = `Take your seat (seat ${mine.seat + 1})`;
+  go.textContent = `Take your seat (seat ${mine.seat})`;
   form.classList.add("hidden");
   document.getElementById("created").classList.remove("hidden");
   document.getElementById("created-title").focus();

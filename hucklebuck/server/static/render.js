@@ -6,7 +6,7 @@ const $ = (id) => document.getElementById(id);
 
 function seatName(view, seat) {
   const s = view.seats[seat];
-  return s ? s.name : `seat ${seat + 1}`;
+  return s ? s.name : `seat ${seat}`;  // seats count from 0, as in the terminal and the protocol
 }
 
 function trumpWords(view) {
@@ -14,10 +14,13 @@ function trumpWords(view) {
   return h("span", { class: "trump-badge" }, ...suitedText(`${suitGlyph(view.trump)} ${suitName(view.trump)}`));
 }
 
-export function statusText(view, you) {
+export function statusText(view, you, forced = null) {
   if (view.game_over) return { text: `Game over. ${plain(view.game_over.text)}`, mine: false, over: true };
   if (view.to_act === null || view.to_act === undefined) {
     return { text: view.phase_text ? `${cap(view.phase_text)}…` : "Dealing the next hand…", mine: false };
+  }
+  if (view.to_act === you && forced) {
+    return { text: `Your only legal move, ${forced.text}: it is played for you.`, mine: false };
   }
   if (view.to_act === you) {
     const play = (view.legal || []).some((m) => m.kind === "play");
@@ -46,7 +49,27 @@ function renderFacts(view, you) {
   $("contract").replaceChildren(...(view.contract ? [h("p", { class: "contract" }, ...suitedText(view.contract))] : []));
 }
 
-function renderSeats(view, you) {
+/** A dropped person's countdown in their seat: the seconds until the computer plays for them. */
+export function graceText(seconds) {
+  return `not connected · ${Math.max(0, Math.ceil(seconds))} s`;  // short: it sits in a seat's tag row
+}
+
+/** One line everyone sees while a person's grace period runs (the table waits for them meanwhile). */
+function renderGrace(view, ctx) {
+  const box = $("grace-line");
+  const gone = view.seats.filter((s) => s.kind === "human" && !s.connected && typeof s.grace_left === "number");
+  box.classList.toggle("hidden", !gone.length);
+  box.replaceChildren(...gone.map((s) => h("span", { dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000),
+    graceName: s.name } }, graceLine(s.name, s.grace_left))));
+}
+
+export function graceLine(name, seconds) {
+  return `${name}'s connection dropped: the table waits for them, then the computer plays for them in ` +
+    `${Math.max(0, Math.ceil(seconds))} s. `;
+}
+
+function renderSeats(view, ctx) {
+  const you = ctx.you;
   const items = view.seats.map((s) => {
     const tags = [];
     if (s.seat === you) tags.push(h("span", { class: "tag" }, "you"));
@@ -54,16 +77,19 @@ function renderSeats(view, you) {
     if (view.to_act === s.seat) tags.push(h("span", { class: "tag turn" }, "to play"));
     if (s.kind === "computer") tags.push(h("span", { class: "tag" }, `computer (${s.player})`));
     else if (s.away) tags.push(h("span", { class: "tag off" }, "away: computer plays"));
-    else if (!s.connected) tags.push(h("span", { class: "tag off" }, "not connected"));
+    else if (!s.connected && typeof s.grace_left === "number") {
+      tags.push(h("span", { class: "tag off", dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000) } },
+        graceText(s.grace_left)));
+    } else if (!s.connected) tags.push(h("span", { class: "tag off" }, "not connected"));
     if (s.status) tags.push(h("span", { class: "tag" }, s.status));
     const backs = h("div", { class: "backs", "aria-hidden": "true" },
       Array.from({ length: Math.min(s.cards, 8) }, () => cardImg(null, { alt: "", cls: "" })));
-    const label = [`Seat ${s.seat + 1}, ${s.name}`, s.seat === you ? "you" : "", s.kind === "computer" ? "computer" : "",
+    const label = [`Seat ${s.seat}, ${s.name}`, s.seat === you ? "you" : "", s.kind === "computer" ? "computer" : "",
       view.to_act === s.seat ? "to play" : "", `${scoreText(view, s.score)}`, plural(s.tricks, "trick"),
       `${plural(s.cards, "card")} in hand`].filter(Boolean).join(", ");
     return h("article", { class: `seat${view.to_act === s.seat ? " turn" : ""}${s.seat === you ? " me" : ""}`,
       "aria-label": label },
-    h("div", { class: "name", title: s.name }, `${s.seat + 1}. ${s.name}`),
+    h("div", { class: "name", title: s.name }, `${s.seat}. ${s.name}`),
     h("div", { class: "tags" }, tags),
     h("div", { class: "nums" }, h("span", { class: "score" }, scoreText(view, s.score)),
       h("span", {}, `tricks ${s.tricks}`), h("span", {}, `cards ${s.cards}`)),
@@ -85,7 +111,8 @@ function renderTrick(view) {
     const leader = view.trick_leader ?? view.current_trick[0].seat;
     const next = view.to_act !== null && view.to_act !== undefined ? ` ${seatName(view, view.to_act)} to play.` : "";
     caption.textContent = `Trick in progress: ${seatName(view, leader)} led.${next}`;
-  } else if (view.last_trick && view.phase === "play") {
+  } else if (view.last_trick && ["play", "hand_over", "game_over"].includes(view.phase)) {
+    // the finished trick stays until the next one starts: the hand's fifth trick too, until the next deal
     const t = view.last_trick;
     trick.replaceChildren(...t.cards.map((p) => h("div", { class: `played${p.seat === t.winner ? " win" : ""}` },
       cardImg(p.card), h("span", { class: "who" }, seatName(view, p.seat)))));
@@ -200,7 +227,8 @@ function renderMoves(view, ctx, moves) {
   $("moves").replaceChildren(...out);
 }
 
-function signed(d) { return d > 0 ? `+${d}` : d < 0 ? `−${-d}` : "0"; }
+// One minus sign everywhere, the plain "-" the rules' texts and the terminal use (not also "−").
+function signed(d) { return d > 0 ? `+${d}` : d < 0 ? `-${-d}` : "0"; }
 
 /** While the next hand is being bid or declared, one line up top says how the last hand scored. */
 function renderLastHandLine(view) {
@@ -249,7 +277,7 @@ function renderHint(ctx) {
 }
 
 export function render(view, ctx) {
-  let st = statusText(view, ctx.you);
+  let st = statusText(view, ctx.you, ctx.forced);
   if (st.mine && !ctx.connected) {
     st = { text: `${st.text} (Not connected: you can move once the page is connected again.)`, mine: false };
   }
@@ -262,7 +290,8 @@ export function render(view, ctx) {
   status.classList.toggle("over", Boolean(st.over));
   renderFacts(view, ctx.you);
   renderLastHandLine(view);
-  renderSeats(view, ctx.you);
+  renderSeats(view, ctx);
+  renderGrace(view, ctx);
   renderTrick(view);
   const mine = ctx.you !== null && view.to_act === ctx.you;
   const moves = sortMoves(view, mine);

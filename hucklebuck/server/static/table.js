@@ -1,6 +1,7 @@
 // The table page: one WebSocket to the server, which is the only source of truth. The page draws each
 // state the server sends, sends moves, and reconnects by itself with backoff when the connection drops.
-import { render } from "./render.js";
+import { h } from "./common.js";
+import { graceLine, graceText, render } from "./render.js";
 
 const CLOSE_TAKEN_OVER = 4001;
 const isFatalClose = (code) => code >= 4400 && code < 4500;
@@ -10,8 +11,13 @@ const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[
 const token = location.hash.length > 1 ? location.hash.slice(1) : null;
 const $ = (id) => document.getElementById(id);
 
+// A move that is your only legal one is played for you after a moment, as the terminal does (its
+// --ask-forced turns that off there): nothing is decided, the click would only slow the table down, and
+// the page says what it played. FORCED_PAUSE_MS lets the person see it happen.
+const FORCED_PAUSE_MS = 900;
+
 const ctx = {
-  you: null, connected: false, pending: false, hintPending: false, hint: null,
+  you: null, connected: false, pending: false, hintPending: false, hint: null, forced: null, receivedAt: 0,
   selected: new Set(), openGroups: new Set(),
   act, toggle, askHint, rematch,
 };
@@ -23,6 +29,7 @@ let retryTimer = null;
 let stopped = false;
 let errorTimer = null;
 let noticeTimer = null;
+let forcedTimer = null;
 
 function setConn(state, text) {
   const conn = $("conn");
@@ -105,12 +112,47 @@ function onState(msg) {
     ctx.selected.clear();
   }
   if (newHand) $("scoring-panel").open = true;
+  ctx.receivedAt = performance.now();
+  planForced(msg);
   const latest = (msg.view.notices || []).at(-1);
   if (latest && previousNotices && !previousNotices.includes(latest)) showNotice(latest);
   previousNotices = msg.view.notices || [];
   document.body.dataset.seq = String(seq);
   render(view, ctx);
 }
+
+/** Play the seat's only legal move for it after a short pause (see FORCED_PAUSE_MS). */
+function planForced(msg) {
+  const legal = msg.view.legal || [];
+  const only = msg.you !== null && msg.view.to_act === msg.you && !msg.view.game_over && legal.length === 1;
+  if (!only) {
+    ctx.forced = null;
+    clearTimeout(forcedTimer);
+    return;
+  }
+  if (ctx.forced && ctx.forced.seq === msg.seq) return;  // already planned for this state
+  clearTimeout(forcedTimer);
+  ctx.forced = { ...legal[0], seq: msg.seq };
+  ctx.pending = true;  // no button takes a click meanwhile
+  forcedTimer = setTimeout(() => {
+    if (!ctx.forced || ctx.forced.seq !== seq) return;
+    const move = ctx.forced;
+    ctx.pending = false;
+    if (!ctx.connected) { ctx.forced = null; draw(); return; }
+    act(move);
+    showNotice(`Your only legal move was played for you: ${move.text.replace(/^play /i, "")}`);
+  }, FORCED_PAUSE_MS);
+}
+
+/** The countdowns of dropped people, once a second between states (everyone sees them). */
+function tickGrace() {
+  const now = performance.now();
+  for (const el of document.querySelectorAll("[data-grace-ends]")) {
+    const left = (Number(el.dataset.graceEnds) - now) / 1000;
+    el.textContent = el.dataset.graceName ? graceLine(el.dataset.graceName, left) : graceText(left);
+  }
+}
+setInterval(tickGrace, 1000);
 
 function onMessage(event) {
   let msg;
@@ -120,8 +162,8 @@ function onMessage(event) {
     ctx.pending = false;
     ctx.hintPending = false;
     document.body.dataset.errors = String(Number(document.body.dataset.errors || 0) + 1);
+    if (FATAL_CODES.has(msg.code)) { stop(msg.message); return; }  // said once, in the banner
     showError(msg.message);
-    if (FATAL_CODES.has(msg.code)) stop(msg.message);
     draw();
   } else if (msg.type === "hint") {
     ctx.hintPending = false;
@@ -135,7 +177,12 @@ function stop(message) {
   clearTimeout(retryTimer);
   ctx.connected = false;
   setConn("gone", "not connected");
-  showBanner(message);
+  const b = showBanner(`${message} `);
+  b.append(h("a", { href: "/", class: "btn small" }, "Back to the lobby"));
+  if (!view) {  // nothing was ever shown: the page must not go on saying it is connecting, nor show an empty table
+    $("status").textContent = "This page is not connected to a table.";
+    document.body.classList.add("no-table");
+  }
   draw();
 }
 
@@ -178,8 +225,8 @@ function onClose(event) {
     draw();
     return;
   }
+  if (stopped) return;  // already stopped, its message shown once
   if (isFatalClose(event.code)) { stop(event.reason || "The server refused this link."); return; }
-  if (stopped) return;
   const delay = Math.min(10000, 500 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
   attempts += 1;
   setConn("down", "connection lost");
