@@ -41,6 +41,7 @@ from cases import (
     hucklebuck_boundaries,
     hucklebuck_hand,
     hucklebuck_scoring,
+    protocol_cases,
 )
 from cases.common import CASES, add, err
 
@@ -56,6 +57,7 @@ BUILDERS = [
     deerpark_scoring.build,
     buckem.build,
     buckem_settle.build,
+    protocol_cases.build,
 ]
 
 

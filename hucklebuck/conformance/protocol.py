@@ -34,12 +34,11 @@ from ..games.deerpark import DeerParkGame, DeerParkOptions
 from ..games.engine import TrickGame
 from ..games.hucklebuck import HucklebuckGame, HucklebuckOptions
 from ..packs import GameKind, pack
-from .spec import extensions
+from .spec import OPS, extensions
 
 __all__ = ["OPS", "PROTOCOL", "ProtocolError", "handle"]
 
 PROTOCOL: Final = 1
-OPS: Final = ("hello", "deck", "trick_winner", "legal_plays", "play", "solve")
 #: A ``solve`` request searches at most this many nodes (both cores count alike) ...
 SOLVE_NODES: Final = 2_000_000
 #: ... and about this many seconds; past either it is answered ``unsupported``.
