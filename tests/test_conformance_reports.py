@@ -125,7 +125,7 @@ def test_messages_are_in_json_notation() -> None:
     case = next(c for c in load_cases() if c.id.startswith("hucklebuck/tricks/"))
     out = cli("run", "--adapter", f"{PY} {FIXTURES / 'nan_adapter.py'}", "--id-prefix", case.id)
     line = next(x for x in out.stdout.splitlines() if x.startswith("FAIL "))
-    assert "not standard JSON: \"" in line and "b'" not in line, line
+    assert 'not standard JSON: "' in line and "b'" not in line, line
     report = run_cases([c for c in load_cases() if c.id == "protocol/framing/missing-op"], WrongNull())
     (message,) = [m for _, m in report.failed]
     assert message.startswith('$.id: expected null, got "protocol/framing/missing-op"'), message

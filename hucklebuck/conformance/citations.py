@@ -129,7 +129,10 @@ class CitationIndex:
                 problems.append(f"{where}: {why}")
         for prefix, (what, shows) in SHOWN_BY.items():
             if any(c.startswith(prefix) for c in cited) and not shows(case):
-                problems.append(f"{where}: cites {show(prefix.rstrip(':'))} but its request has no {what}")
+                problems.append(
+                    f"{where}: cites {show(prefix.rstrip(':'))}, but its request does not show it "
+                    f"(expected: {what})"
+                )
         if _is_raw(case) and not any(
             c.startswith(("protocol: transport and framing:", "protocol: requests and answers:"))
             for c in cited
