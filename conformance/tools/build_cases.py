@@ -35,6 +35,7 @@ from cases import (
     buckem,
     buckem_settle,
     coverage,
+    deciding_cases,
     deerpark,
     deerpark_scoring,
     hucklebuck,
@@ -57,6 +58,7 @@ BUILDERS = [
     deerpark_scoring.build,
     buckem.build,
     buckem_settle.build,
+    deciding_cases.build,
     protocol_cases.build,
 ]
 

@@ -599,7 +599,12 @@ case_file = {
                     ]
                 },
             ],
-            "if": not_edge,
+            "if": {
+                "anyOf": [
+                    not_edge,
+                    {"required": ["extensions"], "properties": {"extensions": {"minItems": 1}}},
+                ]
+            },
             "then": True,
             "else": {"properties": {"request": {"$ref": "request.schema.json"}}},
         }

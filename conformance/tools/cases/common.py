@@ -54,6 +54,7 @@ def add(
     expect: Any,
     *,
     deciding: list[str] | None = None,
+    extensions: list[str] | None = None,
 ) -> None:
     """Record one case; ``deciding`` names the boundaries it sits on (see ``deciding.py``)."""
     case_id = f"{game}/{area}/{slug}"
@@ -67,6 +68,8 @@ def add(
     names = [*(deciding or []), *EARLIER.get(case_id, [])]
     if names:
         case["deciding"] = names
+    if extensions:
+        case["extensions"] = extensions
     CASES[game].setdefault(area, []).append(case | {"request": request, "expect": expect})
 
 
