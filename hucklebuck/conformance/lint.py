@@ -21,7 +21,7 @@ from typing import Any, Final
 from .casefile import CaseFileError, _case_files, show
 from .citations import CitationIndex, check_raw
 from .deciding import BOUNDARIES, NOT_DECIDABLE
-from .spec import DEFS, GAMES, GROUPS, NOT_OBSERVABLE, OPTION_VALUES, PROTOCOL_OPTIONS
+from .spec import DEFS, GAMES, GROUPS, NOT_OBSERVABLE, OPTION_VALUES, PROTOCOL_OPTIONS, PROTOCOL_SECTIONS
 
 __all__ = ["Coverage", "coverage", "coverage_lines", "lint"]
 
@@ -49,6 +49,8 @@ class Coverage:
     option_values: Counter[tuple[str, str, Any]] = field(default_factory=Counter)
     #: Deciding boundary -> ids of the cases naming it.
     deciding: dict[str, list[str]] = field(default_factory=dict)
+    #: Section of the protocol page -> ids of the cases citing it first.
+    protocol_sections: dict[str, list[str]] = field(default_factory=dict)
 
     def uncited(self) -> list[int]:
         """Observable decisions no case cites."""
@@ -70,6 +72,11 @@ class Coverage:
 
     def note(self, case_id: str, game: str, case: dict[str, Any]) -> None:
         """Count what one (well-formed) case covers."""
+        source = case.get("source")
+        if isinstance(source, list) and source and isinstance(source[0], str):
+            for section in PROTOCOL_SECTIONS:
+                if source[0].startswith((f"protocol: {section}:", f"protocol: {section},")):
+                    self.protocol_sections.setdefault(section, []).append(case_id)
         for name in case.get("deciding", []):
             if isinstance(name, str) and name in BOUNDARIES:
                 self.deciding.setdefault(name, []).append(case_id)
@@ -262,6 +269,12 @@ def coverage_lines(paths: Sequence[Path | str] = ()) -> list[str]:
         lines.append(f"  DEF #{d} is not observable: {why}")
     if len(cited) < len(observable):
         lines.append("  not cited: " + ", ".join(f"DEF #{d}" for d in cov.uncited()))
+    cited_sections = [s for s in PROTOCOL_SECTIONS if s in cov.protocol_sections]
+    lines.append(
+        f"protocol sections that cases cite first: {len(cited_sections)} of {len(PROTOCOL_SECTIONS)} ("
+        + ", ".join(f"{s} {len(cov.protocol_sections[s])}" for s in cited_sections)
+        + ")"
+    )
     lines.append(f"non-default option values set: {len(values) - len(unex)} of {len(values)}")
     undecided = cov.undecided()
     lines.append(f"deciding boundaries with a case: {len(BOUNDARIES) - len(undecided)} of {len(BOUNDARIES)}")
