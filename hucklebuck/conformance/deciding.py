@@ -15,6 +15,7 @@ whose answer changes when the option is left at its default.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -147,7 +148,9 @@ def _option_boundaries() -> dict[str, Boundary]:
                 if f"{game}.{name}={shown}" in NOT_DECIDABLE:
                     continue
                 out[f"{game}.{name}={shown}"] = Boundary(
-                    f"{name}={shown} changes the answer from the default {values[0]!r}", (), (name, v)
+                    f"{name}={shown} changes the answer from the default {json.dumps(values[0])}",
+                    (),
+                    (name, v),
                 )
     return out
 

@@ -40,7 +40,7 @@ def load_schema(name: str) -> dict[str, Any]:
     """The schema called ``name`` (``request``, ``answer`` or ``case-file``), decoded."""
     paths = schema_paths()
     if name not in paths:
-        raise KeyError(f"no schema {name!r} (the schemas are {', '.join(paths)})")
+        raise KeyError(f"no schema {json.dumps(name)} (the schemas are {', '.join(paths)})")
     data: dict[str, Any] = json.loads(paths[name].read_text(encoding="utf-8"))
     return data
 
@@ -66,7 +66,7 @@ def validator(name: str, definition: str | None = None) -> Any:
     schema = schemas[name]
     if definition is not None:
         if definition not in schema.get("$defs", {}):
-            raise KeyError(f"schema {name!r} has no definition {definition!r}")
+            raise KeyError(f"schema {json.dumps(name)} has no definition {json.dumps(definition)}")
         schema = {"$ref": f"{schema['$id']}#/$defs/{definition}"}
     return jsonschema.Draft202012Validator(schema, registry=registry)
 
