@@ -79,10 +79,10 @@ def _parser() -> argparse.ArgumentParser:
     rn.add_argument(
         "--check-schema",
         action="store_true",
-        help="also check every answer against the answer schema (needs the jsonschema package)",
+        help="also check every answer against the answer schema (default: off; needs pip install jsonschema)",
     )
-    rn.add_argument("--junit-xml", metavar="FILE", help="also write a JUnit XML report")
-    rn.add_argument("--json", metavar="FILE", help="also write a JSON report ('-': to stdout)")
+    rn.add_argument("--junit-xml", metavar="FILE", help="also write a JUnit XML report (default: none)")
+    rn.add_argument("--json", metavar="FILE", help="also write a JSON report ('-': to stdout; default: none)")
     li = sub.add_parser("lint", help="check the case files and show what they cover")
     li.add_argument("paths", nargs="*")
     li.add_argument("--quiet", action="store_true", help="print only problems")

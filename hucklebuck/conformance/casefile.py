@@ -18,7 +18,7 @@ import base64
 import binascii
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +87,6 @@ class Case:
     no_answer: bool = False
     #: The ``id`` the answer to a raw line must carry.
     answer_id: Any = None
-    #: Anything else the case file says (for the lint; the runner ignores it).
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def group(self) -> str:
