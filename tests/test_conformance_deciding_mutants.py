@@ -27,6 +27,13 @@ MUTANTS = [
         "deerpark/end/zero-and-fifty-play-on",
     ),
     (
+        "hucklebuck.games._deerpark_scoring",
+        "a maker needs one trick more than the requirement",
+        "need = game._requirement if s == game._maker else 1",
+        "need = game._requirement + 1 if s == game._maker else 1",
+        "deerpark/scoring/maker-exactly-three",
+    ),
+    (
         "hucklebuck.games._hucklebuck_scoring",
         "a stayer with exactly one trick loses 5",
         "            if t >= 1:",
@@ -63,6 +70,7 @@ NEW = {
     "deerpark/end/forty-nine-and-zero",
     "deerpark/end/maker-zero-and-fifty",
     "deerpark/end/fifty-one-and-maker-zero",
+    "deerpark/scoring/maker-exactly-three",
     "hucklebuck/scoring/stayer-exactly-one-trick",
     "hucklebuck/scoring/bid-3-with-three",
     "hucklebuck/scoring/bid-4-with-three",

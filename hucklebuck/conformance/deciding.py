@@ -102,6 +102,9 @@ def _rule_boundaries() -> dict[str, Boundary]:
         "deerpark/def-74-zero-and-fifty-maker": b(
             "the maker on exactly 0 and another seat on exactly 50: the maker wins", (74,)
         ),
+        "deerpark/def-65-maker-exactly-requirement": b(
+            "a maker who takes exactly the tricks required makes the contract", (65,)
+        ),
         "deerpark/def-74-fifty-and-minus-one": b(
             "exactly 50 against -1: the one at -1 is farther, and wins", (74,)
         ),

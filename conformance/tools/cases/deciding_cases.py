@@ -43,6 +43,7 @@ SPADE_SET = [
 def build() -> None:
     """Add the cases of this file."""
     _deerpark_goals()
+    _deerpark_made_exactly()
     _hucklebuck_hand()
     _hucklebuck_restock()
     _buckem_odd_chip()
@@ -109,6 +110,29 @@ def _deerpark_goals() -> None:
             {"hands": [{"scores": scores}], "final": fin},
             deciding=[deciding] if deciding else None,
         )
+
+
+def _deerpark_made_exactly() -> None:
+    """The maker, seat 1, calls hearts and takes exactly the three tricks needed: -3; seat 0
+    with two tricks -2; seat 2 with none +5."""
+    hands = ["AC KC QC AD KD", "JH JD AH TC TD", "KS QS JS TS QH"]
+    actions = [
+        *("1 pass", "2 pass", "0 pass", "1 call H"),
+        *("1 play JH", "2 play QH", "0 play QC", "1 play JD", "2 play JS", "0 play KC"),
+        *("1 play AH", "2 play QS", "0 play KD", "1 play TC", "2 play KS", "0 play AC"),
+        *("0 play AD", "1 play TD", "2 play TS"),
+    ]
+    add(
+        DP,
+        "scoring",
+        "maker-exactly-three",
+        "a maker who takes exactly the three tricks needed makes it: -3 (a defender with two: -2)",
+        ["S4: the caller must take three or go up 5"],
+        [65],
+        dp(hands, "AS", actions),
+        {"hands": [{"maker": 1, "requirement": 3, "tricks_won": [2, 3, 0], "delta": [-2, -3, 5]}]},
+        deciding=["deerpark/def-65-maker-exactly-requirement"],
+    )
 
 
 def _hucklebuck_hand() -> None:
