@@ -5,6 +5,7 @@ and a non-Python adapter."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 from hucklebuck.conformance import InProcessAdapter, SubprocessAdapter, load_cases, match, run_cases
 from hucklebuck.conformance.lint import lint
 from hucklebuck.conformance.runner import RunnerError, bundled_suite_dir, suite_info
+from hucklebuck.conformance.spec import OPS
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -67,7 +69,7 @@ def test_lint_finds_problems(tmp_path: Path) -> None:
     (d / "a.json").write_text(json.dumps(bad))
     problems = "\n".join(lint([tmp_path]))
     assert "cites neither" in problems and "duplicate id hucklebuck/x/one" in problems
-    assert "'decisions' must be a list like" in problems and "must look like" in problems
+    assert '"decisions" must be a list like' in problems and "must look like" in problems
     assert "no case sets these option values" in problems and "fewer than 150" in problems
     assert "no case cites these observable decisions: DEF #2," in problems
 
@@ -91,7 +93,7 @@ def test_a_wrong_adapter_fails_with_the_case_id() -> None:
     )
     assert out.returncode == 1
     assert f"FAIL {cases[0].id}: $: expected" in out.stdout
-    assert out.stdout.strip().splitlines()[-1] == "0 passed, 1 failed"
+    assert out.stdout.strip().splitlines()[-1] == "0 passed, 1 failed, 0 skipped, 0 not run"
 
 
 @pytest.mark.single_core
@@ -126,7 +128,10 @@ def test_protocol_mismatch_is_refused() -> None:
 
 
 @pytest.mark.single_core
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+@pytest.mark.skipif(
+    shutil.which("node") is None and not os.environ.get("HUCKLEBUCK_TEST_REQUIRE_NODE"),
+    reason="Node.js is not installed (CI installs Debian's nodejs and sets HUCKLEBUCK_TEST_REQUIRE_NODE=1)",
+)
 def test_node_adapter_runs_the_suite_with_unsupported_ops_skipped() -> None:
     cmd = f"node {ROOT / 'conformance' / 'adapters' / 'node' / 'adapter.js'}"
     adapter = SubprocessAdapter(cmd, timeout=10)
@@ -134,10 +139,20 @@ def test_node_adapter_runs_the_suite_with_unsupported_ops_skipped() -> None:
         report = run_cases(load_cases(), adapter)
     finally:
         adapter.close()
-    assert report.failed == [], report.failed[:5]
+    assert report.failed == [] and report.not_run == [], report.failed[:5]
     passed_ops = {c.split("/")[1] for c in report.passed}
     assert len(report.passed) >= 80 and {"tricks", "legal"} <= passed_ops
     assert any(s[0].startswith("deerpark/") for s in report.skipped)  # other games are skipped
+    # every raw line and every protocol case of its ops, and its game's shape cases, pass
+    ops = {"hello", "trick_winner", "legal_plays"}
+    must = [
+        c.id
+        for c in load_cases()
+        if c.raw is not None
+        or (c.group == "protocol" and (c.op in ops or c.op not in OPS))
+        or (c.group == "hucklebuck" and c.id.split("/")[1] in ("shape", "defaults") and c.op in ops)
+    ]
+    assert len(must) >= 60 and set(must) <= set(report.passed), sorted(set(must) - set(report.passed))
 
 
 def adapter_session(lines: list[str]) -> list[dict[str, Any]]:
@@ -218,8 +233,10 @@ def test_runner_filters_by_game_and_option() -> None:
         timeout=120,
     )
     assert out.returncode == 0
-    n = sum(1 for c in load_cases() if c.id.startswith("deerpark/") and "lock_at" not in c.option_names)
-    assert out.stdout.strip().splitlines()[-1] == f"{n} passed, 0 failed"
+    n = sum(
+        1 for c in load_cases() if c.group in ("deerpark", "protocol") and "lock_at" not in c.option_names
+    )
+    assert out.stdout.strip().splitlines()[-1] == f"{n} passed, 0 failed, 0 skipped, 0 not run"
 
 
 @pytest.mark.single_core

@@ -118,3 +118,15 @@ def test_the_solve_budget_on_the_page_is_the_adapters() -> None:
     text = " ".join(PAGE.read_text(encoding="utf-8").split())
     nodes = f"{protocol.SOLVE_NODES:,}"
     assert f"more than {nodes} search nodes or about {protocol.SOLVE_SECONDS:g} seconds" in text
+
+
+@pytest.mark.single_core
+def test_the_node_example_is_described_truthfully() -> None:
+    page = (DOCS / "conformance.rst").read_text(encoding="utf-8")
+    source = DOCS.parent / "conformance" / "adapters" / "node" / "adapter.js"
+    said = int(page.split("Node.js one of about ")[1].split(" lines")[0])
+    actual = len(source.read_text(encoding="utf-8").splitlines())
+    assert abs(actual - said) <= said // 10, (said, actual)
+    hello = source.read_text(encoding="utf-8").split('["hello", () => (')[1].split("})],")[0]
+    assert "games: MY_GAMES" in hello and 'ops: ["hello", "trick_winner", "legal_plays"]' in hello
+    assert "announces Hucklebuck only and the operations ``hello``, ``trick_winner`` and" in page

@@ -35,12 +35,14 @@ from cases import (
     buckem,
     buckem_settle,
     coverage,
+    deciding_cases,
     deerpark,
     deerpark_scoring,
     hucklebuck,
     hucklebuck_boundaries,
     hucklebuck_hand,
     hucklebuck_scoring,
+    protocol_cases,
 )
 from cases.common import CASES, add, err
 
@@ -56,6 +58,8 @@ BUILDERS = [
     deerpark_scoring.build,
     buckem.build,
     buckem_settle.build,
+    deciding_cases.build,
+    protocol_cases.build,
 ]
 
 

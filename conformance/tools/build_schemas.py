@@ -10,6 +10,9 @@ import json
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from hucklebuck.conformance.spec import GROUPS, OPS
+
 OUT = Path(
     sys.argv[1]
     if len(sys.argv) > 1
@@ -59,7 +62,7 @@ req_defs = dict(common)
 req_defs.update(
     {
         "options_hucklebuck": {
-            "type": "object",
+            "type": ["object", "null"],
             "description": "Protocol options of Hucklebuck; other names are extensions.",
             "properties": {
                 "target": {"enum": [15, 11]},
@@ -73,7 +76,7 @@ req_defs.update(
             },
         },
         "options_buckem": {
-            "type": "object",
+            "type": ["object", "null"],
             "description": "Protocol options of Buck 'Em; other names are extensions.",
             "properties": {
                 "ante": {"type": "integer", "minimum": 1},
@@ -90,7 +93,7 @@ req_defs.update(
             },
         },
         "options_deerpark": {
-            "type": "object",
+            "type": ["object", "null"],
             "description": "Protocol options of Deer Park Euchre; other names are extensions.",
             "properties": {
                 "club_turnup_pickup": {"type": "boolean"},
@@ -170,7 +173,7 @@ req_defs.update(
             "required": ["op"],
             "properties": {
                 "id": {"description": "Any JSON value; the answer echoes it."},
-                "op": {"enum": ["hello", "deck", "trick_winner", "legal_plays", "play", "solve"]},
+                "op": {"enum": list(OPS)},
             },
         },
     }
@@ -204,7 +207,7 @@ req_defs.update(
                 "op": {"const": "deck"},
                 "game": ref("game"),
                 "players": ref("players"),
-                "options": {"type": "object"},
+                "options": {"type": ["object", "null"], "description": "null or missing: every default"},
             },
             "allOf": per_game(lambda g: {"options": ref(f"options_{g}")}),
         },
@@ -242,7 +245,7 @@ req_defs.update(
                 "op": {"const": "play"},
                 "game": ref("game"),
                 "players": ref("players"),
-                "options": {"type": "object"},
+                "options": {"type": ["object", "null"], "description": "null or missing: every default"},
                 "start": {"type": "object"},
                 "hands": {
                     "type": "array",
@@ -298,10 +301,7 @@ request = {
         "bad_request then."
     ),
     "allOf": [ref("base")]
-    + [
-        {"if": {"properties": {"op": {"const": op}}, "required": ["op"]}, "then": ref(op)}
-        for op in ("hello", "deck", "trick_winner", "legal_plays", "play", "solve")
-    ],
+    + [{"if": {"properties": {"op": {"const": op}}, "required": ["op"]}, "then": ref(op)} for op in OPS],
     "$defs": req_defs,
 }
 
@@ -466,7 +466,7 @@ ans_defs.update(
         },
     }
 )
-for op in ("hello", "deck", "trick_winner", "legal_plays", "play", "solve"):
+for op in OPS:
     ans_defs[f"answer_{op}"] = {
         "description": f"An answer to a {op} request.",
         "allOf": [ref("answer")],
@@ -524,14 +524,14 @@ case_file = {
     "$defs": {
         "case": {
             "type": "object",
-            "required": ["id", "title", "source", "decisions", "request", "expect"],
+            "required": ["id", "title", "source", "decisions"],
             "additionalProperties": False,
             "properties": {
-                "id": {"type": "string", "pattern": "^(hucklebuck|buckem|deerpark)/[a-z0-9-]+/[a-z0-9-]+$"},
+                "id": {"type": "string", "pattern": "^(" + "|".join(GROUPS) + ")/[a-z0-9-]+/[a-z0-9-]+$"},
                 "title": {"type": "string", "minLength": 1},
                 "source": {
                     "type": "array",
-                    "items": {"type": "string", "pattern": "^(S0|S2|S3|S4|R[0-9]+|protocol)[ :,]"},
+                    "items": {"type": "string", "pattern": "^(S0|S2|S3|S4|protocol)[ :,]"},
                 },
                 "decisions": {"type": "array", "items": {"type": "string", "pattern": "^DEF #[0-9]+$"}},
                 "deciding": {
@@ -545,18 +545,66 @@ case_file = {
                 "request": {
                     "type": "object",
                     "required": ["op"],
-                    "properties": {"op": {"type": "string"}},
                     "not": {"required": ["id"]},
                 },
+                "raw": {
+                    "type": "string",
+                    "pattern": "^[^\\n]*$",
+                    "description": "A raw-line case: the line to send, as UTF-8, without its newline.",
+                },
+                "raw_b64": {
+                    "type": "string",
+                    "contentEncoding": "base64",
+                    "description": "A raw-line case: the bytes of the line (no newline), in base64.",
+                },
+                "no_answer": {
+                    "const": True,
+                    "description": "A raw line that must get no answer (an empty or white-space line).",
+                },
+                "answer_id": {"description": "The id the answer to a raw line must carry (default null)."},
                 "expect": {
                     "description": 'A pattern for the result, or {"error": {...}} for an expected failure.'
                 },
             },
-            "anyOf": [
-                {"properties": {"source": {"minItems": 1}}},
-                {"properties": {"decisions": {"minItems": 1}}},
+            "allOf": [
+                {
+                    "anyOf": [
+                        {"properties": {"source": {"minItems": 1}}},
+                        {"properties": {"decisions": {"minItems": 1}}},
+                    ]
+                },
+                {
+                    "oneOf": [
+                        {
+                            "required": ["request", "expect"],
+                            "not": {"anyOf": [{"required": ["no_answer"]}, {"required": ["answer_id"]}]},
+                        },
+                        {
+                            "required": ["raw"],
+                            "not": {"anyOf": [{"required": ["request"]}, {"required": ["raw_b64"]}]},
+                        },
+                        {
+                            "required": ["raw_b64"],
+                            "not": {"anyOf": [{"required": ["request"]}, {"required": ["raw"]}]},
+                        },
+                    ]
+                },
+                {
+                    "oneOf": [
+                        {"required": ["expect"], "not": {"required": ["no_answer"]}},
+                        {
+                            "required": ["no_answer"],
+                            "not": {"anyOf": [{"required": ["expect"]}, {"required": ["answer_id"]}]},
+                        },
+                    ]
+                },
             ],
-            "if": not_edge,
+            "if": {
+                "anyOf": [
+                    not_edge,
+                    {"required": ["extensions"], "properties": {"extensions": {"minItems": 1}}},
+                ]
+            },
             "then": True,
             "else": {"properties": {"request": {"$ref": "request.schema.json"}}},
         }

@@ -1,7 +1,7 @@
 """Command line of the conformance suite (see the package docstring).
 
 Exit status of ``run``: 0 when every selected case passed or was skipped, 1 when
-any case failed, 2 when the run cannot be trusted (a bad command line, a
+any case failed or was not run, 2 when the run cannot be trusted (a bad command line, a
 selection that matches no case, an unknown game, an unreadable case file, an
 adapter that cannot be started or that does not answer ``hello`` with protocol
 version 1).  Status 2 comes with one line on stderr, never a traceback.
@@ -19,11 +19,13 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from .adapter import serve
+from .casefile import show
 from .lint import coverage_lines, lint
 from .runner import (
     InProcessAdapter,
     RunnerError,
     SubprocessAdapter,
+    check_hello,
     load_cases,
     run_cases,
     suite_info,
@@ -36,31 +38,52 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m hucklebuck.conformance",
         description="The conformance suite: run it, serve it, lint it, find its JSON Schemas.",
-        epilog="run exits 0 (all passed or skipped), 1 (a case failed) or 2 (the run could not be trusted).",
+        epilog="run exits 0 (all passed or skipped), 1 (a case failed or was not run) "
+        "or 2 (the run could not be trusted).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     ad = sub.add_parser("adapter", help="serve the protocol on stdin/stdout")
     ad.add_argument("--backend", choices=["c", "python"], help="core to use (default: the active one)")
     rn = sub.add_parser("run", help="run case files against an adapter")
     rn.add_argument("paths", nargs="*", help="case files or folders (default: the bundled suite)")
-    rn.add_argument("--adapter", help="adapter command, e.g. 'node my-adapter.js' (default: in-process)")
-    rn.add_argument("--backend", choices=["c", "python"], help="in-process core (without --adapter)")
-    rn.add_argument("--game", action="append", help="only this game (repeatable)")
-    rn.add_argument("--id-prefix", action="append", help="only case ids with this prefix (repeatable)")
     rn.add_argument(
-        "--skip-option", action="append", default=[], help="skip cases that set this option (repeatable)"
+        "--adapter", help="adapter command, e.g. 'node my-adapter.js' (default: our core, in-process)"
     )
     rn.add_argument(
-        "--timeout", type=float, default=10.0, help="seconds to wait for each answer (with --adapter)"
+        "--backend",
+        choices=["c", "python"],
+        help="in-process core, without --adapter (default: the active core)",
     )
-    rn.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    rn.add_argument(
+        "--game",
+        action="append",
+        help="only this game's cases and the protocol's own (repeatable; default: all)",
+    )
+    rn.add_argument(
+        "--id-prefix", action="append", help="only case ids with this prefix (repeatable; default: all)"
+    )
+    rn.add_argument(
+        "--skip-option",
+        action="append",
+        default=[],
+        help="skip cases that set this option (repeatable; default: none)",
+    )
+    rn.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        help="seconds to wait for each answer of an --adapter (default: %(default)g)",
+    )
+    rn.add_argument(
+        "--quiet", action="store_true", help="print only failures and the summary (default: every line)"
+    )
     rn.add_argument(
         "--check-schema",
         action="store_true",
-        help="also check every answer against the answer schema (needs the jsonschema package)",
+        help="also check every answer against the answer schema (default: off; needs pip install jsonschema)",
     )
-    rn.add_argument("--junit-xml", metavar="FILE", help="also write a JUnit XML report")
-    rn.add_argument("--json", metavar="FILE", help="also write a JSON report ('-': to stdout)")
+    rn.add_argument("--junit-xml", metavar="FILE", help="also write a JUnit XML report (default: none)")
+    rn.add_argument("--json", metavar="FILE", help="also write a JSON report ('-': to stdout; default: none)")
     li = sub.add_parser("lint", help="check the case files and show what they cover")
     li.add_argument("paths", nargs="*")
     li.add_argument("--quiet", action="store_true", help="print only problems")
@@ -79,14 +102,14 @@ def _check_backend(name: str) -> None:
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     unknown = sorted(set(args.game or ()) - set(GAMES))
     if unknown:
-        raise RunnerError(f"unknown game {unknown[0]!r} (the games are {', '.join(GAMES)})")
+        raise RunnerError(f"unknown game {show(unknown[0])} (the games are {', '.join(GAMES)})")
     if args.timeout <= 0:
         raise RunnerError(f"--timeout must be positive, not {args.timeout:g}")
     if args.backend and not args.adapter:
         _check_backend(args.backend)
     cases = load_cases(args.paths)
     if args.game:
-        cases = [c for c in cases if c.id.split("/")[0] in args.game]
+        cases = [c for c in cases if c.group in args.game or c.group not in GAMES]
     if args.id_prefix:
         cases = [c for c in cases if any(c.id.startswith(p) for p in args.id_prefix)]
     skip = set(args.skip_option)
@@ -96,20 +119,27 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         chosen += [f"--skip-option {s}" for s in args.skip_option]
         raise RunnerError(f"no case matches the selection ({' '.join(chosen) or 'no filters'})")
     info = suite_info()
-    target = args.adapter or f"in-process core {args.backend or 'active'}"
     adapter = (
         SubprocessAdapter(args.adapter, args.timeout) if args.adapter else InProcessAdapter(args.backend)
     )
-    if not args.quiet:
-        head = f"conformance suite {info['suite']} (protocol {info['protocol']})"
-        print(f"{head}: {len(cases)} cases against {target}", file=out)
     try:
+        hello = check_hello(adapter, info["protocol"])
+        if isinstance(adapter, InProcessAdapter):
+            target = f"our {adapter.core} core, in-process"
+        else:
+            core = f", {hello['core']} core" if isinstance(hello.get("core"), str) else ""
+            named = f"{hello.get('name')} {hello.get('version')}{core}"
+            target = f"the adapter {show(args.adapter)} ({named})"
+        if not args.quiet:
+            head = f"conformance suite {info['suite']} (protocol {info['protocol']})"
+            print(f"{head}: {len(cases)} cases against {target}", file=out)
         report = run_cases(
             cases,
             adapter,
             protocol=info["protocol"],
             log=lambda s: print(s, file=out),
             check_schema=args.check_schema,
+            hello=hello,
         )
     finally:
         adapter.close()
@@ -123,7 +153,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         sys.stdout.write("\n")
     elif args.json:
         report.write_json(args.json)
-    return 1 if report.failed else 0
+    return 1 if report.failed or report.not_run else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -141,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             paths = schema_paths()
             if args.name:
                 if args.name not in paths:
-                    raise RunnerError(f"no schema {args.name!r} (the schemas are {', '.join(paths)})")
+                    raise RunnerError(f"no schema {show(args.name)} (the schemas are {', '.join(paths)})")
                 print(paths[args.name])
             else:
                 for name, path in paths.items():

@@ -15,6 +15,7 @@ whose answer changes when the option is left at its default.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -95,6 +96,39 @@ def _rule_boundaries() -> dict[str, Boundary]:
         "deerpark/def-73-reach-exactly-zero": b("a score of exactly 0 reaches the goal; 1 does not", (73,)),
         "deerpark/def-73-reach-fifty": b("a score of 50 or more reaches a goal", (73,)),
         "deerpark/def-74-equal-distance-maker": b("equal distance past a goal goes to the maker", (74,)),
+        "deerpark/def-74-zero-and-fifty-play-on": b(
+            "one seat on exactly 0 and another on exactly 50, neither the maker: no winner yet", (74,)
+        ),
+        "deerpark/def-74-zero-and-fifty-maker": b(
+            "the maker on exactly 0 and another seat on exactly 50: the maker wins", (74,)
+        ),
+        "deerpark/def-65-maker-exactly-requirement": b(
+            "a maker who takes exactly the tricks required makes the contract", (65,)
+        ),
+        "deerpark/def-74-fifty-and-minus-one": b(
+            "exactly 50 against -1: the one at -1 is farther, and wins", (74,)
+        ),
+        # Hucklebuck: the hand's scores (DEF #7, #9, #10), the moon (DEF #15), the stock (DEF #18)
+        "hucklebuck/def-10-stayer-one-trick": b(
+            "a non-bidder who stays and takes exactly one trick scores +1 (with none, -5)", (10,)
+        ),
+        "hucklebuck/def-9-bid-made-exactly": b("a bidder who takes exactly the bid scores it", (9,)),
+        "hucklebuck/def-7-one-short": b("a bidder one trick short of the bid is set: -5", (7,)),
+        "hucklebuck/def-15-moon-from-exactly-one": b(
+            "a made moon from exactly 1, a positive score, wins", (15,)
+        ),
+        "hucklebuck/def-18-stock-re-formed-twice": b(
+            "the stock runs out twice in one exchange: the second new stock holds only what was set aside "
+            "since the first, never the discards of the player being served",
+            (18,),
+        ),
+        # Buck 'Em: the odd chip under the extension value (DEF #37)
+        "buckem/def-37-odd-chip-first-left": b(
+            "odd_chip=first_left_of_dealer: the odd chip goes to the winner first from the dealer's left, "
+            "not to the 3-trick winner",
+            (37,),
+            ("odd_chip", "first_left_of_dealer"),
+        ),
     }
 
 
@@ -117,7 +151,9 @@ def _option_boundaries() -> dict[str, Boundary]:
                 if f"{game}.{name}={shown}" in NOT_DECIDABLE:
                     continue
                 out[f"{game}.{name}={shown}"] = Boundary(
-                    f"{name}={shown} changes the answer from the default {values[0]!r}", (), (name, v)
+                    f"{name}={shown} changes the answer from the default {json.dumps(values[0])}",
+                    (),
+                    (name, v),
                 )
     return out
 

@@ -18,20 +18,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from .casefile import CaseFileError, _case_files, show
+from .citations import CitationIndex, check_raw
 from .deciding import BOUNDARIES, NOT_DECIDABLE
-from .runner import CaseFileError, _case_files
-from .spec import DEFS, NOT_OBSERVABLE, OPTION_VALUES, PROTOCOL_OPTIONS
+from .spec import DEFS, GAMES, GROUPS, NOT_OBSERVABLE, OPTION_VALUES, PROTOCOL_OPTIONS, PROTOCOL_SECTIONS
 
 __all__ = ["Coverage", "coverage", "coverage_lines", "lint"]
 
 MIN_CASES: Final = 150
-ID_RE: Final = re.compile(r"^(hucklebuck|buckem|deerpark)/[a-z0-9-]+/[a-z0-9-]+$")
+ID_RE: Final = re.compile(r"^(" + "|".join(GROUPS) + r")/[a-z0-9-]+/[a-z0-9-]+$")
 DEF_RE: Final = re.compile(r"^DEF #\d+$")
 PROTOCOL_NUMBER_RE: Final = re.compile(r"^protocol:? *[0-9§]")
-SOURCE_RE: Final = re.compile(r"^(S0|S2|S3|S4|R\d+|protocol)[ :,]")
+SOURCE_RE: Final = re.compile(r"^(S0|S2|S3|S4|protocol)[ :,]")
 
 
-CASE_KEYS: Final = {"id", "title", "source", "decisions", "deciding", "request", "expect", "extensions"}
+CASE_KEYS: Final = {
+    "id", "title", "source", "decisions", "deciding", "request", "expect", "extensions",
+    "raw", "raw_b64", "no_answer", "answer_id",
+}  # fmt: skip
 
 
 @dataclass
@@ -45,6 +49,8 @@ class Coverage:
     option_values: Counter[tuple[str, str, Any]] = field(default_factory=Counter)
     #: Deciding boundary -> ids of the cases naming it.
     deciding: dict[str, list[str]] = field(default_factory=dict)
+    #: Section of the protocol page -> ids of the cases citing it first.
+    protocol_sections: dict[str, list[str]] = field(default_factory=dict)
 
     def uncited(self) -> list[int]:
         """Observable decisions no case cites."""
@@ -66,6 +72,11 @@ class Coverage:
 
     def note(self, case_id: str, game: str, case: dict[str, Any]) -> None:
         """Count what one (well-formed) case covers."""
+        source = case.get("source")
+        if isinstance(source, list) and source and isinstance(source[0], str):
+            for section in PROTOCOL_SECTIONS:
+                if source[0].startswith((f"protocol: {section}:", f"protocol: {section},")):
+                    self.protocol_sections.setdefault(section, []).append(case_id)
         for name in case.get("deciding", []):
             if isinstance(name, str) and name in BOUNDARIES:
                 self.deciding.setdefault(name, []).append(case_id)
@@ -91,29 +102,36 @@ def _show(value: Any) -> str:
     return "<an integer>" if value == "int" else json.dumps(value)
 
 
-def _check_case(f: Path, case: dict[str, Any], where: str, problems: list[str]) -> str | None:
-    """Check one case; its game when it is well-formed enough to count."""
+def _check_case(
+    f: Path, case: dict[str, Any], where: str, problems: list[str], citations: CitationIndex
+) -> str | None:
+    """Check one case; its group (a game, or ``protocol``) when it is well-formed enough to count."""
     extra = set(case) - CASE_KEYS
     if extra:
-        problems.append(f"{where}: unknown keys {sorted(extra)}")
+        problems.append(f"{where}: unknown keys {show(sorted(extra))}")
     cid = case.get("id")
     if not isinstance(cid, str) or not ID_RE.match(cid):
-        problems.append(f"{where}: id {cid!r} must look like '<game>/<area>/<slug>'")
+        problems.append(
+            f'{where}: id {show(cid)} must look like "<group>/<area>/<slug>" (group: {", ".join(GROUPS)})'
+        )
         return None
     where = f"{f}: {cid}"
     game = cid.split("/")[0]
     if f.parent.name != game:
         problems.append(f"{where}: lives under {f.parent.name}/, not {game}/")
+    citations.note(cid, case, where, problems)
     if not isinstance(case.get("title"), str) or not case["title"]:
         problems.append(f"{where}: needs a title")
     source = case.get("source", [])
     decisions = case.get("decisions", [])
     if not isinstance(source, list) or not all(isinstance(s, str) and SOURCE_RE.match(s) for s in source):
-        problems.append(f"{where}: 'source' must be a list of citations starting with S0/S2/S3/S4")
+        problems.append(
+            f'{where}: "source" must be a list of citations starting with S0, S2, S3, S4 or protocol'
+        )
     if not isinstance(decisions, list) or not all(isinstance(d, str) and DEF_RE.match(d) for d in decisions):
-        problems.append(f"{where}: 'decisions' must be a list like ['DEF #18']")
+        problems.append(f'{where}: "decisions" must be a list like ["DEF #18"]')
     elif any(int(d.split("#")[1]) not in DEFS for d in decisions):
-        problems.append(f"{where}: 'decisions' cites a DEF number outside 1..{DEFS[-1]}")
+        problems.append(f'{where}: "decisions" cites a DEF number outside 1..{DEFS[-1]}')
     if isinstance(source, list) and any(isinstance(s, str) and PROTOCOL_NUMBER_RE.match(s) for s in source):
         problems.append(f"{where}: cite the protocol page by topic ('protocol: options'), not by a number")
     if not source and not decisions:
@@ -121,17 +139,19 @@ def _check_case(f: Path, case: dict[str, Any], where: str, problems: list[str]) 
     _check_deciding(case, game, where, problems)
     exts = case.get("extensions", [])
     if not isinstance(exts, list) or not all(isinstance(e, str) for e in exts):
-        problems.append(f"{where}: 'extensions' must be a list of names like 'deerpark.eight_player_turnup'")
+        problems.append(f'{where}: "extensions" must be a list of names like "deerpark.eight_player_turnup"')
+    if check_raw(case, where, problems):
+        return game
     req = case.get("request")
-    if not isinstance(req, dict) or not isinstance(req.get("op"), str):
-        problems.append(f"{where}: 'request' must be an object with an 'op'")
+    if not isinstance(req, dict) or "op" not in req or (game in GAMES and not isinstance(req["op"], str)):
+        problems.append(f'{where}: "request" must be an object with an "op"')
         return None
     if "id" in req:
         problems.append(f"{where}: the runner sets the request id; do not write one")
     if "expect" not in case:
-        problems.append(f"{where}: needs 'expect'")
-    if req.get("game") not in (None, game):
-        problems.append(f"{where}: request game {req.get('game')!r} differs from the id's")
+        problems.append(f'{where}: needs "expect"')
+    if game in GAMES and req.get("game") not in (None, game):
+        problems.append(f"{where}: request game {show(req.get('game'))} differs from the id's")
     return game
 
 
@@ -150,13 +170,13 @@ def _check_deciding(case: dict[str, Any], game: str, where: str, problems: list[
     """A case naming a boundary must cite its decision and set its option."""
     names = case.get("deciding", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        problems.append(f"{where}: 'deciding' must be a list of boundary names")
+        problems.append(f'{where}: "deciding" must be a list of boundary names')
         return
     cited = {d for d in case.get("decisions", []) if isinstance(d, str)}
     for name in names:
         b = BOUNDARIES.get(name)
         if b is None:
-            problems.append(f"{where}: 'deciding' names {name!r}, which is not a declared boundary")
+            problems.append(f'{where}: "deciding" names {show(name)}, which is not a declared boundary')
             continue
         if name.split("/")[0].split(".")[0] != game:
             problems.append(f"{where}: boundary {name} belongs to another game")
@@ -173,6 +193,7 @@ def _scan(paths: Sequence[Path | str]) -> tuple[list[str], Coverage, Counter[str
     ids: Counter[str] = Counter()
     per_game: Counter[str] = Counter()
     cov = Coverage()
+    citations = CitationIndex()
     for f in files:
         try:
             data = json.loads(f.read_bytes().decode("utf-8"))
@@ -188,7 +209,7 @@ def _scan(paths: Sequence[Path | str]) -> tuple[list[str], Coverage, Counter[str
             if not isinstance(case, dict):
                 problems.append(f"{f}#{i}: a case must be an object")
                 continue
-            game = _check_case(f, case, f"{f}#{i}", problems)
+            game = _check_case(f, case, f"{f}#{i}", problems, citations)
             if game is None:
                 continue
             ids[case["id"]] += 1
@@ -197,6 +218,7 @@ def _scan(paths: Sequence[Path | str]) -> tuple[list[str], Coverage, Counter[str
     for cid, count in ids.items():
         if count > 1:
             problems.append(f"duplicate id {cid} ({count} times)")
+    problems.extend(citations.problems())
     return problems, cov, per_game
 
 
@@ -240,15 +262,19 @@ def coverage_lines(paths: Sequence[Path | str] = ()) -> list[str]:
     values = [(g, n, v) for g, opts in OPTION_VALUES.items() for n, vs in opts.items() for v in vs[1:]]
     unex = cov.unexercised()
     lines = [
-        f"cases: {sum(per_game.values())} ("
-        + ", ".join(f"{g} {per_game[g]}" for g in PROTOCOL_OPTIONS)
-        + ")",
+        f"cases: {sum(per_game.values())} (" + ", ".join(f"{g} {per_game[g]}" for g in GROUPS) + ")",
         f"decisions cited: {len(cited)} of {len(observable)} observable ({len(DEFS)} in all)",
     ]
     for d, why in NOT_OBSERVABLE.items():
         lines.append(f"  DEF #{d} is not observable: {why}")
     if len(cited) < len(observable):
         lines.append("  not cited: " + ", ".join(f"DEF #{d}" for d in cov.uncited()))
+    cited_sections = [s for s in PROTOCOL_SECTIONS if s in cov.protocol_sections]
+    lines.append(
+        f"protocol sections that cases cite first: {len(cited_sections)} of {len(PROTOCOL_SECTIONS)} ("
+        + ", ".join(f"{s} {len(cov.protocol_sections[s])}" for s in cited_sections)
+        + ")"
+    )
     lines.append(f"non-default option values set: {len(values) - len(unex)} of {len(values)}")
     undecided = cov.undecided()
     lines.append(f"deciding boundaries with a case: {len(BOUNDARIES) - len(undecided)} of {len(BOUNDARIES)}")

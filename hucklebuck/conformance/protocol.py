@@ -8,6 +8,7 @@ problem becomes an error answer with the protocol's codes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -35,12 +36,11 @@ from ..games.engine import TrickGame
 from ..games.hucklebuck import HucklebuckGame, HucklebuckOptions
 from ..games.observe import view
 from ..packs import GameKind, pack
-from .spec import extensions
+from .spec import OPS, extensions
 
 __all__ = ["OPS", "PROTOCOL", "ProtocolError", "handle"]
 
 PROTOCOL: Final = 1
-OPS: Final = ("hello", "deck", "trick_winner", "legal_plays", "play", "solve", "observe")
 #: A ``solve`` request searches at most this many nodes (both cores count alike) ...
 SOLVE_NODES: Final = 2_000_000
 #: ... and about this many seconds; past either it is answered ``unsupported``.
@@ -60,18 +60,26 @@ class ProtocolError(Exception):
         return {"code": self.code, "message": str(self), **self.extra}
 
 
+def _j(value: Any) -> str:
+    """A value in JSON notation, as messages show values."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)[:200]
+    except (TypeError, ValueError, RecursionError):
+        return "a value that cannot be shown"
+
+
 def _bad(message: str, **extra: Any) -> ProtocolError:
     return ProtocolError("bad_request", message, **extra)
 
 
 def _field(req: Mapping[str, Any], name: str, kind: type | tuple[type, ...], what: str) -> Any:
     if name not in req:
-        raise _bad(f"missing {name!r} ({what})")
+        raise _bad(f"missing {_j(name)} ({what})")
     value = req[name]
     if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-        raise _bad(f"{name!r} must be {what}, not {value!r}")
+        raise _bad(f"{_j(name)} must be {what}, not {_j(value)}")
     if not isinstance(value, kind):
-        raise _bad(f"{name!r} must be {what}, not {value!r}")
+        raise _bad(f"{_j(name)} must be {what}, not {_j(value)}")
     return value
 
 
@@ -80,12 +88,12 @@ def _game(req: Mapping[str, Any]) -> GameKind:
     try:
         return GameKind(name)
     except ValueError:
-        raise ProtocolError("unsupported", f"unknown game {name!r}") from None
+        raise ProtocolError("unsupported", f"unknown game {_j(name)}") from None
 
 
 def _card(code: object, where: str) -> Card:
     if not isinstance(code, str):
-        raise _bad(f"{where}: a card must be a string, not {code!r}")
+        raise _bad(f"{where}: a card must be a string, not {_j(code)}")
     try:
         return Card.parse(code)
     except CardError as exc:
@@ -104,7 +112,7 @@ def _cards(value: object, where: str) -> list[Card]:
 def _trump(req: Mapping[str, Any]) -> Suit:
     s = _field(req, "trump", str, "a suit letter C, D, H or S")
     if s not in ("C", "D", "H", "S"):
-        raise _bad(f"{s!r} is not a suit (C, D, H or S)")
+        raise _bad(f"{_j(s)} is not a suit (C, D, H or S)")
     return Suit("CDHS".index(s))
 
 
@@ -120,7 +128,7 @@ def _options(kind: GameKind, req: Mapping[str, Any]) -> Any:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise _bad("'options' must be an object")
+        raise _bad('"options" must be an object')
     try:
         return OPTION_TYPES[kind].from_dict(raw)  # type: ignore[attr-defined]
     except UnsupportedOption as exc:
@@ -157,7 +165,7 @@ def op_deck(req: Mapping[str, Any]) -> Any:
         if kind is GameKind.BUCKEM:
             cards = pack(kind, players, short_handed=opts.short_handed)
             if opts.short_handed_trump.value == "removed_card" and len(cards) == 52:
-                raise _bad("short_handed_trump 'removed_card' needs a short pack")
+                raise _bad('short_handed_trump "removed_card" needs a short pack')
         elif kind is GameKind.DEERPARK:
             eight = opts.eight_player_turnup.value == "dealer_last_card"
             cards = pack(kind, players, eight_players=eight)
@@ -174,7 +182,7 @@ def op_trick_winner(req: Mapping[str, Any]) -> Any:
     trump = _trump(req)
     plays = _cards(_field(req, "plays", list, "a list of cards"), "plays")
     if not 2 <= len(plays) <= 8:
-        raise _bad(f"'plays' holds 2 to 8 cards, not {len(plays)}")
+        raise _bad(f'"plays" holds 2 to 8 cards, not {len(plays)}')
     return get_core().trick_winner(kind.core_id, int(trump), bytes(c.index for c in plays))
 
 
@@ -185,9 +193,9 @@ def op_legal_plays(req: Mapping[str, Any]) -> Any:
     hand = _cards(_field(req, "hand", list, "a list of cards"), "hand")
     trick = _cards(req.get("trick", []), "trick")
     if not 1 <= len(hand) <= 5:
-        raise _bad(f"'hand' holds 1 to 5 cards, not {len(hand)}")
+        raise _bad(f'"hand" holds 1 to 5 cards, not {len(hand)}')
     if len(trick) > 7:
-        raise _bad("'trick' holds at most 7 cards")
+        raise _bad('"trick" holds at most 7 cards')
     both = set(hand) & set(trick)
     if both:
         raise _bad(f"card {min(both).code} is both in the hand and on the table")
@@ -340,12 +348,12 @@ def op_observe(req: Mapping[str, Any]) -> Any:
     """A ``play`` request plus ``seat``: what that seat (``null``: an onlooker) may
     know after the last listed action (the ``observe`` operation)."""
     if "seat" not in req:
-        raise _bad("'seat' is missing (a seat number, or null for an onlooker)")
+        raise _bad('missing "seat" (a seat number, or null for an onlooker)')
     raw = req["seat"]
     if raw is not None and (isinstance(raw, bool) or not isinstance(raw, int)):
-        raise _bad("'seat' must be a seat number, or null for an onlooker")
+        raise _bad(f'"seat" must be a seat number, or null for an onlooker, not {_j(raw)}')
     game = _run_hands(req)[0]
-    seat = None if raw is None else _seat(raw, game.players, "'seat'")
+    seat = None if raw is None else _seat(raw, game.players, '"seat"')
     return view(game, seat)
 
 
@@ -358,7 +366,7 @@ def _run_hands(req: Mapping[str, Any]) -> tuple[TrickGame[Any, Any], dict[str, A
     if start is None:
         start = {}
     if not isinstance(start, dict):
-        raise _bad("'start' must be an object")
+        raise _bad('"start" must be an object')
     for i, h in enumerate(hands):
         if not isinstance(h, dict) or "deal" not in h:
             raise _bad(f"hands[{i}] must be an object with a 'deal'")
@@ -371,9 +379,9 @@ def _run_hands(req: Mapping[str, Any]) -> tuple[TrickGame[Any, Any], dict[str, A
         opts = _options(kind, req)
         if kind is GameKind.BUCKEM and opts.short_handed_trump.value == "removed_card":
             if len(pack(kind, players, short_handed=opts.short_handed)) == 52:
-                raise _bad("short_handed_trump 'removed_card' needs a short pack")
+                raise _bad('short_handed_trump "removed_card" needs a short pack')
         if not hands:
-            raise _bad("'hands' is empty")
+            raise _bad('"hands" is empty')
         game: TrickGame[Any, Any] | None = None
         reports: list[dict[str, Any]] = []
         for i, h in enumerate(hands):
@@ -422,7 +430,7 @@ def op_solve(req: Mapping[str, Any]) -> Any:
     trump = _trump(req)
     raw = _field(req, "hands", list, "a list of card lists")
     if not 2 <= len(raw) <= 8:
-        raise _bad("'hands' lists 2 to 8 seats")
+        raise _bad('"hands" lists 2 to 8 seats')
     hands = [_cards(h, f"hands[{i}]") for i, h in enumerate(raw)]
     seen: set[Card] = set()
     for h in hands:
@@ -433,10 +441,10 @@ def op_solve(req: Mapping[str, Any]) -> Any:
     if len(sizes) != 1 or not 1 <= next(iter(sizes)) <= 5:
         raise _bad("every seat in play must hold the same number of cards, 1 to 5")
     n = len(hands)
-    leader = _seat(req.get("leader"), n, "'leader'")
-    seat = _seat(req.get("seat"), n, "'seat'")
+    leader = _seat(req.get("leader"), n, '"leader"')
+    seat = _seat(req.get("seat"), n, '"seat"')
     if not hands[leader] or not hands[seat]:
-        raise _bad("'leader' and 'seat' must be seats in play")
+        raise _bad('"leader" and "seat" must be seats in play')
     masks = [CardSet(h).mask for h in hands]
     try:
         return get_core().solve(kind.core_id, int(trump), masks, leader, seat, SOLVE_NODES, SOLVE_SECONDS)
@@ -461,13 +469,13 @@ def handle(req: object) -> dict[str, Any]:
         return {
             "id": None,
             "ok": False,
-            "error": {"code": "bad_request", "message": "a request is an object with 'op'"},
+            "error": {"code": "bad_request", "message": 'a request is an object with "op"'},
         }
     rid = req.get("id")
     op = req["op"]
     handler = HANDLERS.get(op) if isinstance(op, str) else None
     if handler is None:
-        return {"id": rid, "ok": False, "error": {"code": "unsupported", "message": f"unknown op {op!r}"}}
+        return {"id": rid, "ok": False, "error": {"code": "unsupported", "message": f"unknown op {_j(op)}"}}
     try:
         return {"id": rid, "ok": True, "result": handler(req)}
     except ProtocolError as exc:
@@ -478,5 +486,5 @@ def handle(req: object) -> dict[str, Any]:
         return {
             "id": rid,
             "ok": False,
-            "error": {"code": "bad_request", "message": f"internal error: {type(exc).__name__}: {exc}"},
+            "error": {"code": "bad_request", "message": f"this request could not be answered: {exc}"},
         }

@@ -2,10 +2,14 @@
 
 A :class:`Report` holds one :class:`CaseResult` per case that was selected:
 ``passed``, ``failed`` (with the first mismatching path, or what went wrong
-with the adapter) or ``skipped`` (the adapter answered ``unsupported``, or did
-not announce the op, game or extension the case needs).  It can be written as a
-JUnit XML file (one ``testcase`` per case) and as JSON, which
-:meth:`Report.from_dict` reads back.
+with the adapter), ``skipped`` (the adapter answered ``unsupported``, or did
+not announce the op, game or extension the case needs) or ``not_run`` (the
+adapter had died for good before the case's turn).  Each result keeps what the
+adapter wrote to its standard error while the case ran.  The summary line, the
+JSON report and the JUnit XML report count the four statuses alike:
+``N passed, N failed, N skipped, N not run``; JUnit has no "not run", so such
+a case is an ``error`` there (``errors`` counts them).  :meth:`Report.from_dict`
+reads the JSON back.
 """
 
 from __future__ import annotations
@@ -19,9 +23,17 @@ from typing import Any, Final, Literal
 __all__ = ["REPORT_FORMAT", "CaseResult", "Report"]
 
 #: Version of the JSON report's layout.
-REPORT_FORMAT: Final = 1
+REPORT_FORMAT: Final = 2
 
-Status = Literal["passed", "failed", "skipped"]
+Status = Literal["passed", "failed", "skipped", "not_run"]
+
+#: The statuses in the order the summary line names them, with their words.
+STATUS_WORDS: Final[dict[str, str]] = {
+    "passed": "passed",
+    "failed": "failed",
+    "skipped": "skipped",
+    "not_run": "not run",
+}
 
 
 @dataclass(frozen=True)
@@ -33,6 +45,8 @@ class CaseResult:
     message: str = ""
     file: str = ""
     seconds: float = 0.0
+    #: What the adapter wrote to standard error while this case ran.
+    stderr: str = ""
 
 
 @dataclass
@@ -46,10 +60,16 @@ class Report:
     target: str = ""
 
     def add(
-        self, case_id: str, status: Status, message: str = "", file: str = "", seconds: float = 0.0
+        self,
+        case_id: str,
+        status: Status,
+        message: str = "",
+        file: str = "",
+        seconds: float = 0.0,
+        stderr: str = "",
     ) -> None:
         """Record the outcome of one case."""
-        self.results.append(CaseResult(case_id, status, message, file, round(seconds, 6)))
+        self.results.append(CaseResult(case_id, status, message, file, round(seconds, 6), stderr))
 
     @property
     def passed(self) -> list[str]:
@@ -66,12 +86,19 @@ class Report:
         """``(id, reason)`` of each skipped case."""
         return [(r.id, r.message) for r in self.results if r.status == "skipped"]
 
+    @property
+    def not_run(self) -> list[tuple[str, str]]:
+        """``(id, why)`` of each case that was not run (the adapter had died for good)."""
+        return [(r.id, r.message) for r in self.results if r.status == "not_run"]
+
+    def counts(self) -> dict[str, int]:
+        """How many cases ended in each status (every status named, zeros included)."""
+        return {s: sum(r.status == s for r in self.results) for s in STATUS_WORDS}
+
     def summary(self) -> str:
-        """The closing line: ``N passed, N failed`` (``, N skipped``)."""
-        line = f"{len(self.passed)} passed, {len(self.failed)} failed"
-        if self.skipped:
-            line += f", {len(self.skipped)} skipped"
-        return line
+        """The closing line: ``N passed, N failed, N skipped, N not run``."""
+        counts = self.counts()
+        return ", ".join(f"{counts[s]} {word}" for s, word in STATUS_WORDS.items())
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
@@ -82,12 +109,8 @@ class Report:
             "protocol": self.protocol,
             "target": self.target,
             "adapter": self.adapter,
-            "counts": {
-                "total": len(self.results),
-                "passed": len(self.passed),
-                "failed": len(self.failed),
-                "skipped": len(self.skipped),
-            },
+            "counts": {"total": len(self.results), **self.counts()},
+            "summary": self.summary(),
             "cases": [asdict(r) for r in self.results],
         }
 
@@ -111,8 +134,9 @@ class Report:
     # ----------------------------------------------------------------- JUnit
     def to_junit(self) -> ET.ElementTree:
         """A JUnit XML tree: one ``testcase`` per case, named by its id and
-        classed by its ``<game>.<area>``; failures carry the first mismatch and
-        skips the reason."""
+        classed by its ``<game>.<area>``; failures carry the first mismatch,
+        skips the reason, cases not run an ``error`` saying why, and every case
+        the adapter's standard error under ``system-err``."""
         total = sum(r.seconds for r in self.results)
         root = ET.Element("testsuites")
         suite = ET.SubElement(
@@ -122,13 +146,19 @@ class Report:
                 "name": "hucklebuck-conformance",
                 "tests": str(len(self.results)),
                 "failures": str(len(self.failed)),
-                "errors": "0",
+                "errors": str(len(self.not_run)),
                 "skipped": str(len(self.skipped)),
                 "time": f"{total:.3f}",
             },
         )
         props = ET.SubElement(suite, "properties")
-        for name, value in (("suite", self.suite), ("protocol", str(self.protocol)), ("target", self.target)):
+        facts = (
+            ("suite", self.suite),
+            ("protocol", str(self.protocol)),
+            ("target", self.target),
+            ("summary", self.summary()),
+        )
+        for name, value in facts:
             ET.SubElement(props, "property", {"name": name, "value": value})
         for r in self.results:
             group = ".".join(r.id.split("/")[:2])
@@ -141,6 +171,10 @@ class Report:
                 ET.SubElement(tc, "failure", {"message": r.message, "type": "mismatch"}).text = r.message
             elif r.status == "skipped":
                 ET.SubElement(tc, "skipped", {"message": r.message})
+            elif r.status == "not_run":
+                ET.SubElement(tc, "error", {"message": r.message, "type": "not run"}).text = r.message
+            if r.stderr:
+                ET.SubElement(tc, "system-err").text = r.stderr
         ET.indent(root)
         return ET.ElementTree(root)
 

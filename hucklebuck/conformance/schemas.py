@@ -11,7 +11,7 @@ The schemas' ``$id`` values are names (under the reserved ``.invalid`` domain),
 not addresses: load the three files together.  ``python -m
 hucklebuck.conformance schemas`` prints where they are.  :func:`validator`
 builds a validator with the third-party ``jsonschema`` package, which is a
-development dependency only (``pip install 'hucklebuck[dev]'``).
+development dependency only (``pip install jsonschema``).
 
 >>> sorted(schema_paths())
 ['answer', 'case-file', 'request']
@@ -40,7 +40,7 @@ def load_schema(name: str) -> dict[str, Any]:
     """The schema called ``name`` (``request``, ``answer`` or ``case-file``), decoded."""
     paths = schema_paths()
     if name not in paths:
-        raise KeyError(f"no schema {name!r} (the schemas are {', '.join(paths)})")
+        raise KeyError(f"no schema {json.dumps(name)} (the schemas are {', '.join(paths)})")
     data: dict[str, Any] = json.loads(paths[name].read_text(encoding="utf-8"))
     return data
 
@@ -57,7 +57,7 @@ def validator(name: str, definition: str | None = None) -> Any:
         from referencing import Registry, Resource
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "validating against the schemas needs the jsonschema package: pip install 'hucklebuck[dev]'"
+            "checking answers against the schemas needs the jsonschema package: pip install jsonschema"
         ) from None
     schemas = {n: load_schema(n) for n in _NAMES}
     registry: Registry[Any] = Registry().with_resources(
@@ -66,7 +66,7 @@ def validator(name: str, definition: str | None = None) -> Any:
     schema = schemas[name]
     if definition is not None:
         if definition not in schema.get("$defs", {}):
-            raise KeyError(f"schema {name!r} has no definition {definition!r}")
+            raise KeyError(f"schema {json.dumps(name)} has no definition {json.dumps(definition)}")
         schema = {"$ref": f"{schema['$id']}#/$defs/{definition}"}
     return jsonschema.Draft202012Validator(schema, registry=registry)
 
@@ -80,7 +80,7 @@ class AnswerChecker:
 
     def __init__(self) -> None:
         """Build the validators once."""
-        from .protocol import OPS
+        from .spec import OPS
 
         self._generic = validator("answer")
         self._by_op = {op: validator("answer", f"answer_{op}") for op in OPS}

@@ -18,14 +18,40 @@ from typing import Any, Final
 __all__ = [
     "DEFS",
     "GAMES",
+    "GROUPS",
     "NOT_OBSERVABLE",
+    "OPS",
     "OPTION_VALUES",
     "PROTOCOL_OPTIONS",
+    "PROTOCOL_SECTIONS",
     "case_extensions",
     "extensions",
 ]
 
 GAMES: Final = ("hucklebuck", "buckem", "deerpark")
+
+#: The operations of the protocol, in the order ``hello`` lists them.  The one
+#: list the adapter, the runner (which ops a case may be skipped for), the
+#: schemas' answer checks and the lint share: a new op is added here.
+OPS: Final = ("hello", "deck", "trick_winner", "legal_plays", "play", "solve", "observe")
+
+#: The groups of case ids (``<group>/<area>/<slug>``): each game, and
+#: ``protocol`` for the cases every adapter must pass whatever it plays (the
+#: framing of lines, the check of ``op`` and ``game``).
+GROUPS: Final = ("protocol", *GAMES)
+
+#: The sections of the protocol page a case may cite, as
+#: ``"protocol: <section>[, <part>]: <the rule in a few words>"``.
+PROTOCOL_SECTIONS: Final = (
+    "transport and framing",
+    "requests and answers",
+    "notation",
+    "options",
+    "extensions",
+    "actions",
+    *OPS,
+    "the order of checks",
+)
 
 #: Every option of protocol version 1 with its default value.
 PROTOCOL_OPTIONS: Final[dict[str, dict[str, Any]]] = {

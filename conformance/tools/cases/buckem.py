@@ -338,7 +338,7 @@ def build() -> None:
         "scare",
         "not-in-hand",
         "a scare card not in that hand: bad_request",
-        ["protocol: play, the deal"],
+        ["protocol: play, the deal: a legal deal for the game, player count and options"],
         [55],
         bk(TOP, "9S", [], options={"scare_cards": True}, scare="2D AS AC 7D 9H"),
         err("bad_request"),

@@ -4,6 +4,7 @@ whose answers come from ``reference.py``."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -11,7 +12,35 @@ from reference import deerpark_pack, full_pack, legal, solve, sort_cards, winner
 
 from .deciding import EARLIER
 
-CASES: dict[str, dict[str, list[dict[str, Any]]]] = {"hucklebuck": {}, "buckem": {}, "deerpark": {}}
+CASES: dict[str, dict[str, list[dict[str, Any]]]] = {
+    "protocol": {},
+    "hucklebuck": {},
+    "buckem": {},
+    "deerpark": {},
+}
+
+#: Citations of a protocol paragraph that states two rules: each case cites the
+#: one its expected answer tests (chosen by the expected error code).
+SPLIT: dict[str, dict[str, str]] = {
+    "protocol: options, checks on options": {
+        "bad_request": "protocol: options, checks on options: a value of the wrong JSON type is bad_request",
+        "unsupported": "protocol: options, checks on options: a value the list does not name is unsupported",
+        "result": "protocol: options, checks on options: any integer lock_at is accepted",
+    },
+    "protocol: actions, unreadable versus illegal": {
+        "bad_request": "protocol: actions, unreadable versus illegal: an action that cannot be read "
+        "is bad_request",
+        "illegal_action": "protocol: actions, unreadable versus illegal: a readable action the rules forbid "
+        "is illegal_action",
+    },
+}
+
+
+def outcome(expect: Any) -> str:
+    """The expected error code, or ``"result"``."""
+    if isinstance(expect, dict) and set(expect) == {"error"}:
+        return str(expect["error"]["code"])
+    return "result"
 
 
 def add(
@@ -25,9 +54,11 @@ def add(
     expect: Any,
     *,
     deciding: list[str] | None = None,
+    extensions: list[str] | None = None,
 ) -> None:
     """Record one case; ``deciding`` names the boundaries it sits on (see ``deciding.py``)."""
     case_id = f"{game}/{area}/{slug}"
+    source = [SPLIT[s][outcome(expect)] if s in SPLIT else s for s in source]
     case: dict[str, Any] = {
         "id": case_id,
         "title": title,
@@ -37,6 +68,8 @@ def add(
     names = [*(deciding or []), *EARLIER.get(case_id, [])]
     if names:
         case["deciding"] = names
+    if extensions:
+        case["extensions"] = extensions
     CASES[game].setdefault(area, []).append(case | {"request": request, "expect": expect})
 
 
@@ -97,7 +130,7 @@ def legal_cases(game: str, n: int, seed: int, source: list[str], decisions: list
 
 
 def bad_card_cases(game: str) -> None:
-    src = ["protocol: cards are two upper-case characters, rank then suit"]
+    src = ["protocol: notation, cards: two upper-case characters, rank then suit"]
     for slug, plays in [
         ("ten-as-10", ["10H", "AS"]),
         ("lower-case", ["th", "AS"]),
@@ -108,7 +141,7 @@ def bad_card_cases(game: str) -> None:
             game,
             "errors",
             f"trick-{slug}",
-            f"{plays[0]!r} is not a card: bad_request",
+            f"{json.dumps(plays[0])} is not a card: bad_request",
             src,
             [],
             {"op": "trick_winner", "game": game, "trump": "S", "plays": plays},
@@ -119,7 +152,7 @@ def bad_card_cases(game: str) -> None:
         "errors",
         "trick-duplicate",
         "the same card twice in a trick: bad_request",
-        src,
+        ["protocol: trick_winner: plays, no card twice"],
         [],
         {"op": "trick_winner", "game": game, "trump": "S", "plays": ["AS", "AS"]},
         err("bad_request"),
@@ -129,7 +162,7 @@ def bad_card_cases(game: str) -> None:
         "errors",
         "trick-one-card",
         "a trick of one card: bad_request",
-        src,
+        ["protocol: trick_winner: plays holds 2 to 8 cards"],
         [],
         {"op": "trick_winner", "game": game, "trump": "S", "plays": ["AS"]},
         err("bad_request"),
@@ -139,7 +172,7 @@ def bad_card_cases(game: str) -> None:
         "errors",
         "trick-bad-trump",
         "a trump that is not a suit letter: bad_request",
-        src,
+        ["protocol: notation, suits: C, D, H or S"],
         [],
         {"op": "trick_winner", "game": game, "trump": "X", "plays": ["AS", "KS"]},
         err("bad_request"),
@@ -149,7 +182,7 @@ def bad_card_cases(game: str) -> None:
         "errors",
         "legal-card-in-both",
         "a card both in hand and on the table: bad_request",
-        src,
+        ["protocol: legal_plays: no card of trick may also be in hand"],
         [],
         {"op": "legal_plays", "game": game, "trump": "S", "hand": ["AS", "KH"], "trick": ["AS"]},
         err("bad_request"),
@@ -159,7 +192,7 @@ def bad_card_cases(game: str) -> None:
         "errors",
         "legal-six-cards",
         "a hand of six cards: bad_request",
-        src,
+        ["protocol: legal_plays: hand holds 1 to 5 cards"],
         [],
         {
             "op": "legal_plays",
@@ -175,7 +208,7 @@ def bad_card_cases(game: str) -> None:
         "errors",
         "unknown-op",
         "an op the protocol does not have: unsupported",
-        src,
+        ["protocol: requests and answers: an unknown op is unsupported"],
         [],
         {"op": "shuffle", "game": game},
         err("unsupported"),
@@ -217,7 +250,7 @@ def solve_cases(game: str, n: int, seed: int) -> None:
         "solve",
         "unequal-hands",
         "seats in play must hold as many cards each: bad_request",
-        ["protocol: solve"],
+        ["protocol: solve: every seat in play holds the same number of cards"],
         [],
         {"op": "solve", "game": game, "trump": "S", "hands": [["AS", "KS"], ["AH"]], "leader": 0, "seat": 0},
         err("bad_request"),

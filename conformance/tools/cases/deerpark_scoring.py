@@ -246,7 +246,7 @@ def build() -> None:
             "final": {"scores": [25, 15, 25], "dealer": 1},
         },
     )
-    b_src = ["protocol: the deal must come from the game's pack for the player count"]
+    b_src = ["protocol: play, the deal: a legal deal for the game, player count and options"]
     add(
         DP,
         "errors",

@@ -332,7 +332,7 @@ def build() -> None:
         },
     )
 
-    b_src = ["protocol: the deal must be a legal deal for the game and player count"]
+    b_src = ["protocol: play, the deal: a legal deal for the game, player count and options"]
     add(
         HB,
         "errors",
@@ -415,7 +415,7 @@ def build() -> None:
         "errors",
         "start-dealer-out",
         "a dealer who is out: bad_request",
-        ["protocol: play, the start position"],
+        ["protocol: play, the start position: a start that cannot be is bad_request"],
         [31],
         hb(SUITED, [], start={"dealer": 1, "out": [1]}),
         err("bad_request"),
@@ -425,7 +425,7 @@ def build() -> None:
         "errors",
         "start-one-player-left",
         "fewer than two players left: bad_request",
-        ["protocol: play, the start position"],
+        ["protocol: play, the start position: a start that cannot be is bad_request"],
         [16],
         hb(SUITED, [], start={"out": [1, 2]}),
         err("bad_request"),
