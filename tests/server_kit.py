@@ -12,7 +12,8 @@ from typing import Any
 from hucklebuck.server.app import create_app
 from hucklebuck.server.config import ServerConfig
 
-FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": 0.1, "rate": 10_000.0, "burst": 10_000}
+FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": 0.1, "rate": 10_000.0, "burst": 10_000,
+        "hostnames": ("testserver",)}  # fmt: skip  # the name Starlette's test client sends
 
 
 def config(**changes: Any) -> ServerConfig:
