@@ -215,7 +215,13 @@ def run(args: argparse.Namespace) -> int:
 
     from ..server.app import create_app
     from ..server.config import ServerConfig
-    from ..server.netlimits import ConnectionLimits, connection_bound, protocols, raise_open_files
+    from ..server.netlimits import (
+        ConnectionLimits,
+        accept_backlog,
+        connection_bound,
+        protocols,
+        raise_open_files,
+    )
     from ..server.store import StoreError
 
     d = ServerConfig()
@@ -267,6 +273,7 @@ def run(args: argparse.Namespace) -> int:
             log_level="warning",
             http=http,
             ws=ws,
+            backlog=accept_backlog(open_files),
             ws_max_size=64 * 1024,
             ws_per_message_deflate=False,  # small messages: compressing them costs more CPU than it saves
             timeout_graceful_shutdown=5,

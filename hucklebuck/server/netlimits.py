@@ -32,6 +32,7 @@ from typing import Any
 __all__ = [
     "RESERVED_FILES",
     "ConnectionLimits",
+    "accept_backlog",
     "connection_bound",
     "protocols",
     "quiet_accept_errors",
@@ -65,9 +66,16 @@ def raise_open_files() -> tuple[int, int]:
     return soft, hard
 
 
+def accept_backlog(open_files: int) -> int:
+    """The listening socket's backlog: also how many connections the event loop accepts at a time
+    before any of them can be refused, so it is kept small beside the limit of open files."""
+    return max(64, min(2048, open_files // 8))
+
+
 def connection_bound(wanted: int, open_files: int) -> int:
-    """The most connections the server holds: ``wanted``, but below the limit of open files."""
-    return max(1, min(wanted, open_files - RESERVED_FILES))
+    """The most connections the server holds: ``wanted``, but below the limit of open files, less
+    the files kept for other things and two batches of accepted connections not yet refused."""
+    return max(1, min(wanted, open_files - RESERVED_FILES - 2 * accept_backlog(open_files)))
 
 
 class ConnectionLimits:

@@ -151,6 +151,7 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use the table database {where}: {_words(exc)}") from None
         self._stop = threading.Event()
+        self._checkpointing = threading.Lock()
         self._checkpointer: threading.Thread | None = None
         if path != ":memory:":
             self._db.execute("PRAGMA wal_autocheckpoint=0")
@@ -170,11 +171,13 @@ class SQLiteStore:
             while not self._stop.wait(CHECKPOINT_EVERY):
                 size = self.wal_bytes()
                 self.wal_peak = max(self.wal_peak, size)
-                mode = "TRUNCATE" if size > WAL_LIMIT else "PASSIVE"
-                try:
-                    db.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
-                except sqlite3.DatabaseError:
-                    pass  # busy or failing: the next try is half a second away
+                if size > WAL_LIMIT:
+                    continue  # the writer truncates it at its next commit: not in its way
+                with self._checkpointing:
+                    try:
+                        db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    except sqlite3.DatabaseError:
+                        pass  # busy or failing: the next try is half a second away
         finally:
             db.close()
 
@@ -311,6 +314,22 @@ class SQLiteStore:
                 raise
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot write the table database {self.path}: {_words(exc)}") from None
+        if self.path != ":memory:" and self.wal_bytes() > WAL_LIMIT:
+            self._truncate_log()
+
+    def _truncate_log(self) -> None:
+        """The log is over :data:`WAL_LIMIT`: copy the rest of it into the database and truncate it,
+        here, between two commits (a writer that never pauses starves any other connection's try).
+        The checkpoint thread has copied most of it already; a failure is tried again next time."""
+        self.wal_peak = max(self.wal_peak, self.wal_bytes())
+        if not self._checkpointing.acquire(blocking=False):
+            return  # the thread's checkpoint is under way: after it, the thread leaves this to us
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.DatabaseError:
+            pass
+        finally:
+            self._checkpointing.release()
 
     def save(self, row: StoredTable) -> None:
         """Store one whole table (:meth:`commit` of just that row)."""
