@@ -54,18 +54,9 @@ class Served:
             resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
 
         with open(self.log, "w") as err:
+            args = ["--port", str(self.port), "--db", str(tmp / "t.sqlite"), *extra]
             self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "hucklebuck",
-                    "serve",
-                    "--port",
-                    str(self.port),
-                    "--db",
-                    str(tmp / "t.sqlite"),
-                    *extra,
-                ],  # fmt: skip
+                [sys.executable, "-m", "hucklebuck", "serve", *args],
                 stdout=subprocess.DEVNULL,
                 stderr=err,
                 env=ENV,
