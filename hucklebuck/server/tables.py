@@ -204,6 +204,9 @@ class ServerTable:
 
     def broadcast(self) -> None:
         """Send every connection the state of its own seat (each view built once)."""
+        if self._presence_timer is not None:  # this state shows who is connected: no need to send it again
+            self._presence_timer.cancel()
+            self._presence_timer = None
         texts: dict[int | None, str] = {}
         for conn in list(self.connections):
             text = texts.get(conn.seat)
