@@ -199,12 +199,14 @@ class _Person(asyncio.Protocol):
             self._end()
 
     def _end(self, problem: str | None = None) -> None:
+        from websockets.protocol import State
+
         if self.done.done():
             return
         if problem is not None:
             self.result.problems.append(f"table {self.table_id}: {problem}")
         self.result.acked[self.table_id] = self.acked
-        if self.open:
+        if self.open and self.ws.state is State.OPEN:
             self.ws.send_close()
             self._flush()
         if self.transport is not None:
@@ -307,7 +309,8 @@ def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float)
         port = _free_port()
         cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(port), "--db", db,
                "--bot-pause", str(bot_pause), "--deal-pause", str(deal_pause), "--max-tables", str(tables),
-               "--max-connections", str(tables + 10), "--takeover-player", "heuristic"]  # fmt: skip
+               "--max-connections", str(tables + 10), "--takeover-player", "heuristic",
+               "--connect-rate", "1000"]  # fmt: skip  # every person connects from this one address
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             assert proc.stdout is not None
