@@ -12,7 +12,9 @@ from typing import Any
 from hucklebuck.server.app import create_app
 from hucklebuck.server.config import ServerConfig
 
-FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": 0.1, "rate": 10_000.0, "burst": 10_000}
+FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": 0.1, "rate": 10_000.0, "burst": 10_000,
+        "hostnames": ("testserver",),  # the name Starlette's test client sends
+        "presence_pause": 0.0}  # fmt: skip  # presence at once, in order (coalescing: test_server_safety)
 
 
 def config(**changes: Any) -> ServerConfig:

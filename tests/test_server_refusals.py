@@ -257,8 +257,9 @@ def test_bad_tables_are_refused_in_words(body: object) -> None:
 
 def test_bad_bodies_are_refused() -> None:
     with kit.client() as c:
-        assert c.post("/api/tables", content=b"{nope").status_code == 400
-        r = c.post("/api/tables", content=b"[" + b"1," * 40_000 + b"1]")
+        json_type = {"Content-Type": "application/json"}
+        assert c.post("/api/tables", content=b"{nope", headers=json_type).status_code == 400
+        r = c.post("/api/tables", content=b"[" + b"1," * 40_000 + b"1]", headers=json_type)
         assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
 
 

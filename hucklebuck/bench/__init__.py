@@ -25,11 +25,12 @@ SECTIONS: dict[str, str] = {
     "calls": "hucklebuck.bench.calls",
     "vector": "hucklebuck.bench.vector",
     "server": "hucklebuck.bench.server",
+    "chaos": "hucklebuck.bench.chaos",
     "mutation": "hucklebuck.bench.mutation",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
 
-OPT_IN: frozenset[str] = frozenset({"server", "mutation"})
+OPT_IN: frozenset[str] = frozenset({"server", "mutation", "chaos"})
 """Sections too long for the default run: they run only when named."""
 
 

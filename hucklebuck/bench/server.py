@@ -29,6 +29,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -72,6 +73,8 @@ class Run:
     load: tuple[float, float] = (0.0, 0.0)
     """The machine's load average (1 minute) as the timed part began and as it ended."""
     problems: list[str] = field(default_factory=list)
+    wal_peak: int = 0
+    """The largest size of the database's write-ahead log seen during the run, in bytes."""
 
 
 def _free_port() -> int:
@@ -196,12 +199,14 @@ class _Person(asyncio.Protocol):
             self._end()
 
     def _end(self, problem: str | None = None) -> None:
+        from websockets.protocol import State
+
         if self.done.done():
             return
         if problem is not None:
             self.result.problems.append(f"table {self.table_id}: {problem}")
         self.result.acked[self.table_id] = self.acked
-        if self.open:
+        if self.open and self.ws.state is State.OPEN:
             self.ws.send_close()
             self._flush()
         if self.transport is not None:
@@ -278,6 +283,15 @@ def _check_store(db: str, result: Run) -> None:
     result.actions = total
 
 
+def _watch_wal(db: str, result: Run, done: threading.Event) -> None:
+    """Note the write-ahead log's largest size, twice a second, until ``done``."""
+    while not done.wait(0.5):
+        try:
+            result.wal_peak = max(result.wal_peak, os.path.getsize(db + "-wal"))
+        except OSError:
+            pass
+
+
 def _cpu_seconds(pid: int) -> float:
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as f:
@@ -295,7 +309,8 @@ def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float)
         port = _free_port()
         cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(port), "--db", db,
                "--bot-pause", str(bot_pause), "--deal-pause", str(deal_pause), "--max-tables", str(tables),
-               "--max-connections", str(tables + 10), "--takeover-player", "heuristic"]  # fmt: skip
+               "--max-connections", str(tables + 10), "--takeover-player", "heuristic",
+               "--connect-rate", "1000"]  # fmt: skip  # every person connects from this one address
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             assert proc.stdout is not None
@@ -315,7 +330,12 @@ def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float)
                     players - 1
                 )
                 made.append(_post(port, {"game": game, "players": players, "seats": seats}))
+            watching = threading.Event()
+            watcher = threading.Thread(target=_watch_wal, args=(db, result, watching), daemon=True)
+            watcher.start()
             asyncio.run(_play(port, made, seconds, result))
+            watching.set()
+            watcher.join()
             result.rss_tables = _rss_kib(proc.pid)
         finally:
             proc.send_signal(signal.SIGTERM)
@@ -346,7 +366,7 @@ def _line(r: Run) -> str:
         f"{r.tables:>6} {r.bot_pause:>5.1f}s {r.rate:>10.0f} {len(r.latencies):>7} "
         f"{_pct(r.latencies, 0.5) * 1e3:>7.1f} {_pct(r.latencies, 0.99) * 1e3:>7.1f} {per_table:>9.0f} "
         f"{r.cpu / changes * 1e3:>7.2f} {r.client_cpu / changes * 1e3:>7.2f} "
-        f"{r.load[0]:>4.1f}-{r.load[1]:<4.1f}  {verdict}"
+        f"{r.load[0]:>4.1f}-{r.load[1]:<4.1f} {r.wal_peak / 2**20:>7.1f}  {verdict}"
     )
 
 
@@ -362,7 +382,7 @@ def run(args: argparse.Namespace) -> None:
     print("(loopback; server and clients share this machine's cores with anything else running on it)")
     print(
         f"{'tables':>6} {'pause':>6} {'changes/s':>10} {'moves':>7} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'KiB/table':>9} {'CPU ms':>7} {'client':>7} {'load':>9}"
+        f"{'KiB/table':>9} {'CPU ms':>7} {'client':>7} {'load':>9} {'WAL MiB':>7}"
     )
     plan = [(10, 0.8, 2.0), (100, 0.8, 2.0), (1000, 0.8, 2.0), (100, 0.0, 0.0)]
     for tables, bot_pause, deal_pause in plan:
@@ -373,5 +393,6 @@ def run(args: argparse.Namespace) -> None:
     print(
         "moves: the scripted people's moves timed (p50/p99: from sending one to the state it produces); "
         "changes/s: moves of every seat and deals; CPU ms: the server's CPU time per change, client: "
-        "the scripted people's; load: the machine's load average as the timing began and ended"
+        "the scripted people's; load: the machine's load average as the timing began and ended; "
+        "WAL MiB: the largest size of the database's write-ahead log during the run"
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import math
 import os
 import re
 import signal
@@ -19,6 +20,8 @@ from .common import CliError, positive_int
 __all__ = ["register", "run"]
 
 INSTALL_HINT = "pip install 'hucklebuck[server]'"
+MAX_RATE = 1_000_000
+"""Largest ``--rate`` and ``--connect-rate`` (a number of messages or connections a second)."""
 
 
 DESCRIPTION = """\
@@ -38,8 +41,25 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    if not 0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, not {text}")
+    return value
+
+
+def _timeout(text: str) -> float:
+    value = _seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text}")
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value <= MAX_RATE:
+        raise argparse.ArgumentTypeError(f"must be a number above 0 and at most {MAX_RATE}, not {text}")
     return value
 
 
@@ -99,6 +119,14 @@ def register(subparsers: Any) -> None:
         help="another origin whose pages may open tables (repeatable; the server's own always may)",
     )
     p.add_argument(
+        "--hostname",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name the server is reached by (repeatable; its IP addresses, localhost and the hosts "
+        "of --origin always are); a request for any other name is refused",
+    )
+    p.add_argument(
         "--max-tables",
         type=positive_int,
         default=d.max_tables,
@@ -110,7 +138,22 @@ def register(subparsers: Any) -> None:
         type=positive_int,
         default=d.max_connections,
         metavar="N",
-        help=f"most WebSocket connections at once (default {d.max_connections})",
+        help=f"most connections at once, HTTP and WebSocket (default {d.max_connections}, "
+        "lowered below the limit of open files)",
+    )
+    p.add_argument(
+        "--request-timeout",
+        type=_timeout,
+        default=d.request_timeout,
+        metavar="SECONDS",
+        help=f"time a client has to send a whole HTTP request (default {d.request_timeout:g})",
+    )
+    p.add_argument(
+        "--connect-rate",
+        type=_rate,
+        default=d.connect_rate,
+        metavar="N",
+        help=f"WebSocket connections a second one address may open on average (default {d.connect_rate:g})",
     )
     p.add_argument(
         "--takeover-player",
@@ -120,7 +163,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--rate",
-        type=_seconds,
+        type=_rate,
         default=d.rate,
         metavar="N",
         help=f"messages a second one connection may send on average (default {d.rate:g})",
@@ -183,9 +226,24 @@ def run(args: argparse.Namespace) -> int:
 
     from ..server.app import create_app
     from ..server.config import ServerConfig
+    from ..server.netlimits import (
+        ConnectionLimits,
+        accept_backlog,
+        connection_bound,
+        protocols,
+        raise_open_files,
+    )
     from ..server.store import StoreError
 
     d = ServerConfig()
+    open_files, _hard = raise_open_files()
+    bound = connection_bound(args.max_connections, open_files)
+    if bound < args.max_connections:
+        print(
+            f"hucklebuck serve: at most {bound} connections (this process may open {open_files} files)",
+            file=sys.stderr,
+            flush=True,
+        )
 
     config = ServerConfig(
         db=args.db,
@@ -194,7 +252,11 @@ def run(args: argparse.Namespace) -> int:
         bot_pause=args.bot_pause,
         deal_pause=args.deal_pause,
         max_tables=args.max_tables,
-        max_connections=args.max_connections,
+        max_connections=bound,
+        hostnames=tuple(args.hostname),
+        request_timeout=args.request_timeout,
+        connect_rate=args.connect_rate,
+        connect_burst=max(d.connect_burst, int(args.connect_rate * 6)),
         takeover_player=args.takeover_player,
         bot_threads=args.bot_threads,
         tune_gc=True,
@@ -208,6 +270,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).addFilter(_Redact())
+    if not logging.getLogger("hucklebuck.serve").handlers:
+        notes = logging.StreamHandler(sys.stderr)
+        notes.setFormatter(logging.Formatter("hucklebuck serve: %(message)s"))
+        logging.getLogger("hucklebuck.serve").addHandler(notes)
+    http, ws = protocols(ConnectionLimits(bound, args.request_timeout))
     server = uvicorn.Server(
         uvicorn.Config(
             app,
@@ -215,7 +282,9 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             access_log=False,
             log_level="warning",
-            ws="websockets-sansio",
+            http=http,
+            ws=ws,
+            backlog=accept_backlog(open_files),
             ws_max_size=64 * 1024,
             ws_per_message_deflate=False,  # small messages: compressing them costs more CPU than it saves
             timeout_graceful_shutdown=5,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -27,8 +28,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..cardart import card_files
 from .catalog import games_listing, read_table_request
 from .config import ServerConfig
+from .guard import RequestGuard, origin_allowed
 from .manager import TableManager
-from .protocol import ProtocolError, error_message, parse_client_message
+from .netlimits import quiet_accept_errors
+from .protocol import ProtocolError, error_message, load_json, parse_client_message
 from .store import SQLiteStore, Store, StoreError
 from .tables import TableRefused
 
@@ -40,6 +43,11 @@ SEND_QUEUE = 256
 """Messages waiting for a slow client before its connection is closed."""
 TAKEN_OVER = 4001
 """WebSocket close code for a connection whose seat was opened again elsewhere (a newer tab holds it)."""
+DROP_WAIT = 2.0
+"""Seconds a dropped client's connection may take to close before it is cut (its transport aborted)."""
+ABORT = "hucklebuck.abort"
+"""The ASGI scope extension through which ``hucklebuck serve``'s WebSocket protocol lets the
+application cut a connection at once (see :mod:`hucklebuck.server.netlimits`)."""
 
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>hucklebuck tables</title>
 <p>The hucklebuck table server is running. The browser table is not installed in this copy;
@@ -83,6 +91,7 @@ class _Socket:
     def __init__(self, ws: WebSocket, seat: int | None) -> None:
         self.ws = ws
         self.seat = seat
+        self.dropped = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE)
         self.closing: tuple[int, str] | None = None
         self.writer = asyncio.get_running_loop().create_task(self._write())
@@ -105,8 +114,20 @@ class _Socket:
             await self.ws.close(code, reason)
 
     async def _drop(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.ws.close(1008, "the client does not read its messages")
+        """Close a client that does not read; if the close cannot get through either, cut it."""
+        self.dropped = True
+        try:
+            await asyncio.wait_for(self.ws.close(1008, "the client does not read its messages"), DROP_WAIT)
+        except (Exception, asyncio.CancelledError):
+            pass
+        self.abort()
+
+    def abort(self) -> None:
+        """Cut the connection now (nothing more is sent): the server's own WebSocket protocol offers
+        it; elsewhere (a test client) the close above is all there is."""
+        cut = self.ws.scope.get("extensions", {}).get(ABORT, {}).get("abort")
+        if callable(cut):
+            cut()
 
     async def _write(self) -> None:
         while True:
@@ -140,6 +161,11 @@ class _Bucket:
         self.tokens = float(burst)
         self.last = time.monotonic()
 
+    @property
+    def full(self) -> bool:
+        """Whether the bucket has refilled (it may be forgotten)."""
+        return self.tokens + (time.monotonic() - self.last) * self.rate >= self.burst
+
     def take(self) -> bool:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
@@ -148,6 +174,25 @@ class _Bucket:
             return False
         self.tokens -= 1
         return True
+
+
+class _Buckets:
+    """One :class:`_Bucket` per key (an address, a seat), the full ones forgotten now and then."""
+
+    KEEP = 10_000
+    """Keys held before the buckets that have refilled are forgotten."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[object, _Bucket] = {}
+
+    def take(self, key: object) -> bool:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.KEEP:
+                self.buckets = {k: b for k, b in self.buckets.items() if not b.full}
+            bucket = self.buckets[key] = _Bucket(self.rate, self.burst)
+        return bucket.take()
 
 
 def create_app(
@@ -168,10 +213,16 @@ def create_app(
     say = report or (lambda line: print(f"hucklebuck serve: {line}", file=sys.stderr, flush=True))
     backing = store if store is not None else SQLiteStore(cfg.db)
     manager = TableManager(cfg, backing, report=say, hinter=hinter)
+    for note in getattr(backing, "notes", ()):  # a damaged database, read as far as it could be
+        say(note)
+    for table_id, why in getattr(backing, "lost", {}).items():
+        manager.broken[table_id] = why
+        say(f"table {table_id} cannot be restored: {why}")
     manager.restore()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        quiet_accept_errors(asyncio.get_running_loop())
         manager.start()
         if cfg.tune_gc:
             tune_gc()
@@ -204,13 +255,26 @@ def create_app(
         return JSONResponse(games_listing())
 
     async def api_create(request: Request) -> Response:
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                return _error(413, "too_large", f"the request body is limited to {MAX_BODY} bytes")
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > MAX_BODY:  # refused before a byte of it is read
+            return _error(413, "too_large", f"the request body is limited to {MAX_BODY} bytes")
+
+        async def read() -> bytes | None:
+            body = b""
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    return None
+            return body
+
         try:
-            data = json.loads(body or b"null")
+            body = await asyncio.wait_for(read(), cfg.request_timeout)
+        except asyncio.TimeoutError:
+            return _error(408, "timeout", f"the request body did not arrive within {cfg.request_timeout:g} s")
+        if body is None:
+            return _error(413, "too_large", f"the request body is limited to {MAX_BODY} bytes")
+        try:
+            data = load_json(body or b"null")
         except ValueError:
             return _error(400, "bad_request", "the request body is not JSON")
         try:
@@ -248,8 +312,11 @@ def create_app(
         origin = ws.headers.get("origin")
         if origin is None:
             return True  # not a browser: Origin protects people's browsers from other sites' pages
-        host = ws.headers.get("host", "")
-        return origin in (f"http://{host}", f"https://{host}") or origin in cfg.origins
+        host = ws.headers.get("host", "")  # a name of this server's own: RequestGuard checked it
+        return origin_allowed(origin, host, ws.url.scheme, cfg.origins)
+
+    by_address = _Buckets(cfg.connect_rate, cfg.connect_burst)
+    by_seat = _Buckets(cfg.seat_connect_rate, cfg.seat_connect_burst)
 
     async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
         await ws.accept()
@@ -272,6 +339,11 @@ def create_app(
             if seat is None:
                 await refuse(ws, "bad_token", "that seat link is not valid for this table", 4401)
                 return
+        address = ws.client.host if ws.client is not None else ""
+        if not by_address.take(address) or (seat is not None and not by_seat.take((table.id, seat))):
+            slow_down = "too many connections opened from here; wait a few seconds, then try again"
+            await refuse(ws, "rate_limited", slow_down, 1013)
+            return
         if manager.connections >= cfg.max_connections:
             await refuse(ws, "busy", "the server has as many connections as it takes; try later", 1013)
             return
@@ -289,7 +361,7 @@ def create_app(
                 msg = await ws.receive()
                 if msg["type"] == "websocket.disconnect":
                     break
-                text = msg.get("text")
+                text: str | bytes | None = msg.get("text")
                 if text is None:
                     text = msg.get("bytes") or b""
                 if not bucket.take():
@@ -309,7 +381,12 @@ def create_app(
                         return
                     continue
                 table = manager.tables.get(table.id, table)
-                table.client_message(conn, parsed)
+                try:
+                    table.client_message(conn, parsed)
+                except Exception as exc:  # a message must never end the handler: refuse it, keep going
+                    say(f"a message to table {table.id} could not be handled: {type(exc).__name__} {exc}")
+                    words = "that message cannot be read as a move"
+                    conn.send_text(json.dumps(error_message("illegal", words, table.seq)))
         except WebSocketDisconnect:
             pass
         finally:
@@ -340,6 +417,7 @@ def create_app(
             return _error(404, "not_found", "this copy of the server has no browser table files")
 
         routes.append(Route("/static/{path:path}", no_static))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    guard = Middleware(RequestGuard, hostnames=cfg.hostnames, origins=cfg.origins)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
     app.state.manager = manager
     return app

@@ -22,6 +22,8 @@ from .protocol import ProtocolError
 __all__ = [
     "COMPUTER_PLAYERS",
     "DEFAULT_PLAYERS",
+    "MAX_HANDS",
+    "MAX_TURN_TIMER",
     "SeatRequest",
     "TableRequest",
     "games_listing",
@@ -31,6 +33,12 @@ __all__ = [
 
 DEFAULT_PLAYERS = {"hucklebuck": 4, "deerpark": 4, "buckem": 5}
 """The player count a new table gets unless told (the terminal's defaults)."""
+
+MAX_HANDS = 1000
+"""Most rounds a Buck 'Em session may be asked to last."""
+
+MAX_TURN_TIMER = 86_400
+"""Longest turn timer in seconds (a day)."""
 
 COMPUTER_PLAYERS: dict[str, str] = {
     "mc": "Monte Carlo: samples the hidden cards and plays each deal out (the strongest)",
@@ -141,6 +149,9 @@ def read_options(spec: GameSpec, data: object) -> Any:
         data = {}
     if not isinstance(data, dict):
         raise _bad('"options" must be an object of NAME: VALUE')
+    known = len(spec.options_type.describe())
+    if len(data) > known:
+        raise _bad(f"{spec.title} has {known} options, not {len(data)}")
     items = [f"{name}={_option_text(value)}" for name, value in data.items()]
     try:
         return spec.options_type.from_assignments(items)
@@ -161,6 +172,8 @@ def read_table_request(body: object, max_name: int) -> TableRequest:
     lo, hi = spec.player_range
     if isinstance(players, bool) or not isinstance(players, int):
         raise _bad('"players" must be a whole number')
+    if not lo <= players <= hi:  # before anything is built for that many seats
+        raise _bad(f"{spec.title} is played by {lo} to {hi} players, not {players}")
     raw_seats = body.get("seats")
     if raw_seats is None:
         raw_seats = [{"kind": "human"}] + [{"kind": "computer"}] * (players - 1)
@@ -187,16 +200,19 @@ def read_table_request(body: object, max_name: int) -> TableRequest:
         else:
             raise _bad(f'seat {i}: "kind" must be "human" or "computer"')
     timer = body.get("turn_timer")
-    if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int | float) or not timer > 0):
-        raise _bad('"turn_timer" must be a number of seconds above 0, or null')
+    if timer is not None and (
+        isinstance(timer, bool) or not isinstance(timer, int | float) or not 0 < timer <= MAX_TURN_TIMER
+    ):
+        raise _bad(f'"turn_timer" must be a number of seconds above 0 and at most {MAX_TURN_TIMER}, or null')
     hands = body.get("hands")
-    if hands is not None and (isinstance(hands, bool) or not isinstance(hands, int) or hands < 1):
-        raise _bad('"hands" must be a whole number of at least 1, or null')
+    if hands is not None and (
+        isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS
+    ):
+        raise _bad(f'"hands" must be a whole number from 1 to {MAX_HANDS}, or null')
     try:
         spec.game_type(
             players, options=options, seed=0
         )  # the engine checks the player count for these options
     except HucklebuckError as exc:
         raise _bad(str(exc)) from None
-    del lo, hi
     return TableRequest(spec, players, options, tuple(seats), None if timer is None else float(timer), hands)

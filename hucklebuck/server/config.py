@@ -17,7 +17,11 @@ class ServerConfig:
     db: str = DEFAULT_DB
     """The SQLite file the tables live in (``":memory:"`` keeps them in memory only)."""
     origins: tuple[str, ...] = ()
-    """Origins (``https://cards.example``) allowed to open a WebSocket besides the server's own."""
+    """Origins (``https://cards.example``) whose pages may create tables and open table WebSockets
+    besides the server's own."""
+    hostnames: tuple[str, ...] = ()
+    """Names the server is reached by (``cards.example``) besides its IP addresses, ``localhost``
+    and the hosts of ``origins``; a request naming another host is refused."""
     grace: float = 60.0
     """Seconds a person's seat waits after their connection drops before the computer plays it."""
     bot_pause: float = 0.8
@@ -34,7 +38,21 @@ class ServerConfig:
     max_tables: int = 1000
     """Most tables held at once; creating one more is refused."""
     max_connections: int = 5000
-    """Most WebSocket connections at once; one more is refused."""
+    """Most connections at once, HTTP and WebSocket together; one more is refused.  ``hucklebuck
+    serve`` lowers it below what the process may open (its limit of open files)."""
+    request_timeout: float = 10.0
+    """Seconds a client has to send a whole HTTP request (head and body) and to take the answer;
+    a connection that sends nothing for as long after an answer is closed too."""
+    connect_rate: float = 10.0
+    """WebSocket connections a second one address may open on average."""
+    connect_burst: int = 60
+    """WebSocket connections one address may open at once before ``connect_rate`` applies."""
+    seat_connect_rate: float = 1.0
+    """Connections a second one seat may be opened with on average (its link reopened)."""
+    seat_connect_burst: int = 10
+    """Connections one seat may be opened with at once before ``seat_connect_rate`` applies."""
+    presence_pause: float = 0.5
+    """Who is connected is sent at most this often (seconds) when only that changed."""
     max_message: int = 4096
     """Largest client message in bytes; a bigger one gets an error and the connection is closed."""
     rate: float = 20.0

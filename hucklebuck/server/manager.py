@@ -180,6 +180,9 @@ class TableManager:
         table = ServerTable(self, table_id, request.spec, game, seats, 0, fields)
         self.store.commit([table.snapshot()], [])  # seq 0: stored before anyone hears of it
         self.tables[table_id] = table
+        for i, seat in enumerate(table.seats):  # as after a restart: a seat nobody opens is taken over
+            if seat.kind == "human":
+                table.start_grace(i)
         table.drive()
         return table, tokens
 

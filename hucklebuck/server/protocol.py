@@ -16,7 +16,9 @@ __all__ = [
     "ERROR_CODES",
     "ClientMessage",
     "ProtocolError",
+    "byte_size",
     "error_message",
+    "load_json",
     "parse_client_message",
 ]
 
@@ -62,12 +64,31 @@ class ClientMessage:
     """For ``act``: the action's id, or its text as a person or the protocol writes it."""
 
 
+def byte_size(text: str | bytes, limit: int) -> int:
+    """The size of ``text`` in bytes as sent (UTF-8), counted only as far as a comparison with
+    ``limit`` needs."""
+    if isinstance(text, bytes) or len(text) > limit or len(text) * 4 <= limit:
+        return len(text)  # a str of more characters than the limit has at least as many bytes
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def load_json(text: str | bytes) -> Any:
+    """``json.loads``, with nesting too deep to read refused like any other text that is not JSON.
+
+    Raises :class:`ValueError` (the caller says "not JSON" in its own words).
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply") from None
+
+
 def parse_client_message(text: str | bytes, max_size: int) -> ClientMessage:
     """Read one client message; raises :class:`ProtocolError` naming what is wrong."""
-    if len(text) > max_size:
+    if byte_size(text, max_size) > max_size:
         raise ProtocolError("too_large", f"messages are limited to {max_size} bytes")
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError("bad_message", "that message is not JSON") from None
     if not isinstance(data, dict):

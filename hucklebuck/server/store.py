@@ -30,6 +30,7 @@ __all__ = [
     "READS",
     "SCHEMA",
     "SCHEMA_VERSION",
+    "WAL_LIMIT",
     "SQLiteStore",
     "Store",
     "StoreError",
@@ -45,6 +46,9 @@ READS: Final = (1, 2)
 """The layouts this version reads; a database of an older one is marked as the current one."""
 CHECKPOINT_EVERY: Final = 0.5
 """Seconds between two checkpoints of a file database's write-ahead log."""
+WAL_LIMIT: Final = 32 * 1024 * 1024
+"""Bytes the write-ahead log may grow to: past it, a checkpoint waits for the writer, copies the
+whole log into the database and truncates it (``journal_size_limit`` is the same size)."""
 DEAL: Final = "deal"
 """A stored move that is the deal of the next hand (the engine deals the same cards again on
 replay: the deal follows from the game's seed and its history)."""
@@ -121,6 +125,12 @@ class SQLiteStore:
     def __init__(self, path: str, *, durable: bool = False) -> None:
         """Open (creating if needed) the database at ``path``; :class:`StoreError` if that fails."""
         self.path = path
+        self.lost: dict[str, str] = {}
+        """Tables of a damaged database that could not be read (id: why), see :meth:`_salvage`."""
+        self.notes: list[str] = []
+        """What the operator should know about opening the database (it was damaged, say)."""
+        self.wal_peak = 0
+        """The largest size of the write-ahead log the checkpoint thread saw, in bytes."""
         where = "in memory" if path == ":memory:" else path
         if path != ":memory:":
             folder = os.path.dirname(os.path.abspath(path))
@@ -128,15 +138,20 @@ class SQLiteStore:
                 raise StoreError(
                     f"cannot open the table database {where}: the folder {folder} does not exist"
                 )
+            _private(path)
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            if path != ":memory:":
-                self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            self._check_schema(where)
+            self._db = _connect(path, durable)
+            damaged = self._check_kind(where)
+            if damaged:
+                self._salvage(durable)
+            else:
+                self._prepare()
+        except OSError as exc:
+            raise StoreError(f"cannot use the table database {where}: {exc.strerror or exc}") from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use the table database {where}: {_words(exc)}") from None
         self._stop = threading.Event()
+        self._checkpointing = threading.Lock()
         self._checkpointer: threading.Thread | None = None
         if path != ":memory:":
             self._db.execute("PRAGMA wal_autocheckpoint=0")
@@ -149,25 +164,45 @@ class SQLiteStore:
         """Copy the write-ahead log into the database now and then, on a connection of its own
         (a passive checkpoint: it never blocks a commit)."""
         try:
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
         except sqlite3.DatabaseError:
             return
         try:
             while not self._stop.wait(CHECKPOINT_EVERY):
-                try:
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                except sqlite3.DatabaseError:
-                    pass  # busy or failing: the log just grows until the next try
+                size = self.wal_bytes()
+                self.wal_peak = max(self.wal_peak, size)
+                if size > WAL_LIMIT:
+                    continue  # the writer truncates it at its next commit: not in its way
+                with self._checkpointing:
+                    try:
+                        db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    except sqlite3.DatabaseError:
+                        pass  # busy or failing: the next try is half a second away
         finally:
             db.close()
 
-    def _check_schema(self, where: str) -> None:
+    def wal_bytes(self) -> int:
+        """The size of the write-ahead log file now (0 in memory or when there is none)."""
+        try:
+            return os.path.getsize(self.path + "-wal") if self.path != ":memory:" else 0
+        except OSError:
+            return 0
+
+    def _check_kind(self, where: str) -> bool:
+        """Refuse a database that is not a table database of a version this one reads; returns
+        whether it is damaged (SQLite's ``quick_check`` finds fault with it)."""
         db = self._db
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if names and "meta" not in names:
             raise StoreError(f"{where} is not a hucklebuck table database (it holds other tables)")
+        damaged = bool(names) and self.path != ":memory:" and not _intact(db)
         if "meta" in names:
-            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            try:
+                meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            except sqlite3.DatabaseError:
+                if damaged and "tables" in names:
+                    return True  # its tables may still be read
+                raise
             if meta.get("schema") != SCHEMA:
                 raise StoreError(f"{where} is not a hucklebuck table database")
             version = meta.get("version")
@@ -176,6 +211,11 @@ class SQLiteStore:
                     f"{where} was written by another version of hucklebuck (table database version "
                     f"{version}; this version reads version {SCHEMA_VERSION})"
                 )
+        return damaged
+
+    def _prepare(self) -> None:
+        """Create the layout if it is not there, and mark the database as this version's."""
+        db = self._db
         db.execute("BEGIN IMMEDIATE")  # fails here, not at the first move, when the file is read-only
         try:
             db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -192,19 +232,52 @@ class SQLiteStore:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('opened', ?)", (str(time.time()),))
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _roll_back(db)  # the cause is what counts, not that there is nothing left to roll back
             raise
+
+    def _salvage(self, durable: bool) -> None:
+        """The database is damaged: read every table that can be read, keep the damaged file aside
+        (``PATH.damaged-TIME``), and carry on in a fresh database holding what was read.  The
+        tables that could not be read are in :attr:`lost`; :attr:`notes` says what happened."""
+        rows, moves, lost, unnamed = _readable(self._db)
+        self._db.close()
+        aside = f"{self.path}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(self.path + suffix):
+                os.replace(self.path + suffix, aside + suffix)
+        _private(self.path)
+        self._db = _connect(self.path, durable)
+        self._prepare()
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany(
+                "INSERT INTO tables (id, created, seq, game, seats, tbl) VALUES (?, ?, ?, ?, ?, ?)", rows
+            )
+            db.executemany("INSERT INTO moves (table_id, seq, action) VALUES (?, ?, ?)", moves)
+            db.execute("COMMIT")
+        except BaseException:
+            _roll_back(db)
+            raise
+        self.lost = lost
+        more = ", and perhaps more whose ids cannot be read" if unnamed else ""
+        self.notes.append(
+            f"the table database {self.path} was damaged: {len(rows)} table(s) read, {len(lost)} could not "
+            f"be{more}; the damaged file is kept as {aside}"
+        )
 
     def load_all(self) -> list[StoredTable]:
         """Every stored table, oldest first, with the moves since its snapshot."""
         db = self._db
         moves: dict[str, list[tuple[int, str]]] = {}
-        for table_id, seq, action in db.execute("SELECT table_id, seq, action FROM moves"):
-            moves.setdefault(table_id, []).append((seq, action))
+        try:
+            for table_id, seq, action in db.execute("SELECT table_id, seq, action FROM moves"):
+                moves.setdefault(table_id, []).append((seq, action))
+            rows = db.execute("SELECT id, seq, game, seats, tbl FROM tables ORDER BY created").fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot read the table database {self.path}: {_words(exc)}") from None
         out = []
-        for table_id, seq, game, seats, tbl in db.execute(
-            "SELECT id, seq, game, seats, tbl FROM tables ORDER BY created"
-        ).fetchall():
+        for table_id, seq, game, seats, tbl in rows:
             later = sorted(moves.get(table_id, ()))
             top = later[-1][0] if later else seq
             out.append(StoredTable(table_id, top, game, seats, tbl, tuple(a for _, a in later)))
@@ -237,10 +310,26 @@ class SQLiteStore:
                         )
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _roll_back(db)
                 raise
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot write the table database {self.path}: {_words(exc)}") from None
+        if self.path != ":memory:" and self.wal_bytes() > WAL_LIMIT:
+            self._truncate_log()
+
+    def _truncate_log(self) -> None:
+        """The log is over :data:`WAL_LIMIT`: copy the rest of it into the database and truncate it,
+        here, between two commits (a writer that never pauses starves any other connection's try).
+        The checkpoint thread has copied most of it already; a failure is tried again next time."""
+        self.wal_peak = max(self.wal_peak, self.wal_bytes())
+        if not self._checkpointing.acquire(blocking=False):
+            return  # the thread's checkpoint is under way: after it, the thread leaves this to us
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.DatabaseError:
+            pass
+        finally:
+            self._checkpointing.release()
 
     def save(self, row: StoredTable) -> None:
         """Store one whole table (:meth:`commit` of just that row)."""
@@ -262,6 +351,109 @@ class SQLiteStore:
         except sqlite3.DatabaseError:
             pass
         self._db.close()
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if SQLite has not done so already (a full disk, say)."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.DatabaseError:
+            pass
+
+
+def _connect(path: str, durable: bool) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    if path != ":memory:":
+        db.execute("PRAGMA journal_mode=WAL")
+    db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+    db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
+    return db
+
+
+def _ids(db: sqlite3.Connection, sql: str) -> tuple[list[str], bool]:
+    """The first column of ``sql``'s rows as far as they can be read, and whether all could."""
+    out: list[str] = []
+    try:
+        for (value,) in db.execute(sql):
+            out.append(str(value))
+    except sqlite3.DatabaseError:
+        return out, False
+    return out, True
+
+
+def _readable(
+    db: sqlite3.Connection,
+) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], dict[str, str], bool]:
+    """What can be read of a damaged database: table rows, their move rows, the tables that cannot
+    be read (id: why), and whether some ids could not be read at all.
+
+    Ids are gathered along every way into the file (the table in both directions, its index,
+    the moves' index), so one bad page hides as few of them as possible; then each table is read
+    on its own, with its moves.  A table whose moves cannot all be read is lost, not rewound."""
+    ids: dict[str, None] = {}
+    complete = False
+    for sql in (
+        "SELECT id FROM tables",
+        "SELECT id FROM tables ORDER BY rowid DESC",
+        "SELECT id FROM tables ORDER BY id",
+        "SELECT id FROM tables ORDER BY id DESC",
+        "SELECT DISTINCT table_id FROM moves ORDER BY table_id",
+        "SELECT DISTINCT table_id FROM moves ORDER BY table_id DESC",
+    ):
+        found, whole = _ids(db, sql)
+        ids.update(dict.fromkeys(found))
+        complete = complete or (whole and sql.startswith("SELECT id"))
+    rows: list[tuple[object, ...]] = []
+    moves: list[tuple[object, ...]] = []
+    lost: dict[str, str] = {}
+    for table_id in ids:
+        try:
+            row = db.execute(
+                "SELECT id, created, seq, game, seats, tbl FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            if row is None:
+                raise sqlite3.DatabaseError("its row is gone")
+            later = db.execute(
+                "SELECT table_id, seq, action FROM moves WHERE table_id = ?", (table_id,)
+            ).fetchall()
+        except sqlite3.DatabaseError:
+            lost[table_id] = "its stored data is damaged"
+            continue
+        rows.append(tuple(row))
+        moves.extend(tuple(m) for m in later)
+    return rows, moves, lost, not complete
+
+
+def _intact(db: sqlite3.Connection) -> bool:
+    """Whether SQLite finds the database file sound (``PRAGMA quick_check``)."""
+    try:
+        rows = db.execute("PRAGMA quick_check(1)").fetchall()
+    except sqlite3.DatabaseError:
+        return False
+    return rows == [("ok",)]
+
+
+def _private(path: str) -> None:
+    """Create the database file readable by its owner only (0600), or make an existing one so.
+
+    It holds every live hand.  SQLite creates the ``-wal`` and ``-shm`` files with the
+    database file's own permissions; any already there are tightened too.
+    """
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # not creatable: opening it says why
+    else:
+        os.close(fd)
+    for name in (path, path + "-wal", path + "-shm"):
+        try:
+            if os.path.isfile(name) and os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
+        except OSError:
+            pass  # another's file, or a device: opening it says what matters
 
 
 def _words(exc: BaseException) -> str:

@@ -155,6 +155,8 @@ class ServerTable:
         self._armed = -2  # the seq drive() last started things for
         self._hinting: set[Connection] = set()
         self._grace: dict[int, asyncio.TimerHandle] = {}
+        self._presence_timer: asyncio.TimerHandle | None = None
+        self._presence_sent = float("-inf")
         self._log_cache: tuple[int, list[str]] = (-1, [])
         self._log = HandLog()
         self.fields_changed = False
@@ -208,6 +210,9 @@ class ServerTable:
 
     def broadcast(self) -> None:
         """Send every connection the state of its own seat (each view built once)."""
+        if self._presence_timer is not None:  # this state shows who is connected: no need to send it again
+            self._presence_timer.cancel()
+            self._presence_timer = None
         texts: dict[int | None, str] = {}
         for conn in list(self.connections):
             text = texts.get(conn.seat)
@@ -308,9 +313,32 @@ class ServerTable:
             self.broadcast_presence(exclude=conn)
 
     def broadcast_presence(self, exclude: Connection | None = None) -> None:
-        """Tell the others who is connected (no change of ``seq``: the game did not change)."""
+        """Tell the others who is connected (no change of ``seq``: the game did not change).
+
+        At most once every ``presence_pause`` seconds: changes within that time go out
+        together at its end, so connecting and leaving in a loop costs the others one state
+        per pause, not one per connection."""
         if self.pending:
             return  # the batch being stored tells everyone
+        if self._presence_timer is not None:
+            return  # already due: it will show this change too
+        loop = asyncio.get_running_loop()
+        wait = self._presence_sent + self.config.presence_pause - loop.time()
+        if wait > 0:
+            self._presence_timer = loop.call_later(wait, self._presence_due)
+            return
+        self._presence_sent = loop.time()
+        self._send_presence(exclude)
+
+    def _presence_due(self) -> None:
+        self._presence_timer = None
+        if self.manager.closing:
+            return
+        self._presence_sent = asyncio.get_running_loop().time()
+        if not self.pending:
+            self._send_presence(None)
+
+    def _send_presence(self, exclude: Connection | None) -> None:
         texts: dict[int | None, str] = {}
         for other in list(self.connections):
             if other is exclude:
@@ -580,5 +608,8 @@ class ServerTable:
         """Cancel the table's timers (the server is stopping)."""
         for t in [*self._timers, *self._grace.values()]:
             t.cancel()
+        if self._presence_timer is not None:
+            self._presence_timer.cancel()
+            self._presence_timer = None
         self._timers = []
         self._grace = {}

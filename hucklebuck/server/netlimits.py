@@ -1,0 +1,192 @@
+"""Connections as ``hucklebuck serve`` holds them: bounded, timed out, cut when stuck.
+
+uvicorn's own HTTP and WebSocket protocols (h11, and the ``websockets``
+package's sans-I/O core), each with a little more:
+
+* **Every connection is counted**, HTTP and WebSocket together, against one
+  bound below the number of files the process may open (:func:`connection_bound`,
+  after :func:`raise_open_files` has raised the soft limit as far as the hard
+  one allows).  One more connection is closed at once, before a byte is read,
+  so ``accept()`` never runs out of descriptors; the refusals are logged once,
+  then counted in one line a minute at most, not a line per connection.
+* **A request has ``request_timeout`` seconds** to arrive whole (head and
+  body) and its answer to be taken, and a kept-alive connection as long to
+  send its next request; a connection that sends half a request and stops, or
+  nothing at all, or does not read its answer, is cut (its transport aborted,
+  which needs no cooperation from the client).
+* **A WebSocket connection can be cut by the application** (the scope
+  extension :data:`~hucklebuck.server.app.ABORT`): a client that stops reading
+  is dropped at once instead of waiting for a close that never drains.
+
+The operating system's own errors at ``accept()`` (out of descriptors all the
+same, say, because of another limit) are logged once a minute, not per try.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+__all__ = [
+    "RESERVED_FILES",
+    "ConnectionLimits",
+    "accept_backlog",
+    "connection_bound",
+    "protocols",
+    "quiet_accept_errors",
+    "raise_open_files",
+]
+
+RESERVED_FILES = 64
+"""Descriptors kept for everything but client connections (the database, its log, the listening
+socket, threads' pipes, the browser table's files being served)."""
+
+_log = logging.getLogger("hucklebuck.serve")
+
+
+def raise_open_files() -> tuple[int, int]:
+    """Raise the process's soft limit of open files to its hard limit; returns (soft, hard) after."""
+    try:
+        import resource
+    except ImportError:  # not a Unix: nothing to raise
+        return 1 << 20, 1 << 20
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = 1 << 20
+    if soft == resource.RLIM_INFINITY or soft > hard:
+        soft = hard
+    if soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    return soft, hard
+
+
+def accept_backlog(open_files: int) -> int:
+    """The listening socket's backlog: also how many connections the event loop accepts at a time
+    before any of them can be refused, so it is kept small beside the limit of open files."""
+    return max(64, min(2048, open_files // 8))
+
+
+def connection_bound(wanted: int, open_files: int) -> int:
+    """The most connections the server holds: ``wanted``, but below the limit of open files, less
+    the files kept for other things and two batches of accepted connections not yet refused."""
+    return max(1, min(wanted, open_files - RESERVED_FILES - 2 * accept_backlog(open_files)))
+
+
+class ConnectionLimits:
+    """The bound and the timeout the protocols apply, and the refusals logged once."""
+
+    REPORT_EVERY = 60.0
+    """Seconds between two log lines about refused connections."""
+
+    def __init__(self, max_connections: int, request_timeout: float) -> None:
+        """At most ``max_connections`` at once; ``request_timeout`` seconds per request."""
+        self.max_connections = max_connections
+        self.request_timeout = request_timeout
+        self.refused = 0
+        """Connections refused since the server started (the bound was reached)."""
+        self.timed_out = 0
+        """Connections cut since the server started (a request too slow, or a client not reading)."""
+        self._unreported = 0
+        self._reported_at = float("-inf")
+
+    def refuse(self) -> None:
+        """Count a refused connection; log it if no line was logged for a while."""
+        self.refused += 1
+        self._unreported += 1
+        now = time.monotonic()
+        if now - self._reported_at >= self.REPORT_EVERY:
+            _log.warning(
+                "refused %d connection(s): the server holds as many as it takes (%d)",
+                self._unreported,
+                self.max_connections,
+            )
+            self._unreported = 0
+            self._reported_at = now
+
+
+def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
+    """uvicorn's HTTP and WebSocket protocol classes, bounded and timed out by ``limits``."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class WebSocket(WebSocketsSansIOProtocol):
+        """uvicorn's WebSocket protocol; the application may cut the connection (``ABORT``)."""
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope: Any = getattr(self, "scope", None)
+            if scope is not None:
+                scope["extensions"]["hucklebuck.abort"] = {"abort": self.transport.abort}
+
+    class HTTP(H11Protocol):
+        """uvicorn's h11 protocol, counted against the bound and timed out per request."""
+
+        _timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            full = len(self.connections) >= limits.max_connections
+            super().connection_made(transport)
+            if full:
+                limits.refuse()
+                self.transport.abort()
+                return
+            self._arm()
+
+        def _arm(self) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = self.loop.call_later(limits.request_timeout, self._too_slow)
+
+        def _too_slow(self) -> None:
+            self._timer = None
+            if not self.transport.is_closing():
+                limits.timed_out += 1
+                self.transport.abort()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()  # the next request (or the client taking this answer) gets as long
+
+        def handle_websocket_upgrade(self, event: Any) -> None:
+            if self._timer is not None:  # the WebSocket has its own pings and limits from here
+                self._timer.cancel()
+                self._timer = None
+            super().handle_websocket_upgrade(event)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            super().connection_lost(exc)
+
+    return HTTP, WebSocket
+
+
+def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
+    """Log the event loop's ``accept()`` failures once a minute instead of at every try."""
+    previous = loop.get_exception_handler()
+    last = [float("-inf"), 0]
+
+    def handler(lp: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        message = str(context.get("message", ""))
+        if message.startswith("socket.accept() out of system resource"):
+            last[1] += 1
+            now = time.monotonic()
+            if now - last[0] >= ConnectionLimits.REPORT_EVERY:
+                why = context.get("exception") or "no resources"
+                _log.warning("could not accept %d connection(s): %s", last[1], why)
+                last[0], last[1] = now, 0
+            return
+        if previous is not None:
+            previous(lp, context)
+        else:
+            lp.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
