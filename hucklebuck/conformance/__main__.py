@@ -4,7 +4,7 @@ Exit status of ``run``: 0 when every selected case passed or was skipped, 1 when
 any case failed, 2 when the run cannot be trusted (a bad command line, a
 selection that matches no case, an unknown game, an unreadable case file, an
 adapter that cannot be started or that does not answer ``hello`` with protocol
-version 1).  Status 2 comes with one line on stderr, never a traceback.
+version 2).  Status 2 comes with one line on stderr, never a traceback.
 ``lint`` exits 0 when clean, 1 with problems, 2 when it cannot read its input.
 An interrupted run (Ctrl-C) exits 130.
 """

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .adapter import strict_loads
-from .protocol import handle
+from .protocol import PROTOCOL, handle
 from .report import Report
 from .spec import case_extensions
 
@@ -393,7 +393,7 @@ def run_cases(
     cases: Iterable[Case],
     adapter: Adapter,
     *,
-    protocol: int = 1,
+    protocol: int = PROTOCOL,
     log: Callable[[str], object] | None = None,
     check_schema: bool = False,
 ) -> Report:

@@ -71,7 +71,7 @@ function legalPlays(req) {
 }
 
 const OPS = {
-  hello: () => ({ name: "node-mini", version: "0.1", protocol: 1, games: ["hucklebuck"],
+  hello: () => ({ name: "node-mini", version: "0.1", protocol: 2, games: ["hucklebuck"],
                   ops: ["hello", "trick_winner", "legal_plays"], extensions: [] }),
   trick_winner: trickWinner,
   legal_plays: legalPlays,
