@@ -59,6 +59,8 @@ def _parser() -> argparse.ArgumentParser:
         help="also check every answer against the answer schema (needs the jsonschema package)",
     )
     rn.add_argument("--junit-xml", metavar="FILE", help="also write a JUnit XML report")
+    rn.add_argument("--leaks", type=int, metavar="N", help="run the leak check: N random games per game")
+    rn.add_argument("--seed", type=int, default=0, help="the leak check's random seed (default 0)")
     rn.add_argument("--json", metavar="FILE", help="also write a JSON report ('-': to stdout)")
     li = sub.add_parser("lint", help="check the case files and show what they cover")
     li.add_argument("paths", nargs="*")
@@ -83,6 +85,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         raise RunnerError(f"--timeout must be positive, not {args.timeout:g}")
     if args.backend and not args.adapter:
         _check_backend(args.backend)
+    if args.leaks is not None:
+        from .leaks import run_from_args
+
+        return run_from_args(args, out)
     cases = load_cases(args.paths)
     if args.game:
         cases = [c for c in cases if c.id.split("/")[0] in args.game]

@@ -43,21 +43,21 @@ def _turned_and_kitty() -> None:
         "round-one-turned-card",
         "in round one the seat to act sees the turned card and its choices; the rest of the kitty is hidden",
         S4_TURN,
-        [84, 86, 87, 90, 91],
+        [84, 85, 86, 87, 90, 91],
         cut(REQ, 1),
         2,
         round_one,
     )
 
     def onlooker(v: View) -> None:
-        assert v["hand"] is None and v["legal"] == [] and cards_in(v) == {"JH"}
+        assert v["hand"] is None and v["legal"] == [] and cards_in(v) == {"JH"} and v["history"] == ["1 pass"]
 
     observe(
         DP,
         "round-one-onlooker",
-        "an onlooker sees the turned card and the passes, nothing of the hands or the kitty",
+        "an onlooker sees the turned card and the pass, nothing of the hands or the kitty",
         S4_TURN,
-        [86, 87, 89],
+        [85, 86, 87, 89],
         cut(REQ, 1),
         None,
         onlooker,
