@@ -98,6 +98,7 @@ def _simultaneous() -> None:
         cut(SWAP_REQ, 2),
         3,
         waiting,
+        deciding=["buckem.simultaneous_declare=true"],
     )
 
     def onlooker(v: View) -> None:

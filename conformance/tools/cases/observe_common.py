@@ -62,6 +62,8 @@ def observe(
     req: dict[str, Any],
     seat: int | None,
     check: Callable[[View], object],
+    *,
+    deciding: list[str] | None = None,
 ) -> View:
     """Record the case ``<game>/observe/<slug>``: the view of ``seat`` after ``req``'s
     actions, whose answer must pass ``check`` (assertions made by hand)."""
@@ -69,7 +71,8 @@ def observe(
     assert "error" not in view, (slug, view)
     check(view)
     request = {k: v for k, v in req.items() if k != "op"}
-    add(game, "observe", slug, title, source, decisions, {"op": "observe", "seat": seat, **request}, view)
+    full = {"op": "observe", "seat": seat, **request}
+    add(game, "observe", slug, title, source, decisions, full, view, deciding=deciding)
     return view
 
 
