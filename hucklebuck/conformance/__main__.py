@@ -5,7 +5,8 @@ any case failed, 2 when the run cannot be trusted (a bad command line, a
 selection that matches no case, an unknown game, an unreadable case file, an
 adapter that cannot be started or that does not answer ``hello`` with protocol
 version 2).  Status 2 comes with one line on stderr, never a traceback.
-``lint`` exits 0 when clean, 1 with problems, 2 when it cannot read its input.
+``run --leaks N`` (the leak check) exits 0 when no leak is found, 1 with leaks,
+2 as above.  ``lint`` exits 0 when clean, 1 with problems, 2 when it cannot read its input.
 An interrupted run (Ctrl-C) exits 130.
 """
 
