@@ -96,7 +96,7 @@ def test_an_adapter_that_exits_at_once_is_an_error() -> None:
 def test_an_adapter_of_another_protocol_version_is_refused() -> None:
     assert_refused(
         cli("run", "--adapter", f"{PY} {FIXTURES / 'old_protocol_adapter.py'}"),
-        "error: protocol mismatch: the suite is protocol 1, the adapter answered 2",
+        "error: protocol mismatch: the suite is protocol 2, the adapter answered 3",
     )
 
 
@@ -201,7 +201,7 @@ def test_json_report_round_trips(tmp_path: Path) -> None:
     assert out.returncode == 1
     data = json.loads(path.read_text())
     assert data["counts"] == {"total": 4, "passed": 1, "failed": 1, "skipped": 2, "not_run": 0}
-    assert data["protocol"] == 1 and data["adapter"]["name"] == "hucklebuck"
+    assert data["protocol"] == 2 and data["adapter"]["name"] == "hucklebuck"
     assert data["target"] == "our python core, in-process"
     report = Report.from_dict(data)
     assert report.to_dict() == data

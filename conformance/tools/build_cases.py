@@ -42,6 +42,9 @@ from cases import (
     hucklebuck_boundaries,
     hucklebuck_hand,
     hucklebuck_scoring,
+    observe_buckem,
+    observe_deerpark,
+    observe_hucklebuck,
     protocol_cases,
 )
 from cases.common import CASES, add, err
@@ -71,6 +74,8 @@ def main(argv: list[str] | None = None) -> None:
     for build in BUILDERS:
         build()
     coverage.build(add, err, hucklebuck.hb, buckem.bk, deerpark.dp)
+    for observed in (observe_hucklebuck, observe_buckem, observe_deerpark):
+        observed.build()
     for game, areas in CASES.items():
         folder = out / game
         folder.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""Write the JSON Schemas of protocol version 1 (hucklebuck/conformance/schemas/).
+"""Write the JSON Schemas of protocol version 2 (hucklebuck/conformance/schemas/).
 
 Run ``python conformance/tools/build_schemas.py`` from the repository root; the
 JSON files it writes are what ships, this script is how they are authored.
@@ -18,8 +18,11 @@ OUT = Path(
     if len(sys.argv) > 1
     else Path(__file__).resolve().parents[2] / "hucklebuck/conformance/schemas"
 )
-BASE = "https://hucklebuck.invalid/conformance/protocol-1/"
+BASE = "https://hucklebuck.invalid/conformance/protocol-2/"
 D = "https://json-schema.org/draft/2020-12/schema"
+
+
+OPS = ("hello", "deck", "trick_winner", "legal_plays", "play", "solve", "observe")
 
 
 def ref(name):
@@ -291,10 +294,19 @@ req_defs.update(
         },
     }
 )
+observe = json.loads(json.dumps(req_defs["play"]))
+observe["required"] = ["op", "game", "players", "hands", "seat"]
+observe["properties"]["op"] = {"const": "observe"}
+observe["properties"]["seat"] = {
+    "oneOf": [ref("seat"), {"type": "null"}],
+    "description": "Whose view: a seat, or null for an onlooker.",
+}
+observe["description"] = "A play request plus seat: that seat's view after the last listed action."
+req_defs["observe"] = observe
 request = {
     "$schema": D,
     "$id": BASE + "request.schema.json",
-    "title": "A request of the hucklebuck conformance protocol, version 1",
+    "title": "A request of the hucklebuck conformance protocol, version 2",
     "description": (
         "One line sent to an adapter. A request that matches this schema can still be impossible "
         "(a duplicate card across fields, a deal that is not the right pack): the adapter answers "
@@ -365,6 +377,108 @@ game_fields = {
     ],
     "deerpark": ["maker", "requirement", "delta", "scores"],
 }
+seat_or_null = {"oneOf": [ref("seat"), {"type": "null"}]}
+view_props = {
+    "game": ref("game"),
+    "players": {"type": "integer", "minimum": 3, "maximum": 8},
+    "seat": seat_or_null,
+    "hand_number": {"type": "integer", "minimum": 1},
+    "dealer": ref("seat"),
+    "phase": {
+        "enum": [
+            "auction",
+            "trump",
+            "declare",
+            "exchange",
+            "order",
+            "call",
+            "dealer_discard",
+            "stay_fold",
+            "draw",
+            "play",
+            "hand_over",
+            "game_over",
+        ]
+    },
+    "to_act": seat_or_null,
+    "hand": {
+        "oneOf": [cards(0, 6), {"type": "null"}],
+        "description": "The seat's own cards; null for an onlooker.",
+    },
+    "hand_sizes": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 6}, "minItems": 3},
+    "trump": {"oneOf": [ref("suit"), {"type": "null"}]},
+    "history": {"type": "array", "items": {"type": "string"}},
+    "current_trick": {
+        "oneOf": [
+            {
+                "type": "object",
+                "required": ["leader", "cards"],
+                "additionalProperties": False,
+                "properties": {"leader": ref("seat"), "cards": cards(1, 7)},
+            },
+            {"type": "null"},
+        ]
+    },
+    "tricks": {"type": "array", "items": ref("trick"), "maxItems": 5},
+    "tricks_won": ref("ints"),
+    "legal": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+    "game_over": {"type": "boolean"},
+    "winners": ref("seats"),
+}
+view_game_props = {
+    "scores": ref("ints"),
+    "out": ref("seats"),
+    "bidder": nullable_seat,
+    "bid": {"type": ["integer", "null"], "minimum": 2, "maximum": 5},
+    "declarations": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["seat", "exchange"],
+            "additionalProperties": False,
+            "properties": {
+                "seat": ref("seat"),
+                "exchange": {"type": ["integer", "null"], "minimum": 0, "maximum": 5},
+            },
+        },
+    },
+    "stock_size": {"type": "integer", "minimum": 0},
+    "turned": ref("card"),
+    "maker": nullable_seat,
+    "requirement": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
+    "locked": ref("seats"),
+    "bankrolls": ref("ints"),
+    "pot": {"type": "integer", "minimum": 0},
+    "pot_units": {"type": "integer", "minimum": 0},
+    "upcard": ref("card"),
+    "swapped_upcard": {"oneOf": [ref("card"), {"type": "null"}]},
+    "scare": {"type": "array", "items": {"oneOf": [ref("card"), {"type": "null"}]}},
+    "decisions": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["seat", "decision"],
+            "additionalProperties": False,
+            "properties": {"seat": ref("seat"), "decision": {"enum": ["stay", "stay swap", "fold"]}},
+        },
+    },
+    "rake_shown": cards(0, 5),
+}
+view_game_fields = {
+    "hucklebuck": ["scores", "out", "bidder", "bid", "declarations", "stock_size"],
+    "deerpark": ["scores", "turned", "maker", "requirement", "locked"],
+    "buckem": [
+        "bankrolls",
+        "pot",
+        "pot_units",
+        "upcard",
+        "swapped_upcard",
+        "scare",
+        "decisions",
+        "stock_size",
+        "rake_shown",
+    ],
+}
 ans_defs.update(
     {
         "trick": trick,
@@ -413,7 +527,7 @@ ans_defs.update(
             "properties": {
                 "name": {"type": "string"},
                 "version": {"type": "string"},
-                "protocol": {"const": 1},
+                "protocol": {"const": 2},
                 "games": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
                 "ops": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
                 "extensions": {
@@ -442,6 +556,19 @@ ans_defs.update(
             },
         },
         "result_solve": {"type": "integer", "minimum": 0, "maximum": 5},
+        "result_observe": {
+            "type": "object",
+            "description": "What one seat (or an onlooker) may know: the view defined on the protocol page.",
+            "required": list(view_props),
+            "properties": view_props,
+            "allOf": [
+                {
+                    "if": {"properties": {"game": {"const": g}}, "required": ["game"]},
+                    "then": {"required": fields, "properties": {k: view_game_props[k] for k in fields}},
+                }
+                for g, fields in view_game_fields.items()
+            ],
+        },
         "error": {
             "type": "object",
             "required": ["code", "message"],
@@ -476,7 +603,7 @@ for op in OPS:
 answer = {
     "$schema": D,
     "$id": BASE + "answer.schema.json",
-    "title": "An answer of the hucklebuck conformance protocol, version 1",
+    "title": "An answer of the hucklebuck conformance protocol, version 2",
     "description": (
         "One line an adapter writes. The top level checks the envelope; "
         "#/$defs/answer_<op> also checks the result of that op."

@@ -2,7 +2,9 @@
 
 ``python -m hucklebuck.conformance adapter`` serves the protocol on stdin/stdout;
 ``python -m hucklebuck.conformance run`` runs the bundled cases against an
-adapter command or one of our cores; ``python -m hucklebuck.conformance lint``
+adapter command or one of our cores (``run --leaks N``: the leak check of
+:mod:`~hucklebuck.conformance.leaks` instead, which asks for ``observe``
+answers of twin games a seat cannot tell apart); ``python -m hucklebuck.conformance lint``
 checks the cases and shows what they cover; ``python -m hucklebuck.conformance
 schemas`` prints where the JSON Schemas of the protocol are.  The protocol
 itself is described in the documentation's "Conformance protocol" page.

@@ -4,8 +4,9 @@ Exit status of ``run``: 0 when every selected case passed or was skipped, 1 when
 any case failed or was not run, 2 when the run cannot be trusted (a bad command line, a
 selection that matches no case, an unknown game, an unreadable case file, an
 adapter that cannot be started or that does not answer ``hello`` with protocol
-version 1).  Status 2 comes with one line on stderr, never a traceback.
-``lint`` exits 0 when clean, 1 with problems, 2 when it cannot read its input.
+version 2).  Status 2 comes with one line on stderr, never a traceback.
+``run --leaks N`` (the leak check) exits 0 when no leak is found, 1 with leaks,
+2 as above.  ``lint`` exits 0 when clean, 1 with problems, 2 when it cannot read its input.
 An interrupted run (Ctrl-C) exits 130.
 """
 
@@ -84,6 +85,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     rn.add_argument("--junit-xml", metavar="FILE", help="also write a JUnit XML report (default: none)")
     rn.add_argument("--json", metavar="FILE", help="also write a JSON report ('-': to stdout; default: none)")
+    rn.add_argument("--leaks", type=int, metavar="N", help="run the leak check: N random games per game (default: none)")
+    rn.add_argument("--seed", type=int, default=0, help="the leak check's random seed (default 0)")
     li = sub.add_parser("lint", help="check the case files and show what they cover")
     li.add_argument("paths", nargs="*")
     li.add_argument("--quiet", action="store_true", help="print only problems")
@@ -107,6 +110,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         raise RunnerError(f"--timeout must be positive, not {args.timeout:g}")
     if args.backend and not args.adapter:
         _check_backend(args.backend)
+    if args.leaks is not None:
+        from .leaks import run_from_args
+
+        return run_from_args(args, out)
     cases = load_cases(args.paths)
     if args.game:
         cases = [c for c in cases if c.group in args.game or c.group not in GAMES]

@@ -134,12 +134,9 @@ def _rule_boundaries() -> dict[str, Boundary]:
 
 #: Option values no answer can tell from the default, with the reason (a case
 #: still sets each one; see :mod:`~hucklebuck.conformance.lint`).
-NOT_DECIDABLE: Final[dict[str, str]] = {
-    "buckem.simultaneous_declare=true": (
-        "it changes what players may see during the stay/fold round, not the outcome: "
-        "actions are still listed in turn order (protocol: actions)"
-    ),
-}
+#: (None since protocol version 2: ``simultaneous_declare`` changes what an
+#: ``observe`` answer shows.)
+NOT_DECIDABLE: Final[dict[str, str]] = {}
 
 
 def _option_boundaries() -> dict[str, Boundary]:

@@ -1,4 +1,4 @@
-"""The conformance protocol, version 1: one request in, one answer out.
+"""The conformance protocol, version 2: one request in, one answer out.
 
 :func:`handle` answers a decoded request with the active core.  The reference
 adapter (:mod:`hucklebuck.conformance.adapter`) wraps it in JSON Lines over
@@ -40,7 +40,7 @@ from .spec import OPS, extensions
 
 __all__ = ["OPS", "PROTOCOL", "ProtocolError", "handle"]
 
-PROTOCOL: Final = 1
+PROTOCOL: Final = 2
 #: A ``solve`` request searches at most this many nodes (both cores count alike) ...
 SOLVE_NODES: Final = 2_000_000
 #: ... and about this many seconds; past either it is answered ``unsupported``.
@@ -347,14 +347,14 @@ def op_play(req: Mapping[str, Any]) -> Any:
 def op_observe(req: Mapping[str, Any]) -> Any:
     """A ``play`` request plus ``seat``: what that seat (``null``: an onlooker) may
     know after the last listed action (the ``observe`` operation)."""
+    _game(req)  # an unknown game is unsupported before any field is looked at
     if "seat" not in req:
         raise _bad('missing "seat" (a seat number, or null for an onlooker)')
     raw = req["seat"]
     if raw is not None and (isinstance(raw, bool) or not isinstance(raw, int)):
         raise _bad(f'"seat" must be a seat number, or null for an onlooker, not {_j(raw)}')
-    game = _run_hands(req)[0]
-    seat = None if raw is None else _seat(raw, game.players, '"seat"')
-    return view(game, seat)
+    seat = None if raw is None else _seat(raw, _players(req), '"seat"')  # the shape, before any action
+    return view(_run_hands(req)[0], seat)
 
 
 def _run_hands(req: Mapping[str, Any]) -> tuple[TrickGame[Any, Any], dict[str, Any]]:

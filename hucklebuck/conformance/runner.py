@@ -157,7 +157,7 @@ def run_cases(
     cases: Iterable[Case],
     adapter: Adapter,
     *,
-    protocol: int = 1,
+    protocol: int = PROTOCOL,
     log: Callable[[str], object] | None = None,
     check_schema: bool = False,
     hello: dict[str, Any] | None = None,
