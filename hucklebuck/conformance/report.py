@@ -20,6 +20,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from .protocol import PROTOCOL
+
 __all__ = ["REPORT_FORMAT", "CaseResult", "Report"]
 
 #: Version of the JSON report's layout.
@@ -55,7 +57,7 @@ class Report:
 
     results: list[CaseResult] = field(default_factory=list)
     suite: str = ""
-    protocol: int = 1
+    protocol: int = PROTOCOL
     adapter: dict[str, Any] = field(default_factory=dict)
     target: str = ""
 

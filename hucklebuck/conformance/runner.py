@@ -29,6 +29,7 @@ from .casefile import (
     suite_info,
 )
 from .connection import Adapter, AdapterFailure, InProcessAdapter, SubprocessAdapter
+from .protocol import PROTOCOL
 from .report import Report
 from .spec import GAMES, OPS
 

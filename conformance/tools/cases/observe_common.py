@@ -86,4 +86,10 @@ def observe_error(
         del full["seat"]
     ans = handle(full)
     assert ans["ok"] is False and ans["error"]["code"] == code, (slug, ans)
-    add(game, "observe", slug, title, ["protocol: observe"], [], full, err(code, **kw))
+    if code == "illegal_action":
+        rule = "protocol: observe, actions: the actions are played as in play; an illegal one is illegal_action"
+    elif seat == "missing":
+        rule = "protocol: observe, seat: a request without seat is bad_request"
+    else:
+        rule = "protocol: observe, seat: a seat number of the game or null, anything else bad_request"
+    add(game, "observe", slug, title, [rule], [], full, err(code, **kw))
