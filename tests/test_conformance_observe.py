@@ -113,7 +113,7 @@ def test_a_seat_out_of_range_is_refused_before_any_action() -> None:
     req = dict(case.request, seat=9, id=1)
     ans = handle(req)
     assert ans["ok"] is False and ans["error"]["code"] == "bad_request"
-    assert "'seat'" in ans["error"]["message"]
+    assert '"seat"' in ans["error"]["message"]
 
 
 @pytest.mark.single_core
