@@ -16,7 +16,6 @@ pytest.importorskip("starlette")
 pytest.importorskip("jsonschema")
 
 import server_kit as kit
-from pg_kit import pg_url, postgres_server  # noqa: F401  (fixtures)
 
 from hucklebuck.games import DeerParkGame
 from hucklebuck.server.storage import is_database_url, open_store

@@ -334,8 +334,9 @@ class PostgresStore:
         if not tables and not moves:
             return
         new = [row for row in tables if row.id not in self._epochs]
-        mine = sorted({row.id for row in tables if row.id in self._epochs} | {m.table_id for m in moves})
-        epochs = {t: self._epochs.get(t) for t in mine}
+        fresh = {row.id for row in new}
+        mine = sorted(({row.id for row in tables} | {m.table_id for m in moves}) - fresh)
+        epochs = {t: self._epochs.get(t) for t in mine} | dict.fromkeys(fresh, 1)
 
         def work() -> None:
             db = self._db
@@ -358,10 +359,10 @@ class PostgresStore:
                         b"VALUES (%s, %s, %s, %s, %s, %s, %s, 1) ON CONFLICT (id) DO NOTHING",
                         (row.id, now, row.seq, row.game, row.seats, row.table, self.node),
                     )
-                    if done.rowcount != 1:
-                        raise StoreError(f"a table {row.id} exists already")
+                    if done.rowcount != 1:  # it exists, and is not this process's (any more)
+                        raise TableMoved([row.id])
                 for row in tables:
-                    if row.id in self._epochs:
+                    if row.id not in fresh:
                         db.execute(
                             b"UPDATE tables SET seq = %s, game = %s, seats = %s, tbl = %s WHERE id = %s",
                             (row.seq, row.game, row.seats, row.table, row.id),
