@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import shutil
 import signal
 import socket
@@ -164,7 +163,8 @@ def create_table(port: int, game: str, seats: list[dict[str, Any]], **body: Any)
     """``POST /api/tables`` (retried while the servers restart)."""
     for _ in range(100):
         try:
-            status, answer = http(port, "/api/tables", {"game": game, "players": len(seats), "seats": seats} | body)
+            request = {"game": game, "players": len(seats), "seats": seats} | body
+            status, answer = http(port, "/api/tables", request)
         except OSError:
             status, answer = 0, None
         if status == 201:
@@ -267,15 +267,20 @@ def stored_game(url: str, table_id: str) -> tuple[int, dict[str, Any], dict[str,
     from hucklebuck.server.manager import replay_moves
 
     with psycopg.connect(url) as con:
-        seq, game, tbl = con.execute(b"SELECT seq, game, tbl FROM tables WHERE id = %s", (table_id,)).fetchone()
-        moves = con.execute(b"SELECT seq, action FROM moves WHERE table_id = %s ORDER BY seq", (table_id,)).fetchall()
+        row = con.execute(b"SELECT seq, game, tbl FROM tables WHERE id = %s", (table_id,)).fetchone()
+        assert row is not None, f"table {table_id} is not in the database"
+        seq, game, tbl = row
+        moves = con.execute(
+            b"SELECT seq, action FROM moves WHERE table_id = %s ORDER BY seq", (table_id,)
+        ).fetchall()
     data = json.loads(game)
     kind = next(s for s in GAMES.values() if s.kind.value == data["game"])
     restored = kind.game_type.from_dict(data)
     replay_moves(restored, [a for _q, a in moves])
     top = max([int(seq), *(int(q) for q, _a in moves)])
     if moves:
-        assert [int(q) for q, _a in moves] == list(range(int(seq) + 1, top + 1)), "a gap or a double in the moves"
+        in_order = list(range(int(seq) + 1, top + 1))
+        assert [int(q) for q, _a in moves] == in_order, "a gap or a double in the moves"
     return top, restored.to_dict(), json.loads(tbl)
 
 

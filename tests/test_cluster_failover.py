@@ -49,7 +49,7 @@ def test_tables_play_to_their_end_through_kill_9s_of_their_servers(
         deadline = time.monotonic() + 170
         for game, players, body in TABLES:
             for _ in range(PER_GAME):
-                seats: list[dict[str, Any]] = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}]
+                seats: list[dict[str, Any]] = [{"kind": "human", "name": n} for n in ("Ann", "Bo")]
                 seats += [{"kind": "computer", "player": "random"}] * (players - 2)
                 table = ck.create_table(proxy.port, game, seats, **body)
                 for seat in (0, 1):
