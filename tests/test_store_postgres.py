@@ -179,3 +179,16 @@ def test_a_request_at_a_process_that_does_not_own_the_table_gets_a_retry_answer(
 def test_opening_a_database_with_a_bad_address_is_a_store_error() -> None:
     with pytest.raises(StoreError, match="cannot reach"):
         PostgresStore("postgresql://nobody@127.0.0.1:1/none")
+
+
+def test_the_heartbeat_reconnects_and_holds_the_process_s_lock_again(pg_url: str) -> None:
+    a, b = PostgresStore(pg_url), PostgresStore(pg_url)
+    try:
+        a.commit([_row()], [])
+        a._beat.close()  # the heartbeat's connection drops (the database restarted, say)
+        assert a.heartbeat() == ([], [])  # opened again, the lease renewed
+        with pytest.raises(TableBusy):
+            b.claim("abc")  # a's lock is held again: a live process's table is not taken
+    finally:
+        a.close()
+        b.close()

@@ -74,12 +74,18 @@ class ClusterManager(TableManager):
         from .store_postgres import HEARTBEAT
 
         def beats() -> None:
+            failing = False
             while not self._stop.wait(HEARTBEAT):
                 try:
                     wanted, lost = self.store.heartbeat()
                 except Exception as exc:
-                    self._soon(self.report, f"the heartbeat could not reach the table database: {exc}")
+                    if not failing:  # said once per outage
+                        self._soon(self.report, f"the heartbeat cannot reach the table database: {exc}")
+                    failing = True
                     continue
+                if failing:
+                    self._soon(self.report, "the heartbeat reaches the table database again")
+                    failing = False
                 if wanted or lost:
                     self._soon(self._after_beat, wanted, lost)
 

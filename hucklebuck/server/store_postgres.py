@@ -285,12 +285,17 @@ class PostgresStore:
     def heartbeat(self) -> tuple[list[str], list[str]]:
         """Renew this process's lease; the tables others asked for, and the tables found lost.
 
-        Runs on a connection of its own (a thread of the server calls it)."""
+        Runs on a connection of its own (a thread of the server calls it), opened again if it
+        dropped; raises ``psycopg.Error`` or :class:`StoreError` if the database cannot be reached."""
+        if self._beat.closed or self._beat.broken:  # the database restarted, or the link dropped
+            self._beat = self._connect()
+            self._beat.execute(("SELECT pg_advisory_lock(" + _NODE_KEY + ")").encode(), (self.node,))
         beat = self._beat
         mine = dict(self._epochs)
         beat.execute(
-            b"UPDATE nodes SET expires = now() + %s * interval '1 second' WHERE id = %s",
-            (self.lease, self.node),
+            b"INSERT INTO nodes (id, started, expires) VALUES (%s, %s, now() + %s * interval '1 second') "
+            b"ON CONFLICT (id) DO UPDATE SET expires = excluded.expires",
+            (self.node, time.time(), self.lease),
         )
         rows = beat.execute(
             b"SELECT id, epoch, wanted FROM tables WHERE owner = %s", (self.node,)
