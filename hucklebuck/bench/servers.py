@@ -45,8 +45,8 @@ HAPROXY_CFG = Path(__file__).resolve().parent.parent.parent / "deploy" / "haprox
 """The shipped HAProxy file (in a source checkout)."""
 TARGET = 0.100
 """The p99 latency (seconds) a number of tables is held at."""
-LADDER = (250, 500, 1000, 1500, 2000, 3000)
-"""Table counts tried, in order, until one misses :data:`TARGET`."""
+LADDER = (50, 100, 250, 500, 1000, 1500, 2000, 3000)
+"""Table counts tried, in order, until one misses :data:`TARGET` twice in a row."""
 
 
 def _serve(port: int, db: str, tables: int, *extra: str) -> subprocess.Popen[str]:
@@ -187,9 +187,12 @@ def held(
     """The most tables of ``ladder`` held at p99 ≤ :data:`TARGET` (0 if none), and every run made."""
     best, runs = 0, []
     for tables in ladder:
-        r = measure(store, processes, tables, seconds, pg)
-        runs.append(r)
-        p99 = _pct(r.latencies, 0.99)
+        for _attempt in range(2):  # a step that misses is tried once more (the machine may be busy)
+            r = measure(store, processes, tables, seconds, pg)
+            runs.append(r)
+            p99 = _pct(r.latencies, 0.99)
+            if r.problems or p99 <= TARGET:
+                break
         print(f"    {store:<8} {processes} process(es) {tables:>5} tables: p99 {p99 * 1e3:7.1f} ms, "
               f"{r.rate:6.0f} changes/s, CPU {r.cpu / max(1.0, r.rate * r.window) * 1e3:.2f} ms a change, "
               f"{'ok' if not r.problems else r.problems[:2]}", flush=True)  # fmt: skip
