@@ -23,7 +23,8 @@ INSTALL_HINT = "pip install 'hucklebuck[server]'"
 DESCRIPTION = """\
 Run the table server: people create tables in the browser (or through the HTTP
 API), share one secret link per seat, and the computer plays every empty seat.
-Tables live in a SQLite file and survive a restart exactly where they were.
+Tables live in a SQLite file (or a PostgreSQL database that several servers
+share) and survive a restart exactly where they were.
 
 examples:
   hucklebuck serve                              http://127.0.0.1:8000/

@@ -170,7 +170,7 @@ def create_app(
     say = report or (lambda line: print(f"hucklebuck serve: {line}", file=sys.stderr, flush=True))
     backing = store if store is not None else open_store(cfg.db)
     if is_shared(backing):  # several processes share the database: tables are claimed one by one
-        manager: TableManager = ClusterManager(cfg, backing, report=say, hinter=hinter)  # type: ignore[arg-type]
+        manager: TableManager = ClusterManager(cfg, backing, report=say, hinter=hinter)
     else:
         manager = TableManager(cfg, backing, report=say, hinter=hinter)
     manager.restore()

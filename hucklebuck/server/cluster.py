@@ -20,10 +20,10 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from .manager import TableManager
-from .store import StoreError
+from .store import Store, StoreError
 from .tables import ServerTable, TableRefused
 
 if TYPE_CHECKING:
@@ -52,13 +52,15 @@ class ClusterManager(TableManager):
     def __init__(
         self,
         config: ServerConfig,
-        store: PostgresStore,
+        store: Store,
         *,
         report: Callable[[str], None] = lambda _m: None,
         hinter: Callable[[TrickGame[Any, Any], int], dict[str, Any]] | None = None,
     ) -> None:
-        """Tables claimed from the shared ``store``."""
+        """Tables claimed from the shared ``store`` (a
+        :class:`~hucklebuck.server.store_postgres.PostgresStore`)."""
         super().__init__(config, store, report=report, hinter=hinter)
+        self.store = cast("PostgresStore", store)
         self._stop = threading.Event()
         self._beats: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
