@@ -88,9 +88,11 @@ def _seats(players: int) -> list[dict[str, Any]]:
 
 
 async def _people(
-    targets: list[tuple[int, dict[str, Any]]], stop_at: float, result: Run, pids: list[int]
-) -> None:
+    targets: list[tuple[int, dict[str, Any]]], seconds: float, result: Run, pids: list[int]
+) -> float:
+    """Play until ``seconds`` after the warm-up that follows the last connection; the end time."""
     loop = asyncio.get_running_loop()
+    stop_at = loop.time() + 600  # until every connection is open (then set below)
     people: list[_Person] = []
     for port, t in targets:
         url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}?token={t['seats'][0]['token']}"
@@ -98,6 +100,12 @@ async def _people(
         person = _Person(url, t["id"], stop_at, result, done)
         await loop.create_connection(lambda person=person: person, "127.0.0.1", port)  # type: ignore[misc]
         people.append(person)
+    while result.connected < len(people) and not all(p.done.done() for p in people):
+        await asyncio.sleep(0.05)  # opening thousands of sockets on a busy machine takes a while,
+    if result.connected == len(people):  # so the timed part starts once every one is open
+        stop_at = result.ready_at + WARM_UP + seconds
+        for p in people:
+            p.stop_at = stop_at
     marks: list[float] = []
     while not all(p.done.done() for p in people):
         await asyncio.sleep(0.05)
@@ -108,6 +116,7 @@ async def _people(
             marks.append(sum(_cpu_seconds(pid) for pid in pids))
     if len(marks) == 2:
         result.cpu = marks[1] - marks[0]
+    return stop_at
 
 
 def _check_postgres(url: str, result: Run) -> None:
@@ -155,11 +164,11 @@ def measure(store: str, processes: int, tables: int, seconds: float, pg: Any = N
                 targets.append(
                     (port, _post(port, {"game": game, "players": players, "seats": _seats(players)}))
                 )
-            loop_seconds = seconds + WARM_UP + 0.001 * tables
 
             async def play() -> None:
-                stop_at = asyncio.get_running_loop().time() + loop_seconds
-                await _people(targets, stop_at, result, [p.pid for p in procs])
+                stop_at = await _people(targets, seconds, result, [p.pid for p in procs])
+                if not result.latencies and not result.samples:
+                    result.problems.append("no move was timed")
                 warm = result.ready_at + WARM_UP
                 result.latencies = [lat for sent, lat in result.samples if sent >= warm]
                 changes = 0
