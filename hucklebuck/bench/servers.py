@@ -45,7 +45,7 @@ HAPROXY_CFG = Path(__file__).resolve().parent.parent.parent / "deploy" / "haprox
 """The shipped HAProxy file (in a source checkout)."""
 TARGET = 0.100
 """The p99 latency (seconds) a number of tables is held at."""
-LADDER = (50, 100, 250, 500, 1000, 1500, 2000, 3000)
+LADDER = (50, 100, 250, 350, 500, 750, 1000, 1500, 2000, 3000)
 """Table counts tried, in order, until one misses :data:`TARGET` twice in a row."""
 
 
