@@ -35,7 +35,7 @@ autodoc_default_options = {"members": True}  # hbapi adds show-inheritance where
 # The agent modules need their extras; without them the reference is built against stand-ins,
 # so the ``docs`` extra is enough to build these pages.
 autodoc_mock_imports = [
-    m for m in ("pettingzoo", "gymnasium", "pyspiel") if importlib.util.find_spec(m) is None
+    m for m in ("pettingzoo", "gymnasium", "pyspiel", "psycopg") if importlib.util.find_spec(m) is None
 ]
 intersphinx_mapping: dict[str, tuple[str, None]] = {}
 nitpicky = False

@@ -14,6 +14,8 @@ import pytest
 
 import hucklebuck
 
+pytest_plugins = ["pg_kit"]  # a real PostgreSQL for the tests that ask for it (postgres_server, pg_url)
+
 BACKENDS = hucklebuck.available()
 
 # Adapter scripts run as subprocesses by the tests, and the atheris fuzz harnesses

@@ -17,7 +17,7 @@ __all__ = ["OPT_IN", "SECTIONS", "load_line", "main", "mark"]
 
 SECTIONS: dict[str, str] = {
     "core": "hucklebuck.bench.core",
-    "cluster": "hucklebuck.bench.cluster",
+    "dask": "hucklebuck.bench.cluster",
     "sessions": "hucklebuck.bench.sessions",
     "games": "hucklebuck.bench.games",
     "solver": "hucklebuck.bench.solver",
@@ -26,11 +26,13 @@ SECTIONS: dict[str, str] = {
     "vector": "hucklebuck.bench.vector",
     "server": "hucklebuck.bench.server",
     "chaos": "hucklebuck.bench.chaos",
+    "cluster": "hucklebuck.bench.servers",
     "mutation": "hucklebuck.bench.mutation",
 }
-"""Section name -> module with a ``run(args: argparse.Namespace) -> None`` function."""
+"""Section name -> module with a ``run(args: argparse.Namespace) -> None`` function.  (``dask`` was
+called ``cluster`` before ``cluster`` became the several-servers section.)"""
 
-OPT_IN: frozenset[str] = frozenset({"server", "mutation", "chaos"})
+OPT_IN: frozenset[str] = frozenset({"server", "cluster", "mutation", "chaos"})
 """Sections too long for the default run: they run only when named."""
 
 

@@ -1,4 +1,5 @@
-"""Benchmark section ``cluster``: one large Hucklebuck simulation inline and on a
+"""Benchmark section ``dask`` (called ``cluster`` before that name went to the several-servers
+section, :mod:`hucklebuck.bench.servers`): one large Hucklebuck simulation inline and on a
 two-worker Dask ``LocalCluster`` (worker processes, one thread each), with the
 speed-up, at a small and a large size (the small one shows the scheduling cost).
 

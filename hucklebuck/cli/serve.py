@@ -27,12 +27,14 @@ MAX_RATE = 1_000_000
 DESCRIPTION = """\
 Run the table server: people create tables in the browser (or through the HTTP
 API), share one secret link per seat, and the computer plays every empty seat.
-Tables live in a SQLite file and survive a restart exactly where they were.
+Tables live in a SQLite file (or a PostgreSQL database that several servers
+share) and survive a restart exactly where they were.
 
 examples:
   hucklebuck serve                              http://127.0.0.1:8000/
   hucklebuck serve --port 9000 --db games.sqlite
   hucklebuck serve --host 0.0.0.0 --origin https://cards.example.org
+  hucklebuck serve --db postgresql://cards@db.example.org/tables   (several servers, one database)
 """
 
 
@@ -87,7 +89,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
     p.add_argument(
-        "--db", default=DEFAULT_DB, metavar="PATH", help=f"the table database (default ./{DEFAULT_DB})"
+        "--db",
+        default=DEFAULT_DB,
+        metavar="PATH",
+        help=f"the table database: a SQLite file (default ./{DEFAULT_DB}) or a PostgreSQL address "
+        "postgresql://USER@HOST/DB that several servers share (needs hucklebuck[postgres])",
     )
     p.add_argument(
         "--grace",
@@ -233,6 +239,7 @@ def run(args: argparse.Namespace) -> int:
         protocols,
         raise_open_files,
     )
+    from ..server.storage import is_database_url
     from ..server.store import StoreError
 
     d = ServerConfig()
@@ -292,8 +299,13 @@ def run(args: argparse.Namespace) -> int:
         )
     )
     shown = f"[{args.host}]" if ":" in args.host else args.host
+    where = args.db
+    if is_database_url(args.db):
+        from ..server.store_postgres import describe_url
+
+        where = f"the {describe_url(args.db)}"  # never the password
     print(
-        f"hucklebuck tables at http://{shown}:{server.config.port}/  (tables in {args.db}; Ctrl-C stops)",
+        f"hucklebuck tables at http://{shown}:{server.config.port}/  (tables in {where}; Ctrl-C stops)",
         flush=True,
     )
     print(_resumed_line(app, args.db), flush=True)

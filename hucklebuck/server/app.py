@@ -27,12 +27,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..cardart import card_files
 from .catalog import games_listing, read_table_request
+from .cluster import RETRY_AFTER, ClusterManager, is_shared, table_listing
 from .config import ServerConfig
 from .guard import RequestGuard, origin_allowed
 from .manager import TableManager
 from .netlimits import quiet_accept_errors
 from .protocol import ProtocolError, error_message, load_json, parse_client_message
-from .store import SQLiteStore, Store, StoreError
+from .storage import open_store
+from .store import Store, StoreError
 from .tables import TableRefused
 
 __all__ = ["create_app"]
@@ -211,8 +213,11 @@ def create_app(
     """
     cfg = config or ServerConfig()
     say = report or (lambda line: print(f"hucklebuck serve: {line}", file=sys.stderr, flush=True))
-    backing = store if store is not None else SQLiteStore(cfg.db)
-    manager = TableManager(cfg, backing, report=say, hinter=hinter)
+    backing = store if store is not None else open_store(cfg.db)
+    if is_shared(backing):  # several processes share the database: tables are claimed one by one
+        manager: TableManager = ClusterManager(cfg, backing, report=say, hinter=hinter)
+    else:
+        manager = TableManager(cfg, backing, report=say, hinter=hinter)
     for note in getattr(backing, "notes", ()):  # a damaged database, read as far as it could be
         say(note)
     for table_id, why in getattr(backing, "lost", {}).items():
@@ -305,8 +310,19 @@ def create_app(
         try:
             table = manager.get(request.path_params["table_id"])
         except TableRefused as exc:
+            if exc.code in ("moving", "busy"):  # another process plays it, handing it over: ask again
+                answer = _error(503, exc.code, exc.message)
+                answer.headers["Retry-After"] = str(RETRY_AFTER)
+                return answer
             return _error(404 if exc.code == "unknown_table" else 409, exc.code, exc.message)
         return JSONResponse(table.summary())
+
+    async def api_list(_request: Request) -> Response:
+        try:
+            return JSONResponse({"tables": table_listing(manager)})
+        except StoreError as exc:
+            say(str(exc))
+            return _error(503, "busy", "the table database cannot be reached; try again")
 
     def origin_ok(ws: WebSocket) -> bool:
         origin = ws.headers.get("origin")
@@ -330,7 +346,10 @@ def create_app(
         try:
             table = manager.get(ws.path_params["table_id"])
         except TableRefused as exc:
-            await refuse(ws, "unknown_table", exc.message, 4404)
+            if exc.code in ("moving", "busy"):  # another process is handing the table over: try again
+                await refuse(ws, "busy", exc.message, 1013)
+            else:
+                await refuse(ws, "unknown_table", exc.message, 4404)
             return
         token = ws.query_params.get("token")
         seat = None
@@ -406,6 +425,7 @@ def create_app(
         Route("/cards/{code}.svg", card_picture),
         Route("/api/games", api_games),
         Route("/api/tables", api_create, methods=["POST"]),
+        Route("/api/tables", api_list, methods=["GET"]),
         Route("/api/tables/{table_id}", api_table),
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
     ]

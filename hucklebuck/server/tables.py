@@ -161,6 +161,8 @@ class ServerTable:
         self._log = HandLog()
         self.fields_changed = False
         """The table's own fields changed since they were last stored (a hand ended)."""
+        self.stopped = False
+        """Stopped (the server is closing, or another process plays the table now): it does nothing more."""
 
     # ------------------------------------------------------------ state out
     @property
@@ -552,7 +554,7 @@ class ServerTable:
     # -------------------------------------------------------------- driving
     def drive(self) -> None:
         """Start what the table does by itself now: a computer's move, the next deal, a turn timer."""
-        if self.over or self.manager.closing:
+        if self.over or self.manager.closing or self.stopped:
             return
         game = self.game
         seat = game.to_act
@@ -605,7 +607,8 @@ class ServerTable:
         self._start_agent(seat, self.config.takeover_player)
 
     def stop(self) -> None:
-        """Cancel the table's timers (the server is stopping)."""
+        """Cancel the table's timers (the server is stopping, or the table moved to another one)."""
+        self.stopped = True
         for t in [*self._timers, *self._grace.values()]:
             t.cancel()
         if self._presence_timer is not None:

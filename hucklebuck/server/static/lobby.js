@@ -237,6 +237,19 @@ function linkItem(label, url) {
   return h("li", {}, h("span", { class: "who" }, label), input, copy);
 }
 
+// The tables being played on this site (every server's, when several share one database): watch links.
+async function listTables() {
+  let tables;
+  try { tables = (await api("/api/tables")).tables; } catch { return; }
+  const open = tables.filter((t) => !t.over).slice(0, 20);
+  if (!open.length) return;
+  const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
+  const items = open.map((t) => h("li", {},
+    h("a", { href: `/t/${encodeURIComponent(t.id)}` }, `${titles[t.game] || t.game}, ${t.players} players: watch`)));
+  document.getElementById("playing-list").replaceChildren(...items);
+  document.getElementById("playing").classList.remove("hidden");
+}
+
 async function start() {
   try {
     games = (await api("/api/games")).games;
@@ -250,6 +263,7 @@ async function start() {
   form.addEventListener("submit", create);
   document.getElementById("loading").remove();
   form.classList.remove("hidden");
+  listTables();
 }
 
 start();

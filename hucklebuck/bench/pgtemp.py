@@ -1,0 +1,127 @@
+"""A throw-away PostgreSQL for the benchmarks and the tests: Debian's server binaries
+(``apt-get install postgresql``), a fresh cluster in a temporary folder, listening on a free
+loopback port only, with trust authentication, run as an unprivileged user (PostgreSQL
+refuses to run as root: as root, the system user ``hbtest`` is created once).  Not for
+production: it runs with ``fsync = off``."""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+
+__all__ = ["USER", "PgServer", "fresh_database", "start_postgres"]
+
+USER = "hbtest"
+"""The unprivileged user PostgreSQL runs as when the tests run as root."""
+
+
+def _bin_dir() -> str | None:
+    for found in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        if os.path.exists(os.path.join(found, "initdb")):
+            return found
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class PgServer:
+    """A running throw-away PostgreSQL cluster."""
+
+    port: int
+    folder: str
+    bin: str
+    run_as: list[str]
+    user: str
+
+    def url(self, db: str = "postgres") -> str:
+        """A connection URL for database ``db``."""
+        return f"postgresql://{self.user}@127.0.0.1:{self.port}/{db}"
+
+    def admin(self, sql: str) -> None:
+        """Run ``sql`` on the ``postgres`` database (autocommit)."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as con:
+            con.execute(sql.encode())
+
+    def stop(self) -> None:
+        """Stop the cluster at once and remove its folder."""
+        subprocess.run(
+            [*self.run_as, f"{self.bin}/pg_ctl", "-D", f"{self.folder}/data", "-m", "immediate", "stop"],
+            capture_output=True,
+            check=False,
+        )
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_names = itertools.count()
+
+
+def start_postgres() -> PgServer:
+    """Start a fresh cluster (raises ``RuntimeError`` with the log if it cannot)."""
+    bindir = _bin_dir()
+    if bindir is None:
+        raise FileNotFoundError("PostgreSQL's server binaries are not installed (apt-get install postgresql)")
+    folder = tempfile.mkdtemp(prefix="hb-pg-")
+    run_as: list[str] = []
+    user = pwd.getpwuid(os.getuid()).pw_name
+    if os.getuid() == 0:
+        try:
+            pwd.getpwnam(USER)
+        except KeyError:
+            subprocess.run(["useradd", "--system", "--no-create-home", USER], check=True, capture_output=True)
+        shutil.chown(folder, USER, USER)
+        run_as = ["runuser", "-u", USER, "--"]
+        user = USER
+    port = _free_port()
+    data = f"{folder}/data"
+    subprocess.run(
+        [*run_as, f"{bindir}/initdb", "-D", data, "-U", user, "--auth=trust", "-E", "UTF8", "--no-sync"],
+        check=True,
+        capture_output=True,
+    )
+    settings = [
+        "listen_addresses = '127.0.0.1'",
+        f"port = {port}",
+        f"unix_socket_directories = '{folder}'",
+        "fsync = off",  # a test database: a crash of the machine may lose it, a killed server may not
+        "full_page_writes = off",
+        "max_connections = 200",
+        "shared_buffers = 32MB",
+    ]
+    with open(f"{data}/postgresql.conf", "a", encoding="utf-8") as f:
+        f.write("\n".join(settings) + "\n")
+    done = subprocess.run(
+        [*run_as, f"{bindir}/pg_ctl", "-D", data, "-l", f"{folder}/log", "-w", "-t", "60", "start"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        log = open(f"{folder}/log", encoding="utf-8", errors="replace").read()
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(f"PostgreSQL did not start: {done.stderr}\n{log}")
+    return PgServer(port, folder, bindir, run_as, user)
+
+
+
+
+def fresh_database(server: PgServer) -> str:
+    """Create an empty database on ``server``; its URL."""
+    name = f"t{os.getpid()}_{next(_names)}_{int(time.time() * 1000) % 100000}"
+    server.admin(f"CREATE DATABASE {name}")
+    return server.url(name)

@@ -1,0 +1,498 @@
+"""Tables in PostgreSQL, shared by several server processes (needs ``hucklebuck[postgres]``).
+
+The layout is the SQLite store's (:mod:`hucklebuck.server.store`: a ``meta``
+table with the same schema name and version, ``tables`` and ``moves``) plus
+what sharing needs:
+
+* ``tables.owner`` and ``tables.epoch``: the process that plays the table now,
+  and a number raised each time the table changes hands.  A process writes a
+  table only inside a transaction that first locks the table's row and finds
+  its own name and epoch there; a process that lost the table (it was paused,
+  cut off or too slow, and another took the table over) finds another epoch,
+  and its whole batch is refused by the database and rolled back.  Moves carry
+  the epoch that wrote them.
+* ``tables.wanted``: another process was asked for the table (the proxy sends
+  its requests there now); the owner hands it over at its next heartbeat.
+* ``nodes``: one row per running process with the end of its lease, renewed
+  every :data:`HEARTBEAT` seconds.  Each process also holds a PostgreSQL
+  advisory lock named after itself on its heartbeat connection, which the
+  database drops the moment the process dies: a killed process's tables are
+  taken over at once, a paused one's when its lease runs out (:data:`LEASE`).
+
+Nothing here is imported by ``import hucklebuck`` or by the SQLite path.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from .store import READS, SCHEMA, SCHEMA_VERSION, StoredMove, StoredTable, StoreError
+
+__all__ = [
+    "HEARTBEAT",
+    "LEASE",
+    "PostgresStore",
+    "TableBusy",
+    "TableMoved",
+    "describe_url",
+]
+
+LEASE: Final = 3.0
+"""Seconds a process's claim on its tables lasts without a heartbeat."""
+HEARTBEAT: Final = 1.0
+"""Seconds between two heartbeats (a third of the lease or less)."""
+CONNECT_TIMEOUT: Final = 5
+"""Seconds to wait for the database when connecting."""
+
+
+class TableMoved(StoreError):
+    """The batch touched tables this process no longer owns (another took them over): nothing
+    of it was stored.  ``table_ids`` names them."""
+
+    def __init__(self, table_ids: Sequence[str]) -> None:
+        """Refuse a batch for the tables ``table_ids``."""
+        self.table_ids = tuple(table_ids)
+        names = ", ".join(self.table_ids)
+        super().__init__(f"table(s) {names} are played by another server now: the change was not stored")
+
+
+class TableBusy(StoreError):
+    """Another live process owns the table: ask again in a moment (it is handed over)."""
+
+
+def describe_url(url: str) -> str:
+    """``database NAME on HOST:PORT`` for messages (never the password)."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the PostgreSQL database (the address could not be read)"
+    host = info.get("host") or "localhost"
+    port = info.get("port") or "5432"
+    name = info.get("dbname") or info.get("user") or "postgres"
+    return f"PostgreSQL database {name} on {host}:{port}"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    line = text[0] if text else type(exc).__name__
+    return line.removeprefix("connection failed: ").strip()
+
+
+_SETUP_LOCK: Final = 7_204_518_136  # an advisory lock key: one process sets the layout up at a time
+
+_LAYOUT: Final = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, "
+    "seq BIGINT NOT NULL, game TEXT NOT NULL, seats TEXT NOT NULL, tbl TEXT NOT NULL, "
+    "owner TEXT, epoch BIGINT NOT NULL DEFAULT 1, wanted TEXT)",
+    "CREATE TABLE IF NOT EXISTS moves (table_id TEXT NOT NULL, seq BIGINT NOT NULL, "
+    "action TEXT NOT NULL, epoch BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seq))",
+    "CREATE TABLE IF NOT EXISTS nodes (id TEXT PRIMARY KEY, started DOUBLE PRECISION NOT NULL, "
+    "expires TIMESTAMPTZ NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS tables_owner ON tables (owner)",
+)
+
+_MOVES_ONLY: Final = (
+    b"WITH want AS (SELECT * FROM unnest(%(ids)s::text[], %(epochs)s::bigint[]) AS w(id, epoch)), "
+    b"ok AS (SELECT t.id FROM tables t JOIN want w ON t.id = w.id AND t.epoch = w.epoch "
+    b"WHERE t.owner = %(node)s ORDER BY t.id FOR UPDATE OF t), "
+    b"n AS (SELECT count(*) AS c FROM ok), "
+    b"ins AS (INSERT INTO moves (table_id, seq, action, epoch) SELECT * FROM "
+    b"unnest(%(mt)s::text[], %(ms)s::bigint[], %(ma)s::text[], %(me)s::bigint[]) "
+    b"WHERE (SELECT c FROM n) = %(count)s RETURNING 1), "
+    b"upd AS (UPDATE tables SET tbl = f.tbl FROM unnest(%(ft)s::text[], %(fv)s::text[]) AS f(id, tbl) "
+    b"WHERE tables.id = f.id AND (SELECT c FROM n) = %(count)s RETURNING 1) "
+    b"SELECT (SELECT c FROM n), (SELECT count(*) FROM ins), (SELECT count(*) FROM upd)"
+)
+"""Moves (and the table fields some of them carry) in one statement, written only if every
+table's row, locked, still names the writer and its epoch."""
+
+_NODE_KEY: Final = "hashtextextended('hucklebuck-node:' || %s, 0)"
+
+
+class PostgresStore:
+    """Tables in a PostgreSQL database that several server processes share.
+
+    Each instance is one process (``node``, a fresh random name) and owns the
+    tables it created or claimed (:meth:`claim`); :meth:`commit` writes only
+    tables it still owns, in one transaction, and raises :class:`TableMoved`
+    (writing nothing) otherwise.  Commits are synchronous: they return once
+    PostgreSQL has committed.
+    """
+
+    shared: Final = True
+    """Several processes may use the database at once (the server plays each table in one of them)."""
+
+    def __init__(self, url: str, *, lease: float = LEASE) -> None:
+        """Connect to ``url`` (``postgresql://USER@HOST/DB``), check or set up the layout and
+        register this process; :class:`StoreError` (one line) if the database cannot be used."""
+        self.url = url
+        self.where = describe_url(url)
+        self.lease = lease
+        self.node = secrets.token_hex(8)
+        self._epochs: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self.lost: set[str] = set()
+        """Tables found taken over by another process, not yet given up by the server."""
+        self._db = self._connect()
+        try:
+            self._check_layout()
+            self._beat = self._connect()
+            self._beat.execute(
+                ("SELECT pg_advisory_lock(" + _NODE_KEY + ")").encode(), (self.node,)
+            )  # dropped by the database the moment this process dies
+            self._db.execute(
+                b"INSERT INTO nodes (id, started, expires) VALUES (%s, %s, now() + %s * interval '1 second')",
+                (self.node, time.time(), self.lease),
+            )
+        except psycopg.Error as exc:
+            self._db.close()
+            raise StoreError(self._refusal(exc)) from None
+
+    # ----------------------------------------------------------- connecting
+    def _connect(self) -> psycopg.Connection[Any]:
+        try:
+            return psycopg.connect(
+                self.url,
+                autocommit=True,
+                connect_timeout=CONNECT_TIMEOUT,
+                application_name="hucklebuck-serve",
+            )
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot reach the table database ({self.where}): {_first_line(exc)}") from None
+
+    def _refusal(self, exc: BaseException) -> str:
+        if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
+            return f"the table database ({self.where}) is read-only: the server needs to write to it"
+        if isinstance(exc, pg_errors.InsufficientPrivilege):
+            return f"the table database ({self.where}) may not be written by this user: {_first_line(exc)}"
+        return f"cannot use the table database ({self.where}): {_first_line(exc)}"
+
+    def _check_layout(self) -> None:
+        db = self._db
+        with db.transaction():
+            db.execute(b"SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
+            names = {
+                r[0]
+                for r in db.execute(
+                    b"SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+                )
+            }
+            if names and "meta" not in names:
+                raise StoreError(f"{self.where} is not a hucklebuck table database (it holds other tables)")
+            if "meta" in names:
+                meta = dict(db.execute(b"SELECT key, value FROM meta").fetchall())
+                if meta.get("schema") != SCHEMA:
+                    raise StoreError(f"{self.where} is not a hucklebuck table database")
+                version = meta.get("version")
+                if version not in {str(v) for v in READS}:
+                    raise StoreError(
+                        f"{self.where} was written by another version of hucklebuck (table database "
+                        f"version {version}; this version reads version {SCHEMA_VERSION})"
+                    )
+            for statement in _LAYOUT:
+                db.execute(statement.encode())
+            meta_rows = (("schema", SCHEMA), ("version", str(SCHEMA_VERSION)), ("opened", str(time.time())))
+            for key, value in meta_rows:
+                db.execute(
+                    b"INSERT INTO meta VALUES (%s, %s) "
+                    b"ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (key, value),
+                )
+            db.execute(b"DELETE FROM nodes WHERE expires < now() - interval '1 hour'")
+
+    def _run(self, what: str, work: Any) -> Any:
+        """Run ``work()`` (database calls on the main connection); a database failure becomes a
+        :class:`StoreError` and a lost connection is opened again for the next call."""
+        try:
+            return work()
+        except StoreError:
+            raise
+        except psycopg.Error as exc:
+            if self._db.closed or self._db.broken:
+                try:
+                    self._db = self._connect()
+                except StoreError:
+                    pass
+            if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
+                raise StoreError(self._refusal(exc)) from None
+            raise StoreError(f"cannot {what} the table database ({self.where}): {_first_line(exc)}") from None
+
+    # ------------------------------------------------------------- ownership
+    def owns(self, table_id: str) -> bool:
+        """Whether this process owns ``table_id`` as far as it knows."""
+        return table_id in self._epochs
+
+    def epoch(self, table_id: str) -> int | None:
+        """The epoch this process holds ``table_id`` at (``None``: not its table)."""
+        return self._epochs.get(table_id)
+
+    def claim(self, table_id: str) -> StoredTable | None:
+        """Take ``table_id`` over and read it (``None``: there is no such table).
+
+        The table is taken if it has no owner or its owner is gone (its
+        advisory lock is free, or its lease ran out); its epoch goes up by
+        one, so the earlier owner can no longer write it.  A table owned by a
+        live process is marked as wanted here and :class:`TableBusy` raised:
+        ask again in a moment."""
+
+        def work() -> StoredTable | type[_Busy] | None:
+            db = self._db
+            with db.transaction():
+                row = db.execute(
+                    b"SELECT t.owner, t.epoch, t.seq, t.game, t.seats, t.tbl, "
+                    b"(SELECT n.expires > now() FROM nodes n WHERE n.id = t.owner) "
+                    b"FROM tables t WHERE t.id = %s FOR UPDATE OF t",
+                    (table_id,),
+                ).fetchone()
+                if row is None:
+                    return None
+                owner, epoch, seq, game, seats, tbl, live = row
+                if owner is not None and owner != self.node and live:
+                    free = db.execute(
+                        ("SELECT pg_try_advisory_xact_lock(" + _NODE_KEY + ")").encode(), (owner,)
+                    ).fetchone()
+                    if not (free and free[0]):  # the owner is alive: it hands the table over when asked
+                        db.execute(b"UPDATE tables SET wanted = %s WHERE id = %s", (self.node, table_id))
+                        return _Busy  # the mark is committed
+                epoch += 1
+                db.execute(
+                    b"UPDATE tables SET owner = %s, epoch = %s, wanted = NULL WHERE id = %s",
+                    (self.node, epoch, table_id),
+                )
+                moves = db.execute(
+                    b"SELECT seq, action FROM moves WHERE table_id = %s ORDER BY seq", (table_id,)
+                ).fetchall()
+            with self._lock:
+                self._epochs[table_id] = epoch
+                self.lost.discard(table_id)
+            top = moves[-1][0] if moves else seq
+            return StoredTable(table_id, int(top), game, seats, tbl, tuple(a for _, a in moves))
+
+        result: StoredTable | type[_Busy] | None = self._run("read", work)
+        if result is _Busy:
+            raise TableBusy(f"table {table_id} is being moved to this server; try again in a moment")
+        assert not isinstance(result, type)
+        return result
+
+    def release(self, table_id: str) -> None:
+        """Give ``table_id`` up (it has no owner until another process claims it)."""
+        epoch = self._epochs.get(table_id)
+        with self._lock:
+            self._epochs.pop(table_id, None)
+        if epoch is None:
+            return
+        self._run(
+            "write",
+            lambda: self._db.execute(
+                b"UPDATE tables SET owner = NULL, wanted = NULL WHERE id = %s AND owner = %s AND epoch = %s",
+                (table_id, self.node, epoch),
+            ),
+        )
+
+    def heartbeat(self) -> tuple[list[str], list[str]]:
+        """Renew this process's lease; the tables others asked for, and the tables found lost.
+
+        Runs on a connection of its own (a thread of the server calls it), opened again if it
+        dropped; raises ``psycopg.Error`` or :class:`StoreError` if the database cannot be reached."""
+        if self._beat.closed or self._beat.broken:  # the database restarted, or the link dropped
+            self._beat = self._connect()
+            self._beat.execute(("SELECT pg_advisory_lock(" + _NODE_KEY + ")").encode(), (self.node,))
+        beat = self._beat
+        mine = dict(self._epochs)
+        beat.execute(
+            b"INSERT INTO nodes (id, started, expires) VALUES (%s, %s, now() + %s * interval '1 second') "
+            b"ON CONFLICT (id) DO UPDATE SET expires = excluded.expires",
+            (self.node, time.time(), self.lease),
+        )
+        rows = beat.execute(
+            b"SELECT id, epoch, wanted FROM tables WHERE owner = %s", (self.node,)
+        ).fetchall()
+        held = {r[0]: r[1] for r in rows}
+        wanted = [r[0] for r in rows if r[2] is not None and r[2] != self.node and mine.get(r[0]) == r[1]]
+        lost = [t for t, e in mine.items() if held.get(t) != e and self._epochs.get(t) == e]
+        if lost:
+            with self._lock:
+                for t in lost:
+                    if self._epochs.get(t) == mine[t]:
+                        del self._epochs[t]
+                        self.lost.add(t)
+        return wanted, lost
+
+    def take_lost(self) -> set[str]:
+        """The tables found lost since the last call (each reported once)."""
+        with self._lock:
+            lost, self.lost = self.lost, set()
+        return lost
+
+    # ----------------------------------------------------------- the Store
+    def load_all(self) -> list[StoredTable]:
+        """Every table this process can take now (no owner, or a gone one), claimed."""
+        ids = self._run(
+            "read", lambda: [r[0] for r in self._db.execute(b"SELECT id FROM tables ORDER BY created")]
+        )
+        out = []
+        for table_id in ids:
+            try:
+                row = self.claim(table_id)
+            except TableBusy:
+                continue
+            if row is not None:
+                out.append(row)
+        return out
+
+    def commit(self, tables: Sequence[StoredTable], moves: Sequence[StoredMove]) -> None:
+        """Write the batch in one transaction, only if this process still owns every table in it
+        (checked under the tables' row locks); :class:`TableMoved` (nothing written) if not."""
+        if not tables and not moves:
+            return
+        new = [row for row in tables if row.id not in self._epochs]
+        fresh = {row.id for row in new}
+        mine = sorted(({row.id for row in tables} | {m.table_id for m in moves}) - fresh)
+        epochs = {t: self._epochs.get(t) for t in mine} | dict.fromkeys(fresh, 1)
+
+        def work() -> None:
+            db = self._db
+            if not tables and all(epochs[t] is not None for t in mine):
+                self._moves_only(moves, epochs)  # the common batch: one statement, one round trip
+                return
+            with db.transaction():
+                if mine:
+                    found = dict(
+                        db.execute(
+                            b"SELECT id, epoch FROM tables WHERE id = ANY(%s) AND owner = %s "
+                            b"ORDER BY id FOR UPDATE",
+                            (mine, self.node),
+                        ).fetchall()
+                    )
+                    gone = [t for t in mine if epochs[t] is None or found.get(t) != epochs[t]]
+                    if gone:
+                        raise TableMoved(gone)
+                now = time.time()
+                for row in new:
+                    done = db.execute(
+                        b"INSERT INTO tables (id, created, seq, game, seats, tbl, owner, epoch) "
+                        b"VALUES (%s, %s, %s, %s, %s, %s, %s, 1) ON CONFLICT (id) DO NOTHING",
+                        (row.id, now, row.seq, row.game, row.seats, row.table, self.node),
+                    )
+                    if done.rowcount != 1:  # it exists, and is not this process's (any more)
+                        raise TableMoved([row.id])
+                for row in tables:
+                    if row.id not in fresh:
+                        db.execute(
+                            b"UPDATE tables SET seq = %s, game = %s, seats = %s, tbl = %s WHERE id = %s",
+                            (row.seq, row.game, row.seats, row.table, row.id),
+                        )
+                        db.execute(b"DELETE FROM moves WHERE table_id = %s", (row.id,))
+                if moves:
+                    with db.cursor() as cur:
+                        cur.executemany(
+                            b"INSERT INTO moves (table_id, seq, action, epoch) VALUES (%s, %s, %s, %s)",
+                            [(m.table_id, m.seq, m.action, epochs[m.table_id]) for m in moves],
+                        )
+                    fields = {m.table_id: m.table for m in moves if m.table is not None}  # the last wins
+                    for table_id, text in fields.items():
+                        db.execute(b"UPDATE tables SET tbl = %s WHERE id = %s", (text, table_id))
+
+        try:
+            self._run("write", work)
+        except TableMoved as exc:
+            with self._lock:
+                for t in exc.table_ids:
+                    if t in self._epochs:
+                        del self._epochs[t]
+                    self.lost.add(t)
+            raise
+        with self._lock:
+            for row in new:
+                self._epochs[row.id] = 1
+
+    def _moves_only(self, moves: Sequence[StoredMove], epochs: dict[str, int | None]) -> None:
+        """A batch of single moves in one statement (its own transaction): the rows are written
+        only if every table's row, locked, still names this process and its epoch."""
+        fields = {m.table_id: m.table for m in moves if m.table is not None}  # the last wins
+        ids = sorted(epochs)
+        row = self._db.execute(
+            _MOVES_ONLY,
+            {
+                "ids": ids,
+                "epochs": [epochs[t] for t in ids],
+                "node": self.node,
+                "count": len(ids),
+                "mt": [m.table_id for m in moves],
+                "ms": [m.seq for m in moves],
+                "ma": [m.action for m in moves],
+                "me": [epochs[m.table_id] for m in moves],
+                "ft": list(fields),
+                "fv": list(fields.values()),
+            },
+        ).fetchone()
+        if row is None or row[0] != len(ids):
+            found = dict(
+                self._db.execute(
+                    b"SELECT id, epoch FROM tables WHERE id = ANY(%s) AND owner = %s", (ids, self.node)
+                ).fetchall()
+            )
+            raise TableMoved([t for t in ids if found.get(t) != epochs[t]] or ids)
+
+    def save(self, row: StoredTable) -> None:
+        """Store one whole table (:meth:`commit` of just that row)."""
+        self.commit([row], [])
+
+    def delete(self, table_id: str) -> None:
+        """Forget a table this process owns."""
+        epoch = self._epochs.get(table_id)
+        if epoch is None:
+            return
+
+        def work() -> None:
+            with self._db.transaction():
+                done = self._db.execute(
+                    b"DELETE FROM tables WHERE id = %s AND owner = %s AND epoch = %s",
+                    (table_id, self.node, epoch),
+                )
+                if done.rowcount == 1:
+                    self._db.execute(b"DELETE FROM moves WHERE table_id = %s", (table_id,))
+
+        self._run("write", work)
+        with self._lock:
+            self._epochs.pop(table_id, None)
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every table of every process, newest first: id, game, players, whether it is over."""
+        rows = self._run(
+            "read",
+            lambda: self._db.execute(
+                b"SELECT id, game::jsonb ->> 'game', jsonb_array_length(seats::jsonb), "
+                b"coalesce(jsonb_typeof(tbl::jsonb -> 'game_over'), 'null') <> 'null' "
+                b"FROM tables ORDER BY created DESC LIMIT 1000"
+            ).fetchall(),
+        )
+        return [{"id": r[0], "game": r[1], "players": r[2], "over": r[3]} for r in rows]
+
+    def close(self) -> None:
+        """Give every table up, end the lease and disconnect."""
+        try:
+            with self._db.transaction():
+                self._db.execute(
+                    b"UPDATE tables SET owner = NULL, wanted = NULL WHERE owner = %s", (self.node,)
+                )
+                self._db.execute(b"DELETE FROM nodes WHERE id = %s", (self.node,))
+        except psycopg.Error:
+            pass  # the leases run out by themselves
+        self._epochs.clear()
+        for con in (self._db, getattr(self, "_beat", None)):
+            if con is not None:
+                con.close()
+
+
+class _Busy:
+    """Inside :meth:`PostgresStore.claim`: the owner is alive (the ``wanted`` mark is committed,
+    then :class:`TableBusy` raised)."""

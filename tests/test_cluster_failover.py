@@ -1,0 +1,90 @@
+"""Three ``hucklebuck serve`` processes behind HAProxy (the shipped configuration), one real
+PostgreSQL: tables of every game with scripted people and computer seats play to their end
+while the processes are killed with ``kill -9`` at random moments and restarted; no
+acknowledged move is lost or applied twice, and every client ends on the database's state.
+Bounded: 22 kills over about a minute (more on a busy machine), the whole test within five minutes."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets.sync.client")
+pytest.importorskip("psycopg", reason="psycopg is not installed: pip install 'hucklebuck[postgres]'")
+
+import cluster_kit as ck
+from pg_kit import PgServer, fresh_database
+
+pytestmark = [pytest.mark.single_core, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+KILLS = 22
+TABLES = (("hucklebuck", 4, {}), ("deerpark", 4, {}), ("buckem", 5, {"hands": 6}))
+PER_GAME = 2
+
+
+@pytest.fixture
+def haproxy_installed() -> None:
+    if ck.haproxy_binary() is None:
+        pytest.skip("haproxy is not installed (apt-get install haproxy; .ci/run installs it)")
+
+
+def test_tables_play_to_their_end_through_kill_9s_of_their_servers(
+    postgres_server: PgServer, haproxy_installed: None
+) -> None:
+    url = fresh_database(postgres_server)
+    folder = ck.temp_folder()
+    pace = ("--bot-pause", "0.05", "--deal-pause", "0.1", "--grace", "600", "--bot-threads", "1")
+    servers = [ck.Serve(url, ck.free_port(), folder, *pace) for _ in range(3)]
+    proxy = ck.HAProxy([s.port for s in servers], folder)
+    rng = random.Random(38)
+    people: list[ck.Person] = []
+    try:
+        time.sleep(2.5)  # HAProxy's first health checks
+        deadline = time.monotonic() + 280  # bounded: the kills take about a minute on a quiet machine
+        for game, players, body in TABLES:
+            for _ in range(PER_GAME):
+                seats: list[dict[str, Any]] = [{"kind": "human", "name": n} for n in ("Ann", "Bo")]
+                seats += [{"kind": "computer", "player": "random"}] * (players - 2)
+                table = ck.create_table(proxy.port, game, seats, **body)
+                for seat in (0, 1):
+                    people.append(ck.Person(proxy.port, table, seat, deadline, seed=len(people)))
+        for p in people:
+            p.start()
+        kills = 0
+        while kills < KILLS and time.monotonic() < deadline - 60:
+            time.sleep(rng.uniform(1.0, 2.5))
+            victim = rng.choice(servers)
+            victim.kill9()
+            kills += 1
+            time.sleep(rng.uniform(0.3, 1.5))
+            victim.start()
+        assert kills >= 20, f"only {kills} kills in the time allowed"
+        for p in people:
+            p.join(max(1.0, deadline - time.monotonic()))
+        problems = [f"table {p.table['id']} seat {p.seat}: {x}" for p in people for x in p.problems]
+        assert not problems, problems
+        for p in people:
+            assert p.last is not None and p.last["view"]["game_over"], "a game did not end"
+            seq, game, fields = ck.stored_game(url, p.table["id"])  # replays every stored step
+            assert p.last["seq"] == seq, "the client ended on another state than the database's"
+            assert fields["game_over"] == p.last["view"]["game_over"]
+            assert ck.actions_of(game, p.seat) == p.acked, "an acknowledged move was lost or stored twice"
+        reconnects = sum(p.reconnects for p in people)
+        assert reconnects >= KILLS // 2  # the kills did reach the tables' connections
+        gaps = sorted(g for p in people for g in p.gaps)
+        print(f"{kills} kills, {reconnects} reconnections; from a drop to the next state: "
+              f"p50 {gaps[len(gaps) // 2]:.2f} s, max {gaps[-1]:.2f} s")  # fmt: skip
+        status, listing = ck.http(proxy.port, "/api/tables")
+        assert status == 200
+        assert {p.table["id"] for p in people} <= {t["id"] for t in listing["tables"]}
+    finally:
+        proxy.stop()
+        for s in servers:
+            s.stop()
+        shutil.rmtree(folder, ignore_errors=True)
