@@ -22,7 +22,6 @@ BASE = "https://hucklebuck.invalid/conformance/protocol-2/"
 D = "https://json-schema.org/draft/2020-12/schema"
 
 
-OPS = ("hello", "deck", "trick_winner", "legal_plays", "play", "solve", "observe")
 
 
 def ref(name):

@@ -85,7 +85,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     rn.add_argument("--junit-xml", metavar="FILE", help="also write a JUnit XML report (default: none)")
     rn.add_argument("--json", metavar="FILE", help="also write a JSON report ('-': to stdout; default: none)")
-    rn.add_argument("--leaks", type=int, metavar="N", help="run the leak check: N random games per game (default: none)")
+    rn.add_argument(
+        "--leaks", type=int, metavar="N", help="run the leak check: N random games per game (default: none)"
+    )
     rn.add_argument("--seed", type=int, default=0, help="the leak check's random seed (default 0)")
     li = sub.add_parser("lint", help="check the case files and show what they cover")
     li.add_argument("paths", nargs="*")

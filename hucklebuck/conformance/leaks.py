@@ -39,8 +39,10 @@ from ..games.deerpark import DeerParkGame
 from ..games.engine import TrickGame
 from ..games.hucklebuck import HucklebuckGame
 from ..games.observe import view
+from .casefile import RunnerError
+from .connection import Adapter, AdapterFailure, InProcessAdapter
 from .protocol import PROTOCOL, handle
-from .runner import Adapter, AdapterFailure, InProcessAdapter, RunnerError, check_hello
+from .runner import check_hello
 from .spec import GAMES
 
 __all__ = ["Leak", "LeakReport", "check_leaks", "twin"]

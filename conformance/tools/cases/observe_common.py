@@ -87,7 +87,7 @@ def observe_error(
     ans = handle(full)
     assert ans["ok"] is False and ans["error"]["code"] == code, (slug, ans)
     if code == "illegal_action":
-        rule = "protocol: observe, actions: the actions are played as in play; an illegal one is illegal_action"
+        rule = "protocol: observe, actions: played as in play, an illegal one is illegal_action"
     elif seat == "missing":
         rule = "protocol: observe, seat: a request without seat is bad_request"
     else:
