@@ -52,6 +52,7 @@ __all__ = ["DealLike", "TrickGame"]
 _GAME_OVER: Final = Phase.GAME_OVER
 _HAND_OVER: Final = Phase.HAND_OVER
 _PLAY: Final = Phase.PLAY
+_new: Final = object.__new__
 
 
 class DealLike(Protocol):
@@ -313,7 +314,9 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         self._hand_no += 1
         self._deal = d
         self._hands = [mask_of(h) for h in d.hands]
-        self._events.append(DealEvent(self._hand_no, self.dealer, d.hands, d.public_stock()))
+        event = _new(DealEvent)  # build_frozen, written out: the fields are right by construction
+        event.__dict__.update(hand=self._hand_no, dealer=self.dealer, hands=d.hands, stock=d.public_stock())
+        self._events.append(event)
         self._begin_hand(d)
 
     # ---------------------------------------------------------------- queries
@@ -614,9 +617,9 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
 
     def _trick_done(self, play: TrickPlay, trick: Trick) -> None:
         number = len(play.tricks)
-        self._events.append(
-            build_frozen(TrickEvent, {"hand": self._hand_no, "number": number, "trick": trick})
-        )
+        event = _new(TrickEvent)  # build_frozen, written out: once per trick
+        event.__dict__.update(hand=self._hand_no, number=number, trick=trick)
+        self._events.append(event)
         if number == HAND_SIZE:
             self._hand_played()
 

@@ -1,0 +1,72 @@
+"""The games' hot paths written out for speed (issue 40) give exactly what the plain code gave:
+the shuffle of a deal, the trick seats in playing order, a hand's score reasons."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hucklebuck.cards import Card
+from hucklebuck.games import DeerParkGame
+from hucklebuck.games.base import Phase, TrickPlay, shuffle
+from hucklebuck.games.deerpark import DeerParkOptions
+
+pytestmark = pytest.mark.single_core
+
+
+class _OwnShuffle(random.Random):
+    def shuffle(self, x: list[Card]) -> None:  # type: ignore[override]
+        x.reverse()
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 24, 25, 32, 52, 64, 65])
+def test_shuffle_is_random_shuffle(n: int) -> None:
+    cards = [Card.from_index(i % 52) for i in range(n)]
+    for seed in range(40):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        a, b = cards[:], cards[:]
+        shuffle(ours, a)
+        theirs.shuffle(b)
+        assert a == b
+        assert ours.getstate() == theirs.getstate()  # the same draws: later deals agree too
+
+
+def test_shuffle_leaves_another_random_source_its_own_shuffle() -> None:
+    cards = [Card.from_index(i) for i in range(5)]
+    shuffle(_OwnShuffle(1), cards)
+    assert [c.index for c in cards] == [4, 3, 2, 1, 0]
+
+
+def test_trick_seats_rotate_from_each_leader() -> None:
+    play = TrickPlay(2, 2, (0, 2, 3), 2, 4)
+    assert play.seats == (2, 3, 0)
+    assert [play._rotated(s) for s in (0, 2, 3)] == [(0, 2, 3), (2, 3, 0), (3, 0, 2)]
+    assert play._rotated(3) is play._rotated(3)  # built once
+
+
+def test_score_reasons_are_the_rules_wording() -> None:
+    seen: set[str] = set()
+    for counted in (False, True):
+        opts = DeerParkOptions(failed_contract_tricks_count=counted)
+        for seed in range(60):
+            game = DeerParkGame(4, seed=seed, options=opts)
+            rng = random.Random(seed)
+            while game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+                game.apply(rng.choice(game.legal_actions()))
+            result = game.results[-1]
+            for s in range(4):
+                t, maker = result.tricks_won[s], s == result.maker
+                need = result.requirement if maker else 1
+                role = "the maker" if maker else "a defender"
+                if t >= need:
+                    want = (-t, f"{role} needed {need} and took {t}: -{t} (S4, DEF #65)")
+                elif maker and counted:
+                    want = (5 - t, f"the maker needed {need} and took {t}: +5 - {t} "
+                            "(failed_contract_tricks_count, DEF #66)")  # fmt: skip
+                else:
+                    cite = "DEF #66" if maker else "DEF #65"
+                    want = (5, f"{role} needed {need} and took {t}: +5 (S4, {cite})")
+                assert (result.delta[s], result.reasons[s]) == want
+                seen.add(want[1].split(":")[1])
+    assert len(seen) >= 5  # taken, failed, failed with the option, defenders' +5 and -t
