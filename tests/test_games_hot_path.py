@@ -4,13 +4,17 @@ the shuffle of a deal, the trick seats in playing order, a hand's score reasons.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+import hucklebuck as hb
 from hucklebuck.cards import Card
-from hucklebuck.games import DeerParkGame
+from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
 from hucklebuck.games.base import Phase, TrickPlay, shuffle
 from hucklebuck.games.deerpark import DeerParkOptions
+from hucklebuck.games.engine import TrickGame
 
 pytestmark = pytest.mark.single_core
 
@@ -70,3 +74,54 @@ def test_score_reasons_are_the_rules_wording() -> None:
                 assert (result.delta[s], result.reasons[s]) == want
                 seen.add(want[1].split(":")[1])
     assert len(seen) >= 5  # taken, failed, failed with the option, defenders' +5 and -t
+
+
+# ------------------------------------------------------------------ the compiled pick
+needs_c = pytest.mark.skipif("c" not in hb.available(), reason="the C core is not built")
+
+
+def _loop(mask: int, items: tuple[object, ...]) -> list[object]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(items[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+@needs_c
+def test_pick_is_the_loop() -> None:
+    from hucklebuck import _fast
+
+    ext = _fast.ext
+    assert ext is not None
+    rng = random.Random(3)
+    numbers = tuple(range(52))
+    for _ in range(2000):
+        mask = rng.getrandbits(52) & rng.getrandbits(52) & rng.getrandbits(52)
+        assert ext.pick(mask, numbers) == _loop(mask, numbers)
+    wide = tuple(str(i) for i in range(64))
+    assert ext.pick((1 << 63) | 1, wide) == ["0", "63"]
+    assert ext.pick(0, ()) == []
+    for mask, items in [(-1, numbers), (1 << 64, wide), (1 << 52, numbers), (True, numbers), (1, [0])]:
+        assert ext.pick(mask, items) is None  # type: ignore[arg-type]
+
+
+@needs_c
+@pytest.mark.parametrize("make", [lambda s: DeerParkGame(4, seed=s), lambda s: HucklebuckGame(5, seed=s),
+                                  lambda s: BuckEmGame(6, seed=s)])  # fmt: skip
+def test_legal_moves_are_the_same_with_and_without_pick(
+    make: Callable[[int], TrickGame[Any, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hucklebuck.games import _agent_api, engine
+
+    for seed in range(15):
+        game, rng = make(seed), random.Random(seed)
+        while game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+            with monkeypatch.context() as m:
+                m.setattr(engine, "_pick", None)
+                m.setattr(_agent_api, "_pick", None)
+                slow = (game.legal_actions(), game.legal_action_ids())
+            fast = (game.legal_actions(), game.legal_action_ids())
+            assert fast == slow and type(fast[0]) is list and type(fast[1]) is list
+            game.apply_id(rng.choice(fast[1]))

@@ -321,6 +321,13 @@ class TrickPlay:
         current.append(card)
         if len(current) < len(seats):
             return None
+        return self.finish_trick()
+
+    def finish_trick(self) -> Trick:
+        """Complete the trick whose last card was just added (by :meth:`play`, or by a caller
+        that wrote out :meth:`play`'s first lines) and return it."""
+        current = self.current
+        seats = self.seats
         index = get_core().trick_winner(self.game_id, self.trump, bytes(map(_card_index, current)))
         winner = seats[index]
         trick = _new(Trick)  # build_frozen, written out: once per trick
