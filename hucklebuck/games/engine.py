@@ -18,7 +18,7 @@ import json
 import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from .. import _fast
 from ..actions import Action, Play, parse_action
@@ -349,15 +349,10 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         """The variant options."""
         return self._options
 
-    if TYPE_CHECKING:
-
-        @property
-        def phase(self) -> Phase:
-            """The current phase."""
-
-    else:  # a property whose getter is a C callable: reading it runs no Python frame
-        # (a search or a random playout reads it at every step)
-        phase = property(operator.attrgetter("_phase"), doc="The current phase.")
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._phase
 
     @property
     @abc.abstractmethod
