@@ -4,6 +4,7 @@ the shuffle of a deal, the trick seats in playing order, a hand's score reasons.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -24,8 +25,15 @@ class _OwnShuffle(random.Random):
         x.reverse()
 
 
+@pytest.mark.parametrize("compiled", [True, False])
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 24, 25, 32, 52, 64, 65])
-def test_shuffle_is_random_shuffle(n: int) -> None:
+def test_shuffle_is_random_shuffle(n: int, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hucklebuck import _fast
+
+    if compiled and _fast.ext is None:
+        pytest.skip("the compiled helpers are not built")
+    if not compiled:
+        monkeypatch.setattr(_fast, "ext", None)  # the Python loop
     cards = [Card.from_index(i % 52) for i in range(n)]
     for seed in range(40):
         ours, theirs = random.Random(seed), random.Random(seed)
@@ -125,3 +133,26 @@ def test_legal_moves_are_the_same_with_and_without_pick(
             fast = (game.legal_actions(), game.legal_action_ids())
             assert fast == slow and type(fast[0]) is list and type(fast[1]) is list
             game.apply_id(rng.choice(fast[1]))
+
+
+@needs_c
+def test_the_compiled_shuffle_refuses_what_it_does_not_take() -> None:
+    from hucklebuck import _fast
+
+    ext = _fast.ext
+    assert ext is not None
+    assert ext.shuffle(random.Random(1).getrandbits, (1, 2, 3)) is None  # type: ignore[arg-type]
+
+    def boom(k: int) -> int:
+        raise ValueError("no more bits")
+
+    with pytest.raises(ValueError, match="no more bits"):
+        ext.shuffle(boom, [1, 2, 3])
+    with pytest.raises(RuntimeError, match="bad draw"):
+        ext.shuffle(lambda k: -1, [1, 2, 3])
+    with pytest.raises(RuntimeError, match="bad draw"):
+        ext.shuffle(lambda k: "x", [1, 2, 3])  # type: ignore[arg-type, return-value]
+    items = [object() for _ in range(10)]
+    counts = [sys.getrefcount(o) for o in items]
+    ext.shuffle(random.Random(2).getrandbits, items)
+    assert sorted(map(id, items)) == sorted(map(id, items)) and [sys.getrefcount(o) for o in items] == counts

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from setuptools import Extension
 
-SOURCES = ["csrc/py/hb_calls.c", "csrc/py/hb_calls_solve.c", "csrc/hb_core.c", "csrc/hb_solve.c"]
+SOURCES = [
+    "csrc/py/hb_calls.c",
+    "csrc/py/hb_calls_solve.c",
+    "csrc/py/hb_calls_games.c",
+    "csrc/hb_core.c",
+    "csrc/hb_solve.c",
+]
 DEPENDS = ["csrc/hb_core.h", "csrc/hb_solve.h", "csrc/hb_internal.h", "csrc/py/hb_calls.h"]
 
 

@@ -2,7 +2,7 @@
  * hb_calls.c -- the module hucklebuck._hbcall: whole one-call functions in C.
  *
  * trick_winner, legal_plays and parse_cards of the public API, for the C core
- * (solve: hb_calls_solve.c).
+ * (solve: hb_calls_solve.c; the games' helpers pick and shuffle: hb_calls_games.c).
  * Each reads the library's own objects directly (the interned Cards, a Suit,
  * a GameKind or its name, a CardSet's mask) and calls the same rule functions
  * as the cffi core (hb_core.c is compiled into this module too).
@@ -203,40 +203,6 @@ static PyObject *calls_trick_winner(PyObject *self, PyObject *const *args, Py_ss
     rc = hb_trick_winner(game, trump, (const char *)row, (int)n);
     if (rc < 0) MISS;
     return PyLong_FromLong(rc);
-}
-
-/* ------------------------------------------------------------------ pick */
-/* pick(mask, items): [items[i] for each set bit i of mask, lowest first], or None for anything
- * but an exact int in 0 .. 2**64-1 and an exact tuple holding every such i (the caller then
- * runs its own loop).  Not tied to a core: it only reads bits (the games' legal moves). */
-static PyObject *calls_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    unsigned long long mask, m;
-    PyObject *items, *out;
-    Py_ssize_t n = 0, k = 0, i;
-    (void)self;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "pick() takes 2 arguments");
-        return NULL;
-    }
-    if (!PyLong_CheckExact(args[0]) || !PyTuple_CheckExact(args[1])) MISS;
-    mask = PyLong_AsUnsignedLongLong(args[0]);
-    if (mask == (unsigned long long)-1 && PyErr_Occurred()) {  /* negative or too large */
-        PyErr_Clear();
-        MISS;
-    }
-    items = args[1];
-    if (PyTuple_GET_SIZE(items) < 64 && (mask >> PyTuple_GET_SIZE(items))) MISS;  /* a bit past the items */
-    for (m = mask; m; m &= m - 1) n++;
-    if ((out = PyList_New(n)) == NULL) return NULL;
-    for (i = 0; mask; i++, mask >>= 1) {
-        if (mask & 1) {
-            PyObject *item = PyTuple_GET_ITEM(items, i);
-            Py_INCREF(item);
-            PyList_SET_ITEM(out, k++, item);
-        }
-    }
-    return out;
 }
 
 /* ------------------------------------------------------------------ legal_plays */
@@ -520,8 +486,10 @@ static PyMethodDef calls_methods[] = {
      "legal_plays(game, trump, hand, trick): the CardSet on the C core, or None (take the Python path)."},
     {"parse_cards", calls_parse_cards, METH_O,
      "parse_cards(text): the tuple of Cards on the C core, or None (take the Python path)."},
-    {"pick", (PyCFunction)(void (*)(void))calls_pick, METH_FASTCALL,
+    {"pick", (PyCFunction)(void (*)(void))hbc_pick, METH_FASTCALL,
      "pick(mask, items): the items at the set bits of mask, lowest first, or None (take the Python path)."},
+    {"shuffle", (PyCFunction)(void (*)(void))hbc_shuffle, METH_FASTCALL,
+     "shuffle(getrandbits, cards): random.shuffle's pass over a list, drawing from getrandbits."},
     {"solve", (PyCFunction)(void (*)(void))hbc_solve, METH_FASTCALL,
      "solve(game, trump, hands, leader, seat): a short solve on the C core, or None (take the Python path)."},
     {"link_core", calls_link_core, METH_VARARGS,

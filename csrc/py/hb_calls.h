@@ -1,5 +1,6 @@
 /*
- * hb_calls.h -- what the parts of hucklebuck._hbcall share (hb_calls.c, hb_calls_solve.c).
+ * hb_calls.h -- what the parts of hucklebuck._hbcall share (hb_calls.c, hb_calls_solve.c,
+ * hb_calls_games.c).
  * Each helper reads the library's own objects as linked by hb_calls.c's link_* functions.
  */
 #ifndef HB_CALLS_H
@@ -24,6 +25,9 @@ Py_ssize_t card_row(PyObject *seq, unsigned char *out, Py_ssize_t most, uint64_t
 /* 1 and the mask in *mask for a CardSet (exact type) with a valid mask, else 0. */
 int set_mask(PyObject *obj, uint64_t *mask);
 
+/* pick(mask, items) and shuffle(getrandbits, cards) (hb_calls_games.c). */
+PyObject *hbc_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *hbc_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 /* solve(game, trump, hands, leader, seat) (hb_calls_solve.c). */
 PyObject *hbc_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias, TypeVar
 
+from .. import _fast
 from .._core import get_core
 from ..actions import Action
 from ..cards import Card, CardSet
@@ -195,13 +196,17 @@ _BITS: Final = tuple(n.bit_length() for n in range(65))
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """``rng.shuffle(cards)``, the same order from the same state, without a Python call
     per card for a plain :class:`random.Random` (``random.shuffle``'s own algorithm
-    written out: a Fisher-Yates pass drawing each index by rejection from ``getrandbits``).
+    written out: a Fisher-Yates pass drawing each index by rejection from ``getrandbits``;
+    in C once the compiled helpers are loaded, whatever the core).
     Any other random source (a subclass may draw differently) gets its own ``shuffle``."""
     n = len(cards)
     if type(rng) is not random.Random or n > 64:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
+    ext = _fast.ext
+    if ext is not None and ext.shuffle(getrandbits, cards):  # the same pass in C (hb_calls_games.c)
+        return
     for i in range(n - 1, 0, -1):
         k = _BITS[i + 1]
         j = getrandbits(k)
