@@ -5,9 +5,11 @@ The module is imported when the C core is loaded (never under
 functions answers a plain, valid call while the C core is the selected core,
 and returns ``None`` for anything else (another core, another type, any
 error), so the caller takes its Python path, which gives the errors.
-:mod:`hucklebuck._core`, :mod:`hucklebuck.cards` and :mod:`hucklebuck.tricks`
-each link it to their objects with their own ``_link_calls()``: when they are
-imported, or, if they were imported first, when :func:`load` runs.
+:mod:`hucklebuck._core`, :mod:`hucklebuck.cards`, :mod:`hucklebuck.tricks`,
+:mod:`hucklebuck.evaluate` and the games' engine (``pick``, a helper for the legal
+moves that is the same whatever the core) each link it to their objects with their
+own ``_link_calls()``: when they are imported, or, if they were imported first, when
+:func:`load` runs.
 """
 
 from __future__ import annotations
@@ -18,8 +20,15 @@ from types import ModuleType
 __all__ = ["VERSION", "ext", "load"]
 
 #: The interface version this package needs (``HB_CALLS_VERSION`` in ``csrc/py/hb_calls.c``).
-VERSION = 1
-_LINKED = ("hucklebuck._core", "hucklebuck.cards", "hucklebuck.tricks")
+VERSION = 2
+_LINKED = (
+    "hucklebuck._core",
+    "hucklebuck.cards",
+    "hucklebuck.tricks",
+    "hucklebuck.evaluate",
+    "hucklebuck.games.engine",
+    "hucklebuck.games._agent_api",
+)
 
 ext: ModuleType | None = None
 """The compiled module once loaded, else ``None`` (everything then runs in Python)."""

@@ -1,16 +1,22 @@
-# Type stub of the compiled one-call functions (built from csrc/py/hb_calls.c).
+# Type stub of the compiled one-call functions (built from csrc/py/hb_calls*.c).
 # Each returns None when the call is not a plain, valid call on the C core.
+from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import Card, CardSet, Suit
 from .packs import GameKind
+
+T = TypeVar("T")
 
 VERSION: int
 
 def trick_winner(game: object, trump: object, cards: object, /) -> int | None: ...
 def legal_plays(game: object, trump: object, hand: object, trick: object, /) -> CardSet | None: ...
 def parse_cards(text: object, /) -> tuple[Card, ...] | None: ...
+def pick(mask: object, items: tuple[T, ...], /) -> list[T] | None: ...
+def shuffle(getrandbits: Callable[[int], int], cards: list[Any], /) -> bool | None: ...
+def solve(game: object, trump: object, hands: object, leader: object, seat: object, /) -> int | None: ...
 def link_core(override: ContextVar[Any], core_globals: dict[str, Any], c_core: object, /) -> None: ...
 def link_cards(
     card: type[Card], card_set: type[CardSet], cards: tuple[Card, ...], suits: tuple[Suit, ...], /

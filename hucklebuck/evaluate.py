@@ -28,12 +28,13 @@ argument's name; only a wrong call signature raises Python's ``TypeError``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
 from typing import Final, Literal
 
+from . import _fast
 from . import _validate as v
 from ._core import get_core
 from ._core._py_eval import SplitMix64
@@ -85,14 +86,21 @@ def _time_limit(value: object, name: str, args: dict[str, object]) -> float | No
 MAX_NODES: Final = (1 << 63) - 1
 
 
-@v.checked(
-    v.solve_seats,
-    game=v.GAME,
-    trump=v.SUIT,
-    hands=v.seat_hands,
-    node_limit=v.optional(v.int_in(1, MAX_NODES)),
-    time_limit=_time_limit,
-)
+# The compiled solve (hucklebuck._fast): on the C core it answers a plain, valid, short
+# solve in C and returns None for anything else, which then takes the checked path.
+_c_solve: Callable[[object, object, object, object, object], int | None] | None = None
+
+
+def _link_calls() -> None:
+    """Give :func:`solve` the compiled one-call solve (see :mod:`hucklebuck._fast`)."""
+    global _c_solve
+    if _fast.ext is not None:
+        _c_solve = _fast.ext.solve
+
+
+_link_calls()
+
+
 def solve(
     game: GameKind | str,
     trump: Suit | str,
@@ -116,6 +124,34 @@ def solve(
     unbounded (see the worst cases measured in the evaluation docs).  Ctrl-C
     stops a solve within milliseconds on either core.
     """
+    if _c_solve is not None and node_limit is None and time_limit is None:
+        found = _c_solve(game, trump, hands, leader, seat)
+        if found is not None:
+            return found
+    return _solve_checked(
+        game, trump, hands, leader=leader, seat=seat, node_limit=node_limit, time_limit=time_limit
+    )
+
+
+@v.checked(
+    v.solve_seats,
+    game=v.GAME,
+    trump=v.SUIT,
+    hands=v.seat_hands,
+    node_limit=v.optional(v.int_in(1, MAX_NODES)),
+    time_limit=_time_limit,
+)
+def _solve_checked(
+    game: GameKind | str,
+    trump: Suit | str,
+    hands: Sequence[Iterable[Card] | CardSet],
+    *,
+    leader: int,
+    seat: int,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+) -> int:
+    """:func:`solve` with every argument checked, on the selected core."""
     kind = GameKind.coerce(game)
     masks = [_cards(h, f"hand of seat {i}").mask for i, h in enumerate(hands)]
     return get_core().solve(kind.core_id, int(trump), masks, leader, seat, node_limit or 0, time_limit)

@@ -2,7 +2,7 @@
 
 setup.py builds it next to the cffi core (``csrc/build_ffi.py``), under the
 same ``HUCKLEBUCK_BUILD_C`` switch; tests/fuzz/build_asan.py builds it with the
-sanitizers.  It compiles ``csrc/hb_core.c`` in, so it calls the same rule
+sanitizers.  It compiles ``csrc/hb_core.c`` and ``csrc/hb_solve.c`` in, so it calls the same rule
 functions as the cffi core.  Paths are relative to the project root.
 """
 
@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from setuptools import Extension
 
-SOURCES = ["csrc/py/hb_calls.c", "csrc/hb_core.c"]
-DEPENDS = ["csrc/hb_core.h"]
+SOURCES = [
+    "csrc/py/hb_calls.c",
+    "csrc/py/hb_calls_solve.c",
+    "csrc/py/hb_calls_games.c",
+    "csrc/hb_core.c",
+    "csrc/hb_solve.c",
+]
+DEPENDS = ["csrc/hb_core.h", "csrc/hb_solve.h", "csrc/hb_internal.h", "csrc/py/hb_calls.h"]
 
 
 def extension(

@@ -1,7 +1,8 @@
 /*
  * hb_calls.c -- the module hucklebuck._hbcall: whole one-call functions in C.
  *
- * trick_winner, legal_plays and parse_cards of the public API, for the C core.
+ * trick_winner, legal_plays and parse_cards of the public API, for the C core
+ * (solve: hb_calls_solve.c; the games' helpers pick and shuffle: hb_calls_games.c).
  * Each reads the library's own objects directly (the interned Cards, a Suit,
  * a GameKind or its name, a CardSet's mask) and calls the same rule functions
  * as the cffi core (hb_core.c is compiled into this module too).
@@ -26,9 +27,10 @@
 #include <structmember.h>
 
 #include "hb_core.h"
+#include "hb_calls.h"
 
 /* The interface version; hucklebuck/_fast.py refuses a module whose value differs. */
-#define HB_CALLS_VERSION 1
+#define HB_CALLS_VERSION 2
 #define HB_FULL_MASK ((UINT64_C(1) << 52) - 1)
 
 /* What link() was given (strong references, kept for the life of the process). */
@@ -47,7 +49,7 @@ static PyObject *default_key;    /* "_default" */
 static int linked_cards, linked_games;
 
 /* 1 when the selected core (hucklebuck._core.get_core()) is the C core, 0 if not, -1 on error. */
-static int c_core_selected(void)
+int c_core_selected(void)
 {
     PyObject *chosen, *core = NULL;
     int found;
@@ -87,7 +89,7 @@ static int card_number(PyObject *obj)
 }
 
 /* The core id of a GameKind member or of a game's exact name, else -1. */
-static int game_id(PyObject *obj)
+int game_id(PyObject *obj)
 {
     int i;
     for (i = 0; i < 3; i++)
@@ -99,7 +101,7 @@ static int game_id(PyObject *obj)
 }
 
 /* The number of a Suit member or of a suit letter C, D, H, S, else -1. */
-static int suit_id(PyObject *obj)
+int suit_id(PyObject *obj)
 {
     int i;
     for (i = 0; i < 4; i++)
@@ -118,7 +120,7 @@ static int suit_id(PyObject *obj)
 
 /* A tuple or list (exact types) of distinct interned Cards, at most `most` of them, as card
  * numbers in `out`; their mask in *mask.  Returns the count, or -1 for anything else. */
-static Py_ssize_t card_row(PyObject *seq, unsigned char *out, Py_ssize_t most, uint64_t *mask)
+Py_ssize_t card_row(PyObject *seq, unsigned char *out, Py_ssize_t most, uint64_t *mask)
 {
     Py_ssize_t n, i;
     PyObject **items;
@@ -147,7 +149,7 @@ static Py_ssize_t card_row(PyObject *seq, unsigned char *out, Py_ssize_t most, u
 }
 
 /* 1 and the mask in *mask for a CardSet (exact type) with a valid mask, else 0. */
-static int set_mask(PyObject *obj, uint64_t *mask)
+int set_mask(PyObject *obj, uint64_t *mask)
 {
     PyObject *m;
     unsigned long long v;
@@ -177,7 +179,6 @@ static PyObject *new_set(uint64_t mask)
     return obj;
 }
 
-#define MISS Py_RETURN_NONE
 
 /* ------------------------------------------------------------------ trick_winner */
 static PyObject *calls_trick_winner(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -485,6 +486,12 @@ static PyMethodDef calls_methods[] = {
      "legal_plays(game, trump, hand, trick): the CardSet on the C core, or None (take the Python path)."},
     {"parse_cards", calls_parse_cards, METH_O,
      "parse_cards(text): the tuple of Cards on the C core, or None (take the Python path)."},
+    {"pick", (PyCFunction)(void (*)(void))hbc_pick, METH_FASTCALL,
+     "pick(mask, items): the items at the set bits of mask, lowest first, or None (take the Python path)."},
+    {"shuffle", (PyCFunction)(void (*)(void))hbc_shuffle, METH_FASTCALL,
+     "shuffle(getrandbits, cards): random.shuffle's pass over a list, drawing from getrandbits."},
+    {"solve", (PyCFunction)(void (*)(void))hbc_solve, METH_FASTCALL,
+     "solve(game, trump, hands, leader, seat): a short solve on the C core, or None (take the Python path)."},
     {"link_core", calls_link_core, METH_VARARGS,
      "link_core(override, core_globals, c_core): how to find the selected core, and the C core (or None)."},
     {"link_cards", calls_link_cards, METH_VARARGS,

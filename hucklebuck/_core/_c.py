@@ -152,8 +152,10 @@ class CCore:
 
     def trick_winner(self, game: int, trump: int, cards: bytes) -> int:
         """See :meth:`hucklebuck._core._api.Core.trick_winner`."""
-        check_id(game, 0, 2, -1)
-        check_id(trump, 0, 3, -2)
+        if type(game) is not int or not 0 <= game <= 2:  # the full check only off the usual case
+            check_id(game, 0, 2, -1)
+        if type(trump) is not int or not 0 <= trump <= 3:
+            check_id(trump, 0, 3, -2)
         rc = _trick_winner(game, trump, cards, len(cards))
         if rc < 0:
             raise_for(rc)

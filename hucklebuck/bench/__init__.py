@@ -2,7 +2,7 @@
 
 ``python -m hucklebuck.bench`` runs every section; ``python -m hucklebuck.bench
 SECTION ...`` runs only those.  Figures depend on the machine, which is printed
-first.  Each section lives in its own module of this package and exposes
+first, with the load average.  Each section lives in its own module of this package and exposes
 ``run(args)``; :data:`SECTIONS` maps the section names to those modules.
 """
 
@@ -12,6 +12,8 @@ import argparse
 import importlib
 import os
 import platform
+
+from . import targets
 
 __all__ = ["OPT_IN", "SECTIONS", "load_line", "main", "mark"]
 
@@ -40,8 +42,11 @@ DESCRIPTION = """\
 Benchmarks: both cores (and, where it applies, other libraries) measured in one
 run. With no SECTION every section runs except the long opt-in ones; name
 sections to run only those. Figures depend on the machine, which is printed
-first, with its load (before and after the run: a busy machine measures slower).
-A figure that misses its target is marked MISSED."""
+first with its load. Each figure with a target is marked met or MISS as it is
+printed, and all of them again at the end; --guard makes a wide miss of a ratio
+fail the run (exit status 1) when the machine was quiet, and only reports it
+when the machine was loaded."""
+
 
 
 def mark(value: float, target: str) -> str:
@@ -79,6 +84,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--items", type=int, default=200_000, help="items per batch")
     parser.add_argument("--repeat", type=int, default=5, help="best of this many runs")
     parser.add_argument("--scale", type=float, default=1.0, help="scale every workload (CI: 0.5)")
+    parser.add_argument(
+        "--guard",
+        action="store_true",
+        help=(
+            f"exit 1 when a ratio misses its target by more than {targets.WIDE:.0%} on a quiet machine "
+            f"({targets.QUIET})"
+        ).replace("%", "%%"),
+    )
+    parser.add_argument("--record", metavar="FILE", help="append every target's verdict to FILE (JSON lines)")
     args = parser.parse_args(argv)
     unknown = [s for s in args.sections if s not in SECTIONS]
     if unknown:
@@ -89,9 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         f"machine: {platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()} "
         f"python={platform.python_version()} ({platform.python_implementation()})"
     )
-    print(load_line())
+    before = targets.load()
+    print(before.line())
+    targets.reset()
     for name in args.sections or [s for s in SECTIONS if s not in OPT_IN]:
         print(f"\n===== {name} =====")
         importlib.import_module(SECTIONS[name]).run(args)
-    print(f"\nafter the run, {load_line()}")
-    return 0
+    return targets.summary(before, targets.load(), args.guard, args.record)

@@ -9,8 +9,10 @@ layouts in :mod:`hucklebuck.games.tensors`.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from .. import _fast
 from ..actions import Action, Play, parse_action
 from ..errors import IllegalAction
 from ..packs import GameKind
@@ -23,6 +25,24 @@ __all__ = ["AgentAPI"]
 # Phases as module constants: an enum member looked up on its class costs ~60 ns a time.
 _GAME_OVER: Final = Phase.GAME_OVER
 _PLAY: Final = Phase.PLAY
+_PLAY_IDS: Final = _ids.PLAY_IDS
+_PLAYS: Final = _ids.PLAYS
+_NUMBERS: Final = tuple(range(52))
+
+
+# The compiled helper (hucklebuck._fast): the items at a mask's set bits in one call; None
+# until the compiled module is loaded (and for a call it does not take), then the loop runs.
+_pick: Callable[[int, tuple[Any, ...]], list[Any] | None] | None = None
+
+
+def _link_calls() -> None:
+    """Take the compiled helper once it is loaded (see :mod:`hucklebuck._fast`)."""
+    global _pick
+    if _fast.ext is not None:
+        _pick = _fast.ext.pick
+
+
+_link_calls()
 
 
 class AgentAPI:
@@ -73,6 +93,10 @@ class AgentAPI:
             mask = self._hands[play.seats[len(play.current)]]
             if play.current:
                 mask = mask & play.suit_masks[play.suit_of[play.current[0]._index]] or mask
+            if _pick is not None:
+                found: list[int] | None = _pick(mask, _NUMBERS)
+                if found is not None:
+                    return found
             out = []
             while mask:
                 low = mask & -mask
@@ -134,10 +158,10 @@ class AgentAPI:
         (same message) as the typed action would; an id out of range raises
         :class:`~hucklebuck.errors.ActionParseError`.  State is unchanged on error.
         """
-        if self._phase is _PLAY and type(i) is int and 0 <= i < _ids.PLAY_IDS:
+        if self._phase is _PLAY and type(i) is int and 0 <= i < _PLAY_IDS:
             play = self._play
             assert play is not None
-            action = _ids.PLAYS[play.seats[len(play.current)]][i]
+            action = _PLAYS[play.seats[len(play.current)]][i]
             if self._quick_play(action):
                 return
             self.apply(action)  # raises the typed action's error

@@ -16,7 +16,7 @@ from ..cards import Card, Rank
 from ..errors import DealError, IllegalAction
 from . import _buckem_settle as _settle
 from . import buckem as _be
-from .base import HAND_SIZE, Phase, RestockEvent, check_exact_cards, pack_cards, serve_from_stock
+from .base import HAND_SIZE, Phase, RestockEvent, check_exact_cards, pack_cards, serve_from_stock, shuffle
 from .ids import BE_DRAW, BE_FOLD, BE_STAY, BE_SWAP, interned, subset_ids
 
 # Phases as module constants: an enum member looked up on its class costs ~60 ns a time.
@@ -59,7 +59,7 @@ def validate_deal(game: BuckEmGame, deal: BuckEmDeal) -> None:
 
 def random_deal(game: BuckEmGame) -> BuckEmDeal:
     cards = pack_cards(game._pack)
-    game._rng.shuffle(cards)
+    shuffle(game._rng, cards)
     n = game._n
     dealt = HAND_SIZE * n
     hands: list[tuple[Card, ...]] = [()] * n

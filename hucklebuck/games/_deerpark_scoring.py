@@ -14,9 +14,30 @@ from .base import HandOverEvent, Phase, ScoreEvent, build_frozen
 
 # Phases as module constants: an enum member looked up on its class costs ~60 ns a time.
 _HAND_OVER: Final = Phase.HAND_OVER
+_new: Final = object.__new__
 
 if TYPE_CHECKING:
     from .deerpark import DeerParkGame
+
+
+def _reason(is_maker: bool, need: int, t: int, counted: bool) -> tuple[int, str]:
+    """A seat's score change and its reason, for the maker or a defender who needed ``need``
+    tricks and took ``t`` (``counted``: the option failed_contract_tricks_count)."""
+    role = "the maker" if is_maker else "a defender"
+    if t >= need:
+        return -t, f"{role} needed {need} and took {t}: -{t} (S4, DEF #65)"
+    if is_maker and counted:
+        return (
+            5 - t,
+            f"the maker needed {need} and took {t}: +5 - {t} (failed_contract_tricks_count, DEF #66)",
+        )
+    # a failing maker's +5 is DEF #66's choice; a defender's +5 for no trick is S4's own rule
+    cite = "DEF #66" if is_maker else "DEF #65"
+    return 5, f"{role} needed {need} and took {t}: +5 (S4, {cite})"
+
+
+_REASONS: dict[tuple[bool, int, int, bool], tuple[int, str]] = {}
+"""Each (maker?, tricks needed, tricks taken, option) seen so far: its (score change, reason)."""
 
 
 def score_played_hand(game: DeerParkGame) -> None:
@@ -24,35 +45,30 @@ def score_played_hand(game: DeerParkGame) -> None:
     assert game._play is not None and game._maker is not None and game._requirement is not None
     assert game._trump is not None and game._turned is not None
     opts = game._options
-    delta = [0] * game._n
-    reasons = [""] * game._n
-    for s in range(game._n):
-        t = game._play.won[s]
-        need = game._requirement if s == game._maker else 1
-        role = "the maker" if s == game._maker else "a defender"
-        if t >= need:
-            delta[s] = -t
-            reasons[s] = f"{role} needed {need} and took {t}: -{t} (S4, DEF #65)"
-        elif s == game._maker and opts.failed_contract_tricks_count:
-            delta[s] = 5 - t
-            reasons[s] = (
-                f"the maker needed {need} and took {t}: +5 - {t} (failed_contract_tricks_count, DEF #66)"
-            )
-        else:  # a failing maker's +5 is DEF #66's choice; a defender's +5 for no trick is S4's own rule
-            delta[s] = 5
-            cite = "DEF #66" if s == game._maker else "DEF #65"
-            reasons[s] = f"{role} needed {need} and took {t}: +5 (S4, {cite})"
+    n, maker, requirement, won = game._n, game._maker, game._requirement, game._play.won
+    counted = opts.failed_contract_tricks_count
+    delta = [0] * n
+    reasons = [""] * n
+    for s in range(n):
+        t = won[s]
+        is_maker = s == maker
+        key = (is_maker, requirement if is_maker else 1, t, counted)
+        hit = _REASONS.get(key)
+        if hit is None:
+            hit = _REASONS[key] = _reason(*key)
+        delta[s], reasons[s] = hit
     # The records below are built with build_frozen: every field is already right, and a
     # frozen dataclass's own __init__ would cost more than the rest of the scoring.
     hand = game._hand_no
     events = game._events
-    for s in range(game._n):
-        game._scores[s] += delta[s]
-        if game._scores[s] >= opts.lock_at:
-            game._ever_locked[s] = True
-        events.append(
-            build_frozen(ScoreEvent, {"hand": hand, "seat": s, "delta": delta[s], "reason": reasons[s]})
-        )
+    score_list, lock_at, ever = game._scores, opts.lock_at, game._ever_locked
+    for s in range(n):
+        score_list[s] += delta[s]
+        if score_list[s] >= lock_at:
+            ever[s] = True
+        event = _new(ScoreEvent)
+        event.__dict__.update(hand=hand, seat=s, delta=delta[s], reason=reasons[s])
+        events.append(event)
     scores = tuple(game._scores)
     events.append(build_frozen(HandOverEvent, {"hand": hand, "scores": scores, "out": ()}))
     game._results = game._results.plus(

@@ -4,11 +4,13 @@ deal checking and random-state serialisation."""
 from __future__ import annotations
 
 import enum
+import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias, TypeVar
 
+from .. import _fast
 from .._core import get_core
 from ..actions import Action
 from ..cards import Card, CardSet
@@ -188,6 +190,31 @@ Event: TypeAlias = (
 F = TypeVar("F")
 
 
+_BITS: Final = tuple(n.bit_length() for n in range(65))
+
+
+def shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``, the same order from the same state, without a Python call
+    per card for a plain :class:`random.Random` (``random.shuffle``'s own algorithm
+    written out: a Fisher-Yates pass drawing each index by rejection from ``getrandbits``;
+    in C once the compiled helpers are loaded, whatever the core).
+    Any other random source (a subclass may draw differently) gets its own ``shuffle``."""
+    n = len(cards)
+    if type(rng) is not random.Random or n > 64:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    ext = _fast.ext
+    if ext is not None and ext.shuffle(getrandbits, cards):  # the same pass in C (hb_calls_games.c)
+        return
+    for i in range(n - 1, 0, -1):
+        k = _BITS[i + 1]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def build_frozen(cls: type[F], fields: dict[str, Any]) -> F:
     """An instance of the frozen dataclass ``cls`` from all of its ``fields``, whose
     values are already right (``__init__`` and its per-field ``__setattr__`` skipped)."""
@@ -197,6 +224,10 @@ def build_frozen(cls: type[F], fields: dict[str, Any]) -> F:
 
 
 _SUIT_TABLES: dict[tuple[type, int, int], tuple[bytes, tuple[int, ...]]] = {}
+_ROTATIONS: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+"""The seats of a trick in playing order, by (seats in play, leader): at most 8 x 255 x 8."""
+_new: Final = object.__new__
+_card_index: Final = operator.attrgetter("_index")
 
 
 def suit_tables(game_id: int, trump: int) -> tuple[bytes, tuple[int, ...]]:
@@ -251,8 +282,13 @@ class TrickPlay:
         self.suit_of, self.suit_masks = suit_tables(game_id, trump)
 
     def _rotated(self, leader: int) -> tuple[int, ...]:
-        i = self.order.index(leader)
-        return self.order[i:] + self.order[:i]
+        order = self.order
+        key = (order, leader)
+        seats = _ROTATIONS.get(key)
+        if seats is None:
+            i = order.index(leader)
+            seats = _ROTATIONS[key] = order[i:] + order[:i]
+        return seats
 
     def copy(self) -> TrickPlay:
         """An independent copy."""
@@ -290,11 +326,17 @@ class TrickPlay:
         current.append(card)
         if len(current) < len(seats):
             return None
-        index = get_core().trick_winner(self.game_id, self.trump, bytes([c._index for c in current]))
+        return self.finish_trick()
+
+    def finish_trick(self) -> Trick:
+        """Complete the trick whose last card was just added (by :meth:`play`, or by a caller
+        that wrote out :meth:`play`'s first lines) and return it."""
+        current = self.current
+        seats = self.seats
+        index = get_core().trick_winner(self.game_id, self.trump, bytes(map(_card_index, current)))
         winner = seats[index]
-        trick = build_frozen(
-            Trick, {"leader": self.leader, "seats": seats, "cards": tuple(current), "winner": winner}
-        )
+        trick = _new(Trick)  # build_frozen, written out: once per trick
+        trick.__dict__.update(leader=self.leader, seats=seats, cards=tuple(current), winner=winner)
         self.tricks = (*self.tricks, trick)
         self.won[winner] += 1
         self.leader = winner

@@ -35,6 +35,7 @@ from .base import (
     parse_card_lists,
     parse_deal_cards,
     require_keys,
+    shuffle,
 )
 from .engine import TrickGame
 from .history import History
@@ -56,6 +57,7 @@ __all__ = [
 _CALL: Final = Phase.CALL
 _DEALER_DISCARD: Final = Phase.DEALER_DISCARD
 _ORDER: Final = Phase.ORDER
+_new: Final = object.__new__
 
 START_SCORE: Final = 20
 LOW_GOAL: Final = 0
@@ -342,13 +344,15 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
 
     def _random_deal(self) -> DeerParkDeal:
         cards = pack_cards(self._pack)
-        self._rng.shuffle(cards)
+        shuffle(self._rng, cards)
         n = self._n
         dealt = HAND_SIZE * n
         hands: list[tuple[Card, ...]] = [()] * n
         for i in range(n):  # one at a time from eldest (S4, DEF #72): every n-th card
             hands[(self._dealer + 1 + i) % n] = tuple(cards[i:dealt:n])
-        return DeerParkDeal(tuple(hands), tuple(cards[dealt:]))
+        deal = _new(DeerParkDeal)  # build_frozen, written out: right by construction
+        deal.__dict__.update(hands=tuple(hands), kitty=tuple(cards[dealt:]))
+        return deal
 
     def _begin_hand(self, deal: DeerParkDeal) -> None:
         self._reset_hand_state()

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import abc
 import json
+import operator
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
+from .. import _fast
 from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
 from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError, RestoreError
@@ -41,7 +43,6 @@ from .base import (
     TrickEvent,
     TrickPlay,
     build_frozen,
-    mask_of,
 )
 from .history import History
 from .options import OptionsBase
@@ -52,6 +53,24 @@ __all__ = ["DealLike", "TrickGame"]
 _GAME_OVER: Final = Phase.GAME_OVER
 _HAND_OVER: Final = Phase.HAND_OVER
 _PLAY: Final = Phase.PLAY
+_new: Final = object.__new__
+_BIT: Final = tuple(1 << i for i in range(52)).__getitem__
+_card_index: Final = operator.attrgetter("_index")
+
+
+# The compiled helper (hucklebuck._fast): the items at a mask's set bits in one call; None
+# until the compiled module is loaded (and for a call it does not take), then the loop runs.
+_pick: Callable[[int, tuple[Any, ...]], list[Any] | None] | None = None
+
+
+def _link_calls() -> None:
+    """Take the compiled helper once it is loaded (see :mod:`hucklebuck._fast`)."""
+    global _pick
+    if _fast.ext is not None:
+        _pick = _fast.ext.pick
+
+
+_link_calls()
 
 
 class DealLike(Protocol):
@@ -320,8 +339,11 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         self._hand_start = start
         self._hand_no += 1
         self._deal = d
-        self._hands = [mask_of(h) for h in d.hands]
-        self._events.append(DealEvent(self._hand_no, self.dealer, d.hands, d.public_stock()))
+        # each hand's mask: its cards are distinct (dealt, or checked above), so a sum is their OR
+        self._hands = [sum(map(_BIT, map(_card_index, h))) for h in d.hands]
+        event = _new(DealEvent)  # build_frozen, written out: the fields are right by construction
+        event.__dict__.update(hand=self._hand_no, dealer=self.dealer, hands=d.hands, stock=d.public_stock())
+        self._events.append(event)
         self._begin_hand(d)
 
     # ---------------------------------------------------------------- queries
@@ -476,6 +498,10 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
             if current:  # follow the suit led if possible
                 mask = mask & play.suit_masks[play.suit_of[current[0]._index]] or mask
             plays = _ids.PLAYS[seat]
+            if _pick is not None:
+                found: list[Action] | None = _pick(mask, plays)
+                if found is not None:
+                    return found
             out: list[Action] = []
             while mask:
                 low = mask & -mask
@@ -600,9 +626,13 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         self._hands[seat] = held ^ bit
         if self._play_shared:
             play = self._own_play()
-        trick = play.play(action.card)
-        if trick is not None:
-            self._trick_done(play, trick)
+            current = play.current
+        # TrickPlay.play written out (a call less per card): the trick completes one card in n
+        played = play.played
+        played[seat] = (*played[seat], action.card._index)
+        current.append(action.card)
+        if len(current) == len(play.seats):
+            self._trick_done(play, play.finish_trick())
         return True
 
     def _start_play(self, trump: Suit, order: Sequence[int], leader: int) -> None:
@@ -630,9 +660,9 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
 
     def _trick_done(self, play: TrickPlay, trick: Trick) -> None:
         number = len(play.tricks)
-        self._events.append(
-            build_frozen(TrickEvent, {"hand": self._hand_no, "number": number, "trick": trick})
-        )
+        event = _new(TrickEvent)  # build_frozen, written out: once per trick
+        event.__dict__.update(hand=self._hand_no, number=number, trick=trick)
+        self._events.append(event)
         if number == HAND_SIZE:
             self._hand_played()
 

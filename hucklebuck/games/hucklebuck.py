@@ -36,6 +36,7 @@ from .base import (
     parse_card_lists,
     parse_deal_cards,
     require_keys,
+    shuffle,
 )
 from .engine import TrickGame
 from .history import History
@@ -427,7 +428,7 @@ class HucklebuckGame(TrickGame[HucklebuckDeal, HucklebuckOptions]):
 
     def _random_deal(self) -> HucklebuckDeal:
         cards = pack_cards(self._pack)
-        self._rng.shuffle(cards)
+        shuffle(self._rng, cards)
         seated = self._clockwise_from(_left(self._dealer, self._n), self._seated())
         k = len(seated)
         dealt = HAND_SIZE * k

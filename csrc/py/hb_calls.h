@@ -1,0 +1,34 @@
+/*
+ * hb_calls.h -- what the parts of hucklebuck._hbcall share (hb_calls.c, hb_calls_solve.c,
+ * hb_calls_games.c).
+ * Each helper reads the library's own objects as linked by hb_calls.c's link_* functions.
+ */
+#ifndef HB_CALLS_H
+#define HB_CALLS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+/* A function's answer "not here: take the Python path". */
+#define MISS Py_RETURN_NONE
+
+/* 1 when the C core is the selected core (and everything is linked), 0 if not, -1 on error. */
+int c_core_selected(void);
+/* The core id of a GameKind member or of a game's exact name, else -1. */
+int game_id(PyObject *obj);
+/* The number of a Suit member or of a suit letter C, D, H, S, else -1. */
+int suit_id(PyObject *obj);
+/* A tuple or list of distinct interned Cards (at most `most`) as numbers in `out` and their mask
+   in *mask: the count, or -1 for anything else. */
+Py_ssize_t card_row(PyObject *seq, unsigned char *out, Py_ssize_t most, uint64_t *mask);
+/* 1 and the mask in *mask for a CardSet (exact type) with a valid mask, else 0. */
+int set_mask(PyObject *obj, uint64_t *mask);
+
+/* pick(mask, items) and shuffle(getrandbits, cards) (hb_calls_games.c). */
+PyObject *hbc_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *hbc_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+/* solve(game, trump, hands, leader, seat) (hb_calls_solve.c). */
+PyObject *hbc_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+#endif
