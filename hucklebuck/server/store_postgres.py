@@ -139,7 +139,7 @@ class PostgresStore:
         self.node = secrets.token_hex(8)
         self._epochs: dict[str, int] = {}
         self._lock = threading.Lock()
-        self.lost: set[str] = set()
+        self.taken_from_us: set[str] = set()
         """Tables found taken over by another process, not yet given up by the server."""
         self._db = self._connect()
         try:
@@ -272,7 +272,7 @@ class PostgresStore:
                 ).fetchall()
             with self._lock:
                 self._epochs[table_id] = epoch
-                self.lost.discard(table_id)
+                self.taken_from_us.discard(table_id)
             top = moves[-1][0] if moves else seq
             return StoredTable(table_id, int(top), game, seats, tbl, tuple(a for _, a in moves))
 
@@ -323,13 +323,13 @@ class PostgresStore:
                 for t in lost:
                     if self._epochs.get(t) == mine[t]:
                         del self._epochs[t]
-                        self.lost.add(t)
+                        self.taken_from_us.add(t)
         return wanted, lost
 
     def take_lost(self) -> set[str]:
         """The tables found lost since the last call (each reported once)."""
         with self._lock:
-            lost, self.lost = self.lost, set()
+            lost, self.taken_from_us = self.taken_from_us, set()
         return lost
 
     # ----------------------------------------------------------- the Store
@@ -408,7 +408,7 @@ class PostgresStore:
                 for t in exc.table_ids:
                     if t in self._epochs:
                         del self._epochs[t]
-                    self.lost.add(t)
+                    self.taken_from_us.add(t)
             raise
         with self._lock:
             for row in new:
