@@ -29,8 +29,8 @@ MUTANTS = [
     (
         "hucklebuck.games._deerpark_scoring",
         "a maker needs one trick more than the requirement",
-        "need = game._requirement if s == game._maker else 1",
-        "need = game._requirement + 1 if s == game._maker else 1",
+        "key = (is_maker, requirement if is_maker else 1, t, counted)",
+        "key = (is_maker, requirement + 1 if is_maker else 1, t, counted)",
         "deerpark/scoring/maker-exactly-three",
     ),
     (
