@@ -322,8 +322,10 @@ class SQLiteStore:
         here, between two commits (a writer that never pauses starves any other connection's try).
         The checkpoint thread has copied most of it already; a failure is tried again next time."""
         self.wal_peak = max(self.wal_peak, self.wal_bytes())
-        if not self._checkpointing.acquire(blocking=False):
-            return  # the thread's checkpoint is under way: after it, the thread leaves this to us
+        if not self._checkpointing.acquire(timeout=1.0):
+            return  # the thread's checkpoint is stuck: tried again at the next commit
+        # (waiting for a passive checkpoint under way, rather than skipping, is what bounds the
+        # log: a writer that never pauses would otherwise outrun every checkpoint the thread starts)
         try:
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         except sqlite3.DatabaseError:
