@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from logging import getLogger
 from typing import Any, Protocol
 
 from ..actions import Action
@@ -25,7 +25,7 @@ from .protocol import ClientMessage
 
 __all__ = ["ComputerSeats", "SeatClient", "choose_move", "choose_or_fall_back"]
 
-_LOG = logging.getLogger(__name__)
+_LOG = getLogger(__name__)
 FALLBACK_KIND = "heuristic"
 """The player that moves for a computer seat whose own player fails to decide."""
 
