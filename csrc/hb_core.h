@@ -197,7 +197,9 @@ typedef struct {
     uint8_t won[8];         /* tricks already taken this hand */
     uint8_t trick[8];       /* the current trick, leader first */
     uint64_t known[8];      /* cards known to be in each hand (the deciding seat's whole hand) */
-    uint64_t pool;          /* the cards the deciding seat has not seen */
+    uint64_t pool;          /* the cards that may be in a hidden hand (the deciding seat's view) */
+    uint64_t barred[8];     /* pool cards each seat cannot hold, besides its voids (a card whose
+                               place only some seats can have reached, e.g. a scare card shown) */
 } hb_search_pos;
 
 typedef struct {

@@ -375,7 +375,7 @@ static void sampler_init(sampler *S, const hb_search_pos *p, const hb_rules *r)
         S->need[i] = i == p->seat ? 0 : p->size[i] - popc(p->known[i]);
         for (s = 0; s < 4; s++)
             if ((p->voids[i] >> s) & 1) bad |= r->suit_mask[s];
-        S->allowed[i] = p->pool & ~bad;
+        S->allowed[i] = p->pool & ~bad & ~p->barred[i];
         if (S->need[i] > 0) {  /* insertion by (allowed count, seat) */
             int cnt = popc(S->allowed[i]);
             for (j = S->nseats_need; j > 0 && popc(S->allowed[S->seats[j - 1]]) > cnt; j--)

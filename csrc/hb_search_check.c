@@ -46,10 +46,10 @@ int hb_i_search_check_pos(const hb_search_pos *p, const hb_rules *r)
     if (p->flags < 0 || p->flags >= (1 << 16) || (HB_I_DUCKS(p) >> n) != 0) return HB_E_MODE;
     for (i = 0; i < 8; i++) {
         if (i >= n) {
-            if (p->size[i] || p->known[i] || p->voids[i]) return HB_E_SEATS;
+            if (p->size[i] || p->known[i] || p->voids[i] || p->barred[i]) return HB_E_SEATS;
             continue;
         }
-        if (p->known[i] & ~FULL52) return HB_E_MASK;
+        if ((p->known[i] | p->barred[i]) & ~FULL52) return HB_E_MASK;
         if (p->known[i] & (seen | p->pool)) return HB_E_DUP;
         seen |= p->known[i];
         if (p->size[i] > 6 || popc(p->known[i]) > p->size[i]) return HB_E_LEN;

@@ -15,7 +15,7 @@ from hucklebuck.errors import OptionsError
 from hucklebuck.games import DeerParkGame, HucklebuckGame
 from hucklebuck.games.base import Phase
 from hucklebuck.packs import GameKind
-from hucklebuck.players import MonteCarloPlayer, _search, inference, likelihood
+from hucklebuck.players import MonteCarloPlayer, _search, inference, likelihood, montecarlo
 from hucklebuck.players.accuracy import measure
 from hucklebuck.players.heuristics import EXCHANGE_GAIN, estimate_tricks
 
@@ -266,6 +266,8 @@ def test_resampled_values_are_the_counted_means_of_the_picked_deals(monkeypatch:
         recs = [block[k * pys.REC : (k + 1) * pys.REC] for k in range(len(picks))]
         total = sum(hand_utility(GameKind.HUCKLEBUCK, r, obs) * c for r, c in zip(recs, counts, strict=True))
         by_hand[action] = total / 16
+        if isinstance(action, Bid) and action.amount == 5:  # the moon's measured over-rating is taken off
+            by_hand[action] = max(0.0, by_hand[action] - montecarlo.MOON_BIAS)
     assert {a: pytest.approx(v) for a, v in ranked} == by_hand
 
 

@@ -6,7 +6,11 @@ Same inputs and seed, same records, so a decision is the same on either core.
 sees it: each seat's hand size, the cards known to be in each hand (the
 deciding seat's whole hand; a Deer Park dealer's picked-up card, a Buck 'Em
 scare card or swapped upcard), the effective suits each seat has shown void
-in, the cards the seat has not seen (``pool``), the current trick and the
+in, the cards that may be in a hidden hand (``pool``: those the seat has not
+seen, and seen ones that may have come back into play, such as a scare card
+after its owner's draw), the pool cards each seat cannot hold besides its
+voids (``barred``: such a scare card for every seat but its owner, unless a
+re-formed stock may have dealt it on), the current trick and the
 per-seat progress of the phase (``state``):
 
 - play: bit 0 set for the seats in the play;
@@ -21,7 +25,7 @@ per-seat progress of the phase (``state``):
 Fisher-Yates from the top); the seats that need cards, most constrained first
 (fewest allowed cards, then seat number), each take the first cards of the
 shuffled pool they may hold (not yet taken, not of a suit they showed void
-in); a seat left short takes its missing cards by augmenting paths (Kuhn's
+in, not barred); a seat left short takes its missing cards by augmenting paths (Kuhn's
 matching, pool order first: a free card it may hold, or one held by a seat
 that can take another in its place), so a deal is found whenever one exists.
 If a seat still cannot be filled the pool is shuffled again (up to 64 times).
@@ -110,6 +114,7 @@ class SearchPosition:
     won: list[int] = field(default_factory=lambda: [0] * 8)
     known: list[int] = field(default_factory=lambda: [0] * 8)
     pool: int = 0
+    barred: list[int] = field(default_factory=lambda: [0] * 8)
 
 
 def _weakest(r: _Rules, hand: int, k: int) -> int:
@@ -431,7 +436,7 @@ class _Sampler:
                 if p.voids[i] >> s & 1:
                     bad |= r.masks[s]
             self.need[i] = 0 if i == p.seat else p.size[i] - p.known[i].bit_count()
-            self.allowed[i] = p.pool & ~bad
+            self.allowed[i] = p.pool & ~bad & ~p.barred[i]
             if self.need[i] > 0:
                 cnt = self.allowed[i].bit_count()
                 j = len(seats)

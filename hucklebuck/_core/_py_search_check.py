@@ -63,10 +63,10 @@ def check_pos(p: SearchPosition, r: _Rules | None) -> None:
     seen, need = 0, 0
     for i in range(8):
         if i >= n:
-            if p.size[i] or p.known[i] or p.voids[i]:
+            if p.size[i] or p.known[i] or p.voids[i] or p.barred[i]:
                 bad(E_SEATS)
             continue
-        if p.known[i] & ~FULL52 or p.known[i] < 0:
+        if (p.known[i] | p.barred[i]) & ~FULL52 or p.known[i] < 0 or p.barred[i] < 0:
             bad(E_MASK)
         if p.known[i] & (seen | p.pool):
             bad(E_DUP)

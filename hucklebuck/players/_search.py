@@ -7,6 +7,13 @@ own hand and own discards, every card played, the turned card (a Deer Park
 kitty card nobody may hold unless the dealer picked it up) or the Buck 'Em
 upcard, and the scare cards shown.  A seat that failed to follow suit is void
 in the led card's effective suit (bowers count as trumps in Deer Park Euchre).
+
+A card seen that may have gone back into play is dealt again, but only to
+the seats that can hold it (the position's ``barred`` masks): another seat's
+scare card after that seat's draw (it kept it or discarded it), and, once a
+stock has been re-formed this hand, the seat's own discards and the scare
+cards of seats that folded or drew, to the seats served from a re-formed
+stock (see :func:`_redealt_to`).
 """
 
 from __future__ import annotations
@@ -138,6 +145,10 @@ def build_position(obs: Any) -> pys.SearchPosition:
     pos.known[me] = hand
     pos.size[me] = len(obs.hand)
     seen = hand | _own_cards(obs.history, me)
+    # the seats a re-formed stock served, and the cards seen that may be in play again
+    stock = len(the_pack) - 5 * n - (1 if game is GameKind.BUCKEM else 0)
+    redealt = _redealt_to(obs.history, stock) if game is not GameKind.DEERPARK else set()
+    maybe: list[tuple[int, set[int]]] = []
     trump = obs.trump
     pos.trump = int(trump) if trump is not None else -1
     if game is GameKind.HUCKLEBUCK:
@@ -145,14 +156,76 @@ def build_position(obs: Any) -> pys.SearchPosition:
     elif game is GameKind.DEERPARK:
         seen |= _deerpark(pos, obs, n)
     else:
-        seen |= _buckem(pos, obs, n)
+        seen |= _buckem(pos, obs, n, redealt, maybe)
     pos.size[me] = len(obs.hand)
     for s in range(n):
         seen |= pos.known[s]
         if s != me and pos.known[s].bit_count() > pos.size[s]:
             pos.known[s] = 0  # e.g. a scare card discarded in the draw: where it is is unknown
+    if redealt and game is not GameKind.DEERPARK:
+        maybe.append((_own_cards(obs.history, me), redealt))
+    _place_maybe(pos, obs, maybe)
+    # a card that may be in play again is in the pool (every seat barred from it: nowhere)
+    seen &= ~_maybe_mask(pos, obs, maybe)
     pos.pool = the_pack.mask & ~seen
     return pos
+
+
+def _redealt_to(history: Sequence[str], stock: int) -> set[int]:
+    """The seats served from a re-formed stock this hand (empty: none was re-formed).
+
+    ``stock`` is the stock's size after the deal; every exchange or draw in
+    the history takes its number of cards from it (``"S draw N cards"``,
+    ``"S discard N cards"``, or the seat's own cards named).  The seat whose
+    draw empties it past its end, and every seat served after it, may have
+    been given cards set aside this hand (folded hands, discards).
+    """
+    seats: set[int] = set()
+    for entry in history:
+        parts = entry.split()
+        if len(parts) < 2 or parts[1] not in ("draw", "discard"):
+            continue
+        k = int(parts[2]) if len(parts) == 4 and parts[3] in ("card", "cards") else len(parts) - 2
+        stock -= k
+        if stock < 0:
+            seats.add(int(parts[0]))
+    return seats
+
+
+def _table_cards(obs: Any) -> int:
+    mask = 0
+    for t in obs.tricks:
+        for c in t.cards:
+            mask |= c.mask
+    for c in obs.current_trick:
+        mask |= c.mask
+    return mask
+
+
+def _maybe_mask(pos: pys.SearchPosition, obs: Any, maybe: Sequence[tuple[int, set[int]]]) -> int:
+    """The cards of ``maybe`` that are neither on the table, nor the Buck 'Em upcard, nor known
+    to be in a hand."""
+    placed = _table_cards(obs)
+    upcard = getattr(obs, "upcard", None)
+    if upcard is not None:  # after a deuce swap, the deuce (perhaps a scare card): out of play
+        placed |= upcard.mask
+    for m in pos.known:
+        placed |= m
+    mask = 0
+    for cards, _ in maybe:
+        mask |= cards
+    return mask & ~placed
+
+
+def _place_maybe(pos: pys.SearchPosition, obs: Any, maybe: Sequence[tuple[int, set[int]]]) -> None:
+    """Bar every seat but those named from each card of ``maybe`` still unplaced (see the
+    module docstring)."""
+    free = _maybe_mask(pos, obs, maybe)
+    for cards, seats in maybe:
+        cards &= free
+        for s in range(pos.nseats):
+            if s != pos.seat and s not in seats:
+                pos.barred[s] |= cards
 
 
 def _hucklebuck(pos: pys.SearchPosition, obs: HucklebuckObservation, n: int) -> int:
@@ -252,7 +325,13 @@ def _deerpark(pos: pys.SearchPosition, obs: DeerParkObservation, n: int) -> int:
     return seen
 
 
-def _buckem(pos: pys.SearchPosition, obs: BuckEmObservation, n: int) -> int:
+def _buckem(
+    pos: pys.SearchPosition,
+    obs: BuckEmObservation,
+    n: int,
+    redealt: set[int],
+    maybe: list[tuple[int, set[int]]],
+) -> int:
     me = obs.seat
     trump = obs.trump
     pos.turned = obs.upcard.index
@@ -263,10 +342,13 @@ def _buckem(pos: pys.SearchPosition, obs: BuckEmObservation, n: int) -> int:
     # discards, so it is dealt like an unseen card (unless this seat is the swapper).
     drew = {int(e.split()[0]) for e in obs.history if e.split()[1:2] == ["draw"]}
     took = obs.swapped_upcard
+    swapper = next((s for s, d in obs.decisions if d == "stay swap"), None)
     if took is not None and (decided.get(me) == "stay swap" or obs.phase is not Phase.PLAY):
-        swapper = next(s for s, d in obs.decisions if d == "stay swap")
         if swapper == me or swapper not in drew:
             seen |= took.mask
+    after_draw = swapper in drew or obs.phase is Phase.PLAY
+    if took is not None and swapper is not None and swapper != me and after_draw:
+        maybe.append((took.mask, redealt | {swapper}))  # in its hand, or discarded and maybe dealt on
     table_seen = 0
     active = [s for s in range(n) if decided.get(s, "").startswith("stay")]
     if obs.phase is Phase.PLAY:
@@ -277,19 +359,23 @@ def _buckem(pos: pys.SearchPosition, obs: BuckEmObservation, n: int) -> int:
         scare = obs.scare[s] if s < len(obs.scare) else None
         if scare is not None:
             seen |= scare.mask
+            if s != me and d == "fold":  # set aside with the folded hand
+                maybe.append((scare.mask, redealt))
+            elif s != me and (s in drew or obs.phase is Phase.PLAY):  # kept, or discarded
+                maybe.append((scare.mask, redealt | {s}))
         if d == "fold":
             pos.state[s] = 0 if obs.phase is Phase.PLAY else 1
             pos.size[s] = 0
             continue
         if obs.phase is Phase.PLAY:
-            continue  # after the draw a scare card may have been discarded: seen, but not placed
+            continue  # after the draw a scare card may have been discarded (see ``maybe``)
         pos.size[s] = 5
         if d is None:
             pos.state[s] = 0
         else:
             pos.state[s] = 4 if s in drew else 2
         if s != me:
-            if scare is not None and s not in drew:
+            if scare is not None and s not in drew and scare != obs.upcard:  # (a swapped deuce is the upcard)
                 pos.known[s] |= scare.mask
                 if scare.suit is trump and d is None:
                     pos.state[s] |= 8
@@ -348,6 +434,7 @@ def _c_pos(ffi: Any, p: pys.SearchPosition) -> Any:
         cp.state[i] = p.state[i]
         cp.won[i] = p.won[i]
         cp.known[i] = p.known[i]
+        cp.barred[i] = p.barred[i]
     for i, c in enumerate(p.trick[:8]):
         cp.trick[i] = c
     cp.pool = p.pool

@@ -17,14 +17,20 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from logging import getLogger
 from typing import Any, Protocol
 
 from ..actions import Action
+from ..errors import HucklebuckError
 from ..packs import GameKind
 from ..players import make_player
 from .protocol import ClientMessage
 
-__all__ = ["ComputerSeats", "SeatClient", "choose_move"]
+__all__ = ["ComputerSeats", "SeatClient", "choose_move", "choose_or_fall_back"]
+
+_LOG = getLogger(__name__)
+FALLBACK_KIND = "heuristic"
+"""The player that moves for a computer seat whose own player fails to decide."""
 
 
 class SeatClient(Protocol):
@@ -38,12 +44,46 @@ class SeatClient(Protocol):
         """Send a client message for this seat (checked like a person's)."""
         ...
 
+    def notice(self, text: str) -> None:
+        """Tell the table something about this seat's computer player (after the seat's name)."""
+        ...
+
 
 def choose_move(player_kind: str, game: GameKind, seed: int, observation: Any) -> Action:
     """One decision of a fresh computer player seeded for this position (runs in the pool)."""
     player = make_player(player_kind, game, seed=seed)
     action: Action = player.choose(observation)
     return action
+
+
+def choose_or_fall_back(
+    player_kind: str, game: GameKind, seed: int, observation: Any
+) -> tuple[Action, str | None]:
+    """One decision that never leaves the table waiting: ``player_kind``'s move, or, if that
+    player fails, the :data:`FALLBACK_KIND` player's, or else the first legal move.
+
+    Returns the move and, when a fallback made it, a sentence for the table saying so (the
+    failure is also logged, with its traceback when it is not one of the library's errors).
+    """
+    try:
+        return choose_move(player_kind, game, seed, observation), None
+    except Exception as exc:  # any failure: the table must go on
+        if isinstance(exc, HucklebuckError):
+            why = str(exc)
+            _LOG.warning("computer player %r failed to decide: %s", player_kind, why)
+        else:
+            why = "an internal error"
+            _LOG.exception("computer player %r failed to decide", player_kind)
+    try:
+        if player_kind == FALLBACK_KIND:
+            raise HucklebuckError("the fallback is the player that failed")
+        action = choose_move(FALLBACK_KIND, game, seed, observation)
+        instead = f"the {FALLBACK_KIND} player's move"
+    except Exception:
+        action = observation.legal_actions[0]  # a legal move, whatever happens
+        instead = "the first legal move"
+    text = f"the {player_kind} computer player could not decide ({why}), so {instead} was played instead"
+    return action, text
 
 
 _CHUNK = 32
@@ -54,12 +94,15 @@ that is shorter, none without a pause): one thread hand-off for many decisions, 
 within the pause people see before a computer's move."""
 
 
-def _choose_all(jobs: list[tuple[str, GameKind, int, Any]]) -> list[Action | BaseException]:
-    out: list[Action | BaseException] = []
+_Result = tuple[Action, str | None]
+
+
+def _choose_all(jobs: list[tuple[str, GameKind, int, Any]]) -> list[_Result | BaseException]:
+    out: list[_Result | BaseException] = []
     for kind, game, seed, observation in jobs:
         try:
-            out.append(choose_move(kind, game, seed, observation))
-        except Exception as exc:  # one bad decision does not sink the others
+            out.append(choose_or_fall_back(kind, game, seed, observation))
+        except Exception as exc:  # no legal move at all: one bad decision does not sink the others
             out.append(exc)
     return out
 
@@ -132,8 +175,8 @@ class ComputerSeats:
             job = loop.run_in_executor(self._pool, _choose_all, [d.job for d in part])
             job.add_done_callback(lambda j, part=part: self._decided(j, part))  # type: ignore[misc]
 
-    def _decided(self, job: asyncio.Future[list[Action | BaseException]], part: list[_Decision]) -> None:
-        results: list[Action | BaseException]
+    def _decided(self, job: asyncio.Future[list[_Result | BaseException]], part: list[_Decision]) -> None:
+        results: list[_Result | BaseException]
         if job.cancelled():
             results = [asyncio.CancelledError()] * len(part)
         elif job.exception() is not None:
@@ -152,9 +195,12 @@ class ComputerSeats:
             else:
                 self._send(d, result)
 
-    def _send(self, d: _Decision, action: Action) -> None:
+    def _send(self, d: _Decision, result: _Result) -> None:
+        action, note = result
         try:
             if not self._closed:
+                if note is not None:
+                    d.client.notice(note)
                 d.client.send(ClientMessage("act", d.seq, str(action)))
         finally:
             _finish(d)

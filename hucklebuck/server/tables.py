@@ -125,6 +125,9 @@ class _AgentClient:
     def send(self, message: ClientMessage) -> None:
         self.table.agent_message(self.seat, message)
 
+    def notice(self, text: str) -> None:
+        self.table.notice(f"{self.table.seats[self.seat].name}: {text}")
+
 
 class ServerTable:
     """One table (see the module docstring)."""

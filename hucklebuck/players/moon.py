@@ -1,0 +1,239 @@
+"""How the Monte Carlo players bid the moon in Hucklebuck, measured in self-play.
+
+``python -m hucklebuck.players.moon`` plays whole games of Hucklebuck with
+every seat of one player kind and reports, per kind:
+
+* how often it bids the moon (per game, and per auction decision),
+* from which scores (its own, and the leader's among the others),
+* how often the moon is made,
+* whether the moon raised the bidder's chance of winning the game compared
+  with its best other choice: at every moon bid the hand is played on from
+  the true deal twice, once after the moon and once after the player's best
+  other choice (its next-ranked action: a lower bid, or a pass), ``--branches``
+  times each with fresh player seeds, and each end of the hand is valued by
+  the game-value model (:func:`hucklebuck.players.value.win_probabilities`;
+  1 or 0 when the hand ends the game).  The mean difference is the moon's
+  gain in the chance of winning, with its 95% interval.
+
+Everything is seeded (``--seed``): the same command gives the same figures on
+the same core.  ``--minutes`` bounds the run: it stops starting games then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import Action, Bid
+from ..games.base import Phase
+from ..games.hucklebuck import HucklebuckGame
+from ..packs import GameKind
+from . import make_player, montecarlo, value
+from .montecarlo import MonteCarloPlayer
+
+__all__ = ["MoonBid", "MoonReport", "main", "measure"]
+
+KINDS = ("mc", "mc-blind", "mc-solver")
+
+
+@dataclass
+class MoonBid:
+    """One moon bid: the standing it was made from and what came of it."""
+
+    seat: int
+    """The bidder."""
+    own: int
+    """The bidder's score before the hand."""
+    leader: int
+    """The highest score among the other seats still in the game."""
+    made: bool
+    """Whether the bidder took all five tricks."""
+    won_game: bool
+    """Whether the bidder went on to win the game."""
+    gain: float | None
+    """Mean chance of winning after the moon minus after the best other choice (None: not branched)."""
+
+
+@dataclass
+class MoonReport:
+    """What one player kind did over the games measured."""
+
+    kind: str
+    players: int
+    games: int = 0
+    decisions: int = 0
+    """Auction decisions with a moon bid among the legal ones."""
+    bids: list[MoonBid] = field(default_factory=list)
+    wins_with_moon: int = 0
+    """Games won by a seat that bid the moon in that game."""
+    seats_with_moon: int = 0
+    """(game, seat) pairs in which the seat bid the moon at least once."""
+
+    def lines(self) -> list[str]:
+        """The report as text lines."""
+        n = len(self.bids)
+        out = [
+            f"{self.kind}, {self.players} players: {self.games} games, {n} moon bids "
+            f"({n / max(1, self.games):.2f} a game, {100 * n / max(1, self.decisions):.1f}% of "
+            f"{self.decisions} auction decisions where 5 was legal)"
+        ]
+        if not n:
+            return out
+        made = sum(b.made for b in self.bids)
+        out.append(f"  made {made} of {n} ({100 * made / n:.0f}%)")
+        groups = (
+            ("own score < 0", [b for b in self.bids if b.own < 0]),
+            ("own score = 0", [b for b in self.bids if b.own == 0]),
+            ("own score > 0", [b for b in self.bids if b.own > 0]),
+            ("a rival within 4 of the target", [b for b in self.bids if b.leader >= 11]),
+        )
+        for name, part in groups:
+            if part:
+                m = sum(b.made for b in part)
+                gains = [b.gain for b in part if b.gain is not None]
+                gain = f", gain {sum(gains) / len(gains):+.3f}" if gains else ""
+                out.append(f"  from {name}: {len(part)} bids, made {m}{gain}")
+        gains = [b.gain for b in self.bids if b.gain is not None]
+        if gains:
+            mean = sum(gains) / len(gains)
+            sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, len(gains) - 1))
+            half = 1.96 * sd / math.sqrt(len(gains))
+            out.append(
+                f"  chance of winning, moon minus best other choice: {mean:+.3f} "
+                f"({mean - half:+.3f} to {mean + half:+.3f}) over {len(gains)} bids"
+            )
+            worse = sum(1 for g in gains if g < 0)
+            out.append(f"  the moon was the worse choice at {worse} of {len(gains)} bids")
+        if self.seats_with_moon:
+            out.append(
+                f"  seats that bid the moon in a game won it {self.wins_with_moon} of "
+                f"{self.seats_with_moon} times (a seat's fair share: {1 / self.players:.2f})"
+            )
+        return out
+
+
+def _value_after(game: HucklebuckGame, seat: int) -> float:
+    """The seat's chance of winning the game from where ``game`` stands (hand over or game over)."""
+    if game.phase is Phase.GAME_OVER:
+        w = game.winners
+        return 1.0 / len(w) if seat in w else 0.0
+    probs = value.win_probabilities(
+        GameKind.HUCKLEBUCK, game.scores, out=game.out, target=game.options.target
+    )
+    return float(probs[seat])
+
+
+def _finish_hand(game: HucklebuckGame, players: Sequence[Any]) -> None:
+    while game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+        seat = game.to_act
+        assert seat is not None
+        game.apply(players[seat].choose(game.observation(seat)))
+
+
+def _branch(game: HucklebuckGame, action: Action, kind: str, seat: int, seeds: Sequence[int]) -> float:
+    """Mean chance of winning for ``seat`` after ``action``, the hand played on ``len(seeds)`` times."""
+    total = 0.0
+    for sd in seeds:
+        g = game.copy()
+        g.apply(action)
+        players = [make_player(kind, "hucklebuck", seed=sd * 10 + s) for s in range(game.players)]
+        _finish_hand(g, players)
+        total += _value_after(g, seat)
+    return total / len(seeds)
+
+
+def measure(kind: str, players: int, games: int, seed: int, branches: int, deadline: float) -> MoonReport:
+    """Play up to ``games`` self-play games of ``kind`` (stopping at ``deadline``, a ``time.monotonic``
+    value) and measure its moon bids; ``branches`` plays of each branch (0: no branching)."""
+    report = MoonReport(kind, players)
+    for g_no in range(games):
+        if time.monotonic() > deadline:
+            break
+        game = HucklebuckGame(players, seed=seed + g_no)
+        bots = [make_player(kind, "hucklebuck", seed=(seed + g_no) * 16 + s) for s in range(players)]
+        mooned: set[int] = set()
+        first = len(report.bids)
+        open_bids: list[tuple[int, MoonBid]] = []
+        while game.phase is not Phase.GAME_OVER:
+            if game.phase is Phase.HAND_OVER:
+                game.next_hand()
+                continue
+            seat = game.to_act
+            assert seat is not None
+            obs = game.observation(seat)
+            bot = bots[seat]
+            moon = Bid(seat, 5)
+            if obs.phase is Phase.AUCTION and moon in obs.legal_actions and isinstance(bot, MonteCarloPlayer):
+                report.decisions += 1
+                ranked = bot.analyse(obs)
+                action = ranked[0][0]
+                if action == moon:
+                    others = [s for s in range(players) if s != seat and s not in game.out]
+                    bid = MoonBid(
+                        seat=seat,
+                        own=game.scores[seat],
+                        leader=max(game.scores[s] for s in others) if others else 0,
+                        made=False,
+                        won_game=False,
+                        gain=None,
+                    )
+                    if branches:
+                        base = seed * 7919 + g_no * 101 + len(report.bids) * 13
+                        seeds = [base + k for k in range(branches)]
+                        alt = ranked[1][0]
+                        after_moon = _branch(game, moon, kind, seat, seeds)
+                        bid.gain = after_moon - _branch(game, alt, kind, seat, seeds)
+                    report.bids.append(bid)
+                    open_bids.append((seat, bid))
+                    mooned.add(seat)
+            else:
+                action = bot.choose(obs)
+            game.apply(action)
+            if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+                for s, b in open_bids:
+                    b.made = game.bidder == s and game.tricks_won[s] == 5
+                open_bids = []
+        report.games += 1
+        for b in report.bids[first:]:
+            b.won_game = b.seat in game.winners
+        for s in mooned:
+            report.seats_with_moon += 1
+            if s in game.winners:
+                report.wins_with_moon += 1
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the measurement from the command line (see the module docstring)."""
+    doc = (__doc__ or "").split("\n")[0]
+    ap = argparse.ArgumentParser(prog="python -m hucklebuck.players.moon", description=doc)
+    ap.add_argument("--kinds", default=",".join(KINDS), help="player kinds, comma-separated")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=100, help="games per kind (at most)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--branches", type=int, default=4, help="plays of each branch at a moon bid (0: none)")
+    ap.add_argument("--minutes", type=float, default=10.0, help="time for each kind")
+    ap.add_argument(
+        "--moon-bias",
+        type=float,
+        default=None,
+        help=f"the players' moon correction for this run (default {montecarlo.MOON_BIAS}; 0: none)",
+    )
+    args = ap.parse_args(argv)
+    if args.moon_bias is not None:
+        montecarlo.MOON_BIAS = args.moon_bias
+    print(f"moon correction {montecarlo.MOON_BIAS}, seed {args.seed}", flush=True)
+    for kind in args.kinds.split(","):
+        deadline = time.monotonic() + 60 * args.minutes
+        rep = measure(kind, args.players, args.games, args.seed, args.branches, deadline)
+        print("\n".join(rep.lines()), flush=True)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
