@@ -368,7 +368,10 @@ class ServerTable:
         self.broadcast_presence()
 
     def start_grace(self, seat: int) -> None:
-        """Start the grace period of a person's seat nobody is connected to."""
+        """Start the grace period of a person's seat nobody is connected to (once: a second
+        call while it runs, such as a connection closed twice over, changes nothing)."""
+        if seat in self._grace:
+            return
         loop = asyncio.get_running_loop()
         self._grace[seat] = loop.call_later(self.config.grace, self._take_over, seat)
         self.seats[seat].grace_until = time.monotonic() + self.config.grace  # every view shows the countdown
