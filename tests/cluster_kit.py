@@ -160,8 +160,11 @@ def http(port: int, path: str, body: dict[str, Any] | None = None, timeout: floa
 
 
 def create_table(port: int, game: str, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
-    """``POST /api/tables`` (retried while the servers restart)."""
-    for _ in range(100):
+    """``POST /api/tables`` (retried while the servers start or restart: a minute at most, for a busy
+    machine where three servers' imports take a while)."""
+    deadline = time.monotonic() + 60
+    status, answer = 0, None
+    while time.monotonic() < deadline:
         try:
             request = {"game": game, "players": len(seats), "seats": seats} | body
             status, answer = http(port, "/api/tables", request)

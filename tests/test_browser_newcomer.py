@@ -92,6 +92,13 @@ def dealer_shown(page: Any) -> str:
 
 
 # ------------------------------------------------------------------ points 6 and 7: a hand's end
+_STATUS_AND_MOVES = """() => [
+  document.querySelector('#status').innerText,
+  [...document.querySelectorAll('[data-move]:not([disabled])')]
+    .map((el) => el.getAttribute('aria-label') || el.textContent),
+]"""
+
+
 @pytest.mark.parametrize("width", [390, 1280])
 def test_the_fifth_trick_stays_beside_its_own_dealer_and_forced_cards_play_themselves(
     browser: Any, server: Server, tmp_path: Path, width: int
@@ -107,14 +114,16 @@ def test_the_fifth_trick_stays_beside_its_own_dealer_and_forced_cards_play_thems
         caption = page.locator("#trick-caption").inner_text()
         if "won the last trick" in caption and not page.locator("#hand .card-slot").count():
             break
-        status = page.locator("#status").inner_text()
+        # the status line and the move buttons read in one script: one rendered state, never the
+        # status of one state beside the buttons of the next
+        status, offered = page.evaluate(_STATUS_AND_MOVES)
         notice = page.locator("#banner-notice")
         noticed = noticed or (
             notice.is_visible() and "only legal move was played for you" in notice.inner_text()
         )
         if status.startswith("Your only legal move"):
             forced_seen = True
-            assert offered_moves(page) == []  # nothing to click: the page plays it
+            assert offered == []  # nothing to click: the page plays it
         elif my_turn(page) and offered_moves(page):
             if page.locator("#hand .card-slot").count() == 1:
                 clicked_last_card = True

@@ -148,8 +148,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "players", "options", "extra"), CASES, ids=[c[0] for c in CASES])
-def test_two_people_play_a_whole_game_by_clicking(
+def two_people_play_a_whole_game_by_clicking(
     browser: Any, server: Server, tmp_path: Path, game: str, players: int, options: dict[str, str],
     extra: dict[str, str],
 ) -> None:  # fmt: skip
@@ -213,6 +212,29 @@ def test_two_people_play_a_whole_game_by_clicking(
         assert page.locator("#hand-no").inner_text() == "Hand 1"
     w0.check()
     w1.check()
+
+
+# One class per game: each whole game is its own unit of work, so that parallel runs
+# (pytest -n, one module or class per worker at a time) spread the three games over the workers.
+class TestHucklebuck:
+    def test_two_people_play_a_whole_game_by_clicking(
+        self, browser: Any, server: Server, tmp_path: Path
+    ) -> None:
+        two_people_play_a_whole_game_by_clicking(browser, server, tmp_path, *CASES[0])
+
+
+class TestDeerPark:
+    def test_two_people_play_a_whole_game_by_clicking(
+        self, browser: Any, server: Server, tmp_path: Path
+    ) -> None:
+        two_people_play_a_whole_game_by_clicking(browser, server, tmp_path, *CASES[1])
+
+
+class TestBuckEm:
+    def test_two_people_play_a_whole_game_by_clicking(
+        self, browser: Any, server: Server, tmp_path: Path
+    ) -> None:
+        two_people_play_a_whole_game_by_clicking(browser, server, tmp_path, *CASES[2])
 
 
 def test_lobby_offers_every_game_option_and_seat(browser: Any, server: Server, tmp_path: Path) -> None:

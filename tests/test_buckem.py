@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 from hucklebuck import (
     Card,
@@ -440,7 +441,7 @@ options_st = st.fixed_dictionaries({
 })  # fmt: skip
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(5, 8), st.integers(0, 2**32), options_st, st.booleans())
 def test_random_sessions_conserve_chips(n: int, seed: int, opts: dict[str, Any], removed: bool) -> None:
     if opts["short_handed"] and removed and n in (5, 6):

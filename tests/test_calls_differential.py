@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 import hucklebuck as hb
 from hucklebuck import Card, CardSet, GameKind, Suit
@@ -29,7 +30,7 @@ pytestmark = [
 ]
 
 ALL = [Card.from_index(i) for i in range(52)]
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 class SubCard(Card):

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 import hucklebuck
 from hucklebuck._core._py_eval import _Rules
@@ -153,7 +154,7 @@ def test_a_card_off_the_policy_counts_the_rest_of_the_chance_shared(measured: No
 
 @pytest.mark.single_core
 @pytest.mark.skipif("c" not in hucklebuck.available(), reason="C core not built")
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 1), st.integers(0, 10**6), st.integers(1, 19), st.integers(0, 2**64 - 1))
 def test_both_cores_read_the_same_weights(which: int, seed: int, cards: int, sseed: int) -> None:
     cls = (HucklebuckGame, DeerParkGame)[which]

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 from hucklebuck.conformance.adapter import answer_line, encode_answer, serve, strict_loads
 
@@ -156,7 +157,7 @@ OPS_AND_FIELDS = st.fixed_dictionaries(
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -173,7 +174,7 @@ def test_any_bytes_get_exactly_one_strict_json_answer(core_name: str, raw: bytes
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

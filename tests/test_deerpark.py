@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 from hucklebuck import (
     CardSet,
@@ -357,7 +358,7 @@ def check_invariants(g: DeerParkGame) -> None:
     assert total == len(g._pack) and union == g._pack
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.integers(3, 7),
     st.integers(0, 2**32),

@@ -12,6 +12,7 @@ from array import array
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 import hucklebuck
 from hucklebuck.errors import CoreInputError
@@ -50,7 +51,7 @@ def position(draw: st.DrawFn) -> tuple[int, int, int]:
 
 
 settings_ = settings(
-    max_examples=EXAMPLES,
+    max_examples=examples(EXAMPLES),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -84,7 +85,7 @@ def test_legal_masks_agree(game: int, positions: list[tuple[int, int, int]]) -> 
         assert c.legal_mask(game, trump, lead, hand) == py.legal_mask(game, trump, lead, hand) == m
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.integers(-2, 4), st.integers(-1, 5), st.binary(max_size=10))
 def test_both_cores_reject_the_same_bad_tricks(game: int, trump: int, cards: bytes) -> None:
     results = []
@@ -96,7 +97,7 @@ def test_both_cores_reject_the_same_bad_tricks(game: int, trump: int, cards: byt
     assert results[0] == results[1]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.integers(-1, 3), st.integers(0, 4), st.integers(-3, 260), st.integers(-1, 1 << 64))
 def test_both_cores_reject_the_same_bad_positions(game: int, trump: int, lead: int, hand: int) -> None:
     results = []

@@ -11,6 +11,7 @@ import pytest
 from hb_helpers import brute
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 import hucklebuck
 from hucklebuck import CardSet, CoreInputError, Suit, parse_cards
@@ -52,7 +53,7 @@ def test_splitmix64_has_randoms_api() -> None:
 
 @pytest.mark.single_core
 @both_cores
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 2**64 - 1), st.integers(0, 52))
 def test_prng_and_shuffle_agree_between_cores(seed: int, n: int) -> None:
     from hucklebuck._core._c import CCore
@@ -105,7 +106,7 @@ def test_solver_known_positions() -> None:
 
 @pytest.mark.single_core
 @both_cores
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**32))
 def test_solver_agrees_between_cores(seed: int) -> None:
     from hucklebuck._core._c import CCore
@@ -169,7 +170,7 @@ def test_evaluation_is_deterministic_for_a_seed() -> None:
 
 @pytest.mark.single_core
 @both_cores
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["playout", "solver"]))
 def test_evaluation_agrees_between_cores(seed: int, method: str) -> None:
     rng = random.Random(seed)
@@ -249,7 +250,7 @@ def test_simulation_with_workers_is_the_sum_of_its_parts() -> None:
 
 @pytest.mark.single_core
 @both_cores
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(3, 7), st.integers(0, 2**64 - 1))
 def test_simulation_agrees_between_cores(players: int, seed: int) -> None:
     from hucklebuck._core._c import CCore
@@ -319,7 +320,7 @@ def test_deerpark_and_buckem_simulations_are_consistent() -> None:
 
 @pytest.mark.single_core
 @both_cores
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(3, 7), st.integers(5, 8), st.integers(0, 2**64 - 1), st.integers(0, 30))
 def test_deerpark_and_buckem_simulations_agree_between_cores(
     dp_players: int, bk_players: int, seed: int, limit: int

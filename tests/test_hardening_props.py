@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 import hucklebuck as hb
 from hucklebuck import CardSet, GameKind, HucklebuckError, Suit, parse_card, parse_cards
@@ -240,7 +241,7 @@ def _slow_valid(name: str, value: object) -> bool:
 
 @pytest.mark.single_core
 @pytest.mark.parametrize(("case", "name"), ARGS, ids=[f"{c}-{n}" for c, n in ARGS])
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(junk=JUNK)
 def test_a_bad_argument_is_a_library_error_naming_it_on_both_cores(
     case: Case, name: str, junk: object
@@ -277,7 +278,7 @@ METHODS = (
 
 
 @pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.__name__)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(junk=JUNK | st.text(alphabet="0123456789 abcdefghijklmnopqrstuvwxyzCDHSTJQKA²١", max_size=14))
 def test_junk_given_to_a_game_is_a_library_error_and_changes_nothing(cls: Any, junk: object) -> None:
     for name in METHODS:
@@ -293,7 +294,7 @@ def test_junk_given_to_a_game_is_a_library_error_and_changes_nothing(cls: Any, j
 
 
 @pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.__name__)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     players=JUNK,
     seed=JUNK,
@@ -308,7 +309,7 @@ def test_a_bad_constructor_argument_is_a_library_error(cls: Any, players: object
 
 
 @pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.__name__)
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data())
 def test_a_mutated_save_restores_exactly_or_is_a_restore_error(cls: Any, data: st.DataObject) -> None:
     game = cls(5, seed=data.draw(st.integers(0, 50)))
@@ -342,7 +343,7 @@ def test_junk_strategy_has_floats_and_nan() -> None:
 
 
 @pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.__name__)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_any_constructor_keyword_given_junk_is_an_error_or_works(cls: Any, data: st.DataObject) -> None:
     names = [n for n in inspect.signature(cls).parameters if n != "players"]
@@ -356,7 +357,7 @@ def test_any_constructor_keyword_given_junk_is_an_error_or_works(cls: Any, data:
 
 
 @pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.__name__)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(junk=JUNK)
 def test_junk_as_the_next_deal_is_a_library_error_and_changes_nothing(cls: Any, junk: object) -> None:
     assume(junk is not None)
@@ -390,7 +391,7 @@ TOP_LEVEL: list[tuple[str, Callable[[object], object]]] = [
 
 
 @pytest.mark.parametrize(("name", "fn"), TOP_LEVEL, ids=[n for n, _ in TOP_LEVEL])
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(junk=JUNK)
 def test_the_top_level_functions_raise_only_library_errors(
     name: str, fn: Callable[[object], object], junk: object

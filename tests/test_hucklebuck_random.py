@@ -8,6 +8,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 from hucklebuck import CardSet
 from hucklebuck.games import HucklebuckGame, HucklebuckOptions, Phase
@@ -42,7 +43,7 @@ def check_cards(game: HucklebuckGame) -> None:
     assert not zones["stock"] & zones["hands"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(3, 7), st.integers(0, 2**32), options, st.integers(0, 6))
 def test_random_games_keep_the_invariants(
     players: int, seed: int, opts: HucklebuckOptions, dealer: int
@@ -86,7 +87,7 @@ def test_random_games_keep_the_invariants(
     assert HucklebuckGame.from_json(game.to_json()) == game
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.integers(0, 2**32))
 def test_thousands_of_random_games(seed: int) -> None:
     """200 games per example (2,000 per core), the card and turn invariants checked after every action."""

@@ -16,6 +16,7 @@ pytest.importorskip(
 import pyspiel
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 from hucklebuck import openspiel as hos
 from hucklebuck.errors import HucklebuckError, IllegalAction, OptionsError
@@ -117,7 +118,7 @@ JUNK = st.one_of(
 )
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     game=st.sampled_from(["hucklebuck", "buckem", "deerpark"]),
     name=st.sampled_from(["players", "hands", "seed", "target", "ante", "pot_limit", "scare_position"]),
@@ -139,7 +140,7 @@ def test_property_hostile_parameters_are_library_errors(game: str, name: str, ju
         pass
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     game=st.sampled_from(["hucklebuck", "buckem", "deerpark"]),
     steps=st.integers(0, 80),

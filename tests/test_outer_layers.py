@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 from hucklebuck import HucklebuckError, OptionsError, Suit, parallel, parse_cards
 from hucklebuck import evaluate as ev
@@ -101,7 +102,7 @@ SAVE_PATHS = st.one_of(
 
 
 @pytest.mark.single_core
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(name=SAVE_PATHS, other=st.sampled_from([None, 3, b"x.json", 2.5, ["x"]]))
 def test_property_hostile_save_paths_are_refused_in_words_and_never_touch_the_good_save(
     name: str, other: object
@@ -227,7 +228,7 @@ def test_a_plan_of_too_many_chunks_is_refused_before_it_is_built() -> None:
 
 
 @pytest.mark.single_core
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     arg=st.sampled_from(["seed", "workers", "chunk_size", "executor", "progress", "hands"]),
     junk=JUNK,
@@ -246,7 +247,7 @@ def test_property_hostile_parallel_arguments_give_library_errors(arg: str, junk:
 
 
 @pytest.mark.single_core
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(result=st.one_of(JUNK, st.lists(st.integers(-2, 12), min_size=0, max_size=16)))
 def test_property_any_executor_result_is_merged_exactly_or_refused(result: object) -> None:
     try:
@@ -257,7 +258,7 @@ def test_property_any_executor_result_is_merged_exactly_or_refused(result: objec
 
 
 @pytest.mark.single_core
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(arg=st.sampled_from(["total", "seed", "chunk_size", "workers", "task", "chunks", "parts"]), junk=JUNK)
 def test_property_the_parallel_functions_refuse_junk_in_words(arg: str, junk: object) -> None:
     try:

@@ -235,7 +235,18 @@ def test_ctrl_c_with_workers_stops_at_once(core_name: str) -> None:
         preexec_fn=default_sigint,
     )
     try:
-        time.sleep(2.0)  # the import and the start of both chunks
+        # the import and the start of both chunks: their threads (on a busy machine the import alone
+        # can take seconds, and a Ctrl-C during it is Python's own, not the command's)
+        deadline = time.monotonic() + 60
+        tasks = Path(f"/proc/{proc.pid}/task")
+        while time.monotonic() < deadline and proc.poll() is None:
+            if not tasks.exists():  # no /proc: give it the time it takes on a quiet machine
+                time.sleep(2.0)
+                break
+            if len(list(tasks.iterdir())) >= 3:  # the main thread and both chunks' threads
+                time.sleep(0.2)
+                break
+            time.sleep(0.05)
         assert proc.poll() is None, "the simulation ended before it could be interrupted"
         sent = time.perf_counter()
         proc.send_signal(signal.SIGINT)

@@ -20,6 +20,7 @@ pytest.importorskip(
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 from hucklebuck.errors import ActionParseError, HucklebuckError, IllegalAction, OptionsError
 from hucklebuck.pettingzoo import env, parallel_env
@@ -169,7 +170,7 @@ def test_the_parallel_api_refuses_a_non_mapping() -> None:
 
 
 @pytest.mark.single_core
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     where=st.sampled_from(["step", "step_penalize", "observe", "reset", "env"]),
     arg=st.sampled_from(

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 import hucklebuck
 from hucklebuck import effective_suit
@@ -139,7 +140,7 @@ def check_samples(game: Any, obs: Any) -> None:
         assert not outside, "a real hidden card the position rules out"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(GAMES) - 1), st.integers(0, 10**6), st.integers(0, 40))
 def test_every_sample_is_consistent_with_the_observation(index: int, seed: int, steps: int) -> None:
     game, obs = random_position(index, seed, steps)
@@ -148,7 +149,7 @@ def test_every_sample_is_consistent_with_the_observation(index: int, seed: int, 
 
 @pytest.mark.single_core
 @pytest.mark.skipif("c" not in hucklebuck.available(), reason="C core not built")
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(GAMES) - 1), st.integers(0, 10**6), st.integers(0, 40), st.integers(0, 2**64 - 1))
 def test_both_cores_draw_the_same_samples_and_records(index: int, seed: int, steps: int, sseed: int) -> None:
     _, obs = random_position(index, seed, steps)
@@ -161,7 +162,7 @@ def test_both_cores_draw_the_same_samples_and_records(index: int, seed: int, ste
     assert out["c"] == out["python"]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.integers(0, len(GAMES) - 1),
     st.integers(0, 10**6),
@@ -188,7 +189,7 @@ def test_picked_deals_are_those_of_the_whole_search(
 
 @pytest.mark.single_core
 @pytest.mark.skipif("c" not in hucklebuck.available(), reason="C core not built")
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(GAMES) - 1), st.integers(0, 10**6), st.integers(0, 40), st.integers(0, 2**64 - 1))
 def test_both_cores_play_the_same_picked_deals(index: int, seed: int, steps: int, sseed: int) -> None:
     _, obs = random_position(index, seed, steps)

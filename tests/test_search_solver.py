@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_players import GAMES, random_position
+from thorough_kit import examples
 
 import hucklebuck
 from hucklebuck import pack
@@ -110,7 +111,7 @@ def open_position(seed: int) -> tuple[pys.SearchPosition, list[int]]:
     return p, hands
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9))
 def test_solver_records_are_the_maxn_tricks(seed: int) -> None:
     p, hands = open_position(seed)
@@ -132,7 +133,7 @@ def test_solver_records_are_the_maxn_tricks(seed: int) -> None:
             assert got == [want[s] if s < n else -1 for s in range(8)], (seed, ci)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(GAMES) - 1), st.integers(0, 10**6), st.integers(0, 40))
 def test_a_solve_over_its_budget_is_played_out(index: int, seed: int, steps: int) -> None:
     # with a budget of one card no solve of a real choice finishes: every deal is played out
@@ -147,7 +148,7 @@ def test_a_solve_over_its_budget_is_played_out(index: int, seed: int, steps: int
 
 @pytest.mark.single_core
 @pytest.mark.skipif("c" not in hucklebuck.available(), reason="C core not built")
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(GAMES) - 1), st.integers(0, 10**6), st.integers(0, 40), st.integers(0, 2**64 - 1))
 def test_both_cores_give_the_same_solver_records(index: int, seed: int, steps: int, sseed: int) -> None:
     _, obs = random_position(index, seed, steps)

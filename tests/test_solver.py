@@ -19,6 +19,7 @@ import pytest
 from hb_helpers import brute, default_sigint
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 import hucklebuck
 from hucklebuck import CardSet, OptionsError, SolveBudgetExceeded, Suit, parse_cards
@@ -134,7 +135,7 @@ def _c_and_py() -> tuple[Core, Core]:
 
 @pytest.mark.single_core
 @both_cores
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(st.integers(0, 2**32))
 def test_cores_agree_on_value_and_nodes(seed: int) -> None:
     c, p = _c_and_py()
@@ -167,7 +168,7 @@ def test_cores_agree_on_full_eight_seat_deals() -> None:
 
 @pytest.mark.single_core
 @both_cores
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**32))
 def test_a_node_budget_ends_both_cores_at_the_same_point(seed: int) -> None:
     c, p = _c_and_py()

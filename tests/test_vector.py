@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from thorough_kit import examples
 
 import hucklebuck
 from hucklebuck import backend
@@ -259,7 +260,9 @@ def test_seeded_sweep_random_options(game: str) -> None:
         done += 1
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_hypothesis_differential(data: st.DataObject) -> None:
     game = data.draw(st.sampled_from(sorted(CLASSES)))
