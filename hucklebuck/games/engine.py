@@ -14,7 +14,6 @@ A game class supplies its phases, its legal actions and its scoring.
 from __future__ import annotations
 
 import abc
-import json
 import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -23,12 +22,13 @@ from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 from .. import _fast
 from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError, RestoreError
+from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError
 from ..packs import GameKind
 from . import ids as _ids
-from . import persist as _persist
 from ._agent_api import AgentAPI
 from ._lazy_deal import pending_class, real_class
+from ._saved import SavedGame
+from ._shown import ShownGame
 from .base import (
     HAND_SIZE,
     ActionEvent,
@@ -101,7 +101,7 @@ G = TypeVar("G", bound="TrickGame[Any, Any]")
 T = TypeVar("T")
 
 
-class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
+class TrickGame(AgentAPI, ShownGame, SavedGame, abc.ABC, Generic[D, OptT]):
     """Base class of the three games (see the module docstring).
 
     Subclasses set :attr:`kind`, :attr:`options_type`, ``phase_actions``
@@ -400,26 +400,6 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         return (*self._past_events, *self._hand_events())
 
     @property
-    def tricks(self) -> tuple[Trick, ...]:
-        """The completed tricks of the current hand."""
-        return tuple(self._play.tricks) if self._play else ()
-
-    @property
-    def current_trick(self) -> tuple[Card, ...]:
-        """Cards played to the trick in progress, leader first."""
-        return tuple(self._play.current) if self._play else ()
-
-    @property
-    def trick_leader(self) -> int | None:
-        """Who leads (or led) the trick in progress."""
-        return self._play.leader if self._play else None
-
-    @property
-    def tricks_won(self) -> tuple[int, ...]:
-        """Tricks won per seat in the current hand."""
-        return tuple(self._play.won) if self._play else (0,) * self._n
-
-    @property
     @abc.abstractmethod
     def trump(self) -> Suit | None:
         """Trump, once known."""
@@ -433,58 +413,6 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
     def observation(self, seat: int | None) -> Any:
         """What ``seat`` may know now (the game's observation type); ``None``: an
         onlooker, who knows only what is public (DEF #84-#89)."""
-
-    def _check_viewer(self, seat: object) -> None:
-        """``seat`` must be a seat of this game or ``None`` (an onlooker)."""
-        if seat is not None:
-            self._check_seat(seat, "seat")
-
-    def _hand_sizes(self, seat: int | None) -> tuple[int, ...]:
-        """How many cards each seat holds, as ``seat`` may know it (counts are public)."""
-        return tuple(h.bit_count() for h in self._hands)
-
-    def _observe(self, cls: type[T], seat: int | None, history: tuple[str, ...], fields: dict[str, Any]) -> T:
-        """An observation of type ``cls`` for ``seat`` (``None``: an onlooker): the
-        fields every game shares (seat, phase, turn, legal actions, hand, card
-        counts, dealer, trump, history, tricks, the end of the game, options)
-        plus the game's own ``fields``."""
-        to_act = self.to_act
-        play = self._play
-        fields["seat"] = seat
-        fields["phase"] = self._phase
-        fields["to_act"] = to_act
-        fields["legal_actions"] = tuple(self.legal_actions()) if to_act == seat and seat is not None else ()
-        fields["hand"] = CardSet.from_mask(self._hands[seat]) if seat is not None else CardSet()
-        fields["hand_sizes"] = self._hand_sizes(seat)
-        fields["game_over"] = self._phase is _GAME_OVER
-        fields["winners"] = self._winners
-        fields["hand_number"] = self._hand_no
-        fields["dealer"] = self.dealer
-        fields["trump"] = self.trump
-        fields["history"] = history
-        fields["current_trick"] = tuple(play.current) if play else ()
-        fields["trick_leader"] = play.leader if play else None
-        fields["tricks"] = tuple(play.tricks) if play else ()
-        fields["tricks_won"] = tuple(play.won) if play else (0,) * self._n
-        fields["options"] = self._options
-        return build_frozen(cls, fields)
-
-    def _common_zones(self) -> dict[str, CardSet]:
-        """``hands`` (all seats together) and ``played`` (this hand's tricks, the current one included)."""
-        played: list[Card] = []
-        if self._play is not None:
-            for t in self._play.tricks:
-                played.extend(t.cards)
-            played.extend(self._play.current)
-        hands = 0
-        for h in self._hands:
-            hands |= h
-        return {"hands": CardSet.from_mask(hands), "played": CardSet(played)}
-
-    def hand(self, seat: int) -> CardSet:
-        """The cards ``seat`` holds now."""
-        self._check_seat(seat, "seat")
-        return CardSet.from_mask(self._hands[seat])
 
     # ---------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
@@ -671,81 +599,6 @@ class TrickGame(AgentAPI, abc.ABC, Generic[D, OptT]):
         self._phase = _GAME_OVER
         self._turn = None
         self._events.append(GameOverEvent(self._hand_no, winners, reason))
-
-    # ------------------------------------------------------------------ copy
-    def copy(self: G) -> G:
-        """An independent copy, cheap enough for search (no deep copy).
-
-        Lists and dicts are copied one level deep; everything else in a game is
-        immutable and shared, but for the trick state and the random source,
-        which are shared until either game changes them and then copied (so a
-        ``rng`` passed in is no longer advanced by a game once it is copied).
-        A copy of a game whose first hand is still to be dealt deals the same hand.
-        """
-        new = object.__new__(type(self))
-        d = new.__dict__
-        d.update(self.__dict__)
-        if "_pending_seed" in d:  # not dealt yet: the copy deals the same hand from the same seed
-            for name in self.mutable_state:
-                v = d.get(name)
-                if v is not None:
-                    d[name] = v.copy()
-            return new
-        for name in self.mutable_state:
-            v = d[name]
-            if v is not None:
-                d[name] = v.copy()
-        self._rng_shared = True
-        d["_rng_shared"] = True
-        if self._play is not None:
-            self._play_shared = True
-            d["_play_shared"] = True
-        return new
-
-    def __copy__(self: G) -> G:
-        return self.copy()
-
-    def __deepcopy__(self: G, memo: dict[int, Any]) -> G:
-        """:meth:`copy`: already independent, and far cheaper than a generic deep copy
-        (OpenSpiel's ``clone()`` deep-copies a state's attributes)."""
-        return self.copy()
-
-    # ------------------------------------------------------------------- JSON
-    def to_dict(self) -> dict[str, Any]:
-        """The whole game as JSON-safe data: set-up, every deal and action, and the
-        random state, so :meth:`from_dict` rebuilds an identical game."""
-        return _persist.game_to_dict(self)
-
-    def to_json(self) -> str:
-        """:meth:`to_dict` as a JSON string."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
-    @classmethod
-    def from_dict(cls: type[G], data: Mapping[str, Any]) -> G:
-        """Rebuild a game saved with :meth:`to_dict`, replaying and checking every step.
-
-        Raises :class:`~hucklebuck.errors.RestoreError` naming what is wrong.
-        """
-        game: G = _persist.game_from_dict(cls, data)
-        return game
-
-    @classmethod
-    def from_json(cls: type[G], text: str | bytes) -> G:
-        """Rebuild a game from :meth:`to_json` output (the JSON text; data already
-        parsed goes to :meth:`from_dict`)."""
-        if isinstance(text, Mapping):
-            raise RestoreError("from_json takes the JSON text; pass a dict to from_dict() instead")
-        return cls.from_dict(_persist.load_json(text))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TrickGame) or real_class(type(other)) is not real_class(type(self)):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} players={self._n} hand={self._hand_no} phase={self._phase.value}>"
 
 
 _DEFAULT_OPTIONS: dict[type, OptionsBase] = {}
