@@ -239,6 +239,9 @@ int hb_mc_eval_total(int game, int trump, int nseats, const uint64_t *known, con
                                     cancel, &t, &used);
             if (rc != HB_OK) return rc;
             spent += used;
+            /* the solves so far, at this rate over every sample, would pass the budget: stop now */
+            if (total_nodes != 0 && (double)spent * samples > (double)total_nodes * (smp + 1))
+                return HB_E_BUDGET;
         }
         if ((smp & 255) == 255 && cancel != NULL && *(const volatile int *)cancel) return HB_E_CANCELLED;
         hist[t]++;

@@ -15,8 +15,9 @@
  * Such a call is one chunk seeded with `seed` itself (hucklebuck.parallel.plan), so its answer
  * is one hb_mc_eval_limited call, made here without the GIL, exactly as the C core makes it.
  * An evaluation of more than HBC_EVAL_SAMPLES samples returns None, and so does one by the
- * solver whose solves together need more than HBC_SOLVE_NODES nodes (a few milliseconds): the C
- * core runs those where Ctrl-C can stop them.  The solves use this thread's table (the one of
+ * solver whose solves together need more than HBC_SOLVE_NODES nodes (a few milliseconds; it
+ * stops as soon as the solves so far, at their rate, would need more): the C core runs those
+ * where Ctrl-C can stop them.  The solves use this thread's table (the one of
  * solve(), hb_calls_solve.c): a solve's answer does not depend on what the table holds.  The answer is built by calling the linked result type
  * (TrickDistribution) with the six counts and the samples.
  */
