@@ -217,6 +217,11 @@ def run(args: argparse.Namespace) -> None:
     _evaluate_lines(results)
 
 
+def _us(value: float) -> str:
+    """A difference of two timings, or words for one below the noise."""
+    return f"{value:.2f} us" if value > 0 else "no measurable time (below the noise)"
+
+
 def _evaluate_lines(results: dict[str, dict[str, float]]) -> None:
     """The target for evaluate_hand on C, and what each evaluation call adds around its core call."""
     c = {label: row["c"] for label, row in results.items() if "c" in row}
@@ -231,8 +236,8 @@ def _evaluate_lines(results: dict[str, dict[str, float]]) -> None:
     print(
         f"evaluate_hand (20 samples) on C: {ev:.2f} us, the bare core call (hb_mc_eval_limited through cffi) "
         f"{bare:.2f} us, the core's mc_eval (its Python-side checks, cffi) {core_ev:.2f} us.  What the call "
-        f"adds, seen best at 1 sample: {one - bare1:.2f} us ({one:.2f} against {bare1:.2f}), of which "
-        f"{one - alone:.2f} us is the Python function (a call with keywords) and {alone - bare1:.2f} us the "
+        f"adds, seen best at 1 sample: {_us(one - bare1)} ({one:.2f} against {bare1:.2f} us), of which "
+        f"{_us(one - alone)} is the Python function (a call with keywords) and {_us(alone - bare1)} the "
         f"C path reading and checking the arguments and building the answer"
     )
     for label, core in (
@@ -242,6 +247,6 @@ def _evaluate_lines(results: dict[str, dict[str, float]]) -> None:
         print(f"{label} on C: {c[label]:.2f} us; the core's mc_eval {c[core]:.2f} us")
     for label, calls in ADVICE_CALLS.items():
         print(
-            f"{label} on C: {c[label]:.2f} us, of which about {c[label] - calls * ev:.2f} us is around its "
+            f"{label} on C: {c[label]:.2f} us, of which about {_us(c[label] - calls * ev)} is around its "
             f"{calls} evaluation(s) of 20 samples (its checks, the arguments of each evaluation, the choice)"
         )
