@@ -148,6 +148,15 @@ int hb_mc_eval_limited(int game, int trump, int nseats, const uint64_t *known, c
                        hb_tt_entry *tt, size_t tt_size, uint32_t gen, uint64_t node_limit, const int *cancel,
                        uint32_t *hist);
 
+/* hb_mc_eval_limited whose solves (mode 1) share a budget of total_nodes nodes (0: none):
+   HB_E_BUDGET once a solve would need more than the earlier ones left, or as soon as the solves
+   so far, at their rate over all the samples, would need more than the budget (so a call that
+   will not fit stops early). */
+int hb_mc_eval_total(int game, int trump, int nseats, const uint64_t *known, const uint8_t *sizes,
+                     uint64_t pool, int leader, int seat, uint64_t seed, uint32_t samples, int mode,
+                     hb_tt_entry *tt, size_t tt_size, uint32_t gen, uint64_t node_limit, uint64_t total_nodes,
+                     const int *cancel, uint32_t *hist);
+
 /* Bulk simulation of Hucklebuck hands with the fixed policy; stats has HB_SIM_STATS slots. */
 int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *stats, size_t nstats);
 

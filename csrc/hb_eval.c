@@ -172,10 +172,19 @@ int hb_mc_eval_limited(int game, int trump, int nseats, const uint64_t *known, c
                        hb_tt_entry *tt, size_t tt_size, uint32_t gen, uint64_t node_limit, const int *cancel,
                        uint32_t *hist)
 {
+    return hb_mc_eval_total(game, trump, nseats, known, sizes, pool, leader, seat, seed, samples, mode, tt,
+                            tt_size, gen, node_limit, 0, cancel, hist);
+}
+
+int hb_mc_eval_total(int game, int trump, int nseats, const uint64_t *known, const uint8_t *sizes,
+                     uint64_t pool, int leader, int seat, uint64_t seed, uint32_t samples, int mode,
+                     hb_tt_entry *tt, size_t tt_size, uint32_t gen, uint64_t node_limit, uint64_t total_nodes,
+                     const int *cancel, uint32_t *hist)
+{
     hb_rules rules;
     uint8_t cards[52];
     int npool = 0, c, i, need_total = 0, need[8];
-    uint64_t known_all = 0, st = seed;
+    uint64_t known_all = 0, st = seed, spent = 0;
     uint32_t smp;
     if (known == NULL || sizes == NULL || hist == NULL) return HB_E_NULL;
     if (game < 0 || game > 2) return HB_E_GAME;
@@ -220,9 +229,19 @@ int hb_mc_eval_limited(int game, int trump, int nseats, const uint64_t *known, c
             playout(&rules, trump, hands, order, nact, lp, won);
             t = won[seat];
         } else {
-            int rc = hb__solve_position(game, trump, hands, nseats, leader, seat, tt, tt_size, gen + smp,
-                                        node_limit, cancel, &t, NULL);
+            uint64_t limit = node_limit, used = 0;
+            int rc;
+            if (total_nodes != 0) {  /* this solve may use what the earlier ones left */
+                if (spent >= total_nodes) return HB_E_BUDGET;
+                if (limit == 0 || total_nodes - spent < limit) limit = total_nodes - spent;
+            }
+            rc = hb__solve_position(game, trump, hands, nseats, leader, seat, tt, tt_size, gen + smp, limit,
+                                    cancel, &t, &used);
             if (rc != HB_OK) return rc;
+            spent += used;
+            /* the solves so far, at this rate over every sample, would pass the budget: stop now */
+            if (total_nodes != 0 && (double)spent * samples > (double)total_nodes * (smp + 1))
+                return HB_E_BUDGET;
         }
         if ((smp & 255) == 255 && cancel != NULL && *(const volatile int *)cancel) return HB_E_CANCELLED;
         hist[t]++;

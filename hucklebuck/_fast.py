@@ -20,7 +20,7 @@ from types import ModuleType
 __all__ = ["VERSION", "ext", "load"]
 
 #: The interface version this package needs (``HB_CALLS_VERSION`` in ``csrc/py/hb_calls.c``).
-VERSION = 2
+VERSION = 3
 _LINKED = (
     "hucklebuck._core",
     "hucklebuck.cards",

@@ -5,6 +5,7 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from .cards import Card, CardSet, Suit
+from .evaluate import TrickDistribution
 from .packs import GameKind
 
 T = TypeVar("T")
@@ -17,6 +18,27 @@ def parse_cards(text: object, /) -> tuple[Card, ...] | None: ...
 def pick(mask: object, items: tuple[T, ...], /) -> list[T] | None: ...
 def shuffle(getrandbits: Callable[[int], int], cards: list[Any], /) -> bool | None: ...
 def solve(game: object, trump: object, hands: object, leader: object, seat: object, /) -> int | None: ...
+def evaluate(
+    game: object,
+    trump: object,
+    hand: object,
+    players: object,
+    seat: object,
+    leader: object,
+    seen: object,
+    in_play: object,
+    samples: object,
+    seed: object,
+    method: object,
+    workers: object,
+    short_handed: object,
+    executor: object,
+    chunk_size: object,
+    progress: object,
+    node_limit: object,
+    /,
+) -> TrickDistribution | None: ...
+def link_evaluate(result_type: type[TrickDistribution], packs: tuple[int, ...], /) -> None: ...
 def link_core(override: ContextVar[Any], core_globals: dict[str, Any], c_core: object, /) -> None: ...
 def link_cards(
     card: type[Card], card_set: type[CardSet], cards: tuple[Card, ...], suits: tuple[Suit, ...], /

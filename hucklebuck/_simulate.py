@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import _validate as v
 from ._core import get_core
+from ._mc import check_workers
 from .packs import GameKind
 from .parallel import Chunk, Progress, core_named, merge_counts, plan, run_chunks
 
@@ -55,9 +56,9 @@ def simulate_hucklebuck(
 ) -> HucklebuckSimStats:
     """Simulate ``hands`` Hucklebuck hands with the fixed policy: one core call per chunk
     (chunking and ``executor``: :mod:`hucklebuck.parallel`)."""
-    from .evaluate import HucklebuckSimStats, _check_workers  # evaluate imports this module
+    from .evaluate import HucklebuckSimStats  # evaluate imports this module
 
-    _check_workers(workers)
+    check_workers(workers)
     chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
     task = partial(_hucklebuck_chunk, get_core().name, players)
     parts = run_chunks(task, chunks, executor=executor, workers=workers, progress=progress)
@@ -80,9 +81,9 @@ def simulate_deerpark(
 ) -> DeerParkSimStats:
     """Simulate ``hands`` Deer Park Euchre hands with the fixed policy: one core call per chunk
     (chunking and ``executor``: :mod:`hucklebuck.parallel`)."""
-    from .evaluate import DeerParkSimStats, _check_workers  # evaluate imports this module
+    from .evaluate import DeerParkSimStats  # evaluate imports this module
 
-    _check_workers(workers)
+    check_workers(workers)
     chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
     task = partial(_deerpark_chunk, get_core().name, players)
     parts = run_chunks(task, chunks, executor=executor, workers=workers, progress=progress)
@@ -112,9 +113,9 @@ def simulate_buckem(
     """Simulate Buck 'Em sessions of ``hands`` rounds in all: one session per chunk (the pot
     carries within a chunk; ``final_pot`` sums the chunks' final pots; chunking and
     ``executor``: :mod:`hucklebuck.parallel`)."""
-    from .evaluate import BuckEmSimStats, _check_workers  # evaluate imports this module
+    from .evaluate import BuckEmSimStats  # evaluate imports this module
 
-    _check_workers(workers)
+    check_workers(workers)
     chunks = plan(hands, seed=seed, chunk_size=chunk_size, workers=workers)
     task = partial(_buckem_chunk, get_core().name, players, ante, pot_limit or 0)
     parts = run_chunks(task, chunks, executor=executor, workers=workers, progress=progress)

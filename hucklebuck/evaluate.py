@@ -31,18 +31,18 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from functools import partial
-from typing import Final, Literal
 
 from . import _fast
 from . import _validate as v
 from ._core import get_core
 from ._core._py_eval import SplitMix64
+from ._mc import MAX_NODES, Method, evaluate_counts, pack_table
+from ._mc import cards_of as _cards
 from ._simulate import simulate_buckem, simulate_deerpark, simulate_hucklebuck
 from .cards import Card, CardSet, Rank, Suit
-from .errors import CardError, OptionsError
-from .packs import GameKind, pack
-from .parallel import Chunk, Progress, core_named, merge_counts, plan, run_chunks
+from .errors import OptionsError
+from .packs import GameKind
+from .parallel import Progress
 
 __all__ = [
     "BuckEmAdvice",
@@ -64,15 +64,6 @@ __all__ = [
     "solve",
 ]
 
-Method = Literal["playout", "solver"]
-
-
-def _cards(hand: Iterable[Card] | CardSet, what: str) -> CardSet:
-    try:
-        return hand if isinstance(hand, CardSet) else CardSet(hand)
-    except CardError as exc:
-        raise CardError(f"{what}: {exc}") from None
-
 
 def _time_limit(value: object, name: str, args: dict[str, object]) -> float | None:
     if value is None:
@@ -82,23 +73,10 @@ def _time_limit(value: object, name: str, args: dict[str, object]) -> float | No
     return float(value)
 
 
-#: Largest node budget (``node_limit``) a solve accepts.
-MAX_NODES: Final = (1 << 63) - 1
-
-
-# The compiled solve (hucklebuck._fast): on the C core it answers a plain, valid, short
-# solve in C and returns None for anything else, which then takes the checked path.
+# The compiled solve and evaluate (hucklebuck._fast): on the C core each answers a plain,
+# valid call in C and returns None for anything else, which then takes the checked path.
 _c_solve: Callable[[object, object, object, object, object], int | None] | None = None
-
-
-def _link_calls() -> None:
-    """Give :func:`solve` the compiled one-call solve (see :mod:`hucklebuck._fast`)."""
-    global _c_solve
-    if _fast.ext is not None:
-        _c_solve = _fast.ext.solve
-
-
-_link_calls()
+_c_evaluate: Callable[..., TrickDistribution | None] | None = None
 
 
 def solve(
@@ -194,49 +172,19 @@ class TrickDistribution:
         return math.sqrt(p * (1 - p) / self.samples) if self.samples else 0.0
 
 
-# Chunk tasks: module-level (picklable for process pools and clusters); each
-# resolves its core by name in the process it runs in.
-def _mc_chunk(
-    core_name: str,
-    game: int,
-    trump: int,
-    known: list[int],
-    sizes: list[int],
-    pool: int,
-    leader: int,
-    seat: int,
-    mode: int,
-    node_limit: int,
-    chunk: Chunk,
-) -> list[int]:
-    core = core_named(core_name)
-    return core.mc_eval(
-        game, trump, known, sizes, pool, leader, seat, chunk.seed, chunk.size, mode, node_limit
-    )
+def _link_calls() -> None:
+    """Give :func:`solve` and :func:`evaluate_hand` the compiled one-call functions
+    (see :mod:`hucklebuck._fast`)."""
+    global _c_solve, _c_evaluate
+    if _fast.ext is not None:
+        _fast.ext.link_evaluate(TrickDistribution, pack_table())
+        _c_solve = _fast.ext.solve
+        _c_evaluate = _fast.ext.evaluate
 
 
-def _check_workers(workers: int) -> None:
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise OptionsError(f"workers must be a positive integer, not {workers!r}")
+_link_calls()
 
 
-@v.checked(
-    v.evaluation_fits,
-    game=v.GAME,
-    trump=v.SUIT,
-    hand=v.HAND,
-    players=v.players_of(),
-    seat=v.seat_of(),
-    leader=v.seat_of(),
-    seen=v.HAND,
-    in_play=v.optional(v.seats_of()),
-    samples=v.SAMPLES,
-    seed=v.SEED,
-    method=v.one_of("playout", "solver"),
-    workers=v.WORKERS,
-    short_handed=v.BOOL,
-    node_limit=v.optional(v.int_in(1, MAX_NODES)),
-)
 def evaluate_hand(
     game: GameKind | str,
     trump: Suit | str,
@@ -268,29 +216,19 @@ def evaluate_hand(
     With ``method="solver"``, ``node_limit`` caps each sample's solve as in
     :func:`solve` (:class:`~hucklebuck.errors.SolveBudgetExceeded` past it).
     """
-    _check_workers(workers)
-    kind = GameKind.coerce(game)
-    own = _cards(hand, "hand")
-    seen_set = _cards(seen, "seen")
-    if own & seen_set:
-        raise CardError("a card is both in the hand and among the seen cards")
-    full = pack(kind, players, short_handed=short_handed) if kind is GameKind.BUCKEM else pack(kind, players)
-    if not own <= full:
-        raise CardError(f"the hand holds cards outside the {kind.title} pack for {players} players")
-    seats = list(in_play) if in_play is not None else list(range(players))
-    sizes = [len(own) if s in seats else 0 for s in range(players)]
-    known = [own.mask if s == seat else 0 for s in range(players)]
-    pool = (full - own - seen_set).mask
-    mode = {"playout": 0, "solver": 1}.get(method)
-    if mode is None:
-        raise OptionsError(f"method must be 'playout' or 'solver', not {method!r}")
-    chunks = plan(samples, seed=seed, chunk_size=chunk_size, workers=workers)
-    core = get_core().name
-    task = partial(
-        _mc_chunk, core, kind.core_id, int(trump), known, sizes, pool, leader, seat, mode, node_limit or 0
-    )
-    hists = run_chunks(task, chunks, executor=executor, workers=workers, progress=progress)
-    return TrickDistribution(tuple(merge_counts(hists, chunks, width=6, units=sum)), samples)
+    if _c_evaluate is not None:
+        found = _c_evaluate(
+            game, trump, hand, players, seat, leader, seen, in_play, samples, seed, method, workers,
+            short_handed, executor, chunk_size, progress, node_limit,
+        )  # fmt: skip
+        if found is not None:
+            return found
+    counts, total = evaluate_counts(
+        game, trump, hand, players=players, seat=seat, leader=leader, seen=seen, in_play=in_play,
+        samples=samples, seed=seed, method=method, workers=workers, short_handed=short_handed,
+        executor=executor, chunk_size=chunk_size, progress=progress, node_limit=node_limit,
+    )  # fmt: skip
+    return TrickDistribution(counts, total)
 
 
 # -------------------------------------------------------------------- advice

@@ -2,8 +2,8 @@
 
 setup.py builds it next to the cffi core (``csrc/build_ffi.py``), under the
 same ``HUCKLEBUCK_BUILD_C`` switch; tests/fuzz/build_asan.py builds it with the
-sanitizers.  It compiles ``csrc/hb_core.c`` and ``csrc/hb_solve.c`` in, so it calls the same rule
-functions as the cffi core.  Paths are relative to the project root.
+sanitizers.  It compiles ``csrc/hb_core.c``, ``csrc/hb_solve.c`` and ``csrc/hb_eval.c``
+in, so it calls the same rule functions as the cffi core.  Paths are relative to the project root.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ SOURCES = [
     "csrc/py/hb_calls.c",
     "csrc/py/hb_calls_solve.c",
     "csrc/py/hb_calls_games.c",
+    "csrc/py/hb_calls_eval.c",
     "csrc/hb_core.c",
     "csrc/hb_solve.c",
+    "csrc/hb_eval.c",
 ]
 DEPENDS = ["csrc/hb_core.h", "csrc/hb_solve.h", "csrc/hb_internal.h", "csrc/py/hb_calls.h"]
 

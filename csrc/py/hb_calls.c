@@ -2,7 +2,8 @@
  * hb_calls.c -- the module hucklebuck._hbcall: whole one-call functions in C.
  *
  * trick_winner, legal_plays and parse_cards of the public API, for the C core
- * (solve: hb_calls_solve.c; the games' helpers pick and shuffle: hb_calls_games.c).
+ * (solve: hb_calls_solve.c; evaluate_hand: hb_calls_eval.c; the games' helpers pick and
+ * shuffle: hb_calls_games.c).
  * Each reads the library's own objects directly (the interned Cards, a Suit,
  * a GameKind or its name, a CardSet's mask) and calls the same rule functions
  * as the cffi core (hb_core.c is compiled into this module too).
@@ -30,7 +31,7 @@
 #include "hb_calls.h"
 
 /* The interface version; hucklebuck/_fast.py refuses a module whose value differs. */
-#define HB_CALLS_VERSION 2
+#define HB_CALLS_VERSION 3
 #define HB_FULL_MASK ((UINT64_C(1) << 52) - 1)
 
 /* What link() was given (strong references, kept for the life of the process). */
@@ -492,6 +493,13 @@ static PyMethodDef calls_methods[] = {
      "shuffle(getrandbits, cards): random.shuffle's pass over a list, drawing from getrandbits."},
     {"solve", (PyCFunction)(void (*)(void))hbc_solve, METH_FASTCALL,
      "solve(game, trump, hands, leader, seat): a short solve on the C core, or None (take the Python path)."},
+    {"evaluate", (PyCFunction)(void (*)(void))hbc_evaluate, METH_FASTCALL,
+     "evaluate(game, trump, hand, players, seat, leader, seen, in_play, samples, seed, method, workers, "
+     "short_handed, executor, chunk_size, progress, node_limit): a plain playout evaluation on the C core, "
+     "or None (take the Python path)."},
+    {"link_evaluate", hbc_link_evaluate, METH_VARARGS,
+     "link_evaluate(result_type, packs): the type of evaluate's answer and the pack masks "
+     "(by core id, player count 0..8, short_handed)."},
     {"link_core", calls_link_core, METH_VARARGS,
      "link_core(override, core_globals, c_core): how to find the selected core, and the C core (or None)."},
     {"link_cards", calls_link_cards, METH_VARARGS,

@@ -1,6 +1,6 @@
 /*
  * hb_calls.h -- what the parts of hucklebuck._hbcall share (hb_calls.c, hb_calls_solve.c,
- * hb_calls_games.c).
+ * hb_calls_games.c, hb_calls_eval.c).
  * Each helper reads the library's own objects as linked by hb_calls.c's link_* functions.
  */
 #ifndef HB_CALLS_H
@@ -9,6 +9,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+
+#include "hb_core.h"
 
 /* A function's answer "not here: take the Python path". */
 #define MISS Py_RETURN_NONE
@@ -25,10 +27,23 @@ Py_ssize_t card_row(PyObject *seq, unsigned char *out, Py_ssize_t most, uint64_t
 /* 1 and the mask in *mask for a CardSet (exact type) with a valid mask, else 0. */
 int set_mask(PyObject *obj, uint64_t *mask);
 
+/* The node budget of a solve here, and of all the solves of an evaluation together
+   (hucklebuck._core._c.FAST_NODES: the same first step; a few milliseconds at most). */
+#define HBC_SOLVE_NODES 50000
+/* Entries of a thread's transposition table (hucklebuck._core._py_solve.TT_SIZE). */
+#define HBC_TT_SIZE ((size_t)1 << 18)
+/* This thread's table (HBC_TT_SIZE entries, allocated zeroed on first use) and in *gen the first
+   of `uses` (1 or more) fresh generations; NULL with an exception set on failure. */
+hb_tt_entry *hbc_thread_tt(uint32_t uses, uint32_t *gen);
+
 /* pick(mask, items) and shuffle(getrandbits, cards) (hb_calls_games.c). */
 PyObject *hbc_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *hbc_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 /* solve(game, trump, hands, leader, seat) (hb_calls_solve.c). */
 PyObject *hbc_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+/* evaluate(game, trump, hand, players, ..., node_limit) and link_evaluate(result_type, packs)
+   (hb_calls_eval.c). */
+PyObject *hbc_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *hbc_link_evaluate(PyObject *self, PyObject *args);
 
 #endif

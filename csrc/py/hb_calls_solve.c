@@ -16,10 +16,6 @@
 #include "hb_calls.h"
 #include "hb_core.h"
 
-/* The node budget of a solve here (hucklebuck._core._c.FAST_NODES: the same first step). */
-#define HBC_SOLVE_NODES 50000
-/* Entries of a thread's table (hucklebuck._core._py_solve.TT_SIZE). */
-#define HBC_TT_SIZE ((size_t)1 << 18)
 #define HBC_TT_KEY "hucklebuck._hbcall.solve_table"
 
 typedef struct {
@@ -63,6 +59,19 @@ static hbc_table *thread_table(void)
     return table;
 }
 
+hb_tt_entry *hbc_thread_tt(uint32_t uses, uint32_t *gen)
+{
+    hbc_table *table = thread_table();
+    if (table == NULL) return NULL;
+    if (uses == 0 || table->gen >= UINT32_MAX - uses) {  /* generations wrap: forget every old entry */
+        memset(table->entries, 0, HBC_TT_SIZE * sizeof(hb_tt_entry));
+        table->gen = 0;
+    }
+    *gen = table->gen + 1;
+    table->gen += uses;
+    return table->entries;
+}
+
 /* An exact int in 0..n-1, else -1. */
 static int small_index(PyObject *obj, int n)
 {
@@ -81,7 +90,8 @@ PyObject *hbc_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject **items;
     Py_ssize_t n, i;
     int sel, game, trump, leader, seat, rc, result = 0;
-    hbc_table *table;
+    hb_tt_entry *entries;
+    uint32_t gen;
     (void)self;
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError, "solve() takes 5 arguments");
@@ -111,15 +121,10 @@ PyObject *hbc_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     leader = small_index(args[3], (int)n);
     seat = small_index(args[4], (int)n);
     if (leader < 0 || seat < 0) MISS;
-    if ((table = thread_table()) == NULL) return NULL;
-    if (table->gen >= UINT32_MAX - 1) {  /* generations wrap: forget every old entry */
-        memset(table->entries, 0, HBC_TT_SIZE * sizeof(hb_tt_entry));
-        table->gen = 0;
-    }
-    table->gen++;
+    if ((entries = hbc_thread_tt(1, &gen)) == NULL) return NULL;
     Py_BEGIN_ALLOW_THREADS
-    rc = hb_solve_limited(game, trump, hands, (int)n, leader, seat, table->entries, HBC_TT_SIZE, table->gen,
-                          HBC_SOLVE_NODES, NULL, &result, &nodes);
+    rc = hb_solve_limited(game, trump, hands, (int)n, leader, seat, entries, HBC_TT_SIZE, gen, HBC_SOLVE_NODES,
+                          NULL, &result, &nodes);
     Py_END_ALLOW_THREADS
     if (rc != HB_OK) MISS;  /* an error, or a long solve: the Python path */
     return PyLong_FromLong(result);

@@ -147,6 +147,17 @@ static void solver_budget(hb_tt_entry *tt)
     CHECK(hb_mc_eval_limited(1, 0, 8, known, sizes, FULL_MINUS(deal[0]), 0, 0, 3, 20, 1, tt, 1024, 20, 0, NULL,
                              hist) == HB_OK);
     CHECK(hist[0] + hist[1] + hist[2] + hist[3] + hist[4] + hist[5] == 20);
+    /* a budget shared by all the solves: too small fails, a large one gives the same counts */
+    {
+        uint32_t shared[6];
+        CHECK(hb_mc_eval_total(1, 0, 8, known, sizes, FULL_MINUS(deal[0]), 0, 0, 3, 20, 1, tt, 1024, 40, 0, 1000,
+                               NULL, shared) == HB_E_BUDGET);
+        CHECK(hb_mc_eval_total(1, 0, 8, known, sizes, FULL_MINUS(deal[0]), 0, 0, 3, 20, 1, tt, 1024, 60, 0,
+                               UINT64_C(1) << 40, NULL, shared) == HB_OK);
+        for (i = 0; i < 6; i++) CHECK(shared[i] == hist[i]);
+        CHECK(hb_mc_eval_total(1, 0, 8, known, sizes, FULL_MINUS(deal[0]), 0, 0, 3, 20, 0, tt, 1024, 80, 0, 1,
+                               NULL, shared) == HB_OK);  /* a playout solves nothing */
+    }
 }
 
 static void evaluation(void)
