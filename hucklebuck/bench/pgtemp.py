@@ -51,6 +51,25 @@ class PgServer:
         """A connection URL for database ``db``."""
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{db}"
 
+    def pids(self) -> list[int]:
+        """The cluster's processes now: the postmaster first, then its children (backends,
+        writers, checkpointer...)."""
+        try:
+            with open(f"{self.folder}/data/postmaster.pid", encoding="ascii") as f:
+                main = int(f.readline())
+        except (OSError, ValueError):
+            return []
+        children = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                        if int(f.read().rsplit(")", 1)[1].split()[1]) == main:
+                            children.append(int(entry))
+                except (OSError, ValueError, IndexError):
+                    continue
+        return [main, *children]
+
     def admin(self, sql: str) -> None:
         """Run ``sql`` on the ``postgres`` database (autocommit)."""
         import psycopg
@@ -116,8 +135,6 @@ def start_postgres() -> PgServer:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"PostgreSQL did not start: {done.stderr}\n{log}")
     return PgServer(port, folder, bindir, run_as, user)
-
-
 
 
 def fresh_database(server: PgServer) -> str:

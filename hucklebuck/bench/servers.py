@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .server import GAMES, WARM_UP, Run, _check_store, _cpu_seconds, _free_port, _pct, _Person, _post
+from .server import GAMES, WARM_UP, Run, _check_store, _free_port, _pct, _Person, _post
 
 __all__ = ["LADDER", "TARGET", "failover", "held", "measure", "run"]
 
@@ -88,10 +88,35 @@ def _seats(players: int) -> list[dict[str, Any]]:
     return [{"kind": "human", "name": "P"}] + [{"kind": "computer", "player": "heuristic"}] * (players - 1)
 
 
+def _proc_cpu(pid: int, waited: bool = False) -> float:
+    """CPU seconds of process ``pid`` (user + system; ``waited``: with its ended children's)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        ticks = sum(int(x) for x in fields[11 : 15 if waited else 13])
+        return ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _db_cpu(pg: Any) -> dict[int, float]:
+    """CPU seconds of every PostgreSQL process now, by process id (the postmaster's own figure
+    includes the backends that ended)."""
+    if pg is None:
+        return {}
+    pids = pg.pids()
+    return {pid: _proc_cpu(pid, waited=i == 0) for i, pid in enumerate(pids)}
+
+
+def _mark(pids: list[int], pg: Any) -> tuple[float, dict[int, float], float]:
+    return sum(_proc_cpu(pid) for pid in pids), _db_cpu(pg), time.process_time()
+
+
 async def _people(
-    targets: list[tuple[int, dict[str, Any]]], seconds: float, result: Run, pids: list[int]
+    targets: list[tuple[int, dict[str, Any]]], seconds: float, result: Run, pids: list[int], pg: Any = None
 ) -> float:
-    """Play until ``seconds`` after the warm-up that follows the last connection; the end time."""
+    """Play until ``seconds`` after the warm-up that follows the last connection; the end time.
+    The CPU time of the servers, the database and this process in the timed part goes into ``result``."""
     loop = asyncio.get_running_loop()
     stop_at = loop.time() + 600  # until every connection is open (then set below)
     people: list[_Person] = []
@@ -107,16 +132,22 @@ async def _people(
         stop_at = result.ready_at + WARM_UP + seconds
         for p in people:
             p.stop_at = stop_at
-    marks: list[float] = []
+    marks: list[tuple[float, dict[int, float], float]] = []
+    loads: list[float] = []
     while not all(p.done.done() for p in people):
         await asyncio.sleep(0.05)
         now = loop.time()
         for p in people:
             p.check(now)
         if len(marks) < 2 and now >= (result.ready_at + WARM_UP if not marks else stop_at):
-            marks.append(sum(_cpu_seconds(pid) for pid in pids))
+            marks.append(_mark(pids, pg))
+            loads.append(os.getloadavg()[0])
     if len(marks) == 2:
-        result.cpu = marks[1] - marks[0]
+        (s0, d0, c0), (s1, d1, c1) = marks
+        result.cpu = s1 - s0
+        result.db_cpu = sum(v - d0.get(pid, 0.0) for pid, v in d1.items())
+        result.client_cpu = c1 - c0
+        result.load = (loads[0], loads[1])
     return stop_at
 
 
@@ -167,7 +198,8 @@ def measure(store: str, processes: int, tables: int, seconds: float, pg: Any = N
                 )
 
             async def play() -> None:
-                stop_at = await _people(targets, seconds, result, [p.pid for p in procs])
+                pids = [p.pid for p in procs]
+                stop_at = await _people(targets, seconds, result, pids, pg if store == "postgres" else None)
                 if not result.latencies and not result.samples:
                     result.problems.append("no move was timed")
                 warm = result.ready_at + WARM_UP
@@ -191,6 +223,33 @@ def measure(store: str, processes: int, tables: int, seconds: float, pg: Any = N
     return result
 
 
+def cores(r: Run) -> dict[str, float]:
+    """CPU-seconds a second (cores busy) in ``r``'s timed part: servers, database, clients."""
+    w = max(1e-9, r.window)
+    return {"servers": r.cpu / w, "database": r.db_cpu / w, "clients": r.client_cpu / w}
+
+
+def _cpu_line(r: Run) -> str:
+    changes = max(1.0, r.rate * r.window)
+    parts = cores(r)
+    per = {"servers": r.cpu, "database": r.db_cpu, "clients": r.client_cpu}
+    return (
+        "cores busy (ms CPU a change): "
+        + ", ".join(f"{name} {parts[name]:.2f} ({per[name] / changes * 1e3:.2f})" for name in parts)
+        + f", all {sum(parts.values()):.2f}"
+    )
+
+
+def ceiling(r: Run, cpus: int) -> tuple[float, float]:
+    """The most tables ``cpus`` busy cores could hold at ``r``'s CPU cost per table, and its ratio to
+    ``r.tables``: how far the machine allows more processes to go, whatever their number."""
+    used = sum(cores(r).values())
+    if used <= 0:
+        return float("nan"), float("nan")
+    most = cpus * r.tables / used
+    return most, most / r.tables
+
+
 def held(
     store: str, processes: int, seconds: float, pg: Any, ladder: tuple[int, ...] = LADDER
 ) -> tuple[int, list[Run]]:
@@ -204,8 +263,9 @@ def held(
             if r.problems or p99 <= TARGET:
                 break
         print(f"    {store:<8} {processes} process(es) {tables:>5} tables: p99 {p99 * 1e3:7.1f} ms, "
-              f"{r.rate:6.0f} changes/s, CPU {r.cpu / max(1.0, r.rate * r.window) * 1e3:.2f} ms a change, "
-              f"{'ok' if not r.problems else r.problems[:2]}", flush=True)  # fmt: skip
+              f"{r.rate:6.0f} changes/s, {_cpu_line(r)}, "
+              f"load {r.load[0]:.1f}-{r.load[1]:.1f}, {'ok' if not r.problems else r.problems[:2]}",
+              flush=True)  # fmt: skip
         if r.problems or not p99 <= TARGET:
             break
         best = tables
