@@ -154,8 +154,10 @@ class PostgresStore:
         self.taken_from_us: set[str] = set()
         """Tables found taken over by another process, not yet given up by the server."""
         self._db = self._connect()
+        self._write_lock = threading.Lock()
         try:
             self._check_layout()
+            self._wdb = self._connect()  # commits: they may run on a thread of their own
             self._beat = self._connect()
             self._beat.execute(
                 ("SELECT pg_advisory_lock(" + _NODE_KEY + ")").encode(), (self.node,)
@@ -220,17 +222,19 @@ class PostgresStore:
                 )
             db.execute(b"DELETE FROM nodes WHERE expires < now() - interval '1 hour'")
 
-    def _run(self, what: str, work: Any) -> Any:
-        """Run ``work()`` (database calls on the main connection); a database failure becomes a
-        :class:`StoreError` and a lost connection is opened again for the next call."""
+    def _run(self, what: str, work: Any, connection: str = "_db") -> Any:
+        """Run ``work()`` (database calls on the connection named ``connection``: the main one, or
+        the commits' own); a database failure becomes a :class:`StoreError` and a lost connection
+        is opened again for the next call."""
         try:
             return work()
         except StoreError:
             raise
         except psycopg.Error as exc:
-            if self._db.closed or self._db.broken:
+            con = getattr(self, connection)
+            if con.closed or con.broken:
                 try:
-                    self._db = self._connect()
+                    setattr(self, connection, self._connect())
                 except StoreError:
                     pass
             if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
@@ -360,7 +364,10 @@ class PostgresStore:
 
     def commit(self, tables: Sequence[StoredTable], moves: Sequence[StoredMove]) -> None:
         """Write the batch in one transaction, only if this process still owns every table in it
-        (checked under the tables' row locks); :class:`TableMoved` (nothing written) if not."""
+        (checked under the tables' row locks); :class:`TableMoved` (nothing written) if not.
+
+        Commits have a connection of their own and are made one at a time: a thread may commit
+        while the event loop claims tables or reads the listing on the main connection."""
         if not tables and not moves:
             return
         new = [row for row in tables if row.id not in self._epochs]
@@ -369,9 +376,9 @@ class PostgresStore:
         epochs = {t: self._epochs.get(t) for t in mine} | dict.fromkeys(fresh, 1)
 
         def work() -> None:
-            db = self._db
+            db = self._wdb
             if not tables and all(epochs[t] is not None for t in mine):
-                self._moves_only(moves, epochs)  # the common batch: one statement, one round trip
+                self._moves_only(db, moves, epochs)  # the common batch: one statement, one round trip
                 return
             with db.transaction():
                 if mine:
@@ -412,7 +419,8 @@ class PostgresStore:
                         db.execute(b"UPDATE tables SET tbl = %s WHERE id = %s", (text, table_id))
 
         try:
-            self._run("write", work)
+            with self._write_lock:
+                self._run("write", work, "_wdb")
         except TableMoved as exc:
             with self._lock:
                 for t in exc.table_ids:
@@ -424,7 +432,9 @@ class PostgresStore:
             for row in new:
                 self._epochs[row.id] = 1
 
-    def _moves_only(self, moves: Sequence[StoredMove], epochs: dict[str, int | None]) -> None:
+    def _moves_only(
+        self, db: psycopg.Connection[Any], moves: Sequence[StoredMove], epochs: dict[str, int | None]
+    ) -> None:
         """A batch of single moves in one statement (its own transaction): the rows are written
         only if every table's row, locked, still names this process and its epoch."""
         batch = {
@@ -432,11 +442,11 @@ class PostgresStore:
             "m": [{"t": m.table_id, "s": m.seq, "a": m.action} for m in moves],
             "f": {m.table_id: m.table for m in moves if m.table is not None},  # the last wins
         }
-        row = self._db.execute(_MOVES_ONLY, {"batch": json.dumps(batch), "node": self.node}).fetchone()
+        row = db.execute(_MOVES_ONLY, {"batch": json.dumps(batch), "node": self.node}).fetchone()
         if row is None or row[0] != len(epochs):
             ids = sorted(epochs)
             found = dict(
-                self._db.execute(
+                db.execute(
                     b"SELECT id, epoch FROM tables WHERE id = ANY(%s) AND owner = %s", (ids, self.node)
                 ).fetchall()
             )
@@ -488,7 +498,7 @@ class PostgresStore:
         except psycopg.Error:
             pass  # the leases run out by themselves
         self._epochs.clear()
-        for con in (self._db, getattr(self, "_beat", None)):
+        for con in (self._db, getattr(self, "_wdb", None), getattr(self, "_beat", None)):
             if con is not None:
                 con.close()
 
