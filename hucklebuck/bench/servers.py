@@ -252,9 +252,10 @@ def ceiling(r: Run, cpus: int) -> tuple[float, float]:
 
 def held(
     store: str, processes: int, seconds: float, pg: Any, ladder: tuple[int, ...] = LADDER
-) -> tuple[int, list[Run]]:
-    """The most tables of ``ladder`` held at p99 ≤ :data:`TARGET` (0 if none), and every run made."""
-    best, runs = 0, []
+) -> tuple[int, list[Run], Run | None]:
+    """The most tables of ``ladder`` held at p99 ≤ :data:`TARGET` (0 if none), every run made,
+    and the run that held them."""
+    best, runs, best_run = 0, [], None
     for tables in ladder:
         for _attempt in range(2):  # a step that misses is tried once more (the machine may be busy)
             r = measure(store, processes, tables, seconds, pg)
@@ -268,8 +269,8 @@ def held(
               flush=True)  # fmt: skip
         if r.problems or not p99 <= TARGET:
             break
-        best = tables
-    return best, runs
+        best, best_run = tables, r
+    return best, runs, best_run
 
 
 class _Reconnecting:
@@ -391,6 +392,35 @@ def failover(pg: Any, kills: int, tables: int = 30) -> tuple[list[float], Run]:
     return times, result
 
 
+def _report(found: dict[tuple[str, int], tuple[int, Run | None]]) -> None:
+    """The capacities, where the CPU went at each, and the ceiling the machine's cores allow."""
+    cpus = os.cpu_count() or 1
+    print(f"{'store':<10} {'1 process':>10} {'2 processes':>12} {'ratio':>6}")
+    for store in ("sqlite", "postgres"):
+        one, two = found[(store, 1)][0], found[(store, 2)][0]
+        print(f"{store:<10} {one:>10} {two:>12} {two / one if one else float('nan'):>6.2f}")
+    print(f"CPU at each capacity, cores busy (ms CPU a change) per component; {cpus} cores here:")
+    for (store, processes), (n, at) in found.items():
+        if at is not None:
+            print(
+                f"  {store:<8} {processes} process(es) {n:>5} tables, {at.rate:5.0f} changes/s: "
+                f"{_cpu_line(at)}"
+            )
+    print("ceiling: the tables every core busy would hold at the one-process cost per table")
+    for store in ("sqlite", "postgres"):
+        n, at = found[(store, 1)]
+        if at is None:
+            continue
+        used = sum(cores(at).values())
+        most, ratio = ceiling(at, cpus)
+        no_clients = cpus * n / max(1e-9, used - cores(at)["clients"]) / max(1, n)
+        print(
+            f"  {store:<8} 1 process holds {n} tables using {used:.2f} cores: {cpus} cores hold at most "
+            f"{most:.0f} = {ratio:.2f}x ({no_clients:.2f}x with the clients on other machines); "
+            f"1.7x would keep {1.7 * used:.2f} of the {cpus} cores busy"
+        )
+
+
 def run(args: argparse.Namespace) -> None:
     """Print the figures (see the module docstring)."""
     try:
@@ -402,7 +432,7 @@ def run(args: argparse.Namespace) -> None:
     from .pgtemp import start_postgres
 
     try:
-        pg = start_postgres()
+        pg = start_postgres(durable=True)
     except (FileNotFoundError, RuntimeError, subprocess.CalledProcessError) as exc:
         print(f"skipped: no PostgreSQL to start ({exc})")
         return
@@ -413,14 +443,12 @@ def run(args: argparse.Namespace) -> None:
             "loopback, servers and clients on this machine's cores with anything else running)"
         )
         print(f"load average now: {os.getloadavg()[0]:.1f}")
-        found = {}
+        found: dict[tuple[str, int], tuple[int, Run | None]] = {}
         for store in ("sqlite", "postgres"):
             for processes in (1, 2):
-                found[(store, processes)], _runs = held(store, processes, seconds, pg)
-        print(f"{'store':<10} {'1 process':>10} {'2 processes':>12} {'ratio':>6}")
-        for store in ("sqlite", "postgres"):
-            one, two = found[(store, 1)], found[(store, 2)]
-            print(f"{store:<10} {one:>10} {two:>12} {two / one if one else float('nan'):>6.2f}")
+                n, _runs, at = held(store, processes, seconds, pg)
+                found[(store, processes)] = (n, at)
+        _report(found)
         if shutil.which("haproxy") is None and not os.path.exists("/usr/sbin/haproxy"):
             print("failover: skipped (haproxy is not installed)")
             return
