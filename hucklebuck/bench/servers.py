@@ -406,7 +406,11 @@ def _report(found: dict[tuple[str, int], tuple[int, Run | None]]) -> None:
                 f"  {store:<8} {processes} process(es) {n:>5} tables, {at.rate:5.0f} changes/s: "
                 f"{_cpu_line(at)}"
             )
-    print("ceiling: the tables every core busy would hold at the one-process cost per table")
+    print(
+        "ceiling: the tables every core busy would hold at the one-process cost per table "
+        "(it means something only where the one-process capacity is the server's own limit, "
+        "on a quiet machine)"
+    )
     for store in ("sqlite", "postgres"):
         n, at = found[(store, 1)]
         if at is None:
