@@ -16,10 +16,10 @@ database anyway (every commit is checked against the table's epoch).
 
 Commits run on a thread of their own, one at a time, so that the event loop goes on
 with other tables while PostgreSQL writes a batch to disk: the changes made meanwhile
-wait for that commit to end and then go as the next batch (a busy server writes larger
-batches, not more of them).  Nothing changes for the clients: a table tells them its
-state only once the batch that changed it is committed, its newer changes wait for their
-own commit, and a batch refused takes back the changes built on it.
+wait for that commit to end and then go as the next batch (the longer a commit takes,
+the more changes the next one carries).  Nothing changes for the clients: a table tells
+them its state only once the batch that changed it is committed, its newer changes wait
+for their own commit, and a batch refused takes back the changes built on it.
 """
 
 from __future__ import annotations
