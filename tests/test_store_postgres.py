@@ -126,6 +126,32 @@ def test_a_late_write_racing_a_takeover_is_refused_by_the_database(pg_url: str) 
         b.close()
 
 
+def test_a_prepared_batch_is_refused_whole_when_one_table_s_epoch_moved_on(pg_url: str) -> None:
+    # Enough batches first that the driver runs the statement prepared (its generic plan), then
+    # a batch over two tables of which one changed hands behind the owner's back (same owner
+    # name, a newer epoch): nothing of it is stored, neither the moves nor the fields.
+    a = PostgresStore(pg_url)
+    try:
+        a.commit([_row("abc"), _row("def")], [])
+        for seq in range(1, 13):
+            fields = f'{{"round": {seq}}}' if seq % 4 == 0 else None
+            a.commit([], [StoredMove("abc", seq, f"{seq} pass", fields), StoredMove("def", seq, "1 pass")])
+        assert _rows(pg_url, "SELECT id, tbl FROM tables ORDER BY id") == [
+            ("abc", '{"round": 12}'), ("def", "{}"),
+        ]  # fmt: skip
+        _rows(pg_url, "UPDATE tables SET epoch = epoch + 1 WHERE id = 'def'")
+        with pytest.raises(TableMoved) as refused:
+            a.commit([], [StoredMove("abc", 13, "13 pass", '{"round": 13}'), StoredMove("def", 13, "x")])
+        assert refused.value.table_ids == ("def",)
+        assert _rows(pg_url, "SELECT max(seq), count(*) FROM moves") == [(12, 24)]
+        assert _rows(pg_url, "SELECT tbl FROM tables WHERE id = 'abc'") == [('{"round": 12}',)]
+        a.commit([], [StoredMove("abc", 13, "13 pass", '{"round": 13}')])  # its own table plays on
+        assert _rows(pg_url, "SELECT action, epoch FROM moves WHERE seq = 13") == [("13 pass", 1)]
+        assert _rows(pg_url, "SELECT tbl FROM tables WHERE id = 'abc'") == [('{"round": 13}',)]
+    finally:
+        a.close()
+
+
 def test_a_dead_owner_s_tables_are_taken_at_once_and_a_live_one_s_on_request(pg_url: str) -> None:
     a, b = PostgresStore(pg_url), PostgresStore(pg_url)
     a.commit([_row("one"), _row("two")], [])

@@ -48,7 +48,6 @@ fail the run (exit status 1) when the machine was quiet, and only reports it
 when the machine was loaded."""
 
 
-
 def mark(value: float, target: str) -> str:
     """``[target]``, then ``MISSED`` if ``value`` misses it (``">= 10"``, ``"<= 5"``; ``"-"``: no target)."""
     op, _, bound = target.partition(" ")

@@ -70,6 +70,8 @@ class Run:
     """CPU seconds the server used (with its threads) in the timed part of the run."""
     client_cpu: float = 0.0
     """CPU seconds this process (the scripted people) used in the timed part of the run."""
+    db_cpu: float = 0.0
+    """CPU seconds the database's own processes used in the timed part (PostgreSQL only)."""
     load: tuple[float, float] = (0.0, 0.0)
     """The machine's load average (1 minute) as the timed part began and as it ended."""
     problems: list[str] = field(default_factory=list)

@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .server import GAMES, WARM_UP, Run, _check_store, _cpu_seconds, _free_port, _pct, _Person, _post
+from .server import GAMES, WARM_UP, Run, _check_store, _free_port, _pct, _Person, _post
 
 __all__ = ["LADDER", "TARGET", "failover", "held", "measure", "run"]
 
@@ -88,10 +88,35 @@ def _seats(players: int) -> list[dict[str, Any]]:
     return [{"kind": "human", "name": "P"}] + [{"kind": "computer", "player": "heuristic"}] * (players - 1)
 
 
+def _proc_cpu(pid: int, waited: bool = False) -> float:
+    """CPU seconds of process ``pid`` (user + system; ``waited``: with its ended children's)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        ticks = sum(int(x) for x in fields[11 : 15 if waited else 13])
+        return ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _db_cpu(pg: Any) -> dict[int, float]:
+    """CPU seconds of every PostgreSQL process now, by process id (the postmaster's own figure
+    includes the backends that ended)."""
+    if pg is None:
+        return {}
+    pids = pg.pids()
+    return {pid: _proc_cpu(pid, waited=i == 0) for i, pid in enumerate(pids)}
+
+
+def _mark(pids: list[int], pg: Any) -> tuple[float, dict[int, float], float]:
+    return sum(_proc_cpu(pid) for pid in pids), _db_cpu(pg), time.process_time()
+
+
 async def _people(
-    targets: list[tuple[int, dict[str, Any]]], seconds: float, result: Run, pids: list[int]
+    targets: list[tuple[int, dict[str, Any]]], seconds: float, result: Run, pids: list[int], pg: Any = None
 ) -> float:
-    """Play until ``seconds`` after the warm-up that follows the last connection; the end time."""
+    """Play until ``seconds`` after the warm-up that follows the last connection; the end time.
+    The CPU time of the servers, the database and this process in the timed part goes into ``result``."""
     loop = asyncio.get_running_loop()
     stop_at = loop.time() + 600  # until every connection is open (then set below)
     people: list[_Person] = []
@@ -107,16 +132,22 @@ async def _people(
         stop_at = result.ready_at + WARM_UP + seconds
         for p in people:
             p.stop_at = stop_at
-    marks: list[float] = []
+    marks: list[tuple[float, dict[int, float], float]] = []
+    loads: list[float] = []
     while not all(p.done.done() for p in people):
         await asyncio.sleep(0.05)
         now = loop.time()
         for p in people:
             p.check(now)
         if len(marks) < 2 and now >= (result.ready_at + WARM_UP if not marks else stop_at):
-            marks.append(sum(_cpu_seconds(pid) for pid in pids))
+            marks.append(_mark(pids, pg))
+            loads.append(os.getloadavg()[0])
     if len(marks) == 2:
-        result.cpu = marks[1] - marks[0]
+        (s0, d0, c0), (s1, d1, c1) = marks
+        result.cpu = s1 - s0
+        result.db_cpu = sum(v - d0.get(pid, 0.0) for pid, v in d1.items())
+        result.client_cpu = c1 - c0
+        result.load = (loads[0], loads[1])
     return stop_at
 
 
@@ -167,7 +198,8 @@ def measure(store: str, processes: int, tables: int, seconds: float, pg: Any = N
                 )
 
             async def play() -> None:
-                stop_at = await _people(targets, seconds, result, [p.pid for p in procs])
+                pids = [p.pid for p in procs]
+                stop_at = await _people(targets, seconds, result, pids, pg if store == "postgres" else None)
                 if not result.latencies and not result.samples:
                     result.problems.append("no move was timed")
                 warm = result.ready_at + WARM_UP
@@ -191,11 +223,39 @@ def measure(store: str, processes: int, tables: int, seconds: float, pg: Any = N
     return result
 
 
+def cores(r: Run) -> dict[str, float]:
+    """CPU-seconds a second (cores busy) in ``r``'s timed part: servers, database, clients."""
+    w = max(1e-9, r.window)
+    return {"servers": r.cpu / w, "database": r.db_cpu / w, "clients": r.client_cpu / w}
+
+
+def _cpu_line(r: Run) -> str:
+    changes = max(1.0, r.rate * r.window)
+    parts = cores(r)
+    per = {"servers": r.cpu, "database": r.db_cpu, "clients": r.client_cpu}
+    return (
+        "cores busy (ms CPU a change): "
+        + ", ".join(f"{name} {parts[name]:.2f} ({per[name] / changes * 1e3:.2f})" for name in parts)
+        + f", all {sum(parts.values()):.2f}"
+    )
+
+
+def ceiling(r: Run, cpus: int) -> tuple[float, float]:
+    """The most tables ``cpus`` busy cores could hold at ``r``'s CPU cost per table, and its ratio to
+    ``r.tables``: how far the machine allows more processes to go, whatever their number."""
+    used = sum(cores(r).values())
+    if used <= 0:
+        return float("nan"), float("nan")
+    most = cpus * r.tables / used
+    return most, most / r.tables
+
+
 def held(
     store: str, processes: int, seconds: float, pg: Any, ladder: tuple[int, ...] = LADDER
-) -> tuple[int, list[Run]]:
-    """The most tables of ``ladder`` held at p99 ≤ :data:`TARGET` (0 if none), and every run made."""
-    best, runs = 0, []
+) -> tuple[int, list[Run], Run | None]:
+    """The most tables of ``ladder`` held at p99 ≤ :data:`TARGET` (0 if none), every run made,
+    and the run that held them."""
+    best, runs, best_run = 0, [], None
     for tables in ladder:
         for _attempt in range(2):  # a step that misses is tried once more (the machine may be busy)
             r = measure(store, processes, tables, seconds, pg)
@@ -204,12 +264,13 @@ def held(
             if r.problems or p99 <= TARGET:
                 break
         print(f"    {store:<8} {processes} process(es) {tables:>5} tables: p99 {p99 * 1e3:7.1f} ms, "
-              f"{r.rate:6.0f} changes/s, CPU {r.cpu / max(1.0, r.rate * r.window) * 1e3:.2f} ms a change, "
-              f"{'ok' if not r.problems else r.problems[:2]}", flush=True)  # fmt: skip
+              f"{r.rate:6.0f} changes/s, {_cpu_line(r)}, "
+              f"load {r.load[0]:.1f}-{r.load[1]:.1f}, {'ok' if not r.problems else r.problems[:2]}",
+              flush=True)  # fmt: skip
         if r.problems or not p99 <= TARGET:
             break
-        best = tables
-    return best, runs
+        best, best_run = tables, r
+    return best, runs, best_run
 
 
 class _Reconnecting:
@@ -331,6 +392,39 @@ def failover(pg: Any, kills: int, tables: int = 30) -> tuple[list[float], Run]:
     return times, result
 
 
+def _report(found: dict[tuple[str, int], tuple[int, Run | None]]) -> None:
+    """The capacities, where the CPU went at each, and the ceiling the machine's cores allow."""
+    cpus = os.cpu_count() or 1
+    print(f"{'store':<10} {'1 process':>10} {'2 processes':>12} {'ratio':>6}")
+    for store in ("sqlite", "postgres"):
+        one, two = found[(store, 1)][0], found[(store, 2)][0]
+        print(f"{store:<10} {one:>10} {two:>12} {two / one if one else float('nan'):>6.2f}")
+    print(f"CPU at each capacity, cores busy (ms CPU a change) per component; {cpus} cores here:")
+    for (store, processes), (n, at) in found.items():
+        if at is not None:
+            print(
+                f"  {store:<8} {processes} process(es) {n:>5} tables, {at.rate:5.0f} changes/s: "
+                f"{_cpu_line(at)}"
+            )
+    print(
+        "ceiling: the tables every core busy would hold at the one-process cost per table "
+        "(it means something only where the one-process capacity is the server's own limit, "
+        "on a quiet machine)"
+    )
+    for store in ("sqlite", "postgres"):
+        n, at = found[(store, 1)]
+        if at is None:
+            continue
+        used = sum(cores(at).values())
+        most, ratio = ceiling(at, cpus)
+        no_clients = cpus * n / max(1e-9, used - cores(at)["clients"]) / max(1, n)
+        print(
+            f"  {store:<8} 1 process holds {n} tables using {used:.2f} cores: {cpus} cores hold at most "
+            f"{most:.0f} = {ratio:.2f}x ({no_clients:.2f}x with the clients on other machines); "
+            f"1.7x would keep {1.7 * used:.2f} of the {cpus} cores busy"
+        )
+
+
 def run(args: argparse.Namespace) -> None:
     """Print the figures (see the module docstring)."""
     try:
@@ -342,7 +436,7 @@ def run(args: argparse.Namespace) -> None:
     from .pgtemp import start_postgres
 
     try:
-        pg = start_postgres()
+        pg = start_postgres(durable=True)
     except (FileNotFoundError, RuntimeError, subprocess.CalledProcessError) as exc:
         print(f"skipped: no PostgreSQL to start ({exc})")
         return
@@ -353,14 +447,12 @@ def run(args: argparse.Namespace) -> None:
             "loopback, servers and clients on this machine's cores with anything else running)"
         )
         print(f"load average now: {os.getloadavg()[0]:.1f}")
-        found = {}
+        found: dict[tuple[str, int], tuple[int, Run | None]] = {}
         for store in ("sqlite", "postgres"):
             for processes in (1, 2):
-                found[(store, processes)], _runs = held(store, processes, seconds, pg)
-        print(f"{'store':<10} {'1 process':>10} {'2 processes':>12} {'ratio':>6}")
-        for store in ("sqlite", "postgres"):
-            one, two = found[(store, 1)], found[(store, 2)]
-            print(f"{store:<10} {one:>10} {two:>12} {two / one if one else float('nan'):>6.2f}")
+                n, _runs, at = held(store, processes, seconds, pg)
+                found[(store, processes)] = (n, at)
+        _report(found)
         if shutil.which("haproxy") is None and not os.path.exists("/usr/sbin/haproxy"):
             print("failover: skipped (haproxy is not installed)")
             return

@@ -315,7 +315,13 @@ def create_app(
                 answer.headers["Retry-After"] = str(RETRY_AFTER)
                 return answer
             return _error(404 if exc.code == "unknown_table" else 409, exc.code, exc.message)
-        return JSONResponse(table.summary())
+        for _ in range(1000):  # a change being committed is shown once it is stored
+            if not table.pending:
+                return JSONResponse(table.summary())
+            await asyncio.sleep(0.002)
+        answer = _error(503, "busy", "the table's last change is still being stored; try again")
+        answer.headers["Retry-After"] = str(RETRY_AFTER)
+        return answer
 
     async def api_list(_request: Request) -> Response:
         try:

@@ -13,6 +13,13 @@ claims it.  A heartbeat thread renews the process's lease every second and
 finds the tables it lost (it was paused and others took them over): those are
 given up, their connections closed, and their late writes were refused by the
 database anyway (every commit is checked against the table's epoch).
+
+Commits run on a thread of their own, one at a time, so that the event loop goes on
+with other tables while PostgreSQL writes a batch to disk: the changes made meanwhile
+wait for that commit to end and then go as the next batch (the longer a commit takes,
+the more changes the next one carries).  Nothing changes for the clients: a table tells
+them its state only once the batch that changed it is committed, its newer changes wait
+for their own commit, and a batch refused takes back the changes built on it.
 """
 
 from __future__ import annotations
@@ -20,9 +27,10 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from .manager import TableManager
+from .manager import TableManager, _Entry
 from .store import Store, StoreError
 from .tables import ServerTable, TableRefused
 
@@ -64,6 +72,8 @@ class ClusterManager(TableManager):
         self._stop = threading.Event()
         self._beats: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._writer: ThreadPoolExecutor | None = None
+        self._writing: _Writing | None = None
 
     # ------------------------------------------------------------- claiming
     def restore(self) -> None:
@@ -93,6 +103,7 @@ class ClusterManager(TableManager):
 
         self._beats = threading.Thread(target=beats, name="hucklebuck-heartbeat", daemon=True)
         self._beats.start()
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="hucklebuck-commit")
 
     def _soon(self, fn: Callable[..., None], *args: Any) -> None:
         loop = self._loop
@@ -184,21 +195,89 @@ class ClusterManager(TableManager):
         if self.tables.get(table.id) is table:
             super().queue(table, move, failed)
 
+    def is_pending(self, table: ServerTable) -> bool:
+        """Whether ``table`` has changes not yet committed: queued, or in the commit under way."""
+        writing = self._writing
+        return super().is_pending(table) or (writing is not None and table.id in writing.undo)
+
     def flush(self) -> None:
-        """Commit the round (see :meth:`TableManager.flush`); tables the database says were taken
-        over by another process are given up (nothing of their batch was stored or told)."""
-        super().flush()
+        """Commit the round's changes (see :meth:`TableManager.flush`) on the commit thread; while
+        a commit is under way they wait for it.  Before :meth:`start` and after :meth:`close`, the
+        commit is made here and now."""
+        if self._writer is None:
+            super().flush()
+            self._give_up_lost()
+            return
+        if self._writing is not None or not self._batch:
+            return  # sent as soon as the commit under way ends
+        batch, undo = self._batch, self._undo
+        self._batch, self._undo = [], {}
+        tables, rows, moves = self._rows(batch)
+        for table in tables:
+            table.fields_changed = False  # their fields as of now go with this batch
+        done = self._writer.submit(self.store.commit, rows, moves)
+        writing = self._writing = _Writing(batch, undo, tables, done)
+        done.add_done_callback(lambda _f: self._soon(self._written, writing))
+
+    def _written(self, writing: _Writing) -> None:
+        """The commit ``writing`` ended (on the event loop): tell the tables' clients, or put
+        the tables back; then send the changes that waited."""
+        if self._writing is not writing:
+            return  # already dealt with (by :meth:`close`)
+        self._writing = None
+        exc = writing.done.exception()
+        if exc is None:
+            waiting = {entry[0].id for entry in self._batch}
+            for table in writing.tables:
+                if table.id not in waiting:  # else its newer state goes out with its own commit
+                    table.broadcast()
+                    table.drive()
+        else:
+            for table in writing.tables:
+                table.fields_changed = True
+            # changes made meanwhile on these tables were built on what was refused: they go too
+            gone = [entry for entry in self._batch if entry[0].id in writing.undo]
+            self._batch = [entry for entry in self._batch if entry[0].id not in writing.undo]
+            for table_id in writing.undo:
+                self._undo.pop(table_id, None)
+            self._refused(exc, writing.batch + gone, writing.undo, writing.tables)
+        self._give_up_lost()
+        self.flush()
+
+    def _give_up_lost(self) -> None:
+        """Give up the tables the database said were taken over by another process (nothing of
+        their refused batch was stored or told)."""
         for table_id in self.store.take_lost():
             if table_id in self.tables:
                 self.report(f"table {table_id} was taken over by another server: its change was refused")
                 self._give_up(table_id, "this table moved to another server; reconnect")
 
     def close(self) -> None:
-        """Stop the heartbeat, then as :meth:`TableManager.close` (which hands every table back)."""
+        """Stop the heartbeat, let the commit under way end, then as :meth:`TableManager.close`
+        (which stores what waits and hands every table back)."""
         self._stop.set()
         if self._beats is not None:
             self._beats.join(timeout=5)
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.shutdown(wait=True)
+        if self._writing is not None:
+            self._written(self._writing)  # the commits left are made here and now
         super().close()
+
+
+class _Writing:
+    """A commit under way on the commit thread: its batch, the tables' undo points, the tables."""
+
+    def __init__(
+        self,
+        batch: list[_Entry],
+        undo: dict[str, tuple[ServerTable, tuple[Any, ...]]],
+        tables: list[ServerTable],
+        done: Future[None],
+    ) -> None:
+        """The commit of ``batch`` (ending with ``done``)."""
+        self.batch, self.undo, self.tables, self.done = batch, undo, tables, done
 
 
 def table_listing(manager: TableManager) -> list[dict[str, Any]]:

@@ -27,6 +27,10 @@ from .tables import Seat, ServerTable, TableRefused, token_digest
 
 __all__ = ["TableManager", "replay_moves"]
 
+_Entry = tuple[ServerTable, int, str | None, Callable[[], None] | None]
+"""One change waiting for the commit: the table, its ``seq`` after the change, the move (``None``:
+the table is stored whole) and what to call if the batch cannot be stored."""
+
 
 def replay_moves(game: TrickGame[Any, Any], moves: Sequence[str]) -> None:
     """Apply stored moves (protocol text, or :data:`~hucklebuck.server.store.DEAL`) to ``game``."""
@@ -63,7 +67,7 @@ class TableManager:
         self.closing = False
         self.bots = ComputerSeats(config.bot_threads, config.bot_pause)
         self._undo: dict[str, tuple[ServerTable, tuple[Any, ...]]] = {}
-        self._batch: list[tuple[ServerTable, int, str | None, Callable[[], None] | None]] = []
+        self._batch: list[_Entry] = []
 
     # ------------------------------------------------------- group commit
     def begin(self, table: ServerTable) -> None:
@@ -87,6 +91,20 @@ class TableManager:
         self._batch, self._undo = [], {}
         if not batch:
             return
+        tables, rows, moves = self._rows(batch)
+        try:
+            self.store.commit(rows, moves)
+            for table in tables:
+                table.fields_changed = False
+        except Exception as exc:
+            self._refused(exc, batch, undo, tables)
+            return
+        for table in tables:
+            table.broadcast()
+            table.drive()
+
+    def _rows(self, batch: Sequence[_Entry]) -> tuple[list[ServerTable], list[StoredTable], list[StoredMove]]:
+        """The tables a batch changed, and what to store: whole tables and single moves."""
         whole = {t.id for t, _seq, move, _f in batch if move is None}
         tables = list({t.id: t for t, _seq, _m, _f in batch}.values())
         rows = [t.snapshot() for t in tables if t.id in whole]
@@ -96,25 +114,26 @@ class TableManager:
             for t, seq, m, _f in batch
             if m is not None and t.id not in whole
         ]
-        try:
-            self.store.commit(rows, moves)
-            for table in tables:
-                table.fields_changed = False
-        except Exception as exc:
-            self.report(f"could not store {len(batch)} change(s): {exc}")
-            for table, point in undo.values():
-                table.roll_back(point)
-            for _t, _seq, _m, failed in batch:
-                if failed is not None:
-                    failed()
-            loop = asyncio.get_running_loop()
-            for table in tables:
-                table.broadcast()  # the state as it was (clients that joined meanwhile get one too)
-                loop.call_later(1.0, table.drive)  # computer seats try again, not in a tight loop
-            return
+        return tables, rows, moves
+
+    def _refused(
+        self,
+        exc: BaseException,
+        batch: Sequence[_Entry],
+        undo: dict[str, tuple[ServerTable, tuple[Any, ...]]],
+        tables: Sequence[ServerTable],
+    ) -> None:
+        """A batch could not be stored: put its tables back, tell whoever sent a move of it."""
+        self.report(f"could not store {len(batch)} change(s): {exc}")
+        for table, point in undo.values():
+            table.roll_back(point)
+        for _t, _seq, _m, failed in batch:
+            if failed is not None:
+                failed()
+        loop = asyncio.get_running_loop()
         for table in tables:
-            table.broadcast()
-            table.drive()
+            table.broadcast()  # the state as it was (clients that joined meanwhile get one too)
+            loop.call_later(1.0, table.drive)  # computer seats try again, not in a tight loop
 
     def restore(self) -> None:
         """Load every stored table; one that cannot be restored is reported by id and kept aside."""

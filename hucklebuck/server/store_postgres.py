@@ -24,6 +24,7 @@ Nothing here is imported by ``import hucklebuck`` or by the SQLite path.
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
@@ -100,19 +101,30 @@ _LAYOUT: Final = (
 )
 
 _MOVES_ONLY: Final = (
-    b"WITH want AS (SELECT * FROM unnest(%(ids)s::text[], %(epochs)s::bigint[]) AS w(id, epoch)), "
-    b"ok AS (SELECT t.id FROM tables t JOIN want w ON t.id = w.id AND t.epoch = w.epoch "
-    b"WHERE t.owner = %(node)s ORDER BY t.id FOR UPDATE OF t), "
-    b"n AS (SELECT count(*) AS c FROM ok), "
-    b"ins AS (INSERT INTO moves (table_id, seq, action, epoch) SELECT * FROM "
-    b"unnest(%(mt)s::text[], %(ms)s::bigint[], %(ma)s::text[], %(me)s::bigint[]) "
-    b"WHERE (SELECT c FROM n) = %(count)s RETURNING 1), "
-    b"upd AS (UPDATE tables SET tbl = f.tbl FROM unnest(%(ft)s::text[], %(fv)s::text[]) AS f(id, tbl) "
-    b"WHERE tables.id = f.id AND (SELECT c FROM n) = %(count)s RETURNING 1) "
-    b"SELECT (SELECT c FROM n), (SELECT count(*) FROM ins), (SELECT count(*) FROM upd)"
+    b"WITH d AS MATERIALIZED (SELECT %(batch)s::jsonb AS j), "
+    b"want AS MATERIALIZED (SELECT e.key AS id, e.value::bigint AS epoch "
+    b"FROM d, jsonb_each_text(d.j->'e') AS e), "
+    b"ok AS (SELECT t.id, t.owner, t.epoch FROM tables t WHERE t.id = ANY(ARRAY(SELECT id FROM want)) "
+    b"ORDER BY t.id FOR UPDATE), "
+    b"n AS (SELECT count(*) AS c FROM ok JOIN want w ON w.id = ok.id AND w.epoch = ok.epoch "
+    b"WHERE ok.owner = %(node)s), "
+    b"go AS (SELECT (SELECT c FROM n) = (SELECT count(*) FROM want) AS yes), "
+    b"ins AS (INSERT INTO moves (table_id, seq, action, epoch) "
+    b"SELECT m.t, m.s, m.a, (d.j->'e'->>m.t)::bigint "
+    b"FROM d, jsonb_to_recordset(d.j->'m') AS m(t text, s bigint, a text) "
+    b"WHERE (SELECT yes FROM go)), "
+    b"upd AS (UPDATE tables SET tbl = (SELECT d.j->'f'->>tables.id FROM d) "
+    b"WHERE id = ANY(ARRAY(SELECT jsonb_object_keys(d.j->'f') FROM d)) AND (SELECT yes FROM go)) "
+    b"SELECT c FROM n"
 )
 """Moves (and the table fields some of them carry) in one statement, written only if every
-table's row, locked, still names the writer and its epoch."""
+table's row, locked, still names the writer and its epoch.
+
+The batch is one JSON parameter (``e``: each table's epoch, ``m``: the moves, ``f``: the
+fields by table): one value for the driver to send instead of a list per column, and a
+statement whose generic plan PostgreSQL keeps (every row is found by its key: the tables'
+rows through their primary key, whatever the number of tables), so that once prepared it
+is neither planned again nor parsed again."""
 
 _NODE_KEY: Final = "hashtextextended('hucklebuck-node:' || %s, 0)"
 
@@ -142,8 +154,10 @@ class PostgresStore:
         self.taken_from_us: set[str] = set()
         """Tables found taken over by another process, not yet given up by the server."""
         self._db = self._connect()
+        self._write_lock = threading.Lock()
         try:
             self._check_layout()
+            self._wdb = self._connect()  # commits: they may run on a thread of their own
             self._beat = self._connect()
             self._beat.execute(
                 ("SELECT pg_advisory_lock(" + _NODE_KEY + ")").encode(), (self.node,)
@@ -208,17 +222,19 @@ class PostgresStore:
                 )
             db.execute(b"DELETE FROM nodes WHERE expires < now() - interval '1 hour'")
 
-    def _run(self, what: str, work: Any) -> Any:
-        """Run ``work()`` (database calls on the main connection); a database failure becomes a
-        :class:`StoreError` and a lost connection is opened again for the next call."""
+    def _run(self, what: str, work: Any, connection: str = "_db") -> Any:
+        """Run ``work()`` (database calls on the connection named ``connection``: the main one, or
+        the commits' own); a database failure becomes a :class:`StoreError` and a lost connection
+        is opened again for the next call."""
         try:
             return work()
         except StoreError:
             raise
         except psycopg.Error as exc:
-            if self._db.closed or self._db.broken:
+            con = getattr(self, connection)
+            if con.closed or con.broken:
                 try:
-                    self._db = self._connect()
+                    setattr(self, connection, self._connect())
                 except StoreError:
                     pass
             if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
@@ -312,9 +328,7 @@ class PostgresStore:
             b"ON CONFLICT (id) DO UPDATE SET expires = excluded.expires",
             (self.node, time.time(), self.lease),
         )
-        rows = beat.execute(
-            b"SELECT id, epoch, wanted FROM tables WHERE owner = %s", (self.node,)
-        ).fetchall()
+        rows = beat.execute(b"SELECT id, epoch, wanted FROM tables WHERE owner = %s", (self.node,)).fetchall()
         held = {r[0]: r[1] for r in rows}
         wanted = [r[0] for r in rows if r[2] is not None and r[2] != self.node and mine.get(r[0]) == r[1]]
         lost = [t for t, e in mine.items() if held.get(t) != e and self._epochs.get(t) == e]
@@ -350,7 +364,10 @@ class PostgresStore:
 
     def commit(self, tables: Sequence[StoredTable], moves: Sequence[StoredMove]) -> None:
         """Write the batch in one transaction, only if this process still owns every table in it
-        (checked under the tables' row locks); :class:`TableMoved` (nothing written) if not."""
+        (checked under the tables' row locks); :class:`TableMoved` (nothing written) if not.
+
+        Commits have a connection of their own and are made one at a time: a thread may commit
+        while the event loop claims tables or reads the listing on the main connection."""
         if not tables and not moves:
             return
         new = [row for row in tables if row.id not in self._epochs]
@@ -359,9 +376,9 @@ class PostgresStore:
         epochs = {t: self._epochs.get(t) for t in mine} | dict.fromkeys(fresh, 1)
 
         def work() -> None:
-            db = self._db
+            db = self._wdb
             if not tables and all(epochs[t] is not None for t in mine):
-                self._moves_only(moves, epochs)  # the common batch: one statement, one round trip
+                self._moves_only(db, moves, epochs)  # the common batch: one statement, one round trip
                 return
             with db.transaction():
                 if mine:
@@ -402,7 +419,8 @@ class PostgresStore:
                         db.execute(b"UPDATE tables SET tbl = %s WHERE id = %s", (text, table_id))
 
         try:
-            self._run("write", work)
+            with self._write_lock:
+                self._run("write", work, "_wdb")
         except TableMoved as exc:
             with self._lock:
                 for t in exc.table_ids:
@@ -414,29 +432,21 @@ class PostgresStore:
             for row in new:
                 self._epochs[row.id] = 1
 
-    def _moves_only(self, moves: Sequence[StoredMove], epochs: dict[str, int | None]) -> None:
+    def _moves_only(
+        self, db: psycopg.Connection[Any], moves: Sequence[StoredMove], epochs: dict[str, int | None]
+    ) -> None:
         """A batch of single moves in one statement (its own transaction): the rows are written
         only if every table's row, locked, still names this process and its epoch."""
-        fields = {m.table_id: m.table for m in moves if m.table is not None}  # the last wins
-        ids = sorted(epochs)
-        row = self._db.execute(
-            _MOVES_ONLY,
-            {
-                "ids": ids,
-                "epochs": [epochs[t] for t in ids],
-                "node": self.node,
-                "count": len(ids),
-                "mt": [m.table_id for m in moves],
-                "ms": [m.seq for m in moves],
-                "ma": [m.action for m in moves],
-                "me": [epochs[m.table_id] for m in moves],
-                "ft": list(fields),
-                "fv": list(fields.values()),
-            },
-        ).fetchone()
-        if row is None or row[0] != len(ids):
+        batch = {
+            "e": epochs,
+            "m": [{"t": m.table_id, "s": m.seq, "a": m.action} for m in moves],
+            "f": {m.table_id: m.table for m in moves if m.table is not None},  # the last wins
+        }
+        row = db.execute(_MOVES_ONLY, {"batch": json.dumps(batch), "node": self.node}).fetchone()
+        if row is None or row[0] != len(epochs):
+            ids = sorted(epochs)
             found = dict(
-                self._db.execute(
+                db.execute(
                     b"SELECT id, epoch FROM tables WHERE id = ANY(%s) AND owner = %s", (ids, self.node)
                 ).fetchall()
             )
@@ -488,7 +498,7 @@ class PostgresStore:
         except psycopg.Error:
             pass  # the leases run out by themselves
         self._epochs.clear()
-        for con in (self._db, getattr(self, "_beat", None)):
+        for con in (self._db, getattr(self, "_wdb", None), getattr(self, "_beat", None)):
             if con is not None:
                 con.close()
 
