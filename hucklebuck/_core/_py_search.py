@@ -115,6 +115,8 @@ class SearchPosition:
     known: list[int] = field(default_factory=lambda: [0] * 8)
     pool: int = 0
     barred: list[int] = field(default_factory=lambda: [0] * 8)
+    stay_min: list[int] = field(default_factory=lambda: [3] * 8)
+    win_bid: list[int] = field(default_factory=lambda: [0] * 8)
 
 
 def _weakest(r: _Rules, hand: int, k: int) -> int:
@@ -290,13 +292,15 @@ def _sim_hucklebuck(
             my_disc = cards
     if p.phase == EXCHANGE:
         my_disc = cards
-    if p.phase <= DECLARE:
+    if p.phase <= DECLARE:  # the remaining stay-or-drop decisions, bidder last
+        wins = 0 < p.win_bid[bidder] <= high  # everyone stays to stop it
         for i in range(1, n + 1):
             s = (bidder + i) % n
             k = _weak(hands[s], trump).bit_count()
             if st[s] != 0:
                 continue
-            st[s] = 3 + k if s == bidder or _estimate(hands[s], trump) >= 3 else 1
+            stays = s == bidder or wins or _estimate(hands[s], trump) >= p.stay_min[s]
+            st[s] = 3 + k if stays else 1
     others = 0
     for i in range(n):
         if st[i] == 1:
