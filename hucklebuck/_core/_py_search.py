@@ -21,6 +21,11 @@ per-seat progress of the phase (``state``):
 - Buck 'Em: 0 undecided, 1 folded, 2 stayed, 4 stayed and drawn; bit 3 for a
   seat whose scare card forces it to stay.
 
+Two per-seat Hucklebuck fields shape the simulated stay-or-drop decisions:
+``stay_min``, the least trick estimate (tenths of a trick) with which the seat
+stays, and ``win_bid``, the least bid with which the seat, making it, wins the
+game or reaches the target (0: none); against such a bid every seat stays.
+
 **Sampling.**  The pool's cards in increasing order are shuffled (splitmix64,
 Fisher-Yates from the top); the seats that need cards, most constrained first
 (fewest allowed cards, then seat number), each take the first cards of the
@@ -34,8 +39,9 @@ The cards nobody took, in shuffled order, are the draw pile.
 **Playing a candidate out** (on the same deal for every candidate): the rest
 of the hand is played by the core's fixed policies (the ones of the bulk
 simulations): Hucklebuck bids up to ``(estimate + 3) // 10`` tricks, names
-its best suit, stays with an estimate of 0.3 tricks or more and exchanges
-its weakest cards; Deer Park orders up with a strength of 2.6 and calls with
+its best suit, stays with an estimate of at least ``stay_min`` (per seat, set
+from its score; any hand when the bid, made, would win the bidder the game:
+``win_bid``) and exchanges its weakest cards; Deer Park orders up with a strength of 2.6 and calls with
 2.8; Buck 'Em stays with two trumps or a high trump and an ace, and draws up
 to three cards that are neither trumps nor aces.  Draws come from the draw
 pile, then from the cards set aside in the simulation (lowest first).  Every

@@ -14,6 +14,9 @@ every seat of one player kind and reports, per kind:
   the game-value model (:func:`hucklebuck.players.value.win_probabilities`;
   1 or 0 when the hand ends the game).  The mean difference is the moon's
   gain in the chance of winning, with its 95% interval.
+* how the search's own values of the moon and of the best other choice
+  (the moon's before the correction, ``montecarlo.MOON_BIAS``) compare with
+  those plays: search minus play for each, with its 95% interval.
 
 Everything is seeded (``--seed``): the same command gives the same figures on
 the same core.  ``--minutes`` bounds the run: it stops starting games then.
@@ -57,6 +60,10 @@ class MoonBid:
     """Whether the bidder went on to win the game."""
     gain: float | None
     """Mean chance of winning after the moon minus after the best other choice (None: not branched)."""
+    rated: tuple[float, float] = (0.0, 0.0)
+    """The search's values of the moon (before the correction) and of the best other choice."""
+    played: tuple[float, float] | None = None
+    """The mean chance of winning after each of the two, played on from the true deal (None: not branched)."""
 
 
 @dataclass
@@ -109,12 +116,33 @@ class MoonReport:
             )
             worse = sum(1 for g in gains if g < 0)
             out.append(f"  the moon was the worse choice at {worse} of {len(gains)} bids")
+            both = [b for b in self.bids if b.played is not None]
+            over = [b.rated[0] - b.played[0] for b in both if b.played is not None]
+            under = [b.rated[1] - b.played[1] for b in both if b.played is not None]
+            rated = [b.rated[0] - b.rated[1] for b in both]
+            out.append(
+                f"  the search rated the moon {_mean(rated):+.3f} against the best other choice "
+                f"(before the correction); search minus play: moon {_interval(over)}, "
+                f"best other {_interval(under)}"
+            )
         if self.seats_with_moon:
             out.append(
                 f"  seats that bid the moon in a game won it {self.wins_with_moon} of "
                 f"{self.seats_with_moon} times (a seat's fair share: {1 / self.players:.2f})"
             )
         return out
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _interval(xs: Sequence[float]) -> str:
+    """Mean with its 95% interval."""
+    mean = _mean(xs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1))
+    half = 1.96 * sd / math.sqrt(max(1, len(xs)))
+    return f"{mean:+.3f} ({mean - half:+.3f} to {mean + half:+.3f})"
 
 
 def _value_after(game: HucklebuckGame, seat: int) -> float:
@@ -181,13 +209,16 @@ def measure(kind: str, players: int, games: int, seed: int, branches: int, deadl
                         made=False,
                         won_game=False,
                         gain=None,
+                        rated=(ranked[0][1] + montecarlo.MOON_BIAS, ranked[1][1]),
                     )
                     if branches:
                         base = seed * 7919 + g_no * 101 + len(report.bids) * 13
                         seeds = [base + k for k in range(branches)]
                         alt = ranked[1][0]
                         after_moon = _branch(game, moon, kind, seat, seeds)
-                        bid.gain = after_moon - _branch(game, alt, kind, seat, seeds)
+                        after_alt = _branch(game, alt, kind, seat, seeds)
+                        bid.gain = after_moon - after_alt
+                        bid.played = (after_moon, after_alt)
                     report.bids.append(bid)
                     open_bids.append((seat, bid))
                     mooned.add(seat)
