@@ -41,11 +41,12 @@ of the hand is played by the core's fixed policies (the ones of the bulk
 simulations): Hucklebuck bids up to ``(estimate + 3) // 10`` tricks, names
 its best suit, stays with an estimate of at least ``stay_min`` (per seat, set
 from its score; any hand when the bid, made, would win the bidder the game:
-``win_bid``) and exchanges its weakest cards; Deer Park orders up with a strength of 2.6 and calls with
-2.8; Buck 'Em stays with two trumps or a high trump and an ace, and draws up
-to three cards that are neither trumps nor aces.  Draws come from the draw
-pile, then from the cards set aside in the simulation (lowest first).  Every
-card is played by the playout policy of :mod:`._py_eval`.
+``win_bid``) and exchanges its weakest cards; Deer Park orders up with a
+strength of 2.6 and calls with 2.8; Buck 'Em stays with two trumps or a high
+trump and an ace, and draws up to three cards that are neither trumps nor
+aces.  Draws come from the draw pile, then from the cards set aside in the
+simulation (lowest first).  Every card is played by the playout policy of
+:mod:`._py_eval`.
 
 **Record** per (candidate, sample), ``REC`` signed bytes: tricks of seats 0-7
 (-1 for a seat not playing), the bidder or maker, the bid or requirement, a

@@ -269,7 +269,7 @@ def _hucklebuck(pos: pys.SearchPosition, obs: HucklebuckObservation, n: int) -> 
 
 #: The least trick estimate (tenths of a trick) with which the simulated Hucklebuck seats stay, by
 #: how far the seat is from the target: (points to go at least, estimate).  Measured from the
-#: default player's own stay-or-drop choices in self-play (``mc-blind``, four players, 135 games):
+#: Monte Carlo player's own stay-or-drop choices in self-play (``mc-blind``, four players, 135 games):
 #: below 0 it stays with nearly any hand (64 to 100 % with no estimate at all), and the nearer
 #: the target the more it keeps its points, so the estimate where it stays half the time rises.
 STAY_MIN: tuple[tuple[int, int], ...] = ((16, 0), (11, 1), (6, 2), (-1000, 4))
