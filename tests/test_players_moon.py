@@ -140,3 +140,12 @@ def test_the_moon_measurement_reports() -> None:
     assert text.startswith("mc-blind, 3 players: 1 games")
     for b in rep.bids:
         assert b.gain is not None and -1.0 <= b.gain <= 1.0
+
+
+@pytest.mark.single_core  # a measuring tool, not a rule: once, on the faster core
+def test_the_match_against_the_player_before_reports_and_restores() -> None:
+    """``--versus-before`` in miniature: one game; the search's settings are put back after."""
+    saved = (_search.stay_min, _search.win_bid, montecarlo.MOON_BIAS)
+    n, share, half = moon.versus_before("mc-blind", 1, 1, time.monotonic() + 60)
+    assert n == 1 and 0.0 <= share <= 1.0 and half >= 0.0
+    assert (_search.stay_min, _search.win_bid, montecarlo.MOON_BIAS) == saved
