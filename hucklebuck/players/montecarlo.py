@@ -35,9 +35,9 @@ MOON_BIAS = 0.015
 """What the search still under-rates the other choices of a Hucklebuck auction by, against a moon
 bid, in chance of winning: after a pass or a lower bid the seat's own exchange and card play are
 taken by the core's fixed policies, which serve those choices worse than the moon (which the
-cards mostly settle).  Measured at 204 moon bids of ``mc-blind`` self-play with each choice
+cards mostly settle).  Measured at 222 moon bids of ``mc-blind`` self-play with each choice
 played on from the true deal: the search put the best other choice 0.014 below play (the
-moon itself 0.020 above: a moon is bid where the search's estimate came out high).  The moon's
+moon itself 0.014 above: a moon is bid where the search's estimate came out high).  The moon's
 value is lowered by this much, so the moon is bid where the search rates it clearly better (see
 the players page, "Moon bids": without it the moon bids neither raise nor lower the chance of
 winning)."""
