@@ -209,6 +209,11 @@ typedef struct {
     uint64_t pool;          /* the cards that may be in a hidden hand (the deciding seat's view) */
     uint64_t barred[8];     /* pool cards each seat cannot hold, besides its voids (a card whose
                                place only some seats can have reached, e.g. a scare card shown) */
+    uint8_t stay_min[8];    /* Hucklebuck: a seat whose stay or drop is simulated stays with a trick
+                               estimate of at least this (tenths of a trick; set from its score) */
+    uint8_t win_bid[8];     /* Hucklebuck: the least bid with which the seat, making it, wins the game
+                               or reaches the target (0: none); the simulated seats facing such a
+                               bid stay with any hand, to take tricks from it */
 } hb_search_pos;
 
 typedef struct {

@@ -211,11 +211,12 @@ static void sim_hucklebuck(const hb_search_pos *p, const hb_rules *rules, uint64
     }
     if (p->phase == HB_SP_EXCHANGE) { my_disc = cand->cards; have_disc = 1; }
     if (p->phase <= HB_SP_DECLARE) {  /* the remaining stay-or-drop decisions, bidder last */
+        int wins = p->win_bid[bidder] && high >= p->win_bid[bidder];  /* everyone stays to stop it */
         for (i = 1; i <= n; i++) {
             int s = (bidder + i) % n;
             int k = popc(hb_i_weak_cards(hands[s], trump));
             if (st[s] != 0) continue;
-            if (s == bidder || hb_i_estimate(hands[s], trump) >= 3) st[s] = 3 + k;
+            if (s == bidder || wins || hb_i_estimate(hands[s], trump) >= p->stay_min[s]) st[s] = 3 + k;
             else st[s] = 1;
         }
     }

@@ -44,6 +44,8 @@ int hb_i_search_check_pos(const hb_search_pos *p, const hb_rules *r)
         return HB_E_TRUMP;
     if (p->pool & ~FULL52) return HB_E_MASK;
     if (p->flags < 0 || p->flags >= (1 << 16) || (HB_I_DUCKS(p) >> n) != 0) return HB_E_MODE;
+    for (i = 0; i < 8; i++)
+        if (p->win_bid[i] > 5 || (i >= n && p->win_bid[i])) return HB_E_MODE;
     for (i = 0; i < 8; i++) {
         if (i >= n) {
             if (p->size[i] || p->known[i] || p->voids[i] || p->barred[i]) return HB_E_SEATS;

@@ -15,7 +15,7 @@ from hucklebuck.cards import Card
 from hucklebuck.games import HucklebuckGame
 from hucklebuck.games.base import Phase
 from hucklebuck.packs import GameKind
-from hucklebuck.players import MonteCarloPlayer, hand_utility, montecarlo, moon, value
+from hucklebuck.players import MonteCarloPlayer, _search, hand_utility, montecarlo, moon, value
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 
@@ -34,9 +34,50 @@ def test_a_marginal_moon_is_no_longer_bid(monkeypatch: pytest.MonkeyPatch) -> No
     for seed in range(3):
         assert MonteCarloPlayer(seed=seed, inference=False).choose(obs) != moon_bid
         assert MonteCarloPlayer(seed=seed).choose(obs) != moon_bid
-    # without the correction the search bids it (the test can fail)
+    # the simulation alone no longer over-rates it: not bid without the correction either
     monkeypatch.setattr(montecarlo, "MOON_BIAS", 0.0)
+    assert MonteCarloPlayer(seed=0, inference=False).choose(obs) != moon_bid
+    # with the simulated stays of before (0.3 tricks, whatever the score or the bid) the search
+    # bids it (the test can fail)
+    monkeypatch.setattr(_search, "stay_min", lambda score, target: 3)
+    monkeypatch.setattr(_search, "win_bid", lambda obs, seat: 0)
     assert MonteCarloPlayer(seed=0, inference=False).choose(obs) == moon_bid
+
+
+def test_the_simulated_stays_follow_the_score() -> None:
+    """Below 0 a simulated seat stays with any hand, near the target only with a trick or so."""
+    assert _search.stay_min(-3, 15) == 0
+    assert _search.stay_min(0, 15) == 1
+    assert _search.stay_min(5, 15) == 2
+    assert _search.stay_min(10, 15) == 4
+    assert _search.stay_min(14, 15) == 4
+    rising = [_search.stay_min(s, 15) for s in range(-24, 15)]
+    assert rising == sorted(rising)
+
+
+def test_the_least_winning_bid_of_each_seat() -> None:
+    game = HucklebuckGame(4, dealer=0, scores=[12, 14, 3, -3], seed=1)
+    obs = game.observation(game.to_act)
+    assert [_search.win_bid(obs, s) for s in range(4)] == [3, 2, 5, 0]
+    at_zero = HucklebuckGame(4, dealer=0, scores=[0, 0, 0, 0], seed=1, options={"moon_at_zero": "win"})
+    assert _search.win_bid(at_zero.observation(at_zero.to_act), 0) == 5
+
+
+def test_the_simulated_seats_stay_against_a_winning_moon() -> None:
+    """A moon from above 0 wins the game: in the search every other seat stays to set it;
+    with no winning bid known some of them drop (the test can fail)."""
+    game = HucklebuckGame(4, dealer=0, scores=[0, 5, 0, 0], seed=3)
+    obs = game.observation(game.to_act)
+    assert obs.seat == 1
+    pos = _search.build_position(obs)
+    assert pos.win_bid[1] == 5
+    data = _search.run_search(pos, [(5, 0)], 7, 64)
+    recs = [data[k : k + 12] for k in range(0, len(data), 12)]
+    assert all(r[10] == 0 and all(r[s] < 128 for s in (0, 2, 3)) for r in recs)
+    pos.win_bid = [0] * 8
+    data = _search.run_search(pos, [(5, 0)], 7, 64)
+    recs = [data[k : k + 12] for k in range(0, len(data), 12)]
+    assert any(r[10] == 2 or any(r[s] >= 128 for s in (0, 2, 3)) for r in recs)
 
 
 def test_the_moon_value_is_lowered_by_the_bias(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -99,3 +140,12 @@ def test_the_moon_measurement_reports() -> None:
     assert text.startswith("mc-blind, 3 players: 1 games")
     for b in rep.bids:
         assert b.gain is not None and -1.0 <= b.gain <= 1.0
+
+
+@pytest.mark.single_core  # a measuring tool, not a rule: once, on the faster core
+def test_the_match_against_the_player_before_reports_and_restores() -> None:
+    """``--versus-before`` in miniature: one game; the search's settings are put back after."""
+    saved = (_search.stay_min, _search.win_bid, montecarlo.MOON_BIAS)
+    n, share, half = moon.versus_before("mc-blind", 1, 1, time.monotonic() + 60)
+    assert n == 1 and 0.0 <= share <= 1.0 and half >= 0.0
+    assert (_search.stay_min, _search.win_bid, montecarlo.MOON_BIAS) == saved

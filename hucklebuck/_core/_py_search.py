@@ -21,6 +21,11 @@ per-seat progress of the phase (``state``):
 - Buck 'Em: 0 undecided, 1 folded, 2 stayed, 4 stayed and drawn; bit 3 for a
   seat whose scare card forces it to stay.
 
+Two per-seat Hucklebuck fields shape the simulated stay-or-drop decisions:
+``stay_min``, the least trick estimate (tenths of a trick) with which the seat
+stays, and ``win_bid``, the least bid with which the seat, making it, wins the
+game or reaches the target (0: none); against such a bid every seat stays.
+
 **Sampling.**  The pool's cards in increasing order are shuffled (splitmix64,
 Fisher-Yates from the top); the seats that need cards, most constrained first
 (fewest allowed cards, then seat number), each take the first cards of the
@@ -34,12 +39,14 @@ The cards nobody took, in shuffled order, are the draw pile.
 **Playing a candidate out** (on the same deal for every candidate): the rest
 of the hand is played by the core's fixed policies (the ones of the bulk
 simulations): Hucklebuck bids up to ``(estimate + 3) // 10`` tricks, names
-its best suit, stays with an estimate of 0.3 tricks or more and exchanges
-its weakest cards; Deer Park orders up with a strength of 2.6 and calls with
-2.8; Buck 'Em stays with two trumps or a high trump and an ace, and draws up
-to three cards that are neither trumps nor aces.  Draws come from the draw
-pile, then from the cards set aside in the simulation (lowest first).  Every
-card is played by the playout policy of :mod:`._py_eval`.
+its best suit, stays with an estimate of at least ``stay_min`` (per seat, set
+from its score; any hand when the bid, made, would win the bidder the game:
+``win_bid``) and exchanges its weakest cards; Deer Park orders up with a
+strength of 2.6 and calls with 2.8; Buck 'Em stays with two trumps or a high
+trump and an ace, and draws up to three cards that are neither trumps nor
+aces.  Draws come from the draw pile, then from the cards set aside in the
+simulation (lowest first).  Every card is played by the playout policy of
+:mod:`._py_eval`.
 
 **Record** per (candidate, sample), ``REC`` signed bytes: tricks of seats 0-7
 (-1 for a seat not playing), the bidder or maker, the bid or requirement, a
@@ -115,6 +122,8 @@ class SearchPosition:
     known: list[int] = field(default_factory=lambda: [0] * 8)
     pool: int = 0
     barred: list[int] = field(default_factory=lambda: [0] * 8)
+    stay_min: list[int] = field(default_factory=lambda: [3] * 8)
+    win_bid: list[int] = field(default_factory=lambda: [0] * 8)
 
 
 def _weakest(r: _Rules, hand: int, k: int) -> int:
@@ -290,13 +299,15 @@ def _sim_hucklebuck(
             my_disc = cards
     if p.phase == EXCHANGE:
         my_disc = cards
-    if p.phase <= DECLARE:
+    if p.phase <= DECLARE:  # the remaining stay-or-drop decisions, bidder last
+        wins = 0 < p.win_bid[bidder] <= high  # everyone stays to stop it
         for i in range(1, n + 1):
             s = (bidder + i) % n
             k = _weak(hands[s], trump).bit_count()
             if st[s] != 0:
                 continue
-            st[s] = 3 + k if s == bidder or _estimate(hands[s], trump) >= 3 else 1
+            stays = s == bidder or wins or _estimate(hands[s], trump) >= p.stay_min[s]
+            st[s] = 3 + k if stays else 1
     others = 0
     for i in range(n):
         if st[i] == 1:

@@ -60,6 +60,10 @@ def check_pos(p: SearchPosition, r: _Rules | None) -> None:
         bad(E_MASK)
     if not 0 <= p.flags < 1 << 16 or (p.flags >> 8 & 0xFF) >> n:
         bad(E_MODE)
+    if len(p.win_bid) != 8 or any(not 0 <= v <= 5 or (i >= n and v) for i, v in enumerate(p.win_bid)):
+        bad(E_MODE)
+    if len(p.stay_min) != 8 or not all(0 <= v <= 255 for v in p.stay_min):
+        bad(E_MODE)
     seen, need = 0, 0
     for i in range(8):
         if i >= n:

@@ -14,6 +14,15 @@ every seat of one player kind and reports, per kind:
   the game-value model (:func:`hucklebuck.players.value.win_probabilities`;
   1 or 0 when the hand ends the game).  The mean difference is the moon's
   gain in the chance of winning, with its 95% interval.
+* how the search's own values of the moon and of the best other choice
+  (the moon's before the correction, ``montecarlo.MOON_BIAS``) compare with
+  those plays: search minus play for each, with its 95% interval.
+
+With ``--versus-before`` it instead plays each kind against itself as it was
+before the search's simulated seats stayed or dropped by score and by the bid
+(every seat staying with an estimate of 0.3 tricks, the moon correction 0.03),
+two seats each, the seats swapped every other game, and reports the share of
+the wins the current player took.
 
 Everything is seeded (``--seed``): the same command gives the same figures on
 the same core.  ``--minutes`` bounds the run: it stops starting games then.
@@ -33,7 +42,7 @@ from ..actions import Action, Bid
 from ..games.base import Phase
 from ..games.hucklebuck import HucklebuckGame
 from ..packs import GameKind
-from . import make_player, montecarlo, value
+from . import _search, make_player, montecarlo, value
 from .montecarlo import MonteCarloPlayer
 
 __all__ = ["MoonBid", "MoonReport", "main", "measure"]
@@ -57,6 +66,10 @@ class MoonBid:
     """Whether the bidder went on to win the game."""
     gain: float | None
     """Mean chance of winning after the moon minus after the best other choice (None: not branched)."""
+    rated: tuple[float, float] = (0.0, 0.0)
+    """The search's values of the moon (before the correction) and of the best other choice."""
+    played: tuple[float, float] | None = None
+    """The mean chance of winning after each of the two, played on from the true deal (None: not branched)."""
 
 
 @dataclass
@@ -109,12 +122,33 @@ class MoonReport:
             )
             worse = sum(1 for g in gains if g < 0)
             out.append(f"  the moon was the worse choice at {worse} of {len(gains)} bids")
+            both = [b for b in self.bids if b.played is not None]
+            over = [b.rated[0] - b.played[0] for b in both if b.played is not None]
+            under = [b.rated[1] - b.played[1] for b in both if b.played is not None]
+            rated = [b.rated[0] - b.rated[1] for b in both]
+            out.append(
+                f"  the search rated the moon {_mean(rated):+.3f} against the best other choice "
+                "(before the correction)"
+            )
+            out.append(f"  search minus play: moon {_interval(over)}, best other {_interval(under)}")
         if self.seats_with_moon:
             out.append(
                 f"  seats that bid the moon in a game won it {self.wins_with_moon} of "
                 f"{self.seats_with_moon} times (a seat's fair share: {1 / self.players:.2f})"
             )
         return out
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _interval(xs: Sequence[float]) -> str:
+    """Mean with its 95% interval."""
+    mean = _mean(xs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1))
+    half = 1.96 * sd / math.sqrt(max(1, len(xs)))
+    return f"{mean:+.3f} ({mean - half:+.3f} to {mean + half:+.3f})"
 
 
 def _value_after(game: HucklebuckGame, seat: int) -> float:
@@ -181,13 +215,16 @@ def measure(kind: str, players: int, games: int, seed: int, branches: int, deadl
                         made=False,
                         won_game=False,
                         gain=None,
+                        rated=(ranked[0][1] + montecarlo.MOON_BIAS, ranked[1][1]),
                     )
                     if branches:
                         base = seed * 7919 + g_no * 101 + len(report.bids) * 13
                         seeds = [base + k for k in range(branches)]
                         alt = ranked[1][0]
                         after_moon = _branch(game, moon, kind, seat, seeds)
-                        bid.gain = after_moon - _branch(game, alt, kind, seat, seeds)
+                        after_alt = _branch(game, alt, kind, seat, seeds)
+                        bid.gain = after_moon - after_alt
+                        bid.played = (after_moon, after_alt)
                     report.bids.append(bid)
                     open_bids.append((seat, bid))
                     mooned.add(seat)
@@ -208,6 +245,49 @@ def measure(kind: str, players: int, games: int, seed: int, branches: int, deadl
     return report
 
 
+class _Before:
+    """A player deciding as the search did before the score- and bid-aware stays."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+
+    def choose(self, observation: Any) -> Action:
+        saved = (_search.stay_min, _search.win_bid, montecarlo.MOON_BIAS)
+        _search.stay_min = lambda score, target: 3
+        _search.win_bid = lambda obs, seat: 0
+        montecarlo.MOON_BIAS = 0.03
+        try:
+            action: Action = self.player.choose(observation)
+            return action
+        finally:
+            _search.stay_min, _search.win_bid, montecarlo.MOON_BIAS = saved
+
+
+def versus_before(kind: str, games: int, seed: int, deadline: float) -> tuple[int, float, float]:
+    """Games played, and the current player's mean share of the wins with its 95% half-width, two
+    seats of four against two of the player before (stopping at ``deadline``)."""
+    shares: list[float] = []
+    for g in range(games):
+        if time.monotonic() > deadline:
+            break
+        game = HucklebuckGame(4, seed=seed + g // 2)
+        new = (0, 2) if g % 2 == 0 else (1, 3)
+        bots = [make_player(kind, "hucklebuck", seed=(seed + g) * 16 + s) for s in range(4)]
+        seats = [b if s in new else _Before(b) for s, b in enumerate(bots)]
+        while game.phase is not Phase.GAME_OVER:
+            if game.phase is Phase.HAND_OVER:
+                game.next_hand()
+                continue
+            seat = game.to_act
+            assert seat is not None
+            game.apply(seats[seat].choose(game.observation(seat)))
+        shares.append(sum(1 for s in game.winners if s in new) / len(game.winners))
+    n = len(shares)
+    mean = _mean(shares)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in shares) / max(1, n - 1))
+    return n, mean, 1.96 * sd / math.sqrt(max(1, n))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the measurement from the command line (see the module docstring)."""
     doc = (__doc__ or "").split("\n")[0]
@@ -224,12 +304,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help=f"the players' moon correction for this run (default {montecarlo.MOON_BIAS}; 0: none)",
     )
+    ap.add_argument(
+        "--versus-before",
+        action="store_true",
+        help="play each kind against itself as it was before the score-aware stays (see above)",
+    )
     args = ap.parse_args(argv)
     if args.moon_bias is not None:
         montecarlo.MOON_BIAS = args.moon_bias
     print(f"moon correction {montecarlo.MOON_BIAS}, seed {args.seed}", flush=True)
     for kind in args.kinds.split(","):
         deadline = time.monotonic() + 60 * args.minutes
+        if args.versus_before:
+            n, mean, half = versus_before(kind, args.games, args.seed, deadline)
+            print(
+                f"{kind} against itself before: {n} games, it took {mean:.3f} of the wins "
+                f"({mean - half:.3f} to {mean + half:.3f}; an equal player 0.5)",
+                flush=True,
+            )
+            continue
         rep = measure(kind, args.players, args.games, args.seed, args.branches, deadline)
         print("\n".join(rep.lines()), flush=True)
     return 0
