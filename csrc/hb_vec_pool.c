@@ -15,9 +15,10 @@
  * identical for any number of threads.
  *
  * A step runs in two passes: every chunk copies and checks its ids (the copy
- * is what the second pass applies), and only when the whole batch has passed
- * does any chunk change an environment; on an error the lowest failing
- * environment is reported, as one thread would.
+ * is what the second pass applies; the check reads only the first bytes of
+ * each state), and only when the whole batch has passed does any chunk change
+ * an environment (checking each state as it reaches it); on an error the
+ * lowest failing environment is reported.
  *
  * Waiting: a worker spins for a short while for the next call (calls come
  * back to back in a training loop), then sleeps on a condition variable; the
@@ -512,7 +513,7 @@ static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, in
 {
     job_args *a = (job_args *)job;
     (void)bad_id;
-    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, NULL, 0, 0, 0, begin, end, bad, NULL);
+    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, NULL, 0, 0, 0, begin, end, bad, NULL, 1);
 }
 
 static int pass_reset(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -529,7 +530,7 @@ static int pass_step_check(void *job, size_t begin, size_t end, size_t *bad, int
     size_t size = (size_t)a->itemsize;
     memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
     return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->ids, a->itemsize, a->is_signed,
-                      a->actions_len, begin, end, bad, bad_id);
+                      a->actions_len, begin, end, bad, bad_id, 0);
 }
 
 static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
