@@ -386,6 +386,12 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
         float *rew = io->rewards + i * (size_t)cfg->players;
         int64_t id = 0;
         ahead(cfg, envs, num_envs, i, end);
+        if (i + AHEAD < end) {  /* the output rows this pass writes a little later */
+            uint8_t *row = io->legal_mask + (i + AHEAD) * (size_t)cfg->actions;
+            PREFETCH(row, 1);
+            PREFETCH(row + cfg->actions - 1, 1);
+            PREFETCH(io->rewards + (i + AHEAD) * (size_t)cfg->players, 1);
+        }
         /* the state, and that the id (legal by the state's legal ids) is one its phase can apply */
         rc = g_check_env(cfg, e);
         if (rc == HB_OK && !e->term) {
@@ -463,7 +469,7 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
         r = hb_rng_below(&state, (uint64_t)count);
         for (w = 0; w < 2; w++) {
             uint64_t bits = legal[w];
-            int here = popcount64(bits);
+            int here = hb_v_popcount(bits);
             if (r >= (uint64_t)here) { r -= (uint64_t)here; continue; }
             while (r--) bits &= bits - 1;
             out[i] = 64 * w + lowest_bit(bits);

@@ -35,13 +35,13 @@ enum { HB_BE_STAY = 52, HB_BE_SWAP = 53, HB_BE_FOLD = 54, HB_BE_DRAW = 55, HB_BE
 #define HB_HB_DROPPED 6        /* hb_vec_env.declared: dropped (0..5 stayed to exchange that many) */
 
 /* An environment is two fixed-size structs: the state every step reads and
-   writes (hb_vec_env, ~600 bytes), and its random stream and the episode's
+   writes (hb_vec_env, 832 bytes), and its random stream and the episode's
    earlier hands (hb_vec_cold, read at deals only).  A batch's buffer holds all
    the hb_vec_env structs, then all the hb_vec_cold ones, so a step touches
    contiguous memory. */
 #define HB_VEC_HAND_LOG 128
-/* The bytes at the front of hb_vec_env that Deer Park Euchre reads (to hand_log's end). */
-#define HB_VEC_DP_BYTES (offsetof(hb_vec_env, hand_log) + HB_VEC_HAND_LOG)
+/* The bytes at the front of hb_vec_env that Deer Park Euchre reads at every step. */
+#define HB_VEC_DP_BYTES (offsetof(hb_vec_env, hand_log) + 32)
 
 typedef struct {
     uint32_t mti;              /* (what a deal reads first: in the struct's first cache line) */
@@ -53,8 +53,11 @@ typedef struct {
 } hb_vec_cold;
 
 typedef struct {
-    /* first what every pass over the batch reads (sampling and checking the ids:
-       legal and term), then the rest of a Deer Park Euchre state, then the other games' */
+    /* By cache line (a batch that starts on a 64-byte boundary, as hucklebuck.vector's
+       does): first what every pass over the batch reads (sampling and checking the
+       ids: legal and term) and the rest of the small fields; then the hands, the
+       cards played, and the scores with the start of this hand's ids -- all a Deer
+       Park Euchre step touches in a hand of up to 32 ids; then the other games' fields. */
     uint64_t legal[2];         /* the legal ids now (kept by every call that changes the state) */
     uint8_t term, phase, dealer, turn;
     uint8_t index, trump, maker, requirement;
@@ -65,14 +68,14 @@ typedef struct {
     uint16_t mt_at;            /* where the random stream reads next (a copy of its mti, for prefetching) */
     uint8_t trick[8];
     uint8_t won[8];
+    uint32_t hands_done;       /* hands finished in this episode */
+    uint32_t episode;
     uint64_t hands[8];         /* each seat's cards */
     uint64_t played[8];        /* cards each seat played this hand */
     int32_t scores[8];
-    uint64_t seed;             /* the stream's seed is (seed << 32) | env */
-    uint32_t env, episode;
-    uint32_t hands_done;       /* hands finished in this episode */
-    uint8_t pad[4];
     uint8_t hand_log[HB_VEC_HAND_LOG]; /* this hand's ids */
+    uint64_t seed;             /* the stream's seed is (seed << 32) | env */
+    uint32_t env, pad;
     /* Hucklebuck only */
     uint64_t disc[8];          /* each seat's discards in this hand's exchange */
     uint8_t stock[52], aside[52]; /* the stock (top at stock_pos) and the set-aside pile, in order */
@@ -101,7 +104,21 @@ typedef struct {
 /* Every environment starts at the same offset in a cache line (compile-time check). */
 typedef char hb_vec_env_lines[sizeof(hb_vec_env) % 64 == 0 ? 1 : -1];
 
-static inline int hb_popcount128(const uint64_t x[2]) { return popcount64(x[0]) + popcount64(x[1]); }
+/* Set bits of x, inline (without the popcnt instruction compiled in,
+   __builtin_popcountll is a call into libgcc). */
+static inline int hb_v_popcount(uint64_t x)
+{
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
+static inline int hb_popcount128(const uint64_t x[2]) { return hb_v_popcount(x[0]) + hb_v_popcount(x[1]); }
 
 /* The cards a seat may play now: its hand, or the cards of the led suit when it has any
  * (rules: the four trumps' tables, as every lane keeps them). */
