@@ -447,9 +447,11 @@ def _print_ratios(
         busy = " and ".join(f"{b:.2f}" for b in pair.busy)
         share = " / ".join(f"{s:.0%}" for s in pair.share)
         per_cpu = pair.two[1] / pair.one[1] if pair.one[1] else 0.0
-        verdict = targets.check("vector", f"{game} {players}p two threads / one, {n:,} tables", pair.ratio, 1.8)
+        label = f"{game} {players}p two threads / one, {n:,} tables"
+        verdict = targets.check("vector", label, pair.ratio, 1.8)
+        best = "  (best)" if n == top else ""
         print(
-            f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall{'  (best)' if n == top else ''}\n"
+            f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall{best}\n"
             f"      {verdict}\n"
             f"      the process got {pair.cpu[1]:.2f} CPU-seconds per second with two threads"
             f" ({pair.cpu[0]:.2f} with one);\n      each thread worked {busy} of the time and handled"
