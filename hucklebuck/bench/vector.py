@@ -449,9 +449,9 @@ def _print_ratios(
         per_cpu = pair.two[1] / pair.one[1] if pair.one[1] else 0.0
         label = f"{game} {players}p two threads / one, {n:,} tables"
         verdict = targets.check("vector", label, pair.ratio, 1.8)
-        best = "  (best)" if n == top else ""
+        tag = "  (best)" if n == top else ""
         print(
-            f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall{best}\n"
+            f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall{tag}\n"
             f"      {verdict}\n"
             f"      the process got {pair.cpu[1]:.2f} CPU-seconds per second with two threads"
             f" ({pair.cpu[0]:.2f} with one);\n      each thread worked {busy} of the time and handled"
