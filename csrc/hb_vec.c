@@ -39,11 +39,16 @@ static int num_actions(int game)
     return game == HB_GAME_HUCKLEBUCK ? HB_HB_ACTIONS : game == HB_GAME_BUCKEM ? HB_BE_ACTIONS : HB_DP_ACTIONS;
 }
 
+/* The game's part of the state machine (cfg->game already checked). */
+#define IS_HB(cfg) ((cfg)->game == HB_GAME_HUCKLEBUCK)
+#define IS_BE(cfg) ((cfg)->game == HB_GAME_BUCKEM)
+#define IS_DP(cfg) ((cfg)->game == HB_GAME_DEERPARK)
+
 /* A pass over the batch asks for the memory of the environments ahead of the
    one it works on: the state AHEAD * 2 environments on, and, AHEAD on, the
    random stream's words of one about to be dealt (its next episode, or its
    next hand).  Only the bytes a game reads: Deer Park Euchre's fields are at
-   the front of the struct. */
+   the front of the struct, then Hucklebuck's, then Buck 'Em's. */
 #define AHEAD 6
 #if defined(__GNUC__)
 #define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
@@ -54,7 +59,8 @@ static int num_actions(int game)
 static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
 {
     hb_vec_env *all = (hb_vec_env *)envs;
-    size_t k = i + 2 * AHEAD, b, bytes = cfg->game == HB_GAME_DEERPARK ? HB_VEC_DP_BYTES : sizeof(hb_vec_env);
+    size_t k = i + 2 * AHEAD, b;
+    size_t bytes = IS_DP(cfg) ? HB_VEC_DP_BYTES : IS_HB(cfg) ? offsetof(hb_vec_env, bank) : sizeof(hb_vec_env);
     if (k < end)
         for (b = 0; b < bytes; b += 64) PREFETCH((unsigned char *)&all[k] + b, 1);
     k = i + AHEAD;
@@ -65,10 +71,6 @@ static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, 
         for (b = 0; b < 4 && at + 16 * b < HB_MT_N; b++) PREFETCH(&c->mt[at + 16 * b], 1);
     }
 }
-
-/* The game's part of the state machine (cfg->game already checked). */
-#define IS_HB(cfg) ((cfg)->game == HB_GAME_HUCKLEBUCK)
-#define IS_BE(cfg) ((cfg)->game == HB_GAME_BUCKEM)
 
 static int g_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
