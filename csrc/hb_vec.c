@@ -42,6 +42,35 @@ static int num_actions(int game)
 /* The game's part of the state machine (cfg->game already checked). */
 #define IS_HB(cfg) ((cfg)->game == HB_GAME_HUCKLEBUCK)
 #define IS_BE(cfg) ((cfg)->game == HB_GAME_BUCKEM)
+#define IS_DP(cfg) ((cfg)->game == HB_GAME_DEERPARK)
+
+/* A pass over the batch asks for the memory of the environments ahead of the
+   one it works on: the state AHEAD * 2 environments on, and, AHEAD on, the
+   random stream's words of one about to be dealt (its next episode, or its
+   next hand).  Only the bytes a game reads: Deer Park Euchre's fields are at
+   the front of the struct, then Hucklebuck's, then Buck 'Em's. */
+#define AHEAD 6
+#if defined(__GNUC__)
+#define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
+#else
+#define PREFETCH(p, w) ((void)(p))
+#endif
+
+static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
+{
+    hb_vec_env *all = (hb_vec_env *)envs;
+    size_t k = i + 2 * AHEAD, b;
+    size_t bytes = IS_DP(cfg) ? HB_VEC_DP_BYTES : IS_HB(cfg) ? offsetof(hb_vec_env, bank) : sizeof(hb_vec_env);
+    if (k < end)
+        for (b = 0; b < bytes; b += 64) PREFETCH((unsigned char *)&all[k] + b, 1);
+    k = i + AHEAD;
+    if (k < end && (all[k].term || (all[k].phase == HB_PH_PLAY && all[k].tricks == 4))) {
+        hb_vec_cold *c = cold_of(envs, num_envs, k);
+        unsigned at = all[k].mt_at < HB_MT_N ? all[k].mt_at : 0;
+        PREFETCH(c, 1);
+        for (b = 0; b < 4 && at + 16 * b < HB_MT_N; b++) PREFETCH(&c->mt[at + 16 * b], 1);
+    }
+}
 
 static int g_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
@@ -60,6 +89,7 @@ static void g_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c)
     if (IS_BE(cfg)) hb_v_be_deal(cfg, e, c);
     else if (IS_HB(cfg)) hb_v_hb_deal(cfg, e, c);
     else hb_v_dp_deal(cfg, e, c);
+    e->mt_at = (uint16_t)c->mti;
 }
 
 static int g_check_cfg(const hb_vec_cfg *cfg)
@@ -258,13 +288,26 @@ static int read_id(const void *actions, int itemsize, int is_signed, size_t i, i
     }
 }
 
+/* Whether id is an action of the phase that environment e (a valid state) can apply safely. */
+static int g_fits(const hb_vec_cfg *cfg, const hb_vec_env *e, int64_t id)
+{
+    if (IS_BE(cfg)) return hb_v_be_fits(e, cfg->players, (int)id);
+    return IS_HB(cfg) ? hb_v_hb_fits(e, cfg->players, (int)id) : hb_v_dp_fits(e, cfg->players, (int)id);
+}
+
+/* Check the ids of [begin, end): in range and legal in the legal ids each state
+   keeps; with full != 0 also that each state is a valid one, and that the id is
+   one its phase can apply (as hb_vec_check does).  Without, a step checks those
+   as it reaches each environment (they guard memory: a valid state's legal ids
+   always pass), and reads only the first bytes of each state here. */
 static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void *actions, int itemsize,
-                       int is_signed, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+                       int is_signed, size_t begin, size_t end, size_t *bad, int64_t *bad_id, int full)
 {
     size_t i;
     for (i = begin; i < end; i++) {
         int64_t id = 0;
-        int rc = g_check_env(cfg, &all[i]);
+        int rc = full ? g_check_env(cfg, &all[i]) : HB_OK;
+        if (i + AHEAD < end) PREFETCH(&all[i + AHEAD], 0);
         if (rc == HB_OK) rc = read_id(actions, itemsize, is_signed, i, &id);
         if (rc != HB_OK) {
             if (bad) *bad = i;
@@ -272,11 +315,7 @@ static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void 
         }
         if (all[i].term) continue;
         if (id < 0 || id >= cfg->actions) rc = HB_E_V_RANGE;
-        if (rc == HB_OK
-            && (!(all[i].legal[id >> 6] >> (id & 63) & 1)
-                || !(IS_BE(cfg)   ? hb_v_be_fits(&all[i], cfg->players, (int)id)
-                     : IS_HB(cfg) ? hb_v_hb_fits(&all[i], cfg->players, (int)id)
-                                  : hb_v_dp_fits(&all[i], cfg->players, (int)id))))
+        if (rc == HB_OK && (!(all[i].legal[id >> 6] >> (id & 63) & 1) || (full && !g_fits(cfg, &all[i], id))))
             rc = HB_E_V_ILLEGAL;
         if (rc != HB_OK) {
             if (bad) *bad = i;
@@ -295,12 +334,12 @@ int hb_vec_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_
     if (rc != HB_OK) return rc;
     if (actions == NULL) return HB_E_NULL;
     return hb_v_check(cfg, envs, envs_len, num_envs, actions, itemsize, is_signed, actions_len, 0, num_envs, bad,
-                      bad_id);
+                      bad_id, 1);
 }
 
 int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, const void *actions,
                int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end, size_t *bad,
-               int64_t *bad_id)
+               int64_t *bad_id, int full)
 {
     const hb_vec_env *all = (const hb_vec_env *)envs;
     size_t i;
@@ -316,7 +355,7 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
         return HB_OK;
     }
     if (actions_len != num_envs) return HB_E_V_LEN;
-    return check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
+    return check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, full);
 }
 
 int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
@@ -342,17 +381,34 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
     if (actions_len != num_envs) return HB_E_V_LEN;
     if (given) memcpy(rules, given, sizeof rules);
     else all_rules(cfg, rules);
-    if (!checked) rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id);
+    if (!checked) rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, 0);
     if (rc != HB_OK) return rc;
     for (i = begin; i < end; i++) {
         hb_vec_env *e = &all[i];
         float *rew = io->rewards + i * (size_t)cfg->players;
         int64_t id = 0;
+        ahead(cfg, envs, num_envs, i, end);
+        if (i + AHEAD < end) {  /* the output rows this pass writes a little later */
+            uint8_t *row = io->legal_mask + (i + AHEAD) * (size_t)cfg->actions;
+            PREFETCH(row, 1);
+            PREFETCH(row + cfg->actions - 1, 1);
+            PREFETCH(io->rewards + (i + AHEAD) * (size_t)cfg->players, 1);
+        }
+        /* the state, and that the id (legal by the state's legal ids) is one its phase can apply */
+        rc = g_check_env(cfg, e);
+        if (rc == HB_OK && !e->term) {
+            read_id(actions, itemsize, is_signed, i, &id);
+            if (!g_fits(cfg, e, id)) rc = HB_E_V_ILLEGAL;
+        }
+        if (rc != HB_OK) {
+            if (bad) *bad = i;
+            if (bad_id) *bad_id = id;
+            return rc;
+        }
         memset(rew, 0, sizeof(float) * (size_t)cfg->players);
         if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
             new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
         } else {
-            read_id(actions, itemsize, is_signed, i, &id);
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
             if (IS_BE(cfg)) hb_v_be_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
             else if (IS_HB(cfg)) hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
@@ -406,6 +462,7 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
         uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;
         int count, w;
         out[i] = -1;
+        if (i + AHEAD < end) PREFETCH(&all[i + AHEAD].legal, 0);
         if (all[i].term) continue;
         legal[0] = all[i].legal[0];
         legal[1] = all[i].legal[1] & high;
@@ -414,7 +471,7 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
         r = hb_rng_below(&state, (uint64_t)count);
         for (w = 0; w < 2; w++) {
             uint64_t bits = legal[w];
-            int here = popcount64(bits);
+            int here = hb_v_popcount(bits);
             if (r >= (uint64_t)here) { r -= (uint64_t)here; continue; }
             while (r--) bits &= bits - 1;
             out[i] = 64 * w + lowest_bit(bits);

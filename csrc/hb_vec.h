@@ -106,7 +106,11 @@ int hb_vec_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_
                  int64_t *bad_id);
 
 /* Check, then apply, the actions of [begin, end) (a terminated environment ignores
-   its id and is dealt its next episode) and fill their outputs. */
+   its id and is dealt its next episode) and fill their outputs.  Every id is
+   checked (in range, legal now) before any environment changes; each state is
+   checked to be a valid one as the step reaches it, so a corrupt state stops
+   the step there (the environments before it stepped; hb_vec_check checks
+   the states too, without changing anything). */
 int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
                 const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin,
                 size_t end, size_t *bad, int64_t *bad_id);
@@ -131,8 +135,7 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
 /* Worker threads that split the calls below across `threads` threads (the
    calling one included; hb_vec_pool.c): each call returns when all its work is
    done, with the same outputs and errors as one thread (a step checks every id
-   before it changes any environment; hb_vec_step's *bad is the lowest failing
-   environment).  The ids are copied first: the caller may change its buffer
+   before it changes any environment; *bad is the lowest failing environment).  The ids are copied first: the caller may change its buffer
    afterwards.  NULL when the threads cannot be started.  Calls from several
    threads take turns; in a child process after fork() a call runs in the
    calling thread alone.  Freeing the pool waits for a running call, then joins

@@ -5,6 +5,7 @@
 #ifndef HB_VEC_INTERNAL_H
 #define HB_VEC_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "hb_core.h"
 #include "hb_internal.h"
@@ -34,38 +35,47 @@ enum { HB_BE_STAY = 52, HB_BE_SWAP = 53, HB_BE_FOLD = 54, HB_BE_DRAW = 55, HB_BE
 #define HB_HB_DROPPED 6        /* hb_vec_env.declared: dropped (0..5 stayed to exchange that many) */
 
 /* An environment is two fixed-size structs: the state every step reads and
-   writes (hb_vec_env, ~600 bytes), and its random stream and the episode's
+   writes (hb_vec_env, 832 bytes), and its random stream and the episode's
    earlier hands (hb_vec_cold, read at deals only).  A batch's buffer holds all
    the hb_vec_env structs, then all the hb_vec_cold ones, so a step touches
    contiguous memory. */
 #define HB_VEC_HAND_LOG 128
+/* The bytes at the front of hb_vec_env that Deer Park Euchre reads at every step. */
+#define HB_VEC_DP_BYTES (offsetof(hb_vec_env, hand_log) + 32)
 
 typedef struct {
-    uint32_t mt[HB_MT_N];      /* CPython's random.Random state */
-    uint32_t mti;
+    uint32_t mti;              /* (what a deal reads first: in the struct's first cache line) */
     uint32_t log_len;          /* ids of the episode's earlier hands (HB_VEC_LOG + 1: overflowed) */
     uint64_t draws;            /* outputs the stream has given */
     uint64_t episode_draws;    /* ... before this episode's first deal */
+    uint32_t mt[HB_MT_N];      /* CPython's random.Random state */
     uint8_t log[HB_VEC_LOG];
 } hb_vec_cold;
 
 typedef struct {
-    uint64_t seed;             /* the stream's seed is (seed << 32) | env */
-    uint32_t env, episode;
-    uint32_t hands_done;       /* hands finished in this episode */
-    int32_t scores[8];
-    uint64_t hands[8];         /* each seat's cards */
-    uint64_t played[8];        /* cards each seat played this hand */
-    uint8_t phase, dealer, turn, index;
-    uint8_t trump, maker, requirement, turned;
-    uint8_t has_kitty, discard, discard_seat, term;
+    /* By cache line (a batch that starts on a 64-byte boundary, as hucklebuck.vector's
+       does): first what every pass over the batch reads (sampling and checking the
+       ids: legal and term) and the rest of the small fields; then the hands, the
+       cards played, and the scores with the start of this hand's ids -- all a Deer
+       Park Euchre step touches in a hand of up to 32 ids; then the other games' fields. */
+    uint64_t legal[2];         /* the legal ids now (kept by every call that changes the state) */
+    uint8_t term, phase, dealer, turn;
+    uint8_t index, trump, maker, requirement;
+    uint8_t turned, has_kitty, discard, discard_seat;
     uint8_t winners, ever_locked, passed_order, passed_call;
     uint8_t leader, tlen, tricks, play_started;
+    uint8_t hand_len;
+    uint16_t mt_at;            /* where the random stream reads next (a copy of its mti, for prefetching) */
     uint8_t trick[8];
     uint8_t won[8];
-    uint64_t legal[2];         /* the legal ids now (kept by every call that changes the state) */
-    uint8_t hand_len, pad[7];
+    uint32_t hands_done;       /* hands finished in this episode */
+    uint32_t episode;
+    uint64_t hands[8];         /* each seat's cards */
+    uint64_t played[8];        /* cards each seat played this hand */
+    int32_t scores[8];
     uint8_t hand_log[HB_VEC_HAND_LOG]; /* this hand's ids */
+    uint64_t seed;             /* the stream's seed is (seed << 32) | env */
+    uint32_t env, pad;
     /* Hucklebuck only */
     uint64_t disc[8];          /* each seat's discards in this hand's exchange */
     uint8_t stock[52], aside[52]; /* the stock (top at stock_pos) and the set-aside pile, in order */
@@ -88,9 +98,27 @@ typedef struct {
     uint8_t scare[8];          /* HB_NONE or the seat's face-up scare card */
     uint8_t choice[8];         /* HB_NONE, 0 stay, 1 stay and swap, 2 fold */
     uint8_t drawn[8];          /* cards each seat drew */
+    uint8_t tail[24];          /* to a whole number of 64-byte cache lines (checked below) */
 } hb_vec_env;
 
-static inline int hb_popcount128(const uint64_t x[2]) { return popcount64(x[0]) + popcount64(x[1]); }
+/* Every environment starts at the same offset in a cache line (compile-time check). */
+typedef char hb_vec_env_lines[sizeof(hb_vec_env) % 64 == 0 ? 1 : -1];
+
+/* Set bits of x, inline (without the popcnt instruction compiled in,
+   __builtin_popcountll is a call into libgcc). */
+static inline int hb_v_popcount(uint64_t x)
+{
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
+static inline int hb_popcount128(const uint64_t x[2]) { return hb_v_popcount(x[0]) + hb_v_popcount(x[1]); }
 
 /* The cards a seat may play now: its hand, or the cards of the led suit when it has any
  * (rules: the four trumps' tables, as every lane keeps them). */
@@ -117,18 +145,21 @@ static inline uint64_t hb_discard_mask(uint64_t hand, int m)
 }
 
 /* hb_vec.c: check environments [begin, end) and their ids as hb_vec_check does
-   (actions NULL: only that each is a valid state of environment i, as a reset
-   of the next episodes needs); the worker threads' first pass (hb_vec_pool.c). */
+   (full != 0), or (full 0) only that each id is in range and legal by the legal
+   ids its state keeps, as a step checks them before it changes anything (it
+   checks each state as it reaches it); actions NULL: only that each is a valid
+   state of environment i, as a reset of the next episodes needs.  The worker
+   threads' first pass (hb_vec_pool.c). */
 int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, const void *actions,
                int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end, size_t *bad,
-               int64_t *bad_id);
+               int64_t *bad_id, int full);
 
 /* hb_vec.c: hb_vec_step, or (checked != 0) its second half alone, for ids that
-   hb_v_check has passed on these very states (hb_vec_pool.c's second pass);
+   hb_v_check (full 0) has passed on these very states (hb_vec_pool.c's second pass);
    rules (NULL: made here) as hb_v_rules makes them, made once per call. */
 int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
               const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end,
-              size_t *bad, int64_t *bad_id, int checked, const hb_rules *rules);
+              size_t *bad, int64_t *bad_id, int checked, const hb_rules *given);
 void hb_v_rules(const hb_vec_cfg *cfg, hb_rules rules[4]);
 
 /* hb_vec_mt.c */

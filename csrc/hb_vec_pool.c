@@ -15,9 +15,10 @@
  * identical for any number of threads.
  *
  * A step runs in two passes: every chunk copies and checks its ids (the copy
- * is what the second pass applies), and only when the whole batch has passed
- * does any chunk change an environment; on an error the lowest failing
- * environment is reported, as one thread would.
+ * is what the second pass applies; the check reads only the first bytes of
+ * each state), and only when the whole batch has passed does any chunk change
+ * an environment (checking each state as it reaches it); on an error the
+ * lowest failing environment is reported.
  *
  * Waiting: a worker spins for a short while for the next call (calls come
  * back to back in a training loop), then sleeps on a condition variable; the
@@ -105,6 +106,9 @@ struct hb_vec_pool {
     /* the step's private copy of its ids */
     unsigned char *scratch;
     size_t scratch_len;
+    /* the trick tables of the game of the last step (made again when the game changes) */
+    int rules_game;            /* -1: none yet */
+    hb_rules rules[4];
 #if HB_POOL_THREADS
     int stop, sleepers, caller_waits;   /* atomic */
     uint64_t caller_spin;      /* how long the caller spins before it sleeps (see SPIN_MIN) */
@@ -273,6 +277,7 @@ hb_vec_pool *hb_vec_pool_new(int threads)
     p = (hb_vec_pool *)calloc(1, sizeof(*p));
     if (p == NULL) return NULL;
     p->threads = 1;
+    p->rules_game = -1;
 #if HB_POOL_THREADS
     p->pid = getpid();
     p->caller_spin = CALLER_SPIN_NS;
@@ -506,13 +511,14 @@ typedef struct {
     float *tensor;
     int32_t *sample;
     hb_rules rules[4];         /* the step's, made once for all its chunks */
+    const hb_rules *given;     /* (a step in one chunk: the pool's, or NULL to make them) */
 } job_args;
 
 static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     job_args *a = (job_args *)job;
     (void)bad_id;
-    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, NULL, 0, 0, 0, begin, end, bad, NULL);
+    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, NULL, 0, 0, 0, begin, end, bad, NULL, 1);
 }
 
 static int pass_reset(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -529,7 +535,7 @@ static int pass_step_check(void *job, size_t begin, size_t end, size_t *bad, int
     size_t size = (size_t)a->itemsize;
     memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
     return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->ids, a->itemsize, a->is_signed,
-                      a->actions_len, begin, end, bad, bad_id);
+                      a->actions_len, begin, end, bad, bad_id, 0);
 }
 
 static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -546,7 +552,7 @@ static int pass_step_whole(void *job, size_t begin, size_t end, size_t *bad, int
     size_t size = (size_t)a->itemsize;
     memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
     return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
-                     a->actions_len, begin, end, bad, bad_id, 0, NULL);
+                     a->actions_len, begin, end, bad, bad_id, 0, a->given);
 }
 
 static int pass_tensor(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -641,10 +647,15 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
         pool->scratch_len = num_envs * 8;
     }
     a.ids = pool->scratch;
+    if (pool->rules_game != cfg->game) {  /* (a bad game: hb_v_step refuses the configuration) */
+        hb_v_rules(cfg, pool->rules);
+        pool->rules_game = cfg->game;
+    }
     if (one_chunk(pool, num_envs)) {
+        a.given = pool->rules;
         rc = run_pass(pool, pass_step_whole, &a, num_envs, bad, bad_id);
     } else {
-        hb_v_rules(cfg, a.rules);
+        memcpy(a.rules, pool->rules, sizeof a.rules);
         rc = run_pass(pool, pass_step_check, &a, num_envs, bad, bad_id);
         if (rc == HB_OK) rc = run_pass(pool, pass_step, &a, num_envs, bad, bad_id);
     }

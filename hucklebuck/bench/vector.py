@@ -6,7 +6,8 @@ ids (``sample_legal``, drawn in C on the C lane) until its hand is over and is
 dealt again (auto-reset, ``hands=1``); hands/s counts finished hands.  Measured
 with ids and masks only, and with the acting seat's observation tensor produced
 at every step (into one reused buffer); with ``num_envs`` 1, 64, 1,024 and
-16,384; two threads against one; the C lane against its Python twin (the game
+16,384 (and 1,024 against 16,384 timed alternately: a bigger batch must not
+cost more per hand); two threads against one; the C lane against its Python twin (the game
 objects); and the bytes one environment holds (the C state, or the game objects
 measured with ``tracemalloc``, plus its rows of the output buffers).  OpenSpiel
 plays the same random hands through pyspiel (chance outcomes drawn at random,
@@ -38,7 +39,7 @@ from typing import Any, cast
 
 from .. import backend, using
 from ..vector import VectorGame
-from . import mark
+from . import mark, targets
 
 __all__ = [
     "hands_per_second",
@@ -46,11 +47,15 @@ __all__ = [
     "openspiel_hands_per_second",
     "reward_agreement",
     "run",
+    "sizes_against",
     "threads_against_one",
 ]
 
 _SIZES = (1, 64, 1024, 16384)
 _THREAD_SIZES = (1024, 4096, 16384)
+_SMALL, _BIG = 1024, 16384
+"""One thread: hands/s with _BIG tables must be at least 0.9 times those with _SMALL
+(a bigger batch must not cost more per hand)."""
 _GAMES = (("deerpark", 4), ("hucklebuck", 4), ("buckem", 5))
 
 
@@ -202,6 +207,19 @@ def threads_against_one(game: str, players: int, n: int, steps: int, repeat: int
     return Threads(best[0], best[1], got, busy, share)
 
 
+def sizes_against(game: str, players: int, sizes: tuple[int, ...], scale: float, repeat: int) -> list[Rate]:
+    """One thread's random hands per second at each batch size, timed alternately
+    (the best of ``repeat`` runs each), so that every size sees the same load."""
+    vgs = [VectorGame(game, players, n, seed=n) for n in sizes]
+    runs: list[list[Rate]] = [[] for _ in sizes]
+    for _ in range(repeat):
+        for k, vg in enumerate(vgs):
+            runs[k].append(hands_per_second(vg, 2 * _steps(vg.num_envs, "c", scale), 1))
+    for vg in vgs:
+        vg.close()
+    return [(max(r[0] for r in rs), max(r[1] for r in rs)) for rs in runs]
+
+
 def openspiel_hands_per_second(hands: int, repeat: int, tensors: bool) -> tuple[float, float] | None:
     """OpenSpiel euchre's random hands per second, wall clock and CPU (None without ``pyspiel``)."""
     try:
@@ -321,6 +339,7 @@ def run(args: argparse.Namespace) -> None:
     c_lane: dict[tuple[str, int, int, bool], Rate] = {}  # (game, num_envs, threads, tensors)
     py_lane: dict[tuple[str, int, bool], Rate] = {}  # the Python twin: (game, num_envs, tensors)
     threads: dict[tuple[str, int], Threads] = {}  # (game, num_envs): two threads against one
+    sizes: dict[str, list[Rate]] = {}  # game: one thread at _SMALL and _BIG tables, timed alternately
     for game, players in _GAMES:
         for n in _SIZES:
             vg = VectorGame(game, players, n, seed=n)
@@ -337,6 +356,7 @@ def run(args: argparse.Namespace) -> None:
                     py_lane[(game, n, tensors)] = rate
             vg.close()
         if (game, 1024, 1, False) in c_lane:  # the games the C lane steps: threads and the twin
+            sizes[game] = sizes_against(game, players, (_SMALL, _BIG), scale, repeat)
             for n in _THREAD_SIZES:
                 steps = 3 * _steps(n, "c", scale)  # longer runs: a time slice lost weighs less
                 pair = threads[(game, n)] = threads_against_one(game, players, n, steps, repeat)
@@ -388,7 +408,7 @@ def run(args: argparse.Namespace) -> None:
         return
     for game, players in _GAMES:
         if (game, 1024, 1, False) in c_lane:
-            _print_ratios(game, players, c_lane, py_lane, threads, spiel, spiel_t)
+            _print_ratios(game, players, c_lane, py_lane, threads, sizes.get(game), spiel, spiel_t)
 
 
 def _print_ratios(
@@ -397,6 +417,7 @@ def _print_ratios(
     c_lane: dict[tuple[str, int, int, bool], Rate],
     py_lane: dict[tuple[str, int, bool], Rate],
     threads: dict[tuple[str, int], Threads],
+    sizes: list[Rate] | None,
     spiel: Rate | None,
     spiel_t: Rate | None,
 ) -> None:
@@ -410,15 +431,28 @@ def _print_ratios(
     py = py_lane.get((game, 64, False))
     if py:
         print(_ratio("C lane / Python twin (64 tables)", best, py, ">= 50"))
+    if sizes is not None:
+        (small, small_cpu), (big, big_cpu) = sizes
+        wall = big / small if small > 0 else 0.0
+        cpu = big_cpu / small_cpu if small_cpu > 0 else 0.0
+        label = f"{game} {players}p one thread, {_BIG:,} / {_SMALL:,} tables (per CPU-second)"
+        print(
+            f"  {_BIG:,} tables / {_SMALL:,}, one thread   {wall:8.2f}x wall, {cpu:8.2f}x per CPU-second"
+            f" ({big:,.0f} / {small:,.0f} hands/s, timed alternately)\n"
+            f"    {targets.check('vector', label, cpu, 0.9)}"
+        )
     pairs = {n: threads[(game, n)] for n in _THREAD_SIZES if (game, n) in threads}
     top = max(pairs, key=lambda n: pairs[n].ratio, default=None)
     for n, pair in pairs.items():
         busy = " and ".join(f"{b:.2f}" for b in pair.busy)
         share = " / ".join(f"{s:.0%}" for s in pair.share)
         per_cpu = pair.two[1] / pair.one[1] if pair.one[1] else 0.0
+        label = f"{game} {players}p two threads / one, {n:,} tables"
+        verdict = targets.check("vector", label, pair.ratio, 1.8)
+        tag = "  (best)" if n == top else ""
         print(
-            f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall  {mark(pair.ratio, '>= 1.8')}"
-            f"{'  (best)' if n == top else ''}\n"
+            f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall{tag}\n"
+            f"      {verdict}\n"
             f"      the process got {pair.cpu[1]:.2f} CPU-seconds per second with two threads"
             f" ({pair.cpu[0]:.2f} with one);\n      each thread worked {busy} of the time and handled"
             f" {share} of the environments;\n      hands per CPU-second two threads / one {per_cpu:.2f}"

@@ -120,6 +120,13 @@ def covers(kind: GameKind, players: int, options: Any, hands: int | None = None)
     return -(1 << 31) <= options.lock_at < (1 << 31)
 
 
+def _lines(size: int) -> tuple[Any, Any]:
+    """``size`` zeroed bytes that start on a 64-byte boundary (a cache line; the C
+    state's fields are laid out by line): the memory to keep, and its first aligned byte."""
+    mem = _ffi.new("uint8_t[]", size + 63)
+    return mem, mem + (-int(_ffi.cast("uintptr_t", mem)) % 64)
+
+
 def _check(rc: int) -> None:
     if rc != 0:
         raise CoreInputError(f"the C lane refused the call: {_ERRORS.get(rc, f'error {rc}')}")
@@ -201,7 +208,7 @@ class CLane(Lane):
         n = buffers.n
         self.n = n
         self.env_bytes = n * int(_lib.hb_vec_env_size())
-        self.envs = _ffi.new("uint8_t[]", self.env_bytes)
+        self._mem, self.envs = _lines(self.env_bytes)
         self.threads = threads
         self._attach(buffers)
 
@@ -372,7 +379,7 @@ class CLane(Lane):
         new.__dict__.update(self.__dict__)
         new.cfg = _ffi.new("hb_vec_cfg *", self.cfg[0])
         new.threads = int(_lib.hb_vec_pool_threads(self.pool))  # a closed batch's copy stays closed
-        new.envs = _ffi.new("uint8_t[]", self.env_bytes)
+        new._mem, new.envs = _lines(self.env_bytes)
         _check(_lib.hb_vec_pool_copy(self.pool, self.envs, new.envs, self.env_bytes))  # between calls
         new._attach(buffers)
         return new

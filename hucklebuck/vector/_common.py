@@ -56,6 +56,8 @@ def sample_seed_state(seed: int, env: int) -> int:
 def read_actions(actions: object, n: int) -> tuple[memoryview | None, list[int] | None]:
     """``actions`` as a one-dimensional integer memoryview of length ``n`` (a buffer),
     or as a list of ``n`` ints (a sequence); ActionParseError otherwise."""
+    if type(actions) is array and actions.typecode in _INT_FORMATS and len(actions) == n:
+        return memoryview(actions), None  # the usual case (sample_legal's ids): nothing to convert
     try:
         mv = memoryview(actions)  # type: ignore[arg-type]
     except TypeError:
