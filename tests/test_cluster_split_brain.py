@@ -102,7 +102,9 @@ def test_a_paused_owner_resumed_after_a_takeover_changes_nothing(postgres_server
             found = con.execute(b"SELECT epoch FROM tables WHERE id = %s", (table["id"],)).fetchone()
         epoch = found[0] if found else 0
         assert epoch >= 2
-        assert all(e == epoch for q, e in rows if q > s0), rows  # everything after s0 is b's
+        # everything after s0 was written after a lost the table (a held it at epoch 1); the table
+        # may since have moved back to a at a later epoch (the request to a above asks for it)
+        assert all(e >= 2 for q, e in rows if q > s0), rows
         assert (s0 + 1, 1) not in rows  # a's late move (a held the table at epoch 1) is nowhere
     finally:
         a.stop()

@@ -107,7 +107,10 @@ class _Socket:
                 asyncio.get_running_loop().create_task(self._drop())
 
     def close(self, code: int, reason: str) -> None:
-        """Close after the queued messages (another connection took this seat)."""
+        """Close after the queued messages (another connection took this seat, or the table
+        moved to another server): the code is kept, so that a handler ending meanwhile closes
+        with it too, not with a plain 1000 (a client reconnects on 1012, not on 1000)."""
+        self.closing = (code, reason)
         asyncio.get_running_loop().create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
@@ -423,7 +426,7 @@ def create_app(
                 and ws.client_state is WebSocketState.CONNECTED
             ):
                 with contextlib.suppress(Exception):
-                    await ws.close(1000)
+                    await ws.close(*(conn.closing or (1000, "")))
 
     routes: list[Any] = [
         Route("/", index),
