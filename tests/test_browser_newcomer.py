@@ -294,9 +294,15 @@ def test_everyone_sees_the_countdown_of_a_dropped_person(browser: Any, tmp_path:
             assert 20 <= seen[name] <= 30
         shot(ann, tmp_path, "grace-countdown-390")
         shot(watcher, tmp_path, "grace-countdown-1280")
-        ann.wait_for_timeout(2500)
-        later = int(re.findall(r"in (\d+) s", ann.locator("#grace-line").inner_text())[0])
-        assert later <= seen["ann"] - 2  # it counts down between states, with no message from the server
+        # it counts down between states, with no message from the server: two seconds less within
+        # ten (a loaded machine may run the page's once-a-second tick late, never not at all)
+        later = seen["ann"]
+        for _ in range(40):
+            ann.wait_for_timeout(250)
+            later = int(re.findall(r"in (\d+) s", ann.locator("#grace-line").inner_text())[0])
+            if later <= seen["ann"] - 2:
+                break
+        assert later <= seen["ann"] - 2, (seen, later)
         ben2, w3 = seat_page(browser, server, table, 1, 1280)  # Ben comes back: the countdown goes
         for page in (ann, watcher):
             page.locator("#grace-line").wait_for(state="hidden", timeout=15_000)
