@@ -262,8 +262,21 @@ def play_until(
                 moves += 1
                 acted = True
         if not acted:
-            pages[0].wait_for_timeout(25)
+            wait_for_news(pages[0])
     return moves
+
+
+def wait_for_news(page: Any, seconds: float = 0.25) -> None:
+    """Wait until the page shows a newer state, or ``seconds`` pass: the browser looks at each frame,
+    not the test at every few milliseconds over the DevTools pipe (which kept Chromium, Playwright's
+    driver and the test busy while computer players or a deal pause took their time)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    now = seq(page)
+    try:
+        page.wait_for_function(f"Number(document.body.dataset.seq ?? -1) !== {now}", timeout=seconds * 1000)
+    except PlaywrightTimeout:
+        pass  # the other page's turn, a page that lags behind, or a server that is down
 
 
 _LAYOUT = """() => {

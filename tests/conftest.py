@@ -32,6 +32,10 @@ if os.environ.get("HUCKLEBUCK_TEST_REQUIRE_C") == "1" and "c" not in BACKENDS:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "single_core: run once, not once per core")
+    # pytest-xdist 3 hands out ``--dist loadscope`` units biggest-count first, which puts the few
+    # long browser and cluster tests last, alone on one worker; keep our order (LONG_FIRST) instead.
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
 
 
 def pytest_report_header(config: pytest.Config) -> str:

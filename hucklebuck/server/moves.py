@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from ..actions import Action, Play, parse_action
-from ..cards import Card
+from ..actions import Action, Order, Play, parse_action
+from ..cards import Card, Suit
 from ..cli.human import move_text, parse_answer
 from ..errors import HucklebuckError
 from ..games.engine import TrickGame
@@ -22,6 +24,30 @@ __all__ = ["read_move", "why_illegal"]
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What a move's menu text depends on besides the move (see :func:`move_text`)."""
+
+    kind: Any
+    trump: Suit | None
+    turned: Card | None
+
+
+@lru_cache(maxsize=256)
+def _menu(shown: _Shown, legal: tuple[Action, ...]) -> tuple[dict[str, Action], dict[str, Action]]:
+    """The legal moves by their protocol form, and by every text that names them (normalized),
+    the first move winning a text two would share.  Cached: every try at one decision (a person
+    retyping, a hostile client sending thousands) reads the same menu, rendered once."""
+    exact: dict[str, Action] = {}
+    named: dict[str, Action] = {}
+    for a in legal:
+        exact.setdefault(str(a), a)
+        text = _norm(move_text(a, shown))
+        for form in (text, _norm(str(a)), *((f"play {text}",) if isinstance(a, Play) else ())):
+            named.setdefault(form, a)
+    return exact, named
 
 
 def read_move(game: TrickGame[Any, Any], seat: int, move: int | str | None, names: Sequence[str]) -> Action:
@@ -35,14 +61,13 @@ def read_move(game: TrickGame[Any, Any], seat: int, move: int | str | None, name
         raise ProtocolError("illegal", f"move {move} is not one of your moves now")
     if not isinstance(move, str):
         raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
+    turned = game.turned if any(isinstance(a, Order) for a in legal) else None
+    exact, named = _menu(_Shown(game.kind, game.trump, turned), tuple(legal))
+    # the protocol form first (what programs send), then the menu's words
+    found = exact.get(move) or named.get(_norm(move))
+    if found is not None:
+        return found
     wanted = _norm(move)
-    for a in legal:  # the protocol form first: it is what programs send, and cheap to compare
-        if str(a) == move:
-            return a
-    for a in legal:
-        text = _norm(move_text(a, game))
-        if wanted in (text, _norm(str(a))) or (isinstance(a, Play) and wanted == f"play {text}"):
-            return a
     try:
         if wanted[:1].isdigit() and " " in wanted and wanted.split()[1].isalpha() and len(wanted.split()) > 1:
             candidate = parse_action(game.kind, move)
