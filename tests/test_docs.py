@@ -10,8 +10,10 @@ runs as part of the suite (``--doctest-glob=*.rst``).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -69,18 +71,55 @@ class Page(HTMLParser):
             self.figcaptions[-1] += data
 
 
+def _inputs_key() -> str:
+    """A digest of everything the built site depends on: the docs' sources, the package (whose
+    docstrings, engine and C core the pages document, draw and simulate), the tools' versions and the
+    environment variables a build reads.  Equal digests give byte-for-byte the same build."""
+    from importlib.metadata import version
+
+    h = hashlib.sha256()
+    tools = [version(name) for name in ("sphinx", "docutils", "furo", "matplotlib")]
+    h.update(f"{sys.version}|{tools}|{os.environ.get('HUCKLEBUCK_BACKEND')}".encode())
+    for top in ("docs", "hucklebuck", "csrc"):
+        for path in sorted((ROOT / top).rglob("*")):
+            parts = set(path.relative_to(ROOT).parts)
+            if not path.is_file() or parts & {"__pycache__", "_build"} or path.suffix in {".so", ".pyc"}:
+                continue
+            h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for name in ("README.md", "pyproject.toml"):
+        h.update((ROOT / name).read_bytes())
+    return h.hexdigest()[:20]
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("docs-html")
-    doctrees = tmp_path_factory.mktemp("docs-doctrees")
+def site(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Path:
+    """The site built from scratch (``-W``); kept in pytest's cache folder and used again only while
+    every input is unchanged (a build is a pure function of them), so a run that changed nothing the
+    docs depend on reads the same pages without a second build of about half a minute."""
+    cache = getattr(pytestconfig, "cache", None)
+    key = _inputs_key()
+    if cache is not None:
+        home = Path(cache.mkdir("docs-site"))
+        for old in home.iterdir():  # one build kept: the latest
+            if old.name != key:
+                shutil.rmtree(old, ignore_errors=True)
+        folder = home / key
+        if (folder / "built").is_file():
+            return folder / "html"
+        shutil.rmtree(folder, ignore_errors=True)
+    else:
+        folder = tmp_path_factory.mktemp("docs")
+    out, doctrees = folder / "html", folder / "doctrees"
+    build = ["-W", "-q", "-E", "-b", "html", "-d", str(doctrees), str(DOCS), str(out)]
     proc = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", "-d", str(doctrees), str(DOCS), str(out)],
+        [sys.executable, "-m", "sphinx", *build],
         capture_output=True,
         text=True,
         timeout=900,
         env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     assert proc.returncode == 0, f"sphinx failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
+    (folder / "built").write_text(key, encoding="utf-8")  # only a build that passed is used again
     return out
 
 

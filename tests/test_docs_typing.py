@@ -80,7 +80,14 @@ def test_examples_are_found() -> None:
     assert examples(ROOT / "README.md")
 
 
-def test_every_docs_example_passes_mypy_strict(tmp_path: Path) -> None:
+def _mypy_cache(config: pytest.Config, tmp_path: Path) -> Path:
+    """mypy's own incremental cache, kept between runs in pytest's cache folder (mypy re-checks
+    whatever changed since, by content), or a fresh one without pytest's cache."""
+    cache = getattr(config, "cache", None)
+    return Path(cache.mkdir("mypy-docs-examples")) if cache is not None else tmp_path / ".mypy_cache"
+
+
+def test_every_docs_example_passes_mypy_strict(tmp_path: Path, pytestconfig: pytest.Config) -> None:
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.rst"))]
     written: dict[str, str] = {}
     for page in pages:
@@ -91,8 +98,9 @@ def test_every_docs_example_passes_mypy_strict(tmp_path: Path) -> None:
     assert len(written) >= 10, written
     (tmp_path / "app.py").write_text(APP, encoding="utf-8")
     (tmp_path / "mypy.ini").write_text(MYPY_INI, encoding="utf-8")
+    cache = str(_mypy_cache(pytestconfig, tmp_path))
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--no-incremental", *written, "app.py"],
+        [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--cache-dir", cache, *written, "app.py"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -200,11 +200,11 @@ def test_common_seeds_make_two_identical_kinds_play_the_same_games() -> None:
     # the search's own luck decides.
     custom = {"a": _mc, "b": _mc}
     same = run_tournament(
-        "deerpark", players=4, bots=("a", "b"), games=16, seed=3, custom=custom, common_seeds=True
+        "deerpark", players=4, bots=("a", "b"), games=8, seed=3, custom=custom, common_seeds=True
     )
     assert [(r.value, r.low, r.high) for r in same.results] == [(0.5, 0.5, 0.5)] * 2
     assert same.common_seeds and "common seeds" in same.table()
-    own = run_tournament("deerpark", players=4, bots=("a", "b"), games=16, seed=3, custom=custom)
+    own = run_tournament("deerpark", players=4, bots=("a", "b"), games=8, seed=3, custom=custom)
     assert own.results[0].value != 0.5 and own.results[0].high > own.results[0].low
     assert not own.common_seeds and "common seeds" not in own.table()
     with pytest.raises(OptionsError, match="common_seeds must be True or False"):
