@@ -49,8 +49,7 @@
 #define OWN_SHARE 4            /* a thread's next chunk of its own part: what is left of it / OWN_SHARE */
 #define WORKER_SPIN_NS 40000   /* a worker waits up to this long for the next pass before it sleeps */
 #define CALLER_SPIN_NS 40000   /* the caller waits up to this long for the last chunks before it sleeps */
-#define SPIN_MIN 2000          /* ... and each at least this long (halved at each wait in vain, doubled
-                                  back at each wait that ends in time) */
+#define SPIN_MIN 2000          /* ... and each at least this long (see next_spin) */
 
 /* One pass over the batch: run(job, begin, end, bad, bad_id) on each chunk. */
 typedef int (*pass_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id);
@@ -111,7 +110,8 @@ struct hb_vec_pool {
     hb_rules rules[4];
 #if HB_POOL_THREADS
     int stop, sleepers, caller_waits;   /* atomic */
-    uint64_t caller_spin;      /* how long the caller spins before it sleeps (see SPIN_MIN) */
+    uint64_t caller_spin;      /* how long the caller spins before it sleeps (see next_spin) */
+    uint64_t opened_ns, left_ns;  /* when the last pass was opened, when a worker last left one (atomic) */
     pid_t pid;
     int inited;                /* bits: mu, calls, wake, done initialised */
     pthread_mutex_t mu, calls; /* calls: held for the whole of a call */
@@ -145,6 +145,22 @@ static int wait_a_little(unsigned *spins, uint64_t *t0, uint64_t limit_ns)
     t = now_ns();
     if (*t0 == 0) *t0 = t;
     return t - *t0 > limit_ns;
+}
+#endif
+
+#if HB_POOL_THREADS
+/* The next spin limit after a wait that lasted `waited` ns: longer (up to `most`) when the wait
+   ended within the longest spin, so that spinning that long would have caught it without a sleep;
+   shorter (down to SPIN_MIN) when it did not (on a busy machine, or between bursts of calls, where
+   spinning only takes the core from others).  Judged by the wait itself, not by whether the thread
+   slept: a limit that had shrunk below the usual gap between calls grows back. */
+static uint64_t next_spin(uint64_t limit, uint64_t waited, uint64_t most)
+{
+    if (waited <= most) {
+        uint64_t want = waited + waited / 2 > limit * 2 ? waited + waited / 2 : limit * 2;
+        return want > most ? most : want;
+    }
+    return limit / 2 < SPIN_MIN ? SPIN_MIN : limit / 2;
 }
 #endif
 
@@ -231,27 +247,25 @@ static void *worker(void *arg)
     int slot = ((worker_arg *)arg)->slot;
     uint64_t seen = 0, limit = WORKER_SPIN_NS;
     for (;;) {
-        uint64_t s = LOAD(&p->state), t0 = 0;
+        uint64_t s = LOAD(&p->state), t0 = 0, began = 0;
         unsigned spins = 0;
-        int slept = 0;
-        /* wait for a pass newer than the last one seen, spinning, then asleep; the
-           spin gets shorter while passes keep coming too late for it (on a busy
-           machine, where spinning only takes the core from others), longer again
-           when they come in time */
+        /* wait for a pass newer than the last one seen, spinning, then asleep */
+        if ((s >> 32) == seen) began = now_ns();
         while ((s >> 32) == seen && !LOAD(&p->stop)) {
             if (wait_a_little(&spins, &t0, limit)) {
-                limit = limit / 2 < SPIN_MIN ? SPIN_MIN : limit / 2;
                 pthread_mutex_lock(&p->mu);
                 __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
                 while ((LOAD(&p->state) >> 32) == seen && !LOAD(&p->stop)) pthread_cond_wait(&p->wake, &p->mu);
                 __atomic_sub_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
                 pthread_mutex_unlock(&p->mu);
-                slept = 1;
                 t0 = 0;
             }
             s = LOAD(&p->state);
         }
-        if (!slept) limit = limit * 2 > WORKER_SPIN_NS ? WORKER_SPIN_NS : limit * 2;
+        if (began) {  /* the gap is judged from when the pass opened, not from when this thread woke */
+            uint64_t opened = LOAD(&p->opened_ns);
+            limit = next_spin(limit, opened > began ? opened - began : 0, WORKER_SPIN_NS);
+        }
         if (LOAD(&p->stop)) return NULL;
         /* join the pass while it is open (the caller closes it once no chunk is left) */
         while ((s & OPEN_BIT)
@@ -260,6 +274,7 @@ static void *worker(void *arg)
         seen = s >> 32;
         if (!(s & OPEN_BIT)) continue;  /* too late: every chunk was taken */
         take_chunks(p, slot);
+        STORE(&p->left_ns, now_ns());
         s = __atomic_sub_fetch(&p->state, 1, __ATOMIC_SEQ_CST);
         if ((s & ACTIVE_MASK) == 0 && !(s & OPEN_BIT) && LOAD(&p->caller_waits)) {
             pthread_mutex_lock(&p->mu);
@@ -421,7 +436,7 @@ static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *ba
     if (!p->whole) {
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
-        int slept = 0;
+        STORE(&p->opened_ns, now_ns());
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
         if (LOAD(&p->sleepers) > 0) {
             pthread_mutex_lock(&p->mu);
@@ -431,19 +446,21 @@ static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *ba
         take_chunks(p, 0);
         /* close the pass, then wait for the workers still in it */
         s = __atomic_and_fetch(&p->state, ~OPEN_BIT, __ATOMIC_SEQ_CST);
-        while ((s & ACTIVE_MASK) != 0) {
-            if (wait_a_little(&spins, &t0, p->caller_spin)) {
-                p->caller_spin = p->caller_spin / 2 < SPIN_MIN ? SPIN_MIN : p->caller_spin / 2;
-                pthread_mutex_lock(&p->mu);
-                STORE(&p->caller_waits, 1);
-                while ((LOAD(&p->state) & ACTIVE_MASK) != 0) pthread_cond_wait(&p->done, &p->mu);
-                STORE(&p->caller_waits, 0);
-                pthread_mutex_unlock(&p->mu);
-                slept = 1;
+        if ((s & ACTIVE_MASK) != 0) {
+            uint64_t began = now_ns();
+            while ((s & ACTIVE_MASK) != 0) {
+                if (wait_a_little(&spins, &t0, p->caller_spin)) {
+                    pthread_mutex_lock(&p->mu);
+                    STORE(&p->caller_waits, 1);
+                    while ((LOAD(&p->state) & ACTIVE_MASK) != 0) pthread_cond_wait(&p->done, &p->mu);
+                    STORE(&p->caller_waits, 0);
+                    pthread_mutex_unlock(&p->mu);
+                }
+                s = LOAD(&p->state);
             }
-            s = LOAD(&p->state);
+            uint64_t left = LOAD(&p->left_ns);  /* (the last worker's leaving, not the caller's waking) */
+            p->caller_spin = next_spin(p->caller_spin, left > began ? left - began : 0, CALLER_SPIN_NS);
         }
-        if (!slept) p->caller_spin = p->caller_spin * 2 > CALLER_SPIN_NS ? CALLER_SPIN_NS : p->caller_spin * 2;
     } else {
         take_chunks(p, 0);
     }

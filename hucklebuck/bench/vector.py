@@ -313,6 +313,13 @@ def _steps(n: int, lane: str, scale: float) -> int:
     return max(10, int(base * scale))
 
 
+def _thread_steps(n: int, scale: float) -> int:
+    """Steps per timed run of the threads comparison: about three million environment-steps at
+    ``scale`` 1 (some 0.3 s on one thread, whatever the batch size), so that one time slice lost to
+    another process (a few ms) moves the ratio by a few percent, not by a third as in 10 ms runs."""
+    return max(3 * _steps(n, "c", scale), int(3_000_000 * scale) // n)
+
+
 def _ratio(label: str, ours: list[Rate], theirs: Rate, target: str) -> str:
     """Our best rate (over batch sizes) against theirs, by wall clock and per CPU-second."""
     wall = max(r[0] for r in ours) / theirs[0]
@@ -358,7 +365,7 @@ def run(args: argparse.Namespace) -> None:
         if (game, 1024, 1, False) in c_lane:  # the games the C lane steps: threads and the twin
             sizes[game] = sizes_against(game, players, (_SMALL, _BIG), scale, repeat)
             for n in _THREAD_SIZES:
-                steps = 3 * _steps(n, "c", scale)  # longer runs: a time slice lost weighs less
+                steps = _thread_steps(n, scale)
                 pair = threads[(game, n)] = threads_against_one(game, players, n, steps, repeat)
                 rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 1, pair.one))
                 rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 2, pair.two))
