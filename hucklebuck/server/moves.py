@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from ..actions import Action, Order, Play, parse_action
 from ..cards import Card, Suit
@@ -61,7 +61,7 @@ def read_move(game: TrickGame[Any, Any], seat: int, move: int | str | None, name
         raise ProtocolError("illegal", f"move {move} is not one of your moves now")
     if not isinstance(move, str):
         raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
-    turned = game.turned if any(isinstance(a, Order) for a in legal) else None
+    turned = cast(Any, game).turned if any(isinstance(a, Order) for a in legal) else None  # (Deer Park)
     exact, named = _menu(_Shown(game.kind, game.trump, turned), tuple(legal))
     # the protocol form first (what programs send), then the menu's words
     found = exact.get(move) or named.get(_norm(move))
