@@ -196,6 +196,8 @@ class Person(threading.Thread):
     gaps: list[float] = field(default_factory=list)
     drops: list[float] = field(default_factory=list)
     reconnects: int = 0
+    states: int = 0
+    """States received (all connections)."""
 
     def __post_init__(self) -> None:
         threading.Thread.__init__(self, daemon=True)
@@ -226,6 +228,7 @@ class Person(threading.Thread):
                         continue
                     if m["type"] != "state":
                         continue
+                    self.states += 1
                     if dropped is not None:
                         self.gaps.append(time.monotonic() - dropped)
                         dropped = None
