@@ -214,7 +214,7 @@ def sizes_against(game: str, players: int, sizes: tuple[int, ...], scale: float,
     runs: list[list[Rate]] = [[] for _ in sizes]
     for _ in range(repeat):
         for k, vg in enumerate(vgs):
-            runs[k].append(hands_per_second(vg, 2 * _steps(vg.num_envs, "c", scale), 1))
+            runs[k].append(hands_per_second(vg, _timed_steps(vg.num_envs, scale), 1))
     for vg in vgs:
         vg.close()
     return [(max(r[0] for r in rs), max(r[1] for r in rs)) for rs in runs]
@@ -313,8 +313,9 @@ def _steps(n: int, lane: str, scale: float) -> int:
     return max(10, int(base * scale))
 
 
-def _thread_steps(n: int, scale: float) -> int:
-    """Steps per timed run of the threads comparison: about three million environment-steps at
+def _timed_steps(n: int, scale: float) -> int:
+    """Steps per timed run of the comparisons of two runs (two threads against one, a big batch
+    against a small one): about three million environment-steps at
     ``scale`` 1 (some 0.3 s on one thread, whatever the batch size), so that one time slice lost to
     another process (a few ms) moves the ratio by a few percent, not by a third as in 10 ms runs."""
     return max(3 * _steps(n, "c", scale), int(3_000_000 * scale) // n)
@@ -365,7 +366,7 @@ def run(args: argparse.Namespace) -> None:
         if (game, 1024, 1, False) in c_lane:  # the games the C lane steps: threads and the twin
             sizes[game] = sizes_against(game, players, (_SMALL, _BIG), scale, repeat)
             for n in _THREAD_SIZES:
-                steps = _thread_steps(n, scale)
+                steps = _timed_steps(n, scale)
                 pair = threads[(game, n)] = threads_against_one(game, players, n, steps, repeat)
                 rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 1, pair.one))
                 rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 2, pair.two))
