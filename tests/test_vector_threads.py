@@ -11,12 +11,13 @@ import textwrap
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from hucklebuck import backend
 from hucklebuck.errors import ActionParseError, IllegalAction
-from hucklebuck.vector import VectorGame
+from hucklebuck.vector import VectorGame, _clane
 
 
 def _buffers(vg: VectorGame) -> tuple[bytes, ...]:
@@ -231,3 +232,36 @@ def test_threads_hammering_one_batch_take_turns_close_and_copy_included(game: st
     assert len(vg.thread_times()) == (1 if vg.lane == "c" else 0)  # closed: the calling thread alone
     _consistent(vg, range(n))
     vg.step(vg.sample_legal(5))  # and it goes on stepping
+
+
+def _huge_pages_offered() -> bool:
+    """Whether this Linux backs memory that asks for it with huge pages (THP not off)."""
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled", encoding="ascii") as f:
+            return "[never]" not in f.read()
+    except OSError:
+        return False
+
+
+def test_a_batch_of_huge_pages_steps_as_a_small_one_and_is_backed_by_them() -> None:
+    """A batch of 2 MiB or more lives in its own mapping aligned to a huge page (asked to be
+    backed by huge pages); its tables play exactly as the same tables of a small batch."""
+    big, small = (VectorGame("hucklebuck", 4, n, seed=11, hands=3, threads=2) for n in (700, 40))
+    if big.lane != "c":
+        pytest.skip("the Python lane keeps game objects, not one block of memory")
+    lane: Any = big._lane
+    assert lane.env_bytes >= 1 << 21
+    assert int(_clane._ffi.cast("uintptr_t", lane.envs)) % (1 << 21) == 0
+    for k in range(200):
+        acts = big.sample_legal(k)
+        assert acts[:40].tobytes() == small.sample_legal(k).tobytes()
+        big.step(acts)
+        small.step(acts[:40])
+        assert big.legal_mask.tobytes()[: 40 * big.num_distinct_actions] == small.legal_mask.tobytes()
+        assert big.rewards.tobytes()[: 40 * 4 * big.players] == small.rewards.tobytes()
+    twin = big.copy()  # a copy gets a mapping of its own, with the same tables
+    assert twin.game(699).to_dict() == big.game(699).to_dict()
+    if sys.platform.startswith("linux") and _huge_pages_offered():
+        with open("/proc/self/smaps", encoding="ascii") as f:
+            huge = sum(int(line.split()[1]) for line in f if line.startswith("AnonHugePages:"))
+        assert huge >= 2048, "the batch asked for huge pages and this kernel offers them, but none were used"
