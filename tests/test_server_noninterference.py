@@ -75,7 +75,10 @@ async def _run_table(
     game_name: str, players: int, options: dict[str, Any], deal: Any, script: list[str], observer: int | None
 ) -> list[str]:
     """Play the script at a table of people; the observer tries every move at each of its decisions."""
-    config = ServerConfig(db=":memory:", bot_pause=0.0, deal_pause=1000.0, grace=1000.0)
+    # presence_pause=0: who is connected goes out at once, never on a timer that a later state may or may
+    # not overtake (the first seat to act tries every move first, which on a loaded machine took longer
+    # than the usual half second: one twin got a presence message the other did not)
+    config = ServerConfig(db=":memory:", bot_pause=0.0, deal_pause=1000.0, grace=1000.0, presence_pause=0.0)
     manager = TableManager(
         config, SQLiteStore(":memory:"), hinter=lambda g, seat: hint_for(g, seat, samples=6)
     )
