@@ -108,4 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.sections or [s for s in SECTIONS if s not in OPT_IN]:
         print(f"\n===== {name} =====")
         importlib.import_module(SECTIONS[name]).run(args)
+    if args.guard and targets.quiet(before, targets.load()):
+        for name in targets.sections_to_confirm():  # a wide miss on a quiet machine: measured once more
+            print(f"\n===== {name} (again: a wide miss fails the guard only if it repeats) =====")
+            importlib.import_module(SECTIONS[name]).run(args)
     return targets.summary(before, targets.load(), args.guard, args.record)

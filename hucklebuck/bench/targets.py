@@ -11,6 +11,14 @@ load equally (the slower side's longer runs catch more interruptions).  So
 (``--record FILE``), never failed, because a failure there would say more
 about the neighbours than about the code.  Absolute figures (microseconds,
 milliseconds) are compared and marked too, but never fail a run.
+
+A quiet load average does not rule out neighbours on a shared host: on a
+virtual machine another tenant can take the cache or the memory bandwidth for
+seconds without any load showing here (one such run measured a ratio 35% short
+that the next run met).  So ``--guard`` measures a section with a wide miss
+once more (:func:`sections_to_confirm`), and fails only on a ratio missed
+widely **every** time it was measured: a slip in the code repeats, a
+neighbour's burst seldom does.  Both measurements are printed and recorded.
 """
 
 from __future__ import annotations
@@ -20,7 +28,19 @@ import os
 import time
 from dataclasses import asdict, dataclass
 
-__all__ = ["QUIET", "RESULTS", "WIDE", "Load", "Target", "check", "load", "quiet", "reset", "summary"]
+__all__ = [
+    "QUIET",
+    "RESULTS",
+    "WIDE",
+    "Load",
+    "Target",
+    "check",
+    "load",
+    "quiet",
+    "reset",
+    "sections_to_confirm",
+    "summary",
+]
 
 WIDE = 0.20
 """A ratio more than this fraction short of its target is a wide miss (fails ``--guard`` when quiet)."""
@@ -88,6 +108,19 @@ def reset() -> None:
     RESULTS.clear()
 
 
+def _measurements() -> dict[tuple[str, str], list[Target]]:
+    """Every measurement of each target so far, by section and label, in order."""
+    out: dict[tuple[str, str], list[Target]] = {}
+    for t in RESULTS:
+        out.setdefault((t.section, t.label), []).append(t)
+    return out
+
+
+def sections_to_confirm() -> list[str]:
+    """The sections with a target missed widely at its only measurement (run them once more)."""
+    return sorted({key[0] for key, ts in _measurements().items() if len(ts) == 1 and ts[0].wide})
+
+
 @dataclass(frozen=True)
 class Load:
     """The machine's load average (1, 5, 15 minutes) and CPU count at one moment."""
@@ -132,14 +165,18 @@ def summary(before: Load, after: Load, guard: bool, record: str | None) -> int:
     print(f"the machine was {'quiet' if calm else 'LOADED'} (quiet: {QUIET})")
     for t in RESULTS:
         print(f"  [{t.section}] {t.line()}")
-    missed = [t for t in RESULTS if not t.met]
-    wide = [t for t in missed if t.wide]
+    groups = _measurements()
+    missed = [ts[-1] for ts in groups.values() if not any(t.met for t in ts)]  # (met once: met)
+    wide = [ts[-1] for ts in groups.values() if all(t.wide for t in ts)]  # (wide every time it was measured)
+    again = sum(len(ts) > 1 for ts in groups.values())
+    if again:
+        print(f"({again} target(s) measured twice: a miss counts when it repeats)")
     if not RESULTS:
         print("no targets in the sections run")
     elif not missed:
-        print(f"all {len(RESULTS)} targets met")
+        print(f"all {len(groups)} targets met")
     else:
-        print(f"{len(missed)} of {len(RESULTS)} targets missed, {len(wide)} of them ratios missed widely")
+        print(f"{len(missed)} of {len(groups)} targets missed, {len(wide)} of them ratios missed widely")
     if record is not None:
         with open(record, "a", encoding="utf-8") as f:
             stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
