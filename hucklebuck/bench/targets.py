@@ -14,8 +14,9 @@ milliseconds) are compared and marked too, but never fail a run.
 
 A quiet load average does not rule out neighbours on a shared host: on a
 virtual machine another tenant can take the cache or the memory bandwidth for
-seconds without any load showing here (one such run measured a ratio 35% short
-that the next run met).  So ``--guard`` measures a section with a wide miss
+seconds without any load showing here (on a two-core virtual machine, one quiet
+run measured a ratio 35% short, and runs of the same code minutes apart varied by
+a third).  So ``--guard`` measures a section with a wide miss
 once more (:func:`sections_to_confirm`), and fails only on a ratio missed
 widely **every** time it was measured: a slip in the code repeats, a
 neighbour's burst seldom does.  Both measurements are printed and recorded.

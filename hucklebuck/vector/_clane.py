@@ -131,9 +131,8 @@ def _lines(size: int) -> tuple[Any, Any]:
 
     A batch of a huge page or more is mapped on its own, aligned to a huge page, and
     the kernel is asked to back it with huge pages (``MADV_HUGEPAGE``, where the
-    system offers them): a step then walks the whole batch without a TLB miss per
-    environment, and where each environment falls in the caches no longer depends on
-    which 4 KiB pages the process happened to get."""
+    system offers them): a step over a big batch then walks a few dozen pages instead of
+    one or more per environment."""
     if size >= _HUGE and hasattr(mmap, "MADV_HUGEPAGE"):
         try:
             area = mmap.mmap(-1, size + _HUGE, flags=mmap.MAP_PRIVATE)
