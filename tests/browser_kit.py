@@ -199,14 +199,30 @@ _PAGE_STATE = """() => {
     const d = el.closest('details:not([open])');
     return [el.getAttribute('aria-label') || el.textContent, d ? d.dataset.group : null];
   }) : [];
-  return {seq: Number(b.seq ?? -1), errors: Number(b.errors || 0), moves};
+  return {seq: Number(b.seq ?? -1), errors: Number(b.errors || 0), over: b.over === '1', mine, moves};
 }"""
+POLL = 40
+"""How often (ms) a page checks a condition the test waits for.  Playwright's default checks at
+every animation frame, which keeps Chromium drawing frames the whole time a test waits."""
+
+
+def page_state(page: Any) -> dict[str, Any]:
+    """What the page shows now, read in one script: ``seq``, ``errors``, ``over``, ``mine`` (this
+    person's turn, connected) and ``moves`` (each offered move's name and its closed group)."""
+    state: dict[str, Any] = page.evaluate(_PAGE_STATE)
+    return state
+
+
+def wait_my_turn(page: Any, timeout: float = 30_000) -> None:
+    """Wait until it is this person's turn and the page is connected."""
+    turn = "document.body.dataset.turn === 'you' && document.body.dataset.conn === 'up'"
+    page.wait_for_function(turn, timeout=timeout, polling=POLL)
 
 
 def click_move(page: Any, name: str, state: dict[str, Any] | None = None) -> None:
     """Click the ``role=button`` named ``name``, opening its group first if it sits in a closed list;
     then wait until the server answers (a new state, or an error shown)."""
-    state = state or page.evaluate(_PAGE_STATE)
+    state = state or page_state(page)
     group = next((g for n, g in state["moves"] if n == name), None)
     if group is not None:
         page.locator(f"#moves details[data-group={json.dumps(group)}] > summary").click()
@@ -218,19 +234,21 @@ def click_move(page: Any, name: str, state: dict[str, Any] | None = None) -> Non
         f"Number(document.body.dataset.seq) > {state['seq']}"
         f" || Number(document.body.dataset.errors || 0) > {state['errors']}",
         timeout=20_000,
+        polling=POLL,
     )
 
 
 CARD = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")
 
 
-def play_turn(page: Any, rng: random.Random) -> str | None:
-    """If it is this person's turn, pick one offered move at random and click it; the move's name.
+def play_turn(page: Any, rng: random.Random, state: dict[str, Any] | None = None) -> str | None:
+    """If it is this person's turn, pick one offered move at random and click it; the move's name
+    (``state``: the page's state just read, else it is read here).
 
     A choice of several cards is made half the time the other way the page offers: picking the
     cards in the hand ("select 8♣" ...) and pressing "Confirm: <the move>".
     """
-    state = page.evaluate(_PAGE_STATE)
+    state = state or page_state(page)
     if not state["moves"]:
         return None
     name: str = rng.choice(sorted(n for n, _ in state["moves"]))
@@ -247,36 +265,53 @@ def play_turn(page: Any, rng: random.Random) -> str | None:
 def play_until(
     pages: list[Any], rng: random.Random, done: Any, limit: float = 180.0, on_move: Any = None
 ) -> int:
-    """Both people play whatever their page offers until ``done()``; returns the number of moves made."""
+    """Both people play whatever their page offers until ``done()``, asked again after every move;
+    returns the number of moves made.  ``on_move(i, page, state)`` sees each page's state first.
+
+    Each round reads each page once, in one script, and when nobody could move it waits in the
+    first page for its next state: every read is a round trip through Playwright's driver and
+    Chromium, which asking a few times a round at every quarter second made the browser tests'
+    largest cost."""
     moves = 0
     deadline = time.monotonic() + limit
     while not done():
         assert time.monotonic() < deadline, "the game did not finish in time"
-        acted = False
+        first = -1
         for i, page in enumerate(pages):
-            if done():
-                break
+            state = page_state(page)
+            first = state["seq"] if i == 0 else first
             if on_move is not None:
-                on_move(i, page)
-            if play_turn(page, rng) is not None:
+                on_move(i, page, state)
+            if play_turn(page, rng, state) is not None:
                 moves += 1
-                acted = True
-        if not acted:
-            wait_for_news(pages[0])
+                break
+        else:
+            wait_for_news(pages[0], first)
     return moves
 
 
-def wait_for_news(page: Any, seconds: float = 0.25) -> None:
-    """Wait until the page shows a newer state, or ``seconds`` pass: the browser looks at each frame,
-    not the test at every few milliseconds over the DevTools pipe (which kept Chromium, Playwright's
-    driver and the test busy while computer players or a deal pause took their time)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+_NEWS = """([now, ms]) => new Promise((resolve) => {
+  const body = document.body;
+  const fresh = () => Number(body.dataset.seq ?? -1) !== now;
+  if (fresh()) { resolve(true); return; }
+  let timer = 0;
+  const seen = new MutationObserver(() => {
+    if (fresh()) { seen.disconnect(); clearTimeout(timer); resolve(true); }
+  });
+  seen.observe(body, {attributes: true, attributeFilter: ['data-seq']});
+  timer = setTimeout(() => { seen.disconnect(); resolve(false); }, ms);
+})"""
 
-    now = seq(page)
+
+def wait_for_news(page: Any, now: int | None = None, seconds: float = 0.5) -> None:
+    """Wait until the page shows a state other than ``now`` (default: the one it shows), or
+    ``seconds`` pass: the page itself watches for the change, in one round trip."""
+    from playwright.sync_api import Error as PlaywrightError
+
     try:
-        page.wait_for_function(f"Number(document.body.dataset.seq ?? -1) !== {now}", timeout=seconds * 1000)
-    except PlaywrightTimeout:
-        pass  # the other page's turn, a page that lags behind, or a server that is down
+        page.evaluate(_NEWS, [seq(page) if now is None else now, int(seconds * 1000)])
+    except PlaywrightError:
+        pass  # the page was reloaded or closed while it waited: the caller reads it again
 
 
 _LAYOUT = """() => {

@@ -28,12 +28,12 @@ pytest.importorskip("starlette")
 from browser_kit import (
     CHROMIUM,
     LAUNCH_ARGS,
+    POLL,
     Server,
     check_layout,
     click_move,
-    my_turn,
     new_page,
-    offered_moves,
+    wait_for_news,
 )
 
 pytestmark = [
@@ -83,7 +83,7 @@ def seat_page(browser: Any, server: Server, table: dict[str, Any], seat: int, wi
     page, watch = new_page(browser, server, width)
     page.goto(server.base + table["seats"][seat]["link"])
     page.get_by_text("connected", exact=True).wait_for()
-    page.wait_for_function("Number(document.body.dataset.seq) >= 0")
+    page.wait_for_function("Number(document.body.dataset.seq) >= 0", polling=POLL)
     return page, watch
 
 
@@ -92,11 +92,24 @@ def dealer_shown(page: Any) -> str:
 
 
 # ------------------------------------------------------------------ points 6 and 7: a hand's end
-_STATUS_AND_MOVES = """() => [
-  document.querySelector('#status').innerText,
-  [...document.querySelectorAll('[data-move]:not([disabled])')]
-    .map((el) => el.getAttribute('aria-label') || el.textContent),
-]"""
+_HAND_STATE = """() => {
+  const text = (sel) => document.querySelector(sel).innerText;
+  const notice = document.querySelector('#banner-notice');
+  const b = document.body.dataset;
+  return {
+    seq: Number(b.seq ?? -1),
+    caption: text('#trick-caption'),
+    cards: document.querySelectorAll('#hand .card-slot').length,
+    status: text('#status'),
+    notice: notice.getClientRects().length && getComputedStyle(notice).visibility !== 'hidden'
+      ? notice.innerText : '',
+    mine: b.turn === 'you' && b.conn === 'up',
+    moves: [...document.querySelectorAll('[data-move]:not([disabled])')]
+      .map((el) => el.getAttribute('aria-label') || el.textContent),
+  };
+}"""
+"""What the loop below looks at, read in one script: one rendered state, never the status of one
+state beside the buttons of the next, and one round trip to the browser rather than seven."""
 
 
 @pytest.mark.parametrize("width", [390, 1280])
@@ -111,27 +124,21 @@ def test_the_fifth_trick_stays_beside_its_own_dealer_and_forced_cards_play_thems
     deadline = time.monotonic() + 120
     while True:
         assert time.monotonic() < deadline, "the hand did not end in time"
-        caption = page.locator("#trick-caption").inner_text()
-        if "won the last trick" in caption and not page.locator("#hand .card-slot").count():
+        now = page.evaluate(_HAND_STATE)
+        if "won the last trick" in now["caption"] and not now["cards"]:
             break
-        # the status line and the move buttons read in one script: one rendered state, never the
-        # status of one state beside the buttons of the next
-        status, offered = page.evaluate(_STATUS_AND_MOVES)
-        notice = page.locator("#banner-notice")
-        noticed = noticed or (
-            notice.is_visible() and "only legal move was played for you" in notice.inner_text()
-        )
-        if status.startswith("Your only legal move"):
+        noticed = noticed or "only legal move was played for you" in now["notice"]
+        if now["status"].startswith("Your only legal move"):
             forced_seen = True
-            assert offered == []  # nothing to click: the page plays it
-        elif my_turn(page) and offered_moves(page):
-            if page.locator("#hand .card-slot").count() == 1:
+            assert now["moves"] == []  # nothing to click: the page plays it
+        elif now["mine"] and now["moves"]:
+            if now["cards"] == 1:
                 clicked_last_card = True
-            click_move(page, rng.choice(offered_moves(page)))
+            click_move(page, rng.choice(now["moves"]))
             continue
-        page.wait_for_timeout(100)
+        wait_for_news(page, now["seq"])
     # the hand is over (the next deal waits 4 s): the felt still shows the fifth trick and its winner
-    page.wait_for_function("document.querySelectorAll('#trick .played').length === 3")
+    page.wait_for_function("document.querySelectorAll('#trick .played').length === 3", polling=POLL)
     caption = page.locator("#trick-caption").inner_text()
     assert re.match(r"^\S.* won the last trick with \S+\.$", caption), caption
     assert page.locator("#trick .played.win").count() == 1
@@ -148,7 +155,9 @@ def test_the_fifth_trick_stays_beside_its_own_dealer_and_forced_cards_play_thems
     notice = page.locator("#banner-notice")
     assert noticed or "only legal move was played for you" in notice.inner_text()
     # once the next hand is dealt, its dealer is the next seat
-    page.wait_for_function("document.getElementById('hand-no').textContent === 'Hand 2'", timeout=20_000)
+    page.wait_for_function(
+        "document.getElementById('hand-no').textContent === 'Hand 2'", timeout=20_000, polling=POLL
+    )
     assert dealer_shown(page) != dealer_during
     watch.check()
 
@@ -296,12 +305,14 @@ def test_everyone_sees_the_countdown_of_a_dropped_person(browser: Any, tmp_path:
         shot(watcher, tmp_path, "grace-countdown-1280")
         # it counts down between states, with no message from the server: two seconds less within
         # ten (a loaded machine may run the page's once-a-second tick late, never not at all)
-        later = seen["ann"]
-        for _ in range(40):
-            ann.wait_for_timeout(250)
-            later = int(re.findall(r"in (\d+) s", ann.locator("#grace-line").inner_text())[0])
-            if later <= seen["ann"] - 2:
-                break
+        ann.wait_for_function(
+            "(target) => Number((/in (\\d+) s/.exec(document.querySelector('#grace-line').innerText)"
+            " || [])[1]) <= target",
+            arg=seen["ann"] - 2,
+            timeout=10_000,
+            polling=250,
+        )
+        later = int(re.findall(r"in (\d+) s", ann.locator("#grace-line").inner_text())[0])
         assert later <= seen["ann"] - 2, (seen, later)
         ben2, w3 = seat_page(browser, server, table, 1, 1280)  # Ben comes back: the countdown goes
         for page in (ann, watcher):

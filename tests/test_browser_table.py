@@ -25,6 +25,7 @@ pytest.importorskip("starlette")
 from browser_kit import (
     CHROMIUM,
     LAUNCH_ARGS,
+    POLL,
     Server,
     check_layout,
     is_over,
@@ -34,6 +35,7 @@ from browser_kit import (
     play_turn,
     play_until,
     seq,
+    wait_my_turn,
 )
 
 from hucklebuck.cli.common import GAMES
@@ -167,9 +169,9 @@ def two_people_play_a_whole_game_by_clicking(
     rng = random.Random(f"{game}-21")
     taken = set()
 
-    def screenshots(i: int, page: Any) -> None:
+    def screenshots(i: int, page: Any, state: dict[str, Any]) -> None:
         width = 1280 if i == 0 else 390
-        if not my_turn(page):
+        if not state["mine"]:
             return
         if rng.random() < 0.2:
             check_layout(page)
@@ -208,7 +210,7 @@ def two_people_play_a_whole_game_by_clicking(
     # Play again: a new game at the same table, for both.
     ann.get_by_role("button", name="Play again (same seats)").click()
     for page in (ann, ben):
-        page.wait_for_function("document.body.dataset.over === ''")
+        page.wait_for_function("document.body.dataset.over === ''", polling=POLL)
         assert page.locator("#hand-no").inner_text() == "Hand 1"
     w0.check()
     w1.check()
@@ -297,7 +299,9 @@ def test_reconnect_after_closing_the_page_and_after_a_server_kill(browser: Any, 
         ben.context.close()
         ben, wb2 = new_page(browser, server, 390, allow_down=True)
         ben.goto(links[1])
-        ben.wait_for_function("document.body.dataset.conn === 'up' && document.body.dataset.turn === 'you'")
+        ben.wait_for_function(
+            "document.body.dataset.conn === 'up' && document.body.dataset.turn === 'you'", polling=POLL
+        )
         assert seq(ben) == seq_before
         assert ben.locator("#hand").inner_html() == hand_before
         assert _without_presence(ben.locator("#main").inner_text()) == _without_presence(before)
@@ -310,7 +314,7 @@ def test_reconnect_after_closing_the_page_and_after_a_server_kill(browser: Any, 
             assert offered_moves(page) == []
         server.start()
         for page in (ann, ben):
-            page.wait_for_function("document.body.dataset.conn === 'up'", timeout=30_000)
+            page.wait_for_function("document.body.dataset.conn === 'up'", timeout=30_000, polling=POLL)
         assert seq(ann) == seq_kill and ann.locator("#hand").inner_html() == hand
         play_until([ann, ben], rng, lambda: is_over(ann) and is_over(ben))
         assert server.get(f"/api/tables/{table['id']}")["over"]
@@ -335,13 +339,11 @@ def test_a_refused_move_shows_its_message_and_changes_nothing(browser: Any, serv
                   {"kind": "computer", "player": "heuristic"}]})  # fmt: skip
     page, watch = new_page(browser, server, 1280)
     page.goto(server.base + table["seats"][0]["link"])
-    page.wait_for_function("document.body.dataset.conn === 'up' && document.body.dataset.seq")
+    page.wait_for_function("document.body.dataset.conn === 'up' && document.body.dataset.seq", polling=POLL)
     rng = random.Random(3)
-    while not my_turn(page):
-        page.wait_for_timeout(25)
+    wait_my_turn(page)
     play_turn(page, rng)
-    while not my_turn(page):
-        page.wait_for_timeout(25)
+    wait_my_turn(page)
     before = page.locator("#main").inner_text()
     n = seq(page)
     # A move that is not legal now, forced through the page's own socket.
@@ -353,7 +355,7 @@ def test_a_refused_move_shows_its_message_and_changes_nothing(browser: Any, serv
     assert page.locator("#main").inner_text().replace(error.inner_text(), "").strip() == before.strip()
     # A stale seq is refused too, with its own message.
     page.evaluate("(n) => window.hucklebuckTable.send({type: 'act', action: 0, seq: n - 1})", n)
-    page.wait_for_function("Number(document.body.dataset.errors) >= 2")
+    page.wait_for_function("Number(document.body.dataset.errors) >= 2", polling=POLL)
     assert seq(page) == n and offered_moves(page)
     watch.check()
 
@@ -365,9 +367,8 @@ def test_the_hint_button_shows_the_computers_ranking(browser: Any, server: Serve
                   {"kind": "computer", "player": "heuristic"}]})  # fmt: skip
     page, watch = new_page(browser, server, 390)
     page.goto(server.base + table["seats"][0]["link"])
-    page.wait_for_function("document.body.dataset.conn === 'up' && document.body.dataset.seq")
-    while not my_turn(page):
-        page.wait_for_timeout(25)
+    page.wait_for_function("document.body.dataset.conn === 'up' && document.body.dataset.seq", polling=POLL)
+    wait_my_turn(page)
     offered = sorted(offered_moves(page))
     page.get_by_role("button", name="Hint").click()
     items = page.locator("#hint .hint-list li")
@@ -389,10 +390,10 @@ def test_a_second_tab_takes_over_the_seat(browser: Any, server: Server) -> None:
     link = server.base + table["seats"][0]["link"]
     first, watch = new_page(browser, server, 1280)
     first.goto(link)
-    first.wait_for_function("document.body.dataset.conn === 'up'")
+    first.wait_for_function("document.body.dataset.conn === 'up'", polling=POLL)
     second = watch.page(first.context.new_page())
     second.goto(link)
-    second.wait_for_function("document.body.dataset.conn === 'up'")
+    second.wait_for_function("document.body.dataset.conn === 'up'", polling=POLL)
     first.get_by_text("This seat is now open in another tab or window").wait_for()
     assert first.evaluate("document.body.dataset.conn") == "gone"
     assert offered_moves(first) == []
@@ -412,8 +413,7 @@ def test_keyboard_play_and_a_spectator_who_sees_no_hand(browser: Any, server: Se
     spectator, watch2 = new_page(browser, server, 390)
     spectator.goto(server.base + table["spectator_link"])
     for _ in range(3):  # three moves, each reached with Tab and made with Enter
-        while not my_turn(page):
-            page.wait_for_timeout(25)
+        wait_my_turn(page)
         assert page.locator("#status").get_attribute("aria-live") == "polite"
         assert page.locator("#status").inner_text().startswith("Your turn")
         before = seq(page)
@@ -424,8 +424,8 @@ def test_keyboard_play_and_a_spectator_who_sees_no_hand(browser: Any, server: Se
         else:
             raise AssertionError("Tab never reached a move")
         page.keyboard.press("Enter")
-        page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
-    spectator.wait_for_function(f"Number(document.body.dataset.seq) >= {seq(page) - 1}")
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", polling=POLL)
+    spectator.wait_for_function(f"Number(document.body.dataset.seq) >= {seq(page) - 1}", polling=POLL)
     assert spectator.locator("#hand-title").inner_text() == "Watching"
     assert spectator.locator("#hand img").count() == 0
     assert offered_moves(spectator) == []
@@ -434,7 +434,7 @@ def test_keyboard_play_and_a_spectator_who_sees_no_hand(browser: Any, server: Se
     # A link with a wrong secret, and a table that does not exist: the page says so and stops trying.
     for path in (f"/t/{table['id']}#not-a-seat-token", "/t/no-such-table"):
         spectator.goto(server.base + path)
-        spectator.wait_for_function("document.body.dataset.conn === 'gone'")
+        spectator.wait_for_function("document.body.dataset.conn === 'gone'", polling=POLL)
         assert spectator.locator("#banner-conn").inner_text().strip()
         assert offered_moves(spectator) == []
     watch.check()

@@ -243,12 +243,13 @@ def _huge_pages_offered() -> bool:
         return False
 
 
+@pytest.mark.single_core  # (the C lane's memory: once, on the C core where there is one)
 def test_a_batch_of_huge_pages_steps_as_a_small_one_and_is_backed_by_them() -> None:
     """A batch of 2 MiB or more lives in its own mapping aligned to a huge page (asked to be
     backed by huge pages); its tables play exactly as the same tables of a small batch."""
     big, small = (VectorGame("hucklebuck", 4, n, seed=11, hands=3, threads=2) for n in (700, 40))
     if big.lane != "c":
-        pytest.skip("the Python lane keeps game objects, not one block of memory")
+        pytest.skip("no C core here: the Python lane keeps game objects, not one block of memory")
     lane: Any = big._lane
     assert lane.env_bytes >= 1 << 21
     assert int(_clane._ffi.cast("uintptr_t", lane.envs)) % (1 << 21) == 0
