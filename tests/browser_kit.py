@@ -171,14 +171,6 @@ def seq(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.seq || '-1'"))
 
 
-def my_turn(page: Any) -> bool:
-    return bool(page.evaluate("document.body.dataset.turn === 'you' && document.body.dataset.conn === 'up'"))
-
-
-def is_over(page: Any) -> bool:
-    return bool(page.evaluate("document.body.dataset.over === '1'"))
-
-
 def offered_moves(page: Any) -> list[str]:
     """The accessible names of the move buttons the page offers now."""
     names: list[str] = page.evaluate(
@@ -265,29 +257,28 @@ def play_turn(page: Any, rng: random.Random, state: dict[str, Any] | None = None
 def play_until(
     pages: list[Any], rng: random.Random, done: Any, limit: float = 180.0, on_move: Any = None
 ) -> int:
-    """Both people play whatever their page offers until ``done()``, asked again after every move;
-    returns the number of moves made.  ``on_move(i, page, state)`` sees each page's state first.
+    """Both people play whatever their page offers until ``done(states)`` (the pages' states, as
+    :func:`page_state` reads them, read again after every move); returns the number of moves made.
+    ``on_move(i, page, state)`` sees each page's state before its person may move.
 
-    Each round reads each page once, in one script, and when nobody could move it waits in the
-    first page for its next state: every read is a round trip through Playwright's driver and
-    Chromium, which asking a few times a round at every quarter second made the browser tests'
-    largest cost."""
+    Each round reads each page once, in one script, and when nobody could move it waits in the first
+    page for its next state: every read is a round trip through Playwright's driver and Chromium,
+    and reading each page a few times a round was the browser tests' largest cost."""
     moves = 0
     deadline = time.monotonic() + limit
-    while not done():
+    while True:
+        states = [page_state(page) for page in pages]
+        if done(states):
+            return moves
         assert time.monotonic() < deadline, "the game did not finish in time"
-        first = -1
-        for i, page in enumerate(pages):
-            state = page_state(page)
-            first = state["seq"] if i == 0 else first
+        for i, (page, state) in enumerate(zip(pages, states, strict=True)):
             if on_move is not None:
                 on_move(i, page, state)
             if play_turn(page, rng, state) is not None:
                 moves += 1
                 break
         else:
-            wait_for_news(pages[0], first)
-    return moves
+            wait_for_news(pages[0], states[0]["seq"])
 
 
 _NEWS = """([now, ms]) => new Promise((resolve) => {

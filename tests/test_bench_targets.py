@@ -115,3 +115,24 @@ def test_the_guard_measures_a_wide_miss_again_before_it_fails(
     assert len(runs) == 2
     out = capsys.readouterr().out
     assert "games (again" in out and "WIDE MISS" in out and "all 1 targets met" in out
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "hands"), [("deerpark", 4, None), ("hucklebuck", 4, 1), ("buckem", 5, 3)]
+)
+def test_the_batched_lane_bench_counts_each_finished_hand_once(
+    game: str, players: int, hands: int | None
+) -> None:
+    """``bench vector`` counts the hands of a run from the episodes ended before and after it:
+    exactly the count of the terminated and truncated flags read after every step of a twin batch."""
+    from hucklebuck.bench.vector import play_random
+    from hucklebuck.vector import VectorGame
+
+    timed, twin = (VectorGame(game, players, 48, seed=5, hands=hands) for _ in range(2))
+    counted = [play_random(timed, 150, 0), play_random(timed, 250, 150)]
+    flags = []
+    for k in range(400):
+        twin.step(twin.sample_legal(k))
+        flags.append(twin.terminated.tobytes().count(1) + twin.truncated.tobytes().count(1))
+    assert counted == [sum(flags[:150]), sum(flags[150:])]
+    assert counted[1] > 0

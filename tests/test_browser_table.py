@@ -28,8 +28,6 @@ from browser_kit import (
     POLL,
     Server,
     check_layout,
-    is_over,
-    my_turn,
     new_page,
     offered_moves,
     play_turn,
@@ -187,7 +185,7 @@ def two_people_play_a_whole_game_by_clicking(
                 shot(page, tmp_path, f"table-scoring-{width}", scroll_to="#scoring-panel")
                 taken.add(f"score-{width}")
 
-    moves = play_until([ann, ben], rng, lambda: is_over(ann) and is_over(ben), on_move=screenshots)
+    moves = play_until([ann, ben], rng, lambda s: s[0]["over"] and s[1]["over"], on_move=screenshots)
     # each person decides at least once a hand (Buck 'Em: three rounds, where a fold is one decision)
     assert moves >= (6 if game == "buckem" else 10)
 
@@ -292,7 +290,7 @@ def test_reconnect_after_closing_the_page_and_after_a_server_kill(browser: Any, 
         ben.goto(links[1])
         rng = random.Random(7)
         # Play into the first hand until it is Ben's turn: nothing changes until Ben moves.
-        play_until([ann, ben], rng, lambda: seq(ann) >= 6 and my_turn(ben) and not is_over(ann))
+        play_until([ann, ben], rng, lambda s: s[0]["seq"] >= 6 and s[1]["mine"] and not s[0]["over"])
         # Close Ben's page mid-hand and open the link again: the same state.
         before, seq_before = ben.locator("#main").inner_text(), seq(ben)
         hand_before = ben.locator("#hand").inner_html()
@@ -316,7 +314,7 @@ def test_reconnect_after_closing_the_page_and_after_a_server_kill(browser: Any, 
         for page in (ann, ben):
             page.wait_for_function("document.body.dataset.conn === 'up'", timeout=30_000, polling=POLL)
         assert seq(ann) == seq_kill and ann.locator("#hand").inner_html() == hand
-        play_until([ann, ben], rng, lambda: is_over(ann) and is_over(ben))
+        play_until([ann, ben], rng, lambda s: s[0]["over"] and s[1]["over"])
         assert server.get(f"/api/tables/{table['id']}")["over"]
         for w in (wa, wb2):
             w.check()
@@ -398,7 +396,7 @@ def test_a_second_tab_takes_over_the_seat(browser: Any, server: Server) -> None:
     assert first.evaluate("document.body.dataset.conn") == "gone"
     assert offered_moves(first) == []
     rng = random.Random(5)
-    play_until([second], rng, lambda: seq(second) >= 4)
+    play_until([second], rng, lambda s: s[0]["seq"] >= 4)
     assert first.evaluate("document.body.dataset.conn") == "gone"
     watch.check()
 

@@ -136,24 +136,38 @@ def _correlation(xs: list[float], ys: list[float]) -> float:
     return sxy / (sxx * syy) ** 0.5 if sxx > 0 and syy > 0 else float("nan")
 
 
+def episodes_ended(vg: VectorGame[Any]) -> int:
+    """The episodes ``vg`` has ended since its seeded reset: those already replaced by the next
+    one (the environments' episode numbers), and those that ended at the last step."""
+    return sum(vg.episodes) + vg.terminated.tobytes().count(1) + vg.truncated.tobytes().count(1)
+
+
+def play_random(vg: VectorGame[Any], steps: int, k: int, out: memoryview | None = None) -> int:
+    """``steps`` steps of random play on ``vg`` (``sample_legal(k)``, ``k + 1``, ...; the
+    observation tensors into ``out`` after each when given); the hands it finished.
+
+    The loop is what a training loop calls: the hands are counted once, from the episodes ended
+    before and after, not by reading the flags after every step (at 1,024 tables that reading took
+    about 4 % of a two-thread step).  A hand ends its episode one way or the other."""
+    start = episodes_ended(vg)
+    for _ in range(steps):
+        vg.step(vg.sample_legal(k))
+        k += 1
+        if out is not None:
+            vg.observation_tensor(out)
+    return episodes_ended(vg) - start
+
+
 def hands_per_second(
     vg: VectorGame[Any], steps: int, repeat: int, tensors: bool = False
 ) -> tuple[float, float]:
     """Finished hands per second (wall clock, CPU) of random play on ``vg`` over ``steps`` steps."""
     out = memoryview(bytearray(4 * vg.num_envs * vg.tensor_size)).cast("f") if tensors else None
-    term, trunc = vg.terminated, vg.truncated  # a hand ends its episode one way or the other
     counter = [0]
 
     def once() -> int:
-        hands = 0
-        k = counter[0]
-        for _ in range(steps):
-            vg.step(vg.sample_legal(k))
-            k += 1
-            if out is not None:
-                vg.observation_tensor(out)
-            hands += term.tobytes().count(1) + trunc.tobytes().count(1)
-        counter[0] = k
+        hands = play_random(vg, steps, counter[0], out)
+        counter[0] += steps
         return hands
 
     once()  # warm up (and deal past the first, shorter episodes)
