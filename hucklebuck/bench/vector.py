@@ -142,7 +142,7 @@ def episodes_ended(vg: VectorGame[Any]) -> int:
     return sum(vg.episodes) + vg.terminated.tobytes().count(1) + vg.truncated.tobytes().count(1)
 
 
-def play_random(vg: VectorGame[Any], steps: int, k: int, out: memoryview | None = None) -> int:
+def play_random(vg: VectorGame[Any], steps: int, k: int, out: memoryview[float] | None = None) -> int:
     """``steps`` steps of random play on ``vg`` (``sample_legal(k)``, ``k + 1``, ...; the
     observation tensors into ``out`` after each when given); the hands it finished.
 
