@@ -60,10 +60,15 @@ static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, 
 {
     hb_vec_env *all = (hb_vec_env *)envs;
     size_t k = i + 2 * AHEAD, b;
-    size_t bytes = IS_DP(cfg) ? HB_VEC_DP_BYTES : IS_HB(cfg) ? offsetof(hb_vec_env, bank) : sizeof(hb_vec_env);
-    if (k < end)
+    size_t bytes = IS_DP(cfg) ? HB_VEC_DP_BYTES : IS_HB(cfg) ? HB_VEC_HB_BYTES : sizeof(hb_vec_env);
+    if (k < end) {
         for (b = 0; b < bytes; b += 64) PREFETCH((unsigned char *)&all[k] + b, 1);
+        if (IS_HB(cfg)) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
+    }
     k = i + AHEAD;
+    if (k < end && IS_HB(cfg) && all[k].phase == HB_PH_EXCHANGE)  /* and, in an exchange, its piles */
+        for (b = HB_VEC_HB_BYTES; b < offsetof(hb_vec_env, stock_len); b += 64)
+            PREFETCH((unsigned char *)&all[k] + b, 1);
     if (k < end && (all[k].term || (all[k].phase == HB_PH_PLAY && all[k].tricks == 4))) {
         hb_vec_cold *c = cold_of(envs, num_envs, k);
         unsigned at = all[k].mt_at < HB_MT_N ? all[k].mt_at : 0;
@@ -76,6 +81,13 @@ static int g_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
     if (IS_BE(cfg)) return hb_v_be_check_env(cfg, e);
     return IS_HB(cfg) ? hb_v_hb_check_env(cfg, e) : hb_v_dp_check_env(cfg, e);
+}
+
+/* The state as a step reaches it: every field the step reads (Hucklebuck's piles only in the
+   exchange, the one phase that reads them; their lines stay in memory the rest of the hand). */
+static int g_check_step(const hb_vec_cfg *cfg, const hb_vec_env *e)
+{
+    return IS_HB(cfg) ? hb_v_hb_check_step(cfg, e) : g_check_env(cfg, e);
 }
 
 static int g_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e)
@@ -395,7 +407,7 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
             PREFETCH(io->rewards + (i + AHEAD) * (size_t)cfg->players, 1);
         }
         /* the state, and that the id (legal by the state's legal ids) is one its phase can apply */
-        rc = g_check_env(cfg, e);
+        rc = g_check_step(cfg, e);
         if (rc == HB_OK && !e->term) {
             read_id(actions, itemsize, is_signed, i, &id);
             if (!g_fits(cfg, e, id)) rc = HB_E_V_ILLEGAL;

@@ -37,7 +37,23 @@ static int next_active(const hb_vec_env *e, int n, int seat)
     return s;
 }
 
-int hb_v_hb_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
+/* The stock, the set-aside pile and each seat's discards: only an exchange reads them (and the
+   tensors, which check the whole state).  They lie in the struct's lines 5 to 7, which a step of
+   any other phase then need not read at all (hb_v_hb_check_step). */
+static int check_piles(const hb_vec_cfg *cfg, const hb_vec_env *e)
+{
+    int n = cfg->players, s;
+    for (s = 0; s < e->stock_len; s++)
+        if (e->stock[s] > 51) return HB_E_V_STATE;
+    for (s = 0; s < e->aside_len; s++)
+        if (e->aside[s] > 51) return HB_E_V_STATE;
+    for (s = 0; s < n; s++)
+        if (e->disc[s] >> 52) return HB_E_V_STATE;
+    return HB_OK;
+}
+
+/* Everything but the piles' cards (their lengths included). */
+static int check_core(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
     int n = cfg->players, s;
     uint64_t all = 0;
@@ -56,10 +72,6 @@ int hb_v_hb_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
         if (s < e->exch_len && e->exch[s] >= n) return HB_E_V_STATE;
         if (s < e->tlen && (e->trick[s] > 51 || e->tseat[s] >= n)) return HB_E_V_STATE;
     }
-    for (s = 0; s < e->stock_len; s++)
-        if (e->stock[s] > 51) return HB_E_V_STATE;
-    for (s = 0; s < e->aside_len; s++)
-        if (e->aside[s] > 51) return HB_E_V_STATE;
     switch (e->phase) {
     case HB_PH_AUCTION:
         if (e->turn >= n || !seated(e, n, e->turn) || e->high == 5) return HB_E_V_STATE;
@@ -88,12 +100,23 @@ int hb_v_hb_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
         return HB_E_V_STATE;
     }
     for (s = 0; s < n; s++) {
-        if ((e->hands[s] >> 52) || (all & e->hands[s]) || (e->played[s] >> 52) || (e->disc[s] >> 52))
-            return HB_E_V_STATE;
+        if ((e->hands[s] >> 52) || (all & e->hands[s]) || (e->played[s] >> 52)) return HB_E_V_STATE;
         if (e->scores[s] > (1 << 20) || e->scores[s] < -(1 << 20)) return HB_E_V_STATE;
         all |= e->hands[s];
     }
     return HB_OK;
+}
+
+int hb_v_hb_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
+{
+    int rc = check_core(cfg, e);
+    return rc == HB_OK ? check_piles(cfg, e) : rc;
+}
+
+int hb_v_hb_check_step(const hb_vec_cfg *cfg, const hb_vec_env *e)
+{
+    int rc = check_core(cfg, e);
+    return rc == HB_OK && e->phase == HB_PH_EXCHANGE ? check_piles(cfg, e) : rc;
 }
 
 void hb_v_hb_begin(const hb_vec_cfg *cfg, hb_vec_env *e)

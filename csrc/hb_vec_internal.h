@@ -42,6 +42,10 @@ enum { HB_BE_STAY = 52, HB_BE_SWAP = 53, HB_BE_FOLD = 54, HB_BE_DRAW = 55, HB_BE
 #define HB_VEC_HAND_LOG 128
 /* The bytes at the front of hb_vec_env that Deer Park Euchre reads at every step. */
 #define HB_VEC_DP_BYTES (offsetof(hb_vec_env, hand_log) + 32)
+/* The lines at the front of hb_vec_env that a Hucklebuck step reads in every phase (through its
+   first 96 ids of a hand), besides the line of its small fields (stock_len on); the lines between
+   hold its piles, which only an exchange reads. */
+#define HB_VEC_HB_BYTES 320
 
 typedef struct {
     uint32_t mti;              /* (what a deal reads first: in the struct's first cache line) */
@@ -101,6 +105,9 @@ typedef struct {
     uint8_t tail[24];          /* to a whole number of 64-byte cache lines (checked below) */
 } hb_vec_env;
 
+/* Hucklebuck's always-read lines hold its hand's first ids; its piles lie after them (compile-time checks). */
+typedef char hb_vec_hb_lines[offsetof(hb_vec_env, hand_log) + 96 <= HB_VEC_HB_BYTES
+                             && HB_VEC_HB_BYTES <= offsetof(hb_vec_env, disc) ? 1 : -1];
 /* Every environment starts at the same offset in a cache line (compile-time check). */
 typedef char hb_vec_env_lines[sizeof(hb_vec_env) % 64 == 0 ? 1 : -1];
 
@@ -183,6 +190,9 @@ void hb_v_dp_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float 
 /* hb_vec_hb.c: Hucklebuck */
 int hb_v_hb_check_cfg(const hb_vec_cfg *cfg);
 int hb_v_hb_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
+/* What a step must check before it applies an id: the whole state but the cards of the stock,
+   the set-aside pile and the discards, which only an exchange reads (and then they are checked). */
+int hb_v_hb_check_step(const hb_vec_cfg *cfg, const hb_vec_env *e);
 void hb_v_hb_begin(const hb_vec_cfg *cfg, hb_vec_env *e);
 void hb_v_hb_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c);
 void hb_v_hb_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2]);

@@ -23,6 +23,7 @@
 #endif
 #include "hb_core.h"
 #include "hb_vec.h"
+#include "hb_vec_internal.h" /* the struct: one test corrupts chosen fields */
 
 static int failures = 0;
 #define CHECK(cond) do { if (!(cond)) { failures++; \
@@ -278,6 +279,54 @@ static void buckem_refusals(void)
 #undef REFUSED
 }
 
+/* A Hucklebuck step reads the stock, the set-aside pile and the discards only in the exchange
+   (their cache lines stay in memory through the rest of the hand): a corrupt card in the stock
+   stops a step that reaches its environment in the exchange, never one in the play, and a check
+   of the batch (hb_vec_check) refuses it in every phase. */
+static void hucklebuck_piles(void)
+{
+    batch b;
+    uint64_t s = 99;
+    size_t i, bad = 0;
+    int64_t bad_id = 0;
+    int k, seen_play = 0, seen_exchange = 0;
+    unsigned char *copy;
+    if (!make(&b, HB_GAME_HUCKLEBUCK, 4, 0, 0, 1, 0, 16, 0)) {
+        CHECK(0);
+        return;
+    }
+    copy = malloc(b.bytes);
+    if (!copy) exit(2);
+    CHECK(hb_vec_reset(&b.cfg, b.envs, b.bytes, b.n, &b.io, 7, 1, 0, b.n) == HB_OK);
+    for (k = 0; k < 2000 && !(seen_play && seen_exchange); k++) {
+        hb_vec_env *all = (hb_vec_env *)b.envs;
+        CHECK(hb_vec_sample(&b.cfg, b.envs, b.bytes, b.n, rng_next(&s), b.acts, b.n, 0, b.n) == HB_OK);
+        for (i = 0; i < b.n; i++) {
+            int phase = all[i].phase, rc;
+            if (all[i].term || all[i].stock_len == 0) continue;
+            if (!(phase == HB_PH_PLAY && !seen_play) && !(phase == HB_PH_EXCHANGE && !seen_exchange)) continue;
+            memcpy(copy, b.envs, b.bytes);
+            all[i].stock[0] = 200;
+            rc = hb_vec_check(&b.cfg, b.envs, b.bytes, b.n, b.acts, 4, 1, b.n, &bad, &bad_id);
+            CHECK(rc == HB_E_V_STATE && bad == i);
+            rc = hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id);
+            if (phase == HB_PH_EXCHANGE) {
+                CHECK(rc == HB_E_V_STATE && bad == i);
+                seen_exchange = 1;
+            } else {
+                CHECK(rc == HB_OK);
+                seen_play = 1;
+            }
+            memcpy(b.envs, copy, b.bytes);
+            break;
+        }
+        CHECK(hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id) == HB_OK);
+    }
+    CHECK(seen_play && seen_exchange);
+    free(copy);
+    release(&b);
+}
+
 /* ------------------------------------------------------------------ pools */
 
 #define SAME(a, b, field, len) CHECK(memcmp((a)->field, (b)->field, (len)) == 0)
@@ -437,6 +486,7 @@ int main(void)
     if (env) limit = atof(env);
     mt_known();
     buckem_refusals();
+    hucklebuck_piles();
     do {
         play(&s);
         pools(&s, rounds == 0);
