@@ -56,35 +56,19 @@ static int num_actions(int game)
 #define PREFETCH(p, w) ((void)(p))
 #endif
 
-/* The 64-byte lines of hb_vec_env (bit j: bytes 64j to 64j+63) a game's step reads in every
-   phase, and those it reads only in some: Hucklebuck's piles in the exchange; Buck 'Em's piles, the
-   hands as dealt and the discards in the stay-or-fold decisions and the draw. */
-#define LINES_DP 0x000Fu   /* 0-3 (HB_VEC_DP_BYTES) */
-#define LINES_HB 0x011Fu   /* 0-4, 8 (the small fields) */
-#define LINES_HB_EXCHANGE 0x00E0u
-#define LINES_BE 0x171Fu   /* 0-4, 8, 9 (bankrolls), 10 (the pot), 12 (the decisions) */
-#define LINES_BE_DECISIONS 0x08E0u
-typedef char hb_vec_line_masks[HB_VEC_DP_BYTES == 256 && HB_VEC_HB_BYTES == 320
-                               && offsetof(hb_vec_env, stock_len) / 64 == 8 && offsetof(hb_vec_env, tseat) / 64 == 8
-                               && offsetof(hb_vec_env, bank) / 64 == 9 && offsetof(hb_vec_env, pot) / 64 == 10
-                               && offsetof(hb_vec_env, dpool_len) / 64 == 12 && sizeof(hb_vec_env) == 13 * 64 ? 1 : -1];
-
-static void prefetch_lines(const hb_vec_env *e, unsigned lines)
-{
-    unsigned j;
-    for (j = 0; lines >> j; j++)
-        if (lines >> j & 1) PREFETCH((const unsigned char *)e + 64 * j, 1);
-}
-
 static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
 {
     hb_vec_env *all = (hb_vec_env *)envs;
     size_t k = i + 2 * AHEAD, b;
-    if (k < end) prefetch_lines(&all[k], IS_DP(cfg) ? LINES_DP : IS_HB(cfg) ? LINES_HB : LINES_BE);
+    size_t bytes = IS_DP(cfg) ? HB_VEC_DP_BYTES : IS_HB(cfg) ? HB_VEC_HB_BYTES : sizeof(hb_vec_env);
+    if (k < end) {
+        for (b = 0; b < bytes; b += 64) PREFETCH((unsigned char *)&all[k] + b, 1);
+        if (IS_HB(cfg)) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
+    }
     k = i + AHEAD;
-    if (k < end && IS_HB(cfg) && all[k].phase == HB_PH_EXCHANGE) prefetch_lines(&all[k], LINES_HB_EXCHANGE);
-    if (k < end && IS_BE(cfg) && (all[k].phase == HB_PH_STAY_FOLD || all[k].phase == HB_PH_DRAW))
-        prefetch_lines(&all[k], LINES_BE_DECISIONS);
+    if (k < end && IS_HB(cfg) && all[k].phase == HB_PH_EXCHANGE)  /* and, in an exchange, its piles */
+        for (b = HB_VEC_HB_BYTES; b < offsetof(hb_vec_env, stock_len); b += 64)
+            PREFETCH((unsigned char *)&all[k] + b, 1);
     if (k < end && (all[k].term || (all[k].phase == HB_PH_PLAY && all[k].tricks == 4))) {
         hb_vec_cold *c = cold_of(envs, num_envs, k);
         unsigned at = all[k].mt_at < HB_MT_N ? all[k].mt_at : 0;
@@ -103,8 +87,7 @@ static int g_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
    exchange, the one phase that reads them; their lines stay in memory the rest of the hand). */
 static int g_check_step(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
-    if (IS_BE(cfg)) return hb_v_be_check_step(cfg, e);
-    return IS_HB(cfg) ? hb_v_hb_check_step(cfg, e) : hb_v_dp_check_env(cfg, e);
+    return IS_HB(cfg) ? hb_v_hb_check_step(cfg, e) : g_check_env(cfg, e);
 }
 
 static int g_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e)

@@ -56,12 +56,9 @@ static int cards_ok(const uint8_t *a, int len)
     return !bad;
 }
 
-/* The whole state (whole != 0), or what a step reads: all but the discards, which only the tensors
-   read, and the hands as dealt, which only the stay-or-fold decisions read (a swap, a rake). */
-static int check_state(const hb_vec_cfg *cfg, const hb_vec_env *e, int whole)
+int hb_v_be_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
     int n = cfg->players, s;
-    int dealt = whole || e->phase == HB_PH_STAY_FOLD;
     unsigned bad = 0;
     uint64_t all = 0, overlap = 0, cards = 0;
     if (e->dealer >= n || e->tlen >= n || e->tricks > 5 || e->hand_len > HB_VEC_HAND_LOG) return HB_E_V_STATE;
@@ -82,7 +79,7 @@ static int check_state(const hb_vec_cfg *cfg, const hb_vec_env *e, int whole)
     for (s = 0; s < e->exch_len; s++) bad |= e->exch[s] >= n;
     for (s = 0; s < e->tlen; s++) bad |= (e->trick[s] > 51) | (e->tseat[s] >= n);
     for (s = 0; s < n; s++) {
-        cards |= e->hands[s] | e->played[s] | (whole ? e->disc[s] : 0) | (dealt ? e->dealt[s] : 0);
+        cards |= e->hands[s] | e->played[s] | e->disc[s] | e->dealt[s];
         overlap |= all & e->hands[s];
         all |= e->hands[s];
         bad |= (uint64_t)e->bank[s] + (uint64_t)HB_BE_CHIPS > 2 * (uint64_t)HB_BE_CHIPS;
@@ -109,10 +106,6 @@ static int check_state(const hb_vec_cfg *cfg, const hb_vec_env *e, int whole)
     }
     return HB_OK;
 }
-
-int hb_v_be_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e) { return check_state(cfg, e, 1); }
-
-int hb_v_be_check_step(const hb_vec_cfg *cfg, const hb_vec_env *e) { return check_state(cfg, e, 0); }
 
 void hb_v_be_begin(const hb_vec_cfg *cfg, hb_vec_env *e)
 {

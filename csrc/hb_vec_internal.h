@@ -205,9 +205,6 @@ void hb_v_hb_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float 
 /* hb_vec_be.c: Buck 'Em */
 int hb_v_be_check_cfg(const hb_vec_cfg *cfg);
 int hb_v_be_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
-/* What a step must check: all but the discards (only the tensors read them) and, outside the
-   stay-or-fold decisions, the hands as dealt. */
-int hb_v_be_check_step(const hb_vec_cfg *cfg, const hb_vec_env *e);
 void hb_v_be_begin(const hb_vec_cfg *cfg, hb_vec_env *e);
 void hb_v_be_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c);
 void hb_v_be_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2]);

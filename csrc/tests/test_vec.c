@@ -327,50 +327,6 @@ static void hucklebuck_piles(void)
     release(&b);
 }
 
-/* A Buck 'Em step reads neither the discards (only the tensors do) nor, outside the stay-or-fold
-   decisions, the hands as dealt: a card past the pack there stops a step only in those decisions,
-   and a check of the batch refuses it in every phase. */
-static void buckem_unread_fields(void)
-{
-    batch b;
-    uint64_t s = 7;
-    size_t i, bad = 0;
-    int64_t bad_id = 0;
-    int k, seen = 0;  /* bits: 1 discards in the play, 2 dealt in the play, 4 dealt in a decision */
-    unsigned char *copy;
-    if (!make(&b, HB_GAME_BUCKEM, 5, 0, 1, 3, 0, 16, 0)) {
-        CHECK(0);
-        return;
-    }
-    copy = malloc(b.bytes);
-    if (!copy) exit(2);
-    CHECK(hb_vec_reset(&b.cfg, b.envs, b.bytes, b.n, &b.io, 3, 1, 0, b.n) == HB_OK);
-    for (k = 0; k < 3000 && seen != 7; k++) {
-        hb_vec_env *all = (hb_vec_env *)b.envs;
-        CHECK(hb_vec_sample(&b.cfg, b.envs, b.bytes, b.n, rng_next(&s), b.acts, b.n, 0, b.n) == HB_OK);
-        for (i = 0; i < b.n; i++) {
-            int phase = all[i].phase, what, rc;
-            if (all[i].term) continue;
-            what = phase == HB_PH_STAY_FOLD ? 4 : phase != HB_PH_PLAY ? 0 : (seen & 1) ? 2 : 1;
-            if (!what || (seen & what)) continue;
-            memcpy(copy, b.envs, b.bytes);
-            if (what == 1) all[i].disc[0] |= UINT64_C(1) << 60;
-            else all[i].dealt[0] |= UINT64_C(1) << 60;
-            rc = hb_vec_check(&b.cfg, b.envs, b.bytes, b.n, b.acts, 4, 1, b.n, &bad, &bad_id);
-            CHECK(rc == HB_E_V_STATE && bad == i);
-            rc = hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id);
-            CHECK(what == 4 ? rc == HB_E_V_STATE && bad == i : rc == HB_OK);
-            seen |= what;
-            memcpy(b.envs, copy, b.bytes);
-            break;
-        }
-        CHECK(hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id) == HB_OK);
-    }
-    CHECK(seen == 7);
-    free(copy);
-    release(&b);
-}
-
 /* ------------------------------------------------------------------ pools */
 
 #define SAME(a, b, field, len) CHECK(memcmp((a)->field, (b)->field, (len)) == 0)
@@ -531,7 +487,6 @@ int main(void)
     mt_known();
     buckem_refusals();
     hucklebuck_piles();
-    buckem_unread_fields();
     do {
         play(&s);
         pools(&s, rounds == 0);
