@@ -60,16 +60,19 @@ static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, 
 {
     hb_vec_env *all = (hb_vec_env *)envs;
     size_t k = i + 2 * AHEAD, b;
-    size_t bytes = IS_DP(cfg) ? HB_VEC_DP_BYTES : IS_HB(cfg) ? HB_VEC_HB_BYTES : sizeof(hb_vec_env);
+    size_t bytes = IS_BE(cfg) ? sizeof(hb_vec_env) : HB_VEC_FRONT_BYTES;
     if (k < end) {
         for (b = 0; b < bytes; b += 64) PREFETCH((unsigned char *)&all[k] + b, 1);
         if (IS_HB(cfg)) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
     }
     k = i + AHEAD;
-    if (k < end && IS_HB(cfg) && all[k].phase == HB_PH_EXCHANGE)  /* and, in an exchange, its piles */
-        for (b = HB_VEC_HB_BYTES; b < offsetof(hb_vec_env, stock_len); b += 64)
+    if (k >= end) return;
+    if (!IS_BE(cfg) && all[k].hand_len >= 32 && all[k].hand_len < HB_VEC_HAND_LOG)  /* where its id goes */
+        PREFETCH(&all[k].hand_log[all[k].hand_len], 1);
+    if (IS_HB(cfg) && all[k].phase == HB_PH_EXCHANGE)  /* and, in an exchange, Hucklebuck's piles */
+        for (b = offsetof(hb_vec_env, disc) & ~(size_t)63; b < offsetof(hb_vec_env, stock_len); b += 64)
             PREFETCH((unsigned char *)&all[k] + b, 1);
-    if (k < end && (all[k].term || (all[k].phase == HB_PH_PLAY && all[k].tricks == 4))) {
+    if (all[k].term || (all[k].phase == HB_PH_PLAY && all[k].tricks == 4)) {
         hb_vec_cold *c = cold_of(envs, num_envs, k);
         unsigned at = all[k].mt_at < HB_MT_N ? all[k].mt_at : 0;
         PREFETCH(c, 1);

@@ -40,12 +40,11 @@ enum { HB_BE_STAY = 52, HB_BE_SWAP = 53, HB_BE_FOLD = 54, HB_BE_DRAW = 55, HB_BE
    the hb_vec_env structs, then all the hb_vec_cold ones, so a step touches
    contiguous memory. */
 #define HB_VEC_HAND_LOG 128
-/* The bytes at the front of hb_vec_env that Deer Park Euchre reads at every step. */
-#define HB_VEC_DP_BYTES (offsetof(hb_vec_env, hand_log) + 32)
-/* The lines at the front of hb_vec_env that a Hucklebuck step reads in every phase (through its
-   first 96 ids of a hand), besides the line of its small fields (stock_len on); the lines between
-   hold its piles, which only an exchange reads. */
-#define HB_VEC_HB_BYTES 320
+/* The lines at the front of hb_vec_env that a Deer Park Euchre or a Hucklebuck step reads in
+   every phase: the small fields, the hands, the cards played, the scores and the hand's first 32
+   ids.  A later id's line is asked for only when the step writes there; Hucklebuck also reads
+   the line of its small fields (stock_len on) and, in an exchange only, the lines of its piles. */
+#define HB_VEC_FRONT_BYTES (offsetof(hb_vec_env, hand_log) + 32)
 
 typedef struct {
     uint32_t mti;              /* (what a deal reads first: in the struct's first cache line) */
@@ -105,9 +104,9 @@ typedef struct {
     uint8_t tail[24];          /* to a whole number of 64-byte cache lines (checked below) */
 } hb_vec_env;
 
-/* Hucklebuck's always-read lines hold its hand's first ids; its piles lie after them (compile-time checks). */
-typedef char hb_vec_hb_lines[offsetof(hb_vec_env, hand_log) + 96 <= HB_VEC_HB_BYTES
-                             && HB_VEC_HB_BYTES <= offsetof(hb_vec_env, disc) ? 1 : -1];
+/* The front ends on a line boundary, before Hucklebuck's piles (compile-time check). */
+typedef char hb_vec_front_lines[HB_VEC_FRONT_BYTES % 64 == 0 && HB_VEC_FRONT_BYTES <= offsetof(hb_vec_env, disc)
+                                ? 1 : -1];
 /* Every environment starts at the same offset in a cache line (compile-time check). */
 typedef char hb_vec_env_lines[sizeof(hb_vec_env) % 64 == 0 ? 1 : -1];
 
