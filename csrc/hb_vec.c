@@ -519,3 +519,20 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
     *draws = c->episode_draws;
     return HB_OK;
 }
+
+int hb_vec_episodes(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint32_t *out,
+                    size_t out_len)
+{
+    const hb_vec_env *all = (const hb_vec_env *)envs;
+    size_t i;
+    int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    if (out == NULL) return HB_E_NULL;
+    if (out_len != num_envs) return HB_E_V_LEN;
+    for (i = 0; i < num_envs; i++) {
+        if (i + AHEAD < num_envs) PREFETCH(&all[i + AHEAD], 0);
+        if (g_check_env(cfg, &all[i]) != HB_OK || all[i].env != i) return HB_E_V_STATE;
+        out[i] = all[i].episode;
+    }
+    return HB_OK;
+}

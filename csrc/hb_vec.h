@@ -133,6 +133,11 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
                    uint64_t *seed, uint32_t *episode, uint64_t *draws, uint8_t *ids, size_t ids_len,
                    size_t *len);
 
+/* Every environment's episode number (out[i] for environment i, out_len = num_envs), in one
+   call; HB_E_V_STATE for a state that is not a valid one. */
+int hb_vec_episodes(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint32_t *out,
+                    size_t out_len);
+
 /* Worker threads that split the calls below across `threads` threads (the
    calling one included; hb_vec_pool.c): each call returns when all its work is
    done, with the same outputs and errors as one thread (a step checks every id
@@ -144,8 +149,8 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
    takes its turn, closing and copying included: hb_vec_pool_close joins the
    workers in place (the pool stays valid; later calls run in the calling
    thread), hb_vec_pool_copy copies a batch's bytes (an environment array or an
-   output buffer) between calls, never during one, and hb_vec_pool_episode is
-   hb_vec_episode between calls. */
+   output buffer) between calls, never during one, and hb_vec_pool_episode and
+   hb_vec_pool_episodes are hb_vec_episode and hb_vec_episodes between calls. */
 typedef struct hb_vec_pool hb_vec_pool;
 hb_vec_pool *hb_vec_pool_new(int threads);
 void hb_vec_pool_free(hb_vec_pool *pool);
@@ -164,6 +169,8 @@ int hb_vec_pool_copy(hb_vec_pool *pool, const void *src, void *dst, size_t len);
 int hb_vec_pool_episode(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
                         size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *draws,
                         uint8_t *ids, size_t ids_len, size_t *len);
+int hb_vec_pool_episodes(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                         size_t num_envs, uint32_t *out, size_t out_len);
 /* Per thread of the pool (len = its threads; 0 is the calling thread): the
    nanoseconds it spent working on calls, and the environments it handled. */
 int hb_vec_pool_stats(hb_vec_pool *pool, uint64_t *busy_ns, uint64_t *items, size_t len);

@@ -414,6 +414,17 @@ int hb_vec_pool_episode(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs,
     return rc;
 }
 
+int hb_vec_pool_episodes(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                         size_t num_envs, uint32_t *out, size_t out_len)
+{
+    int mine, rc;
+    if (p == NULL) return HB_E_NULL;
+    mine = enter(p) == 0;
+    rc = hb_vec_episodes(cfg, envs, envs_len, num_envs, out, out_len);
+    if (mine) leave(p);
+    return rc;
+}
+
 /* Whether a call on n environments is one chunk (then the caller runs it alone). */
 static int one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n <= MIN_CHUNK; }
 

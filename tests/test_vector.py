@@ -414,6 +414,7 @@ def lanes_agree(c: VectorGame, py: VectorGame, steps: int, games: int = 0) -> No
                 assert c.observation_tensor().tobytes() == py.observation_tensor().tobytes()
                 if games:
                     assert c.game(k % games).to_dict() == py.game(k % games).to_dict()
+    assert c.episodes == py.episodes  # (the C lane's in one call)
     assert max(c.episodes) >= 1
 
 

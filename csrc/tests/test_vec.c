@@ -148,6 +148,22 @@ static void hostile(batch *b, uint64_t *s)
           == HB_E_V_INDEX);
     CHECK(hb_vec_episode(&b->cfg, b->envs, b->bytes, b->n, i, &seed, &episode, &draws, ids, sizeof ids, &len)
           == HB_OK);
+    /* every episode number in one call: the one hb_vec_episode gives each environment */
+    {
+        uint32_t *eps = malloc(b->n * sizeof(uint32_t));
+        size_t k;
+        if (!eps) exit(2);
+        CHECK(hb_vec_episodes(&b->cfg, b->envs, b->bytes, b->n, eps, b->n - 1) == HB_E_V_LEN);
+        CHECK(hb_vec_episodes(&b->cfg, b->envs, b->bytes, b->n, NULL, b->n) == HB_E_NULL);
+        CHECK(hb_vec_episodes(&b->cfg, b->envs, b->bytes - 1, b->n, eps, b->n) != HB_OK);
+        CHECK(hb_vec_episodes(&b->cfg, b->envs, b->bytes, b->n, eps, b->n) == HB_OK);
+        for (k = 0; k < b->n; k++) {
+            CHECK(hb_vec_episode(&b->cfg, b->envs, b->bytes, b->n, k, &seed, &episode, &draws, ids, sizeof ids,
+                                 &len) == HB_OK);
+            CHECK(eps[k] == episode);
+        }
+        free(eps);
+    }
     /* an illegal id and an id out of range, then a corrupted environment: refused, nothing changed */
     {
         unsigned char *copy = malloc(b->bytes);
@@ -180,6 +196,12 @@ static void hostile(batch *b, uint64_t *s)
         hb_vec_tensor(&b->cfg, b->envs, b->bytes, b->n, -1, b->tensor, b->n * (size_t)b->cfg.tensor, 0, b->n);
         hb_vec_step(&b->cfg, b->envs, b->bytes, b->n, &b->io, b->acts, 4, 1, b->n, 0, b->n, &bad, &bad_id);
         hb_vec_episode(&b->cfg, b->envs, b->bytes, b->n, i, &seed, &episode, &draws, ids, sizeof ids, &len);
+        {
+            uint32_t *eps = malloc(b->n * sizeof(uint32_t));
+            if (!eps) exit(2);
+            hb_vec_episodes(&b->cfg, b->envs, b->bytes, b->n, eps, b->n);
+            free(eps);
+        }
         memcpy(b->envs, copy, b->bytes);  /* and the outputs the last calls may have written */
         memcpy(b->mask, mask, b->io.mask_len);
         memcpy(b->term, term, b->n);

@@ -146,6 +146,12 @@ static void *reader(worker *w)
                                         ids, sizeof ids, &len);
         CHECK(rc == HB_OK || rc == HB_E_V_LOG);
         CHECK(rc != HB_OK || (seed == 42 && len <= HB_VEC_LOG));
+        if (i < 7) {  /* now and then every episode number, in one call */
+            uint32_t *eps = malloc(b->n * sizeof(uint32_t));
+            if (!eps) exit(2);
+            CHECK(hb_vec_pool_episodes(w->pool, &b->cfg, b->envs, b->bytes, b->n, eps, b->n) == HB_OK);
+            free(eps);
+        }
         k = hb_vec_pool_threads(w->pool);
         CHECK(k == 1 || k == 3);
         rc = hb_vec_pool_stats(w->pool, busy, items, (size_t)k);

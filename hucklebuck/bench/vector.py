@@ -59,15 +59,28 @@ _SMALL, _BIG = 1024, 16384
 _GAMES = (("deerpark", 4), ("hucklebuck", 4), ("buckem", 5))
 
 
-def _best(repeat: int, fn: Callable[[], int]) -> tuple[float, float]:
-    """The best rates over ``repeat`` runs of ``fn`` (which returns its item count):
-    items per second of wall-clock time, and items per CPU-second of this process
-    (the fairer figure for one thread on a machine shared with other work)."""
-    wall = cpu = 0.0
-    for _ in range(repeat):
+Timed = tuple[int, float, float]
+"""A timed run: the items it did, and the wall-clock and CPU seconds they took."""
+
+
+def _timed(fn: Callable[[], int]) -> Callable[[], Timed]:
+    """``fn`` (which returns its item count) timed as a whole."""
+
+    def run() -> Timed:
         t0, c0 = time.perf_counter(), time.process_time()
         items = fn()
-        secs, cpu_secs = time.perf_counter() - t0, time.process_time() - c0
+        return items, time.perf_counter() - t0, time.process_time() - c0
+
+    return run
+
+
+def _best(repeat: int, fn: Callable[[], Timed]) -> tuple[float, float]:
+    """The best rates over ``repeat`` timed runs of ``fn``: items per second of wall-clock
+    time, and items per CPU-second of this process (the fairer figure for one thread on a
+    machine shared with other work)."""
+    wall = cpu = 0.0
+    for _ in range(repeat):
+        items, secs, cpu_secs = fn()
         if secs > 0:
             wall = max(wall, items / secs)
         if cpu_secs > 0:
@@ -142,20 +155,24 @@ def episodes_ended(vg: VectorGame[Any]) -> int:
     return sum(vg.episodes) + vg.terminated.tobytes().count(1) + vg.truncated.tobytes().count(1)
 
 
-def play_random(vg: VectorGame[Any], steps: int, k: int, out: memoryview[float] | None = None) -> int:
+def play_random(vg: VectorGame[Any], steps: int, k: int, out: memoryview[float] | None = None) -> Timed:
     """``steps`` steps of random play on ``vg`` (``sample_legal(k)``, ``k + 1``, ...; the
-    observation tensors into ``out`` after each when given); the hands it finished.
+    observation tensors into ``out`` after each when given): the hands they finished, and the
+    wall-clock and CPU seconds the steps took.
 
-    The loop is what a training loop calls: the hands are counted once, from the episodes ended
-    before and after, not by reading the flags after every step (at 1,024 tables that reading took
-    about 4 % of a two-thread step).  A hand ends its episode one way or the other."""
+    Only the loop is timed, and it is what a training loop calls: the hands are counted from the
+    episodes ended before and after it (one call each), not by reading the flags after every step
+    (at 1,024 tables that reading took about 4 % of a two-thread step).  A hand ends its episode
+    one way or the other."""
     start = episodes_ended(vg)
+    t0, c0 = time.perf_counter(), time.process_time()
     for _ in range(steps):
         vg.step(vg.sample_legal(k))
         k += 1
         if out is not None:
             vg.observation_tensor(out)
-    return episodes_ended(vg) - start
+    secs, cpu_secs = time.perf_counter() - t0, time.process_time() - c0
+    return episodes_ended(vg) - start, secs, cpu_secs
 
 
 def hands_per_second(
@@ -165,10 +182,10 @@ def hands_per_second(
     out = memoryview(bytearray(4 * vg.num_envs * vg.tensor_size)).cast("f") if tensors else None
     counter = [0]
 
-    def once() -> int:
-        hands = play_random(vg, steps, counter[0], out)
+    def once() -> Timed:
+        run = play_random(vg, steps, counter[0], out)
         counter[0] += steps
-        return hands
+        return run
 
     once()  # warm up (and deal past the first, shorter episodes)
     return _best(repeat, once)
@@ -256,7 +273,7 @@ def openspiel_hands_per_second(hands: int, repeat: int, tensors: bool) -> tuple[
                     state.apply_action(rng.choice(state.legal_actions()))
         return hands
 
-    return _best(repeat, once)
+    return _best(repeat, _timed(once))
 
 
 def openspiel_clone_micros(repeat: int, clones: int = 2000) -> list[tuple[str, float, float]] | None:
@@ -293,8 +310,8 @@ def openspiel_clone_micros(repeat: int, clones: int = 2000) -> list[tuple[str, f
                 engine.copy()
             return clones
 
-        per_clone = 1e6 / _best(repeat, clone_all)[0]
-        per_copy = 1e6 / _best(repeat, copy_all)[0]
+        per_clone = 1e6 / _best(repeat, _timed(clone_all))[0]
+        per_copy = 1e6 / _best(repeat, _timed(copy_all))[0]
         out.append((name.split("(")[0], per_clone, per_copy))
     return out
 

@@ -368,7 +368,11 @@ class CLane(Lane):
         return int(seed[0]), int(episode[0]), int(draws[0]), bytes(_ffi.buffer(ids, int(length[0])))
 
     def episodes(self) -> list[int]:
-        return [self._episode(i)[1] for i in range(self.n)]
+        out = array("I", bytes(4 * self.n))  # one call for the whole batch
+        ptr = _from("uint32_t[]", out)
+        n = self.n
+        _check(int(_lib.hb_vec_pool_episodes(self.pool, self.cfg, self.envs, self.env_bytes, n, ptr, n)))
+        return out.tolist()
 
     def stream(self, i: int) -> random.Random:
         seed, _, draws, _ = self._episode(i)
