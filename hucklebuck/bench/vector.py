@@ -20,8 +20,10 @@ Each figure is the best of up to three timed runs of a fixed number of steps
 (``--scale`` shrinks them), in hands per second of wall-clock time and per
 CPU-second of this process: on a machine shared with other work the second is
 the fairer comparison of one thread with another library, and the ratios are
-printed both ways.  Two threads are timed against one in alternating runs
-on the same batch size (so both see the same load); the threads figure needs a
+printed both ways.  Only the steps are timed: the hands are counted before and
+after each run.  Two threads are timed against one, and 16,384 tables against
+1,024, in five rounds that time each in turn (so both see the same load), and
+each ratio is of the two best runs; the threads figure needs a
 free second core, so the line prints how much CPU time the process actually
 got, how much of the time each thread spent working on the batch, and how the
 environments were shared out (they go to whichever thread is free).
@@ -57,6 +59,10 @@ _SMALL, _BIG = 1024, 16384
 """One thread: hands/s with _BIG tables must be at least 0.9 times those with _SMALL
 (a bigger batch must not cost more per hand)."""
 _GAMES = (("deerpark", 4), ("hucklebuck", 4), ("buckem", 5))
+_ROUNDS = 5
+"""Rounds of the comparisons of two batches timed in turn (two threads against one, a big batch
+against a small one): each ratio is of the two best runs.  Five, whatever ``--repeat`` says: on a
+shared machine a slow spell can last seconds, and three rounds were too few to meet a quiet one."""
 
 
 Timed = tuple[int, float, float]
@@ -213,42 +219,59 @@ class Threads:
         return self.two[0] / self.one[0] if self.one[0] > 0 else 0.0
 
 
-def threads_against_one(game: str, players: int, n: int, steps: int, repeat: int) -> Threads:
+def _alternate(vgs: list[VectorGame[Any]], steps: list[int], rounds: int) -> tuple[list[Rate], list[Timed]]:
+    """Each batch's best rate over ``rounds`` rounds, each of which times every batch once in turn
+    (so that all of them meet the same moments of a shared machine, and each needs one quiet moment,
+    not a quiet whole run); and each batch's total (steps, wall-clock and CPU seconds) of all its runs.
+
+    Each batch is warmed up once in full (past the first, shorter episodes), then for a tenth of
+    its steps before each timed run (its state back in the caches after the other batches ran)."""
+    done = [0] * len(vgs)
+    runs: list[list[Rate]] = [[] for _ in vgs]
+    total = [(0, 0.0, 0.0) for _ in vgs]
+
+    def play(k: int, count: int) -> Timed:
+        hands, secs, cpu_secs = play_random(vgs[k], count, done[k])
+        done[k] += count
+        total[k] = (total[k][0] + count, total[k][1] + secs, total[k][2] + cpu_secs)
+        return hands, secs, cpu_secs
+
+    for k in range(len(vgs)):
+        play(k, steps[k])
+    for _ in range(rounds):
+        for k in range(len(vgs)):
+            play(k, max(1, steps[k] // 10))
+            hands, secs, cpu_secs = play(k, steps[k])
+            runs[k].append((hands / secs if secs > 0 else 0.0, hands / cpu_secs if cpu_secs > 0 else 0.0))
+    return [(max(r[0] for r in rs), max(r[1] for r in rs)) for rs in runs], total
+
+
+def threads_against_one(game: str, players: int, n: int, steps: int, rounds: int) -> Threads:
     """Random hands per second of one batch size on one thread and on two, timed
-    alternately (the best of ``repeat`` runs each), with the two-thread runs' CPU
+    alternately (the best of ``rounds`` rounds each), with the two-thread runs' CPU
     time and each thread's busy time."""
     vgs = [VectorGame(game, players, n, seed=n, threads=t) for t in (1, 2)]
-    rates: list[list[Rate]] = [[], []]
-    cpu, wall = [0.0, 0.0], [0.0, 0.0]
     before = vgs[1].thread_times()
-    for _ in range(repeat):
-        for k, vg in enumerate(vgs):
-            t0, c0 = time.perf_counter(), time.process_time()
-            rates[k].append(hands_per_second(vg, steps, 1))
-            wall[k] += time.perf_counter() - t0
-            cpu[k] += time.process_time() - c0
+    best, total = _alternate(vgs, [steps, steps], rounds)
     after = vgs[1].thread_times()
     for vg in vgs:
         vg.close()
-    best = [(max(r[0] for r in runs), max(r[1] for r in runs)) for runs in rates]
-    busy = [(a[0] - b[0]) / wall[1] if wall[1] > 0 else 0.0 for a, b in zip(after, before, strict=True)]
+    wall = total[1][1]
+    busy = [(a[0] - b[0]) / wall if wall > 0 else 0.0 for a, b in zip(after, before, strict=True)]
     items = [a[1] - b[1] for a, b in zip(after, before, strict=True)]
     share = [k / sum(items) if sum(items) else 0.0 for k in items]
-    got = [c / w if w > 0 else 0.0 for c, w in zip(cpu, wall, strict=True)]
+    got = [t[2] / t[1] if t[1] > 0 else 0.0 for t in total]
     return Threads(best[0], best[1], got, busy, share)
 
 
-def sizes_against(game: str, players: int, sizes: tuple[int, ...], scale: float, repeat: int) -> list[Rate]:
+def sizes_against(game: str, players: int, sizes: tuple[int, ...], scale: float, rounds: int) -> list[Rate]:
     """One thread's random hands per second at each batch size, timed alternately
-    (the best of ``repeat`` runs each), so that every size sees the same load."""
+    (the best of ``rounds`` rounds each), so that every size sees the same load."""
     vgs = [VectorGame(game, players, n, seed=n) for n in sizes]
-    runs: list[list[Rate]] = [[] for _ in sizes]
-    for _ in range(repeat):
-        for k, vg in enumerate(vgs):
-            runs[k].append(hands_per_second(vg, _timed_steps(vg.num_envs, scale), 1))
+    best, _ = _alternate(vgs, [_timed_steps(n, scale) for n in sizes], rounds)
     for vg in vgs:
         vg.close()
-    return [(max(r[0] for r in rs), max(r[1] for r in rs)) for rs in runs]
+    return best
 
 
 def openspiel_hands_per_second(hands: int, repeat: int, tensors: bool) -> tuple[float, float] | None:
@@ -395,10 +418,10 @@ def run(args: argparse.Namespace) -> None:
                     py_lane[(game, n, tensors)] = rate
             vg.close()
         if (game, 1024, 1, False) in c_lane:  # the games the C lane steps: threads and the twin
-            sizes[game] = sizes_against(game, players, (_SMALL, _BIG), scale, repeat)
+            sizes[game] = sizes_against(game, players, (_SMALL, _BIG), scale, _ROUNDS)
             for n in _THREAD_SIZES:
                 steps = _timed_steps(n, scale)
-                pair = threads[(game, n)] = threads_against_one(game, players, n, steps, repeat)
+                pair = threads[(game, n)] = threads_against_one(game, players, n, steps, _ROUNDS)
                 rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 1, pair.one))
                 rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 2, pair.two))
             with using("python"):  # the Python twin of the same game
