@@ -50,6 +50,7 @@ def make_ffi() -> FFI:
             "csrc/hb_vec_be.c",
             "csrc/hb_vec_mt.c",
             "csrc/hb_vec_pool.c",
+            "csrc/hb_vec_calls.c",
         ],
         include_dirs=["csrc"],
         depends=[
@@ -58,6 +59,7 @@ def make_ffi() -> FFI:
             "csrc/hb_solve.h",
             "csrc/hb_vec.h",
             "csrc/hb_vec_internal.h",
+            "csrc/hb_vec_pool_internal.h",
         ],
         extra_compile_args=["-std=c99", "-O2", *THREADS],
         extra_link_args=THREADS,

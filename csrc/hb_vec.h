@@ -139,7 +139,7 @@ int hb_vec_episodes(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, si
                     size_t out_len);
 
 /* Worker threads that split the calls below across `threads` threads (the
-   calling one included; hb_vec_pool.c): each call returns when all its work is
+   calling one included; hb_vec_pool.c, hb_vec_calls.c): each call returns when all its work is
    done, with the same outputs and errors as one thread (a step checks every id
    before it changes any environment; *bad is the lowest failing environment).  The ids are copied first: the caller may change its buffer
    afterwards.  NULL when the threads cannot be started.  Calls from several

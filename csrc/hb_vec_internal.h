@@ -155,13 +155,13 @@ static inline uint64_t hb_discard_mask(uint64_t hand, int m)
    ids its state keeps, as a step checks them before it changes anything (it
    checks each state as it reaches it); actions NULL: only that each is a valid
    state of environment i, as a reset of the next episodes needs.  The worker
-   threads' first pass (hb_vec_pool.c). */
+   threads' first pass (hb_vec_calls.c). */
 int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, const void *actions,
                int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end, size_t *bad,
                int64_t *bad_id, int full);
 
 /* hb_vec.c: hb_vec_step, or (checked != 0) its second half alone, for ids that
-   hb_v_check (full 0) has passed on these very states (hb_vec_pool.c's second pass);
+   hb_v_check (full 0) has passed on these very states (hb_vec_calls.c's second pass);
    rules (NULL: made here) as hb_v_rules makes them, made once per call. */
 int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
               const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end,

@@ -10,7 +10,8 @@
  * on a busy machine, only means that the others do more, and the threads
  * finish close together.  The call returns when every chunk is done.
  * The chunks call the game-independent entry points of hb_vec.c on their
- * range, so a game added there is threaded with no change here; every
+ * range (hb_vec_calls.c), so a game added there is threaded with no change
+ * here or there; every
  * environment's result depends on its own state only, so the outputs are
  * identical for any number of threads.
  *
@@ -27,100 +28,7 @@
  * none of the workers) a call runs in the calling thread alone.  Without
  * POSIX threads (or with HB_VEC_NO_THREADS) every pool is the calling thread.
  */
-#if !defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200809L
-#undef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L
-#endif
-#include <stdlib.h>
-#include <string.h>
-#include "hb_vec_internal.h"
-
-#if !defined(HB_VEC_NO_THREADS) && defined(__GNUC__) && (defined(__unix__) || defined(__APPLE__))
-#define HB_POOL_THREADS 1
-#include <pthread.h>
-#include <time.h>
-#include <unistd.h>
-#else
-#define HB_POOL_THREADS 0
-#endif
-
-#define POOL_MAX 64            /* threads per pool, the caller's included */
-#define MIN_CHUNK 16           /* environments per chunk, at least (a call on fewer is one chunk) */
-#define OWN_SHARE 4            /* a thread's next chunk of its own part: what is left of it / OWN_SHARE */
-#define WORKER_SPIN_NS 40000   /* a worker waits up to this long for the next pass before it sleeps */
-#define CALLER_SPIN_NS 40000   /* the caller waits up to this long for the last chunks before it sleeps */
-#define SPIN_MIN 2000          /* ... and each at least this long (see next_spin) */
-
-/* One pass over the batch: run(job, begin, end, bad, bad_id) on each chunk. */
-typedef int (*pass_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id);
-
-#if HB_POOL_THREADS
-#define OPEN_BIT (UINT64_C(1) << 31)
-#define ACTIVE_MASK (OPEN_BIT - 1)
-#define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
-#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
-
-struct hb_vec_pool;
-typedef struct {
-    struct hb_vec_pool *pool;
-    int slot;
-} worker_arg;
-#endif
-
-#define LINE 64                /* bytes between fields that different threads write (no false sharing) */
-
-/* One thread's part of a pass: front << 32 | back, the environments [front, back)
-   no chunk has taken yet (atomic: its thread takes from the front, others from the back). */
-typedef struct {
-    uint64_t range;
-    unsigned char pad[LINE - 8];
-} part;
-
-/* What one thread of the pool counts (written by that thread only). */
-typedef struct {
-    uint64_t busy_ns, items;
-    unsigned char pad[LINE - 16];
-} slot_stats;
-
-struct hb_vec_pool {
-    /* the pass being run: set by the caller before it opens the pass, read by all */
-    int threads;               /* the caller and threads - 1 workers */
-    pass_fn run;
-    void *job;
-    int whole;                 /* the pass is one chunk (one thread, or a small batch) */
-    unsigned char pad0[LINE];
-    part parts[POOL_MAX];
-#if HB_POOL_THREADS
-    /* gen << 32 | open << 31 | active: the pass number, whether workers may still
-       join it, and how many are in it (atomic) */
-    uint64_t state;
-    unsigned char pad2[LINE];
-#endif
-    slot_stats stats[POOL_MAX];   /* per thread (slot 0: the caller) */
-    int in_use;                /* a call is running (without threads) */
-    /* the lowest failing environment of the pass (under mu) */
-    int rc;
-    size_t bad;
-    int64_t bad_id;
-    /* the step's private copy of its ids */
-    unsigned char *scratch;
-    size_t scratch_len;
-    /* the trick tables of the game of the last step (made again when the game changes) */
-    int rules_game;            /* -1: none yet */
-    hb_rules rules[4];
-#if HB_POOL_THREADS
-    int stop, sleepers, caller_waits;   /* atomic */
-    uint64_t caller_spin;      /* how long the caller spins before it sleeps (see next_spin) */
-    uint64_t opened_ns, left_ns;  /* when the last pass was opened, when a worker last left one (atomic) */
-    pid_t pid;
-    int inited;                /* bits: mu, calls, wake, done initialised */
-    pthread_mutex_t mu, calls; /* calls: held for the whole of a call */
-    pthread_cond_t wake, done;
-    int started;
-    pthread_t tid[POOL_MAX];
-    worker_arg args[POOL_MAX];
-#endif
-};
+#include "hb_vec_pool_internal.h"
 
 #if HB_POOL_THREADS
 static uint64_t now_ns(void)
@@ -339,16 +247,13 @@ void hb_vec_pool_free(hb_vec_pool *p)
     free(p);
 }
 
-static int enter(hb_vec_pool *p);
-static void leave(hb_vec_pool *p);
-
 int hb_vec_pool_threads(const hb_vec_pool *p)
 {
     int k;
     if (p == NULL) return 0;
-    if (enter((hb_vec_pool *)p) != 0) return p->threads;  /* a forked child: nothing changes it */
+    if (hb_p_enter((hb_vec_pool *)p) != 0) return p->threads;  /* a forked child: nothing changes it */
     k = p->threads;
-    leave((hb_vec_pool *)p);
+    hb_p_leave((hb_vec_pool *)p);
     return k;
 }
 
@@ -357,7 +262,7 @@ int hb_vec_pool_stats(hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, size_t
     size_t i;
     int mine, rc = HB_OK;
     if (p == NULL || busy_ns == NULL || items == NULL) return HB_E_NULL;
-    mine = enter(p) == 0;
+    mine = hb_p_enter(p) == 0;
     if (len != (size_t)p->threads) {
         rc = HB_E_V_LEN;
     } else {
@@ -366,7 +271,7 @@ int hb_vec_pool_stats(hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, size_t
             items[i] = p->stats[i].items;
         }
     }
-    if (mine) leave(p);
+    if (mine) hb_p_leave(p);
     return rc;
 }
 
@@ -375,7 +280,7 @@ int hb_vec_pool_stats(hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, size_t
 void hb_vec_pool_close(hb_vec_pool *p)
 {
     if (p == NULL) return;
-    if (enter(p) != 0) return;  /* a forked child has no workers to join */
+    if (hb_p_enter(p) != 0) return;  /* a forked child has no workers to join */
 #if HB_POOL_THREADS
     if (p->started > 0) {
         int i;
@@ -388,7 +293,7 @@ void hb_vec_pool_close(hb_vec_pool *p)
     }
 #endif
     p->threads = 1;
-    leave(p);
+    hb_p_leave(p);
 }
 
 /* len bytes from src to dst between calls (never while a call changes them). */
@@ -396,9 +301,9 @@ int hb_vec_pool_copy(hb_vec_pool *p, const void *src, void *dst, size_t len)
 {
     int mine;
     if (p == NULL || src == NULL || dst == NULL) return HB_E_NULL;
-    mine = enter(p) == 0;
+    mine = hb_p_enter(p) == 0;
     memmove(dst, src, len);
-    if (mine) leave(p);
+    if (mine) hb_p_leave(p);
     return HB_OK;
 }
 
@@ -408,9 +313,9 @@ int hb_vec_pool_episode(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs,
 {
     int mine, rc;
     if (p == NULL) return HB_E_NULL;
-    mine = enter(p) == 0;
+    mine = hb_p_enter(p) == 0;
     rc = hb_vec_episode(cfg, envs, envs_len, num_envs, i, seed, episode, draws, ids, ids_len, len);
-    if (mine) leave(p);
+    if (mine) hb_p_leave(p);
     return rc;
 }
 
@@ -419,22 +324,22 @@ int hb_vec_pool_episodes(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs
 {
     int mine, rc;
     if (p == NULL) return HB_E_NULL;
-    mine = enter(p) == 0;
+    mine = hb_p_enter(p) == 0;
     rc = hb_vec_episodes(cfg, envs, envs_len, num_envs, out, out_len);
-    if (mine) leave(p);
+    if (mine) hb_p_leave(p);
     return rc;
 }
 
 /* Whether a call on n environments is one chunk (then the caller runs it alone). */
-static int one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n <= MIN_CHUNK; }
+int hb_p_one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n <= MIN_CHUNK; }
 
 /* One pass over n environments: every chunk done when it returns. */
-static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
+int hb_p_run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
 {
     int k;
     p->run = run;
     p->job = job;
-    p->whole = one_chunk(p, n);
+    p->whole = hb_p_one_chunk(p, n);
     for (k = 0; k < p->threads; k++) {
         uint64_t b = p->whole ? (k == 0 ? 0 : n) : n * (size_t)k / (size_t)p->threads;
         uint64_t e = p->whole ? n : n * (size_t)(k + 1) / (size_t)p->threads;
@@ -487,7 +392,7 @@ static int run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *ba
 
 /* Start a call: 0 when the pool's threads may help (calls from several threads
    take turns), -1 in a forked child, which runs the call alone. */
-static int enter(hb_vec_pool *p)
+int hb_p_enter(hb_vec_pool *p)
 {
 #if HB_POOL_THREADS
     if (p->pid != getpid()) return -1;
@@ -499,7 +404,7 @@ static int enter(hb_vec_pool *p)
     return 0;
 }
 
-static void leave(hb_vec_pool *p)
+void hb_p_leave(hb_vec_pool *p)
 {
 #if HB_POOL_THREADS
     pthread_mutex_unlock(&p->calls);
@@ -510,7 +415,7 @@ static void leave(hb_vec_pool *p)
 
 /* A call the pool cannot share (a forked child, whose workers and locks are the
    parent's): the whole batch as one chunk in the calling thread, the pool untouched. */
-static int run_alone(pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
+int hb_p_run_alone(pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
 {
     size_t b = 0;
     int64_t id = 0;
@@ -521,196 +426,4 @@ static int run_alone(pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad
         if (bad_id) *bad_id = id;
     }
     return rc;
-}
-
-/* ---------------------------------------------------------------- the calls */
-
-typedef struct {
-    const hb_vec_cfg *cfg;
-    void *envs;
-    const void *cenvs;
-    size_t envs_len, num_envs;
-    const hb_vec_io *io;
-    const void *actions;       /* the caller's ids */
-    unsigned char *ids;        /* their private copy */
-    int itemsize, is_signed, seat, fresh;
-    size_t actions_len, out_len;
-    uint64_t seed;
-    float *tensor;
-    int32_t *sample;
-    hb_rules rules[4];         /* the step's, made once for all its chunks */
-    const hb_rules *given;     /* (a step in one chunk: the pool's, or NULL to make them) */
-} job_args;
-
-static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
-{
-    job_args *a = (job_args *)job;
-    (void)bad_id;
-    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, NULL, 0, 0, 0, begin, end, bad, NULL, 1);
-}
-
-static int pass_reset(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
-{
-    job_args *a = (job_args *)job;
-    (void)bad;
-    (void)bad_id;
-    return hb_vec_reset(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->seed, a->fresh, begin, end);
-}
-
-static int pass_step_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
-{
-    job_args *a = (job_args *)job;
-    size_t size = (size_t)a->itemsize;
-    memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
-    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->ids, a->itemsize, a->is_signed,
-                      a->actions_len, begin, end, bad, bad_id, 0);
-}
-
-static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
-{
-    job_args *a = (job_args *)job;
-    return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
-                     a->actions_len, begin, end, bad, bad_id, 1, a->rules);
-}
-
-/* The whole step in one pass, for a call in one chunk: copy, check, apply. */
-static int pass_step_whole(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
-{
-    job_args *a = (job_args *)job;
-    size_t size = (size_t)a->itemsize;
-    memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
-    return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
-                     a->actions_len, begin, end, bad, bad_id, 0, a->given);
-}
-
-static int pass_tensor(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
-{
-    job_args *a = (job_args *)job;
-    (void)bad;
-    (void)bad_id;
-    return hb_vec_tensor(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->seat, a->tensor, a->out_len, begin, end);
-}
-
-static int pass_sample(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
-{
-    job_args *a = (job_args *)job;
-    (void)bad;
-    (void)bad_id;
-    return hb_vec_sample(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->seed, a->sample, a->out_len, begin, end);
-}
-
-/* A call's job on the batch (cenvs: the same, read-only; envs NULL for a call
-   that only reads), its shape checked once before any pass (each chunk checks it again). */
-static int start(job_args *a, const hb_vec_pool *p, const hb_vec_cfg *cfg, void *envs, const void *cenvs,
-                 size_t envs_len, size_t num_envs)
-{
-    memset(a, 0, sizeof *a);
-    if (p == NULL || cfg == NULL || cenvs == NULL) return HB_E_NULL;
-    if (num_envs == 0 || num_envs > ((size_t)1 << 24) || envs_len != num_envs * hb_vec_env_size())
-        return HB_E_V_LEN;
-    a->cfg = cfg;
-    a->envs = envs;
-    a->cenvs = cenvs;
-    a->envs_len = envs_len;
-    a->num_envs = num_envs;
-    return HB_OK;
-}
-
-/* Run one or two passes (the second only when the first passed everywhere). */
-static int run_call(hb_vec_pool *p, pass_fn first, pass_fn second, job_args *a, size_t *bad, int64_t *bad_id)
-{
-    int rc;
-    if (enter(p) != 0) {
-        rc = run_alone(first, a, a->num_envs, bad, bad_id);
-        if (rc == HB_OK && second) rc = run_alone(second, a, a->num_envs, bad, bad_id);
-        return rc;
-    }
-    rc = run_pass(p, first, a, a->num_envs, bad, bad_id);
-    if (rc == HB_OK && second) rc = run_pass(p, second, a, a->num_envs, bad, bad_id);
-    leave(p);
-    return rc;
-}
-
-int hb_vec_pool_reset(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs,
-                      const hb_vec_io *io, uint64_t seed, int fresh)
-{
-    job_args a;
-    int rc = start(&a, pool, cfg, envs, envs, envs_len, num_envs);
-    if (rc != HB_OK) return rc;
-    a.io = io;
-    a.seed = seed;
-    a.fresh = fresh;
-    return run_call(pool, fresh ? pass_reset : pass_reset_check, fresh ? NULL : pass_reset, &a, NULL, NULL);
-}
-
-int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs,
-                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t actions_len,
-                     size_t *bad, int64_t *bad_id)
-{
-    job_args a;
-    int rc = start(&a, pool, cfg, envs, envs, envs_len, num_envs);
-    if (rc != HB_OK) return rc;
-    if (actions == NULL) return HB_E_NULL;
-    if (itemsize != 1 && itemsize != 2 && itemsize != 4 && itemsize != 8) return HB_E_V_LEN;
-    if (actions_len != num_envs) return HB_E_V_LEN;
-    a.io = io;
-    a.actions = actions;
-    a.itemsize = itemsize;
-    a.is_signed = is_signed;
-    a.actions_len = actions_len;
-    if (enter(pool) != 0) {  /* a forked child: a copy of the ids of its own */
-        a.ids = (unsigned char *)malloc(num_envs * (size_t)itemsize);
-        if (a.ids == NULL) return HB_E_NOMEM;
-        rc = run_alone(pass_step_whole, &a, num_envs, bad, bad_id);
-        free(a.ids);
-        return rc;
-    }
-    if (pool->scratch_len < num_envs * 8) {
-        unsigned char *grown = (unsigned char *)realloc(pool->scratch, num_envs * 8);
-        if (grown == NULL) {
-            leave(pool);
-            return HB_E_NOMEM;
-        }
-        pool->scratch = grown;
-        pool->scratch_len = num_envs * 8;
-    }
-    a.ids = pool->scratch;
-    if (pool->rules_game != cfg->game) {  /* (a bad game: hb_v_step refuses the configuration) */
-        hb_v_rules(cfg, pool->rules);
-        pool->rules_game = cfg->game;
-    }
-    if (one_chunk(pool, num_envs)) {
-        a.given = pool->rules;
-        rc = run_pass(pool, pass_step_whole, &a, num_envs, bad, bad_id);
-    } else {
-        memcpy(a.rules, pool->rules, sizeof a.rules);
-        rc = run_pass(pool, pass_step_check, &a, num_envs, bad, bad_id);
-        if (rc == HB_OK) rc = run_pass(pool, pass_step, &a, num_envs, bad, bad_id);
-    }
-    leave(pool);
-    return rc;
-}
-
-int hb_vec_pool_tensor(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                       size_t num_envs, int seat, float *out, size_t out_len)
-{
-    job_args a;
-    int rc = start(&a, pool, cfg, NULL, envs, envs_len, num_envs);
-    if (rc != HB_OK) return rc;
-    a.seat = seat;
-    a.tensor = out;
-    a.out_len = out_len;
-    return run_call(pool, pass_tensor, NULL, &a, NULL, NULL);
-}
-
-int hb_vec_pool_sample(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                       size_t num_envs, uint64_t seed, int32_t *out, size_t out_len)
-{
-    job_args a;
-    int rc = start(&a, pool, cfg, NULL, envs, envs_len, num_envs);
-    if (rc != HB_OK) return rc;
-    a.seed = seed;
-    a.sample = out;
-    a.out_len = out_len;
-    return run_call(pool, pass_sample, NULL, &a, NULL, NULL);
 }

@@ -1,0 +1,196 @@
+/*
+ * hb_vec_calls.c -- the batched lane's calls on a pool (hb_vec_pool_reset, _step,
+ * _tensor and _sample in hb_vec.h): each runs the game-independent entry points
+ * of hb_vec.c on chunks of the batch, in passes of the pool (hb_vec_pool.c).
+ */
+#include "hb_vec_pool_internal.h"
+
+typedef struct {
+    const hb_vec_cfg *cfg;
+    void *envs;
+    const void *cenvs;
+    size_t envs_len, num_envs;
+    const hb_vec_io *io;
+    const void *actions;       /* the caller's ids */
+    unsigned char *ids;        /* their private copy */
+    int itemsize, is_signed, seat, fresh;
+    size_t actions_len, out_len;
+    uint64_t seed;
+    float *tensor;
+    int32_t *sample;
+    hb_rules rules[4];         /* the step's, made once for all its chunks */
+    const hb_rules *given;     /* (a step in one chunk: the pool's, or NULL to make them) */
+} job_args;
+
+static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    (void)bad_id;
+    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, NULL, 0, 0, 0, begin, end, bad, NULL, 1);
+}
+
+static int pass_reset(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    (void)bad;
+    (void)bad_id;
+    return hb_vec_reset(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->seed, a->fresh, begin, end);
+}
+
+static int pass_step_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    size_t size = (size_t)a->itemsize;
+    memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
+    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->ids, a->itemsize, a->is_signed,
+                      a->actions_len, begin, end, bad, bad_id, 0);
+}
+
+static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
+                     a->actions_len, begin, end, bad, bad_id, 1, a->rules);
+}
+
+/* The whole step in one pass, for a call in one chunk: copy, check, apply. */
+static int pass_step_whole(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    size_t size = (size_t)a->itemsize;
+    memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
+    return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
+                     a->actions_len, begin, end, bad, bad_id, 0, a->given);
+}
+
+static int pass_tensor(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    (void)bad;
+    (void)bad_id;
+    return hb_vec_tensor(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->seat, a->tensor, a->out_len, begin, end);
+}
+
+static int pass_sample(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    job_args *a = (job_args *)job;
+    (void)bad;
+    (void)bad_id;
+    return hb_vec_sample(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->seed, a->sample, a->out_len, begin, end);
+}
+
+/* A call's job on the batch (cenvs: the same, read-only; envs NULL for a call
+   that only reads), its shape checked once before any pass (each chunk checks it again). */
+static int start(job_args *a, const hb_vec_pool *p, const hb_vec_cfg *cfg, void *envs, const void *cenvs,
+                 size_t envs_len, size_t num_envs)
+{
+    memset(a, 0, sizeof *a);
+    if (p == NULL || cfg == NULL || cenvs == NULL) return HB_E_NULL;
+    if (num_envs == 0 || num_envs > ((size_t)1 << 24) || envs_len != num_envs * hb_vec_env_size())
+        return HB_E_V_LEN;
+    a->cfg = cfg;
+    a->envs = envs;
+    a->cenvs = cenvs;
+    a->envs_len = envs_len;
+    a->num_envs = num_envs;
+    return HB_OK;
+}
+
+/* Run one or two passes (the second only when the first passed everywhere). */
+static int run_call(hb_vec_pool *p, pass_fn first, pass_fn second, job_args *a, size_t *bad, int64_t *bad_id)
+{
+    int rc;
+    if (hb_p_enter(p) != 0) {
+        rc = hb_p_run_alone(first, a, a->num_envs, bad, bad_id);
+        if (rc == HB_OK && second) rc = hb_p_run_alone(second, a, a->num_envs, bad, bad_id);
+        return rc;
+    }
+    rc = hb_p_run_pass(p, first, a, a->num_envs, bad, bad_id);
+    if (rc == HB_OK && second) rc = hb_p_run_pass(p, second, a, a->num_envs, bad, bad_id);
+    hb_p_leave(p);
+    return rc;
+}
+
+int hb_vec_pool_reset(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs,
+                      const hb_vec_io *io, uint64_t seed, int fresh)
+{
+    job_args a;
+    int rc = start(&a, pool, cfg, envs, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    a.io = io;
+    a.seed = seed;
+    a.fresh = fresh;
+    return run_call(pool, fresh ? pass_reset : pass_reset_check, fresh ? NULL : pass_reset, &a, NULL, NULL);
+}
+
+int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs,
+                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t actions_len,
+                     size_t *bad, int64_t *bad_id)
+{
+    job_args a;
+    int rc = start(&a, pool, cfg, envs, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    if (actions == NULL) return HB_E_NULL;
+    if (itemsize != 1 && itemsize != 2 && itemsize != 4 && itemsize != 8) return HB_E_V_LEN;
+    if (actions_len != num_envs) return HB_E_V_LEN;
+    a.io = io;
+    a.actions = actions;
+    a.itemsize = itemsize;
+    a.is_signed = is_signed;
+    a.actions_len = actions_len;
+    if (hb_p_enter(pool) != 0) {  /* a forked child: a copy of the ids of its own */
+        a.ids = (unsigned char *)malloc(num_envs * (size_t)itemsize);
+        if (a.ids == NULL) return HB_E_NOMEM;
+        rc = hb_p_run_alone(pass_step_whole, &a, num_envs, bad, bad_id);
+        free(a.ids);
+        return rc;
+    }
+    if (pool->scratch_len < num_envs * 8) {
+        unsigned char *grown = (unsigned char *)realloc(pool->scratch, num_envs * 8);
+        if (grown == NULL) {
+            hb_p_leave(pool);
+            return HB_E_NOMEM;
+        }
+        pool->scratch = grown;
+        pool->scratch_len = num_envs * 8;
+    }
+    a.ids = pool->scratch;
+    if (pool->rules_game != cfg->game) {  /* (a bad game: hb_v_step refuses the configuration) */
+        hb_v_rules(cfg, pool->rules);
+        pool->rules_game = cfg->game;
+    }
+    if (hb_p_one_chunk(pool, num_envs)) {
+        a.given = pool->rules;
+        rc = hb_p_run_pass(pool, pass_step_whole, &a, num_envs, bad, bad_id);
+    } else {
+        memcpy(a.rules, pool->rules, sizeof a.rules);
+        rc = hb_p_run_pass(pool, pass_step_check, &a, num_envs, bad, bad_id);
+        if (rc == HB_OK) rc = hb_p_run_pass(pool, pass_step, &a, num_envs, bad, bad_id);
+    }
+    hb_p_leave(pool);
+    return rc;
+}
+
+int hb_vec_pool_tensor(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                       size_t num_envs, int seat, float *out, size_t out_len)
+{
+    job_args a;
+    int rc = start(&a, pool, cfg, NULL, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    a.seat = seat;
+    a.tensor = out;
+    a.out_len = out_len;
+    return run_call(pool, pass_tensor, NULL, &a, NULL, NULL);
+}
+
+int hb_vec_pool_sample(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                       size_t num_envs, uint64_t seed, int32_t *out, size_t out_len)
+{
+    job_args a;
+    int rc = start(&a, pool, cfg, NULL, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    a.seed = seed;
+    a.sample = out;
+    a.out_len = out_len;
+    return run_call(pool, pass_sample, NULL, &a, NULL, NULL);
+}

@@ -1,0 +1,115 @@
+/*
+ * hb_vec_pool_internal.h -- the batched lane's worker pool as its two files see it:
+ * hb_vec_pool.c (the threads, the passes and the pool's own calls) and
+ * hb_vec_calls.c (the lane's calls, run as passes).  Include it first: it sets
+ * _POSIX_C_SOURCE.
+ */
+#ifndef HB_VEC_POOL_INTERNAL_H
+#define HB_VEC_POOL_INTERNAL_H
+#if !defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200809L
+#undef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include "hb_vec_internal.h"
+
+#if !defined(HB_VEC_NO_THREADS) && defined(__GNUC__) && (defined(__unix__) || defined(__APPLE__))
+#define HB_POOL_THREADS 1
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+#else
+#define HB_POOL_THREADS 0
+#endif
+
+#define POOL_MAX 64            /* threads per pool, the caller's included */
+#define MIN_CHUNK 16           /* environments per chunk, at least (a call on fewer is one chunk) */
+#define OWN_SHARE 4            /* a thread's next chunk of its own part: what is left of it / OWN_SHARE */
+#define WORKER_SPIN_NS 40000   /* a worker waits up to this long for the next pass before it sleeps */
+#define CALLER_SPIN_NS 40000   /* the caller waits up to this long for the last chunks before it sleeps */
+#define SPIN_MIN 2000          /* ... and each at least this long (see next_spin) */
+
+/* One pass over the batch: run(job, begin, end, bad, bad_id) on each chunk. */
+typedef int (*pass_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id);
+
+#if HB_POOL_THREADS
+#define OPEN_BIT (UINT64_C(1) << 31)
+#define ACTIVE_MASK (OPEN_BIT - 1)
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
+
+struct hb_vec_pool;
+typedef struct {
+    struct hb_vec_pool *pool;
+    int slot;
+} worker_arg;
+#endif
+
+#define LINE 64                /* bytes between fields that different threads write (no false sharing) */
+
+/* One thread's part of a pass: front << 32 | back, the environments [front, back)
+   no chunk has taken yet (atomic: its thread takes from the front, others from the back). */
+typedef struct {
+    uint64_t range;
+    unsigned char pad[LINE - 8];
+} part;
+
+/* What one thread of the pool counts (written by that thread only). */
+typedef struct {
+    uint64_t busy_ns, items;
+    unsigned char pad[LINE - 16];
+} slot_stats;
+
+struct hb_vec_pool {
+    /* the pass being run: set by the caller before it opens the pass, read by all */
+    int threads;               /* the caller and threads - 1 workers */
+    pass_fn run;
+    void *job;
+    int whole;                 /* the pass is one chunk (one thread, or a small batch) */
+    unsigned char pad0[LINE];
+    part parts[POOL_MAX];
+#if HB_POOL_THREADS
+    /* gen << 32 | open << 31 | active: the pass number, whether workers may still
+       join it, and how many are in it (atomic) */
+    uint64_t state;
+    unsigned char pad2[LINE];
+#endif
+    slot_stats stats[POOL_MAX];   /* per thread (slot 0: the caller) */
+    int in_use;                /* a call is running (without threads) */
+    /* the lowest failing environment of the pass (under mu) */
+    int rc;
+    size_t bad;
+    int64_t bad_id;
+    /* the step's private copy of its ids */
+    unsigned char *scratch;
+    size_t scratch_len;
+    /* the trick tables of the game of the last step (made again when the game changes) */
+    int rules_game;            /* -1: none yet */
+    hb_rules rules[4];
+#if HB_POOL_THREADS
+    int stop, sleepers, caller_waits;   /* atomic */
+    uint64_t caller_spin;      /* how long the caller spins before it sleeps (see next_spin) */
+    uint64_t opened_ns, left_ns;  /* when the last pass was opened, when a worker last left one (atomic) */
+    pid_t pid;
+    int inited;                /* bits: mu, calls, wake, done initialised */
+    pthread_mutex_t mu, calls; /* calls: held for the whole of a call */
+    pthread_cond_t wake, done;
+    int started;
+    pthread_t tid[POOL_MAX];
+    worker_arg args[POOL_MAX];
+#endif
+};
+
+/* One pass over n environments (hb_vec_pool.c): every chunk done when it returns. */
+int hb_p_run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id);
+/* Start a call: 0 when the pool's threads may help (calls from several threads take turns), -1
+   in a forked child, which runs the call alone.  hb_p_leave ends a call hb_p_enter started with 0. */
+int hb_p_enter(hb_vec_pool *p);
+void hb_p_leave(hb_vec_pool *p);
+/* A call the pool cannot share (a forked child): the whole batch as one chunk in the calling thread. */
+int hb_p_run_alone(pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id);
+/* Whether a call on n environments is one chunk (then the caller runs it alone). */
+int hb_p_one_chunk(const hb_vec_pool *p, size_t n);
+
+#endif
