@@ -18,8 +18,8 @@ typedef struct {
     uint64_t seed;
     float *tensor;
     int32_t *sample;
-    hb_rules rules[4];         /* the step's, made once for all its chunks */
-    const hb_rules *given;     /* (a step in one chunk: the pool's, or NULL to make them) */
+    const hb_rules *given;     /* a step's: the pool's, made when its game changes (read by every chunk; not
+                                  copied here, where the workers would fetch it anew at every call) */
 } job_args;
 
 static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -50,7 +50,7 @@ static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *
 {
     job_args *a = (job_args *)job;
     return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
-                     a->actions_len, begin, end, bad, bad_id, 1, a->rules);
+                     a->actions_len, begin, end, bad, bad_id, 1, a->given);
 }
 
 /* The whole step in one pass, for a call in one chunk: copy, check, apply. */
@@ -159,11 +159,10 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
         hb_v_rules(cfg, pool->rules);
         pool->rules_game = cfg->game;
     }
+    a.given = pool->rules;
     if (hb_p_one_chunk(pool, num_envs)) {
-        a.given = pool->rules;
         rc = hb_p_run_pass(pool, pass_step_whole, &a, num_envs, bad, bad_id);
     } else {
-        memcpy(a.rules, pool->rules, sizeof a.rules);
         rc = hb_p_run_pass(pool, pass_step_check, &a, num_envs, bad, bad_id);
         if (rc == HB_OK) rc = hb_p_run_pass(pool, pass_step, &a, num_envs, bad, bad_id);
     }
