@@ -162,6 +162,16 @@ static void hostile(batch *b, uint64_t *s)
                                  &len) == HB_OK);
             CHECK(eps[k] == episode);
         }
+        {  /* an episode too long for its log cannot be rebuilt, but its number is still there */
+            hb_vec_cold *c = (hb_vec_cold *)(b->envs + b->n * sizeof(hb_vec_env)) + i;
+            uint32_t kept = c->log_len;
+            c->log_len = HB_VEC_LOG + 1;
+            CHECK(hb_vec_episode(&b->cfg, b->envs, b->bytes, b->n, i, &seed, &episode, &draws, ids, sizeof ids,
+                                 &len) == HB_E_V_LOG);
+            CHECK(hb_vec_episodes(&b->cfg, b->envs, b->bytes, b->n, eps, b->n) == HB_OK);
+            CHECK(eps[i] == ((const hb_vec_env *)b->envs)[i].episode);
+            c->log_len = kept;
+        }
         free(eps);
     }
     /* an illegal id and an id out of range, then a corrupted environment: refused, nothing changed */
