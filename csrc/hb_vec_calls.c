@@ -37,11 +37,17 @@ static int pass_reset(void *job, size_t begin, size_t end, size_t *bad, int64_t 
     return hb_vec_reset(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->seed, a->fresh, begin, end);
 }
 
+/* Copy the caller's ids of [begin, end) to the step's private copy (the caller may change its buffer). */
+static void copy_ids(job_args *a, size_t begin, size_t end)
+{
+    size_t size = (size_t)a->itemsize;
+    memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
+}
+
 static int pass_step_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     job_args *a = (job_args *)job;
-    size_t size = (size_t)a->itemsize;
-    memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
+    copy_ids(a, begin, end);
     return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->ids, a->itemsize, a->is_signed,
                       a->actions_len, begin, end, bad, bad_id, 0);
 }
@@ -57,8 +63,7 @@ static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *
 static int pass_step_whole(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     job_args *a = (job_args *)job;
-    size_t size = (size_t)a->itemsize;
-    memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
+    copy_ids(a, begin, end);
     return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
                      a->actions_len, begin, end, bad, bad_id, 0, a->given);
 }
