@@ -31,6 +31,25 @@
 #include "hb_vec_pool_internal.h"
 
 #if HB_POOL_THREADS
+/* Which process a pool belongs to, told without a system call at every call
+   (getpid() is one, about 140 ns here): every fork() counts one more in the child,
+   so a pool whose count is not the process's own was made before a fork, in the
+   parent.  Where the handler could not be registered, the process id is asked. */
+static unsigned long forks;       /* in this process: forks since the library was loaded (atomic) */
+static int counts_forks;          /* the handler is registered */
+static pthread_once_t forks_once = PTHREAD_ONCE_INIT;
+
+static void forked(void) { __atomic_add_fetch(&forks, 1, __ATOMIC_RELAXED); }
+
+static void count_forks(void) { counts_forks = pthread_atfork(NULL, NULL, forked) == 0; }
+
+/* Whether p was made in this process (not in a parent before a fork). */
+static int own_process(const hb_vec_pool *p)
+{
+    if (p->counts_forks) return p->forks == __atomic_load_n(&forks, __ATOMIC_RELAXED);
+    return p->pid == getpid();
+}
+
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -128,12 +147,13 @@ static int grab(hb_vec_pool *p, int slot, size_t *begin, size_t *end)
     return 0;
 }
 
-/* Take chunks until none is left (slot: the thread's index in the pool). */
-static void take_chunks(hb_vec_pool *p, int slot)
+/* Take chunks until none is left (slot: the thread's index in the pool; t0: when the
+   thread started on the pass): when it finished (0 without threads, which keep no times). */
+static uint64_t take_chunks(hb_vec_pool *p, int slot, uint64_t t0)
 {
     size_t begin, end, items = 0;
 #if HB_POOL_THREADS
-    uint64_t t0 = now_ns();
+    uint64_t t1;
 #endif
     while (grab(p, slot, &begin, &end)) {
         size_t bad = begin;
@@ -142,10 +162,15 @@ static void take_chunks(hb_vec_pool *p, int slot)
         if (rc != HB_OK) record(p, rc, bad < begin || bad >= end ? begin : bad, bad_id);
         items += end - begin;
     }
-#if HB_POOL_THREADS
-    p->stats[slot].busy_ns += now_ns() - t0;
-#endif
     p->stats[slot].items += items;
+#if HB_POOL_THREADS
+    t1 = now_ns();
+    p->stats[slot].busy_ns += t1 - t0;
+    return t1;
+#else
+    (void)t0;
+    return 0;
+#endif
 }
 
 #if HB_POOL_THREADS
@@ -153,12 +178,13 @@ static void *worker(void *arg)
 {
     hb_vec_pool *p = ((worker_arg *)arg)->pool;
     int slot = ((worker_arg *)arg)->slot;
-    uint64_t seen = 0, limit = WORKER_SPIN_NS;
+    uint64_t seen = 0, limit = WORKER_SPIN_NS, left = 0;
     for (;;) {
         uint64_t s = LOAD(&p->state), t0 = 0, began = 0;
         unsigned spins = 0;
         /* wait for a pass newer than the last one seen, spinning, then asleep */
-        if ((s >> 32) == seen) began = now_ns();
+        if ((s >> 32) == seen) began = left ? left : now_ns();
+        left = 0;
         while ((s >> 32) == seen && !LOAD(&p->stop)) {
             if (wait_a_little(&spins, &t0, limit)) {
                 pthread_mutex_lock(&p->mu);
@@ -181,8 +207,8 @@ static void *worker(void *arg)
         }
         seen = s >> 32;
         if (!(s & OPEN_BIT)) continue;  /* too late: every chunk was taken */
-        take_chunks(p, slot);
-        STORE(&p->left_ns, now_ns());
+        left = take_chunks(p, slot, now_ns());
+        STORE(&p->left_ns, left);
         s = __atomic_sub_fetch(&p->state, 1, __ATOMIC_SEQ_CST);
         if ((s & ACTIVE_MASK) == 0 && !(s & OPEN_BIT) && LOAD(&p->caller_waits)) {
             pthread_mutex_lock(&p->mu);
@@ -202,6 +228,9 @@ hb_vec_pool *hb_vec_pool_new(int threads)
     p->threads = 1;
     p->rules_game = -1;
 #if HB_POOL_THREADS
+    pthread_once(&forks_once, count_forks);
+    p->counts_forks = counts_forks;
+    p->forks = __atomic_load_n(&forks, __ATOMIC_RELAXED);
     p->pid = getpid();
     p->caller_spin = CALLER_SPIN_NS;
     p->inited = (pthread_mutex_init(&p->mu, NULL) == 0) + (pthread_mutex_init(&p->calls, NULL) == 0) * 2
@@ -226,7 +255,7 @@ void hb_vec_pool_free(hb_vec_pool *p)
 {
     if (p == NULL) return;
 #if HB_POOL_THREADS
-    if (p->pid == getpid()) {  /* in a forked child the workers do not exist */
+    if (own_process(p)) {  /* in a forked child the workers do not exist */
         int i;
         if (p->inited == 15) {
             pthread_mutex_lock(&p->calls);  /* a call still running in another thread ends first */
@@ -352,18 +381,18 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad,
     if (!p->whole) {
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
-        STORE(&p->opened_ns, now_ns());
+        uint64_t opened = now_ns(), began;
+        STORE(&p->opened_ns, opened);
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
         if (LOAD(&p->sleepers) > 0) {
             pthread_mutex_lock(&p->mu);
             pthread_cond_broadcast(&p->wake);
             pthread_mutex_unlock(&p->mu);
         }
-        take_chunks(p, 0);
+        began = take_chunks(p, 0, opened);
         /* close the pass, then wait for the workers still in it */
         s = __atomic_and_fetch(&p->state, ~OPEN_BIT, __ATOMIC_SEQ_CST);
         if ((s & ACTIVE_MASK) != 0) {
-            uint64_t began = now_ns();
             while ((s & ACTIVE_MASK) != 0) {
                 if (wait_a_little(&spins, &t0, p->caller_spin)) {
                     pthread_mutex_lock(&p->mu);
@@ -378,10 +407,10 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad,
             p->caller_spin = next_spin(p->caller_spin, left > began ? left - began : 0, CALLER_SPIN_NS);
         }
     } else {
-        take_chunks(p, 0);
+        take_chunks(p, 0, now_ns());
     }
 #else
-    take_chunks(p, 0);
+    take_chunks(p, 0, 0);
 #endif
     if (p->rc != HB_OK) {
         if (bad) *bad = p->bad;
@@ -395,7 +424,7 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad,
 int hb_p_enter(hb_vec_pool *p)
 {
 #if HB_POOL_THREADS
-    if (p->pid != getpid()) return -1;
+    if (!own_process(p)) return -1;
     pthread_mutex_lock(&p->calls);
 #else
     if (p->in_use) return -1;  /* (no threads here: a call from inside a call) */

@@ -91,7 +91,9 @@ struct hb_vec_pool {
     int stop, sleepers, caller_waits;   /* atomic */
     uint64_t caller_spin;      /* how long the caller spins before it sleeps (see next_spin) */
     uint64_t opened_ns, left_ns;  /* when the last pass was opened, when a worker last left one (atomic) */
-    pid_t pid;
+    pid_t pid;                 /* the process that made the pool */
+    unsigned long forks;       /* ... and its count of forks then (see own_process) */
+    int counts_forks;          /* ... when it kept that count */
     int inited;                /* bits: mu, calls, wake, done initialised */
     pthread_mutex_t mu, calls; /* calls: held for the whole of a call */
     pthread_cond_t wake, done;
