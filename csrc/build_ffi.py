@@ -17,6 +17,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 HEADER = HERE / "hb_core.h"
 VEC_HEADER = HERE / "hb_vec.h"
 THREADS = ["-pthread"] if os.name == "posix" else []
+HIDDEN = ["-fvisibility=hidden"] if os.name == "posix" else []
+"""Only the module's entry point is exported (GCC and Clang): calls between the C files are then
+direct, not through the symbol table, and the compiler may inline within a file."""
 """The batched lane's worker threads (csrc/hb_vec_pool.c) are POSIX threads."""
 
 
@@ -61,7 +64,7 @@ def make_ffi() -> FFI:
             "csrc/hb_vec_internal.h",
             "csrc/hb_vec_pool_internal.h",
         ],
-        extra_compile_args=["-std=c99", "-O2", *THREADS],
+        extra_compile_args=["-std=c99", "-O2", *THREADS, *HIDDEN],
         extra_link_args=THREADS,
         optional=not required,
     )

@@ -101,17 +101,12 @@ static int start(job_args *a, const hb_vec_pool *p, const hb_vec_cfg *cfg, void 
     return HB_OK;
 }
 
-/* Run one or two passes (the second only when the first passed everywhere). */
-static int run_call(hb_vec_pool *p, pass_fn first, pass_fn second, job_args *a, size_t *bad, int64_t *bad_id)
+/* Run a pass (its first phase, when not NULL, done for the whole batch before run starts). */
+static int run_call(hb_vec_pool *p, pass_fn first, pass_fn run, job_args *a, size_t *bad, int64_t *bad_id)
 {
     int rc;
-    if (hb_p_enter(p) != 0) {
-        rc = hb_p_run_alone(first, a, a->num_envs, bad, bad_id);
-        if (rc == HB_OK && second) rc = hb_p_run_alone(second, a, a->num_envs, bad, bad_id);
-        return rc;
-    }
-    rc = hb_p_run_pass(p, first, a, a->num_envs, bad, bad_id);
-    if (rc == HB_OK && second) rc = hb_p_run_pass(p, second, a, a->num_envs, bad, bad_id);
+    if (hb_p_enter(p) != 0) return hb_p_run_alone(first, run, a, a->num_envs, bad, bad_id);
+    rc = hb_p_run_pass(p, first, run, a, a->num_envs, bad, bad_id);
     hb_p_leave(p);
     return rc;
 }
@@ -125,7 +120,7 @@ int hb_vec_pool_reset(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size
     a.io = io;
     a.seed = seed;
     a.fresh = fresh;
-    return run_call(pool, fresh ? pass_reset : pass_reset_check, fresh ? NULL : pass_reset, &a, NULL, NULL);
+    return run_call(pool, fresh ? NULL : pass_reset_check, pass_reset, &a, NULL, NULL);
 }
 
 int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs,
@@ -146,7 +141,7 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
     if (hb_p_enter(pool) != 0) {  /* a forked child: a copy of the ids of its own */
         a.ids = (unsigned char *)malloc(num_envs * (size_t)itemsize);
         if (a.ids == NULL) return HB_E_NOMEM;
-        rc = hb_p_run_alone(pass_step_whole, &a, num_envs, bad, bad_id);
+        rc = hb_p_run_alone(NULL, pass_step_whole, &a, num_envs, bad, bad_id);
         free(a.ids);
         return rc;
     }
@@ -165,12 +160,10 @@ int hb_vec_pool_step(hb_vec_pool *pool, const hb_vec_cfg *cfg, void *envs, size_
         pool->rules_game = cfg->game;
     }
     a.given = pool->rules;
-    if (hb_p_one_chunk(pool, num_envs)) {
-        rc = hb_p_run_pass(pool, pass_step_whole, &a, num_envs, bad, bad_id);
-    } else {
-        rc = hb_p_run_pass(pool, pass_step_check, &a, num_envs, bad, bad_id);
-        if (rc == HB_OK) rc = hb_p_run_pass(pool, pass_step, &a, num_envs, bad, bad_id);
-    }
+    if (hb_p_one_chunk(pool, num_envs))
+        rc = hb_p_run_pass(pool, NULL, pass_step_whole, &a, num_envs, bad, bad_id);
+    else
+        rc = hb_p_run_pass(pool, pass_step_check, pass_step, &a, num_envs, bad, bad_id);
     hb_p_leave(pool);
     return rc;
 }
@@ -184,7 +177,7 @@ int hb_vec_pool_tensor(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *env
     a.seat = seat;
     a.tensor = out;
     a.out_len = out_len;
-    return run_call(pool, pass_tensor, NULL, &a, NULL, NULL);
+    return run_call(pool, NULL, pass_tensor, &a, NULL, NULL);
 }
 
 int hb_vec_pool_sample(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
@@ -196,5 +189,5 @@ int hb_vec_pool_sample(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *env
     a.seed = seed;
     a.sample = out;
     a.out_len = out_len;
-    return run_call(pool, pass_sample, NULL, &a, NULL, NULL);
+    return run_call(pool, NULL, pass_sample, &a, NULL, NULL);
 }

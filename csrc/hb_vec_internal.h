@@ -161,7 +161,7 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
                int64_t *bad_id, int full);
 
 /* hb_vec.c: hb_vec_step, or (checked != 0) its second half alone, for ids that
-   hb_v_check (full 0) has passed on these very states (hb_vec_calls.c's second pass);
+   hb_v_check (full 0) has passed on these very states (the second phase of hb_vec_calls.c's step);
    rules (NULL: made here) as hb_v_rules makes them, made once per call. */
 int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
               const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end,

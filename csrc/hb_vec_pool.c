@@ -15,11 +15,14 @@
  * environment's result depends on its own state only, so the outputs are
  * identical for any number of threads.
  *
- * A step runs in two passes: every chunk copies and checks its ids (the copy
- * is what the second pass applies; the check reads only the first bytes of
- * each state), and only when the whole batch has passed does any chunk change
- * an environment (checking each state as it reaches it); on an error the
- * lowest failing environment is reported.
+ * A step is one pass in two phases: every chunk of the first copies and
+ * checks its ids (the copy is what the second phase applies; the check reads
+ * only the first bytes of each state), and each thread waits there until the
+ * whole batch has passed before any chunk changes an environment (checking each
+ * state as it reaches it); on an error the lowest failing environment is
+ * reported.  (The check is cheap, so its chunks are big: a thread's whole part
+ * at first.  Two passes cost a hand-off more: the workers must see the second
+ * open and join it, and the caller waits for their last chunks twice.)
  *
  * Waiting: a worker spins for a short while for the next call (calls come
  * back to back in a training loop), then sleeps on a condition variable; the
@@ -118,18 +121,19 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
 #define CAS_RANGE(r, expected, v) (*(r) = (v), 1)
 #endif
 
-/* Take the next chunk [*begin, *end) for the thread in `slot`: from the front of
-   its own part, else from the back of another's; 0 when none is left. */
-static int grab(hb_vec_pool *p, int slot, size_t *begin, size_t *end)
+/* Take the next chunk [*begin, *end) of a phase (its parts) for the thread in `slot`: from
+   the front of its own part (all that is left of it when `all`), else from the back of
+   another's; 0 when none is left. */
+static int grab(hb_vec_pool *p, part *parts, int all, int slot, size_t *begin, size_t *end)
 {
     int k;
     for (k = 0; k < p->threads; k++) {
-        uint64_t *r = &p->parts[(slot + k) % p->threads].range, v = LOAD_RANGE(r);
+        uint64_t *r = &parts[(slot + k) % p->threads].range, v = LOAD_RANGE(r);
         for (;;) {
             uint64_t front = v >> 32, back = v & UINT64_C(0xFFFFFFFF), left, size;
             if (front >= back) break;
             left = back - front;
-            size = k > 0 ? left / 2 : p->whole ? left : left / OWN_SHARE;
+            size = k > 0 ? left / 2 : all ? left : left / OWN_SHARE;
             if (size < MIN_CHUNK) size = MIN_CHUNK;
             if (size > left) size = left;
             if (k == 0 && CAS_RANGE(r, &v, ((front + size) << 32) | back)) {
@@ -147,19 +151,73 @@ static int grab(hb_vec_pool *p, int slot, size_t *begin, size_t *end)
     return 0;
 }
 
+/* Run one chunk of a phase: 0 when it failed (its error recorded). */
+static int run_chunk(hb_vec_pool *p, pass_fn run, size_t begin, size_t end)
+{
+    size_t bad = begin;
+    int64_t bad_id = 0;
+    int rc = run(p->job, begin, end, &bad, &bad_id);
+    if (rc == HB_OK) return 1;
+    record(p, rc, bad < begin || bad >= end ? begin : bad, bad_id);
+    return 0;
+}
+
+#if HB_POOL_THREADS
+/* Count a chunk of the first phase as done; the last one wakes the threads asleep in wait_first. */
+static void first_done(hb_vec_pool *p, size_t items, int ok)
+{
+    if (!ok) STORE(&p->first_failed, 1);  /* (before the count that lets the others read it) */
+    if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) == p->n && LOAD(&p->first_waits)) {
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_broadcast(&p->done);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+/* Wait until every chunk of the first phase is done (no chunk of it is left to take, so
+   only chunks under way remain), spinning, then asleep. */
+static void wait_first(hb_vec_pool *p)
+{
+    unsigned spins = 0;
+    uint64_t t0 = 0;
+    while (LOAD(&p->firsts_done) < p->n) {
+        if (wait_a_little(&spins, &t0, CALLER_SPIN_NS)) {
+            pthread_mutex_lock(&p->mu);
+            __atomic_add_fetch(&p->first_waits, 1, __ATOMIC_SEQ_CST);
+            while (LOAD(&p->firsts_done) < p->n) pthread_cond_wait(&p->done, &p->mu);
+            __atomic_sub_fetch(&p->first_waits, 1, __ATOMIC_SEQ_CST);
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+}
+#endif
+
 /* Take chunks until none is left (slot: the thread's index in the pool; t0: when the
    thread started on the pass): when it finished (0 without threads, which keep no times). */
 static uint64_t take_chunks(hb_vec_pool *p, int slot, uint64_t t0)
 {
     size_t begin, end, items = 0;
+    int go = 1;
 #if HB_POOL_THREADS
     uint64_t t1;
 #endif
-    while (grab(p, slot, &begin, &end)) {
-        size_t bad = begin;
-        int64_t bad_id = 0;
-        int rc = p->run(p->job, begin, end, &bad, &bad_id);
-        if (rc != HB_OK) record(p, rc, bad < begin || bad >= end ? begin : bad, bad_id);
+    if (p->first) {  /* the first phase, then wait for the whole batch to be through it */
+        while (grab(p, p->firsts, 1, slot, &begin, &end)) {
+            int ok = run_chunk(p, p->first, begin, end);
+#if HB_POOL_THREADS
+            first_done(p, end - begin, ok);
+#else
+            if (!ok) p->first_failed = 1;
+#endif
+            items += end - begin;
+        }
+#if HB_POOL_THREADS
+        wait_first(p);
+#endif
+        go = !LOAD_RANGE(&p->first_failed);
+    }
+    while (go && grab(p, p->parts, p->whole, slot, &begin, &end)) {
+        run_chunk(p, p->run, begin, end);
         items += end - begin;
     }
     p->stats[slot].items += items;
@@ -363,16 +421,24 @@ int hb_vec_pool_episodes(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs
 int hb_p_one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n <= MIN_CHUNK; }
 
 /* One pass over n environments: every chunk done when it returns. */
-int hb_p_run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
+int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t n, size_t *bad,
+                  int64_t *bad_id)
 {
     int k;
+    p->first = first;
     p->run = run;
     p->job = job;
+    p->n = n;
     p->whole = hb_p_one_chunk(p, n);
     for (k = 0; k < p->threads; k++) {
         uint64_t b = p->whole ? (k == 0 ? 0 : n) : n * (size_t)k / (size_t)p->threads;
         uint64_t e = p->whole ? n : n * (size_t)(k + 1) / (size_t)p->threads;
         SET_RANGE(&p->parts[k].range, (b << 32) | e);
+        if (first) SET_RANGE(&p->firsts[k].range, (b << 32) | e);  /* (lines a worker wrote: only when used) */
+    }
+    if (first) {
+        SET_RANGE(&p->firsts_done, 0);
+        SET_RANGE(&p->first_failed, 0);
     }
     p->rc = HB_OK;
     p->bad = 0;
@@ -444,12 +510,12 @@ void hb_p_leave(hb_vec_pool *p)
 
 /* A call the pool cannot share (a forked child, whose workers and locks are the
    parent's): the whole batch as one chunk in the calling thread, the pool untouched. */
-int hb_p_run_alone(pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
+int hb_p_run_alone(pass_fn first, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
 {
     size_t b = 0;
     int64_t id = 0;
-    int rc;
-    rc = run(job, 0, n, &b, &id);
+    int rc = first ? first(job, 0, n, &b, &id) : HB_OK;
+    if (rc == HB_OK) rc = run(job, 0, n, &b, &id);
     if (rc != HB_OK) {
         if (bad) *bad = b;
         if (bad_id) *bad_id = id;

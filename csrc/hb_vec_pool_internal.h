@@ -64,11 +64,18 @@ typedef struct {
 struct hb_vec_pool {
     /* the pass being run: set by the caller before it opens the pass, read by all */
     int threads;               /* the caller and threads - 1 workers */
-    pass_fn run;
+    pass_fn first;             /* its first phase (NULL: none), done for the whole batch before ... */
+    pass_fn run;               /* ... its main one */
     void *job;
+    size_t n;                  /* environments */
     int whole;                 /* the pass is one chunk (one thread, or a small batch) */
     unsigned char pad0[LINE];
-    part parts[POOL_MAX];
+    part parts[POOL_MAX];      /* the main phase's chunks not yet taken */
+    part firsts[POOL_MAX];     /* the first phase's */
+    /* environments the first phase has done, and whether any failed it (atomic) */
+    size_t firsts_done;
+    int first_failed;
+    unsigned char pad1[LINE];
 #if HB_POOL_THREADS
     /* gen << 32 | open << 31 | active: the pass number, whether workers may still
        join it, and how many are in it (atomic) */
@@ -88,7 +95,7 @@ struct hb_vec_pool {
     int rules_game;            /* -1: none yet */
     hb_rules rules[4];
 #if HB_POOL_THREADS
-    int stop, sleepers, caller_waits;   /* atomic */
+    int stop, sleepers, caller_waits, first_waits;   /* atomic */
     uint64_t caller_spin;      /* how long the caller spins before it sleeps (see next_spin) */
     uint64_t opened_ns, left_ns;  /* when the last pass was opened, when a worker last left one (atomic) */
     pid_t pid;                 /* the process that made the pool */
@@ -103,14 +110,18 @@ struct hb_vec_pool {
 #endif
 };
 
-/* One pass over n environments (hb_vec_pool.c): every chunk done when it returns. */
-int hb_p_run_pass(hb_vec_pool *p, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id);
+/* One pass over n environments (hb_vec_pool.c): every chunk done when it returns.  With first
+   (else NULL), a first phase: every chunk of it is done before any chunk of run starts, and run
+   does not start when it failed. */
+int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t n, size_t *bad,
+                  int64_t *bad_id);
 /* Start a call: 0 when the pool's threads may help (calls from several threads take turns), -1
    in a forked child, which runs the call alone.  hb_p_leave ends a call hb_p_enter started with 0. */
 int hb_p_enter(hb_vec_pool *p);
 void hb_p_leave(hb_vec_pool *p);
-/* A call the pool cannot share (a forked child): the whole batch as one chunk in the calling thread. */
-int hb_p_run_alone(pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id);
+/* A call the pool cannot share (a forked child): the whole batch as one chunk in the calling thread
+   (first, when not NULL, then run when first passed). */
+int hb_p_run_alone(pass_fn first, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id);
 /* Whether a call on n environments is one chunk (then the caller runs it alone). */
 int hb_p_one_chunk(const hb_vec_pool *p, size_t n);
 

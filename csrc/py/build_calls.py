@@ -8,6 +8,8 @@ in, so it calls the same rule functions as the cffi core.  Paths are relative to
 
 from __future__ import annotations
 
+import os
+
 from setuptools import Extension
 
 SOURCES = [
@@ -20,6 +22,8 @@ SOURCES = [
     "csrc/hb_eval.c",
 ]
 DEPENDS = ["csrc/hb_core.h", "csrc/hb_solve.h", "csrc/hb_internal.h", "csrc/py/hb_calls.h"]
+HIDDEN = ["-fvisibility=hidden"] if os.name == "posix" else []
+"""Only the module's entry point is exported (GCC and Clang): calls between the C files are direct."""
 
 
 def extension(
@@ -31,7 +35,7 @@ def extension(
         sources=list(SOURCES),
         include_dirs=["csrc"],
         depends=list(DEPENDS),
-        extra_compile_args=["-std=c99", "-O2", *(compile_args or [])],
+        extra_compile_args=["-std=c99", "-O2", *HIDDEN, *(compile_args or [])],
         extra_link_args=list(link_args or []),
         optional=not required,
     )

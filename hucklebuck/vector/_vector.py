@@ -377,8 +377,8 @@ class VectorGame(Generic[G]):
     def thread_times(self) -> tuple[tuple[float, int], ...]:
         """Per native thread of the C lane, the calling thread first: the seconds it
         has spent working on this batch's calls and the environments it handled
-        (each call counts every environment once per pass; a step makes two passes
-        on more than one thread), since the batch was made.  The environments go
+        (each call counts every environment once; a step on more than one thread
+        counts it twice, once as its id is checked and once as it is applied), since the batch was made.  The environments go
         to whichever thread is free, so on a busy machine the split shows how much
         a second thread really helped.  Empty on the Python lane.
         """
