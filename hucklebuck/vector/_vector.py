@@ -378,9 +378,9 @@ class VectorGame(Generic[G]):
         """Per native thread of the C lane, the calling thread first: the seconds it
         has spent working on this batch's calls and the environments it handled
         (each call counts every environment once; a step on more than one thread
-        counts it twice, once as its id is checked and once as it is applied), since the batch was made.  The environments go
-        to whichever thread is free, so on a busy machine the split shows how much
-        a second thread really helped.  Empty on the Python lane.
+        counts it twice, once as its id is checked and once as it is applied), since
+        the batch was made.  The environments go to whichever thread is free, so on
+        a busy machine the split shows how much a second thread really helped.  Empty on the Python lane.
         """
         with self._lock:
             return tuple(self._lane.busy())
