@@ -453,9 +453,22 @@ static void pools(uint64_t *s, int forked)
             }
             free(copy);
         }
-        if (step % 67 == 66)
+        if (step % 67 == 66) {
+            /* a state that is not one: the reset of the next episodes refuses the whole batch first */
+            batch *t = &b[2];
+            unsigned char *copy = malloc(t->bytes);
+            size_t j = (size_t)(rng_next(s) % n);
+            if (!copy) exit(2);
+            memcpy(copy, t->envs, t->bytes);
+            ((hb_vec_env *)t->envs)[j].env = (uint32_t)(j + 1);
+            memcpy(copy, t->envs, t->bytes);
+            CHECK(hb_vec_pool_reset(pool[2], &t->cfg, t->envs, t->bytes, n, &t->io, 0, 0) == HB_E_V_STATE);
+            CHECK(memcmp(copy, t->envs, t->bytes) == 0);
+            ((hb_vec_env *)t->envs)[j].env = (uint32_t)j;
+            free(copy);
             for (k = 0; k < 3; k++)
                 CHECK(hb_vec_pool_reset(pool[k], &b[k].cfg, b[k].envs, b[k].bytes, n, &b[k].io, 0, 0) == HB_OK);
+        }
     }
 #if HAVE_POSIX
     {  /* two threads calling one pool at once take turns: the same ids */
