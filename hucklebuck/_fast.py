@@ -26,6 +26,7 @@ _LINKED = (
     "hucklebuck.cards",
     "hucklebuck.tricks",
     "hucklebuck.evaluate",
+    "hucklebuck.games.base",
     "hucklebuck.games.engine",
     "hucklebuck.games._agent_api",
 )

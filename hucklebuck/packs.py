@@ -19,6 +19,10 @@ __all__ = ["GameKind", "pack", "player_range"]
 class GameKind(enum.Enum):
     """The three games; the value is the protocol name."""
 
+    # Members are singletons compared by identity: hash them by identity too, in C
+    # (Enum's own __hash__ is a Python call on every dict lookup keyed by a game).
+    __hash__ = object.__hash__
+
     HUCKLEBUCK = "hucklebuck"
     BUCKEM = "buckem"
     DEERPARK = "deerpark"

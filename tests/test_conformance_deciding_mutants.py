@@ -29,8 +29,8 @@ MUTANTS = [
     (
         "hucklebuck.games._deerpark_scoring",
         "a maker needs one trick more than the requirement",
-        "key = (is_maker, requirement if is_maker else 1, t, counted)",
-        "key = (is_maker, requirement + 1 if is_maker else 1, t, counted)",
+        "requirement if s == maker else 1",
+        "requirement + 1 if s == maker else 1",
         "deerpark/scoring/maker-exactly-three",
     ),
     (

@@ -36,8 +36,21 @@ def _reason(is_maker: bool, need: int, t: int, counted: bool) -> tuple[int, str]
     return 5, f"{role} needed {need} and took {t}: +5 (S4, {cite})"
 
 
-_REASONS: dict[tuple[bool, int, int, bool], tuple[int, str]] = {}
-"""Each (maker?, tricks needed, tricks taken, option) seen so far: its (score change, reason)."""
+_SCORES: dict[tuple[int, int, int, tuple[int, ...], bool], tuple[tuple[int, ...], tuple[str, ...]]] = {}
+"""Each (players, maker, tricks needed, tricks won by seat, option) seen so far: every
+seat's (score change, reason); a few hundred at most per player count."""
+
+
+def _changes(
+    n: int, maker: int, requirement: int, won: tuple[int, ...], counted: bool
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Every seat's score change and its reason (cached: the same tricks score the same)."""
+    key = (n, maker, requirement, won, counted)
+    hit = _SCORES.get(key)
+    if hit is None:
+        parts = [_reason(s == maker, requirement if s == maker else 1, won[s], counted) for s in range(n)]
+        hit = _SCORES[key] = (tuple(p[0] for p in parts), tuple(p[1] for p in parts))
+    return hit
 
 
 def score_played_hand(game: DeerParkGame) -> None:
@@ -45,18 +58,9 @@ def score_played_hand(game: DeerParkGame) -> None:
     assert game._play is not None and game._maker is not None and game._requirement is not None
     assert game._trump is not None and game._turned is not None
     opts = game._options
-    n, maker, requirement, won = game._n, game._maker, game._requirement, game._play.won
-    counted = opts.failed_contract_tricks_count
-    delta = [0] * n
-    reasons = [""] * n
-    for s in range(n):
-        t = won[s]
-        is_maker = s == maker
-        key = (is_maker, requirement if is_maker else 1, t, counted)
-        hit = _REASONS.get(key)
-        if hit is None:
-            hit = _REASONS[key] = _reason(*key)
-        delta[s], reasons[s] = hit
+    n = game._n
+    won = tuple(game._play.won)
+    delta, reasons = _changes(n, game._maker, game._requirement, won, opts.failed_contract_tricks_count)
     # The records below are built with build_frozen: every field is already right, and a
     # frozen dataclass's own __init__ would cost more than the rest of the scoring.
     hand = game._hand_no
@@ -82,10 +86,10 @@ def score_played_hand(game: DeerParkGame) -> None:
                 "requirement": game._requirement,
                 "trump": game._trump,
                 "tricks": tuple(game._play.tricks),
-                "tricks_won": tuple(game._play.won),
-                "delta": tuple(delta),
+                "tricks_won": won,
+                "delta": delta,
                 "scores": scores,
-                "reasons": tuple(reasons),
+                "reasons": reasons,
             },
         ),
     )
@@ -107,6 +111,8 @@ def game_end(game: DeerParkGame) -> tuple[tuple[int, ...], str]:
         return _dp.LOW_GOAL - sc if sc <= _dp.LOW_GOAL else sc - _dp.HIGH_GOAL
 
     scores = game._scores
+    if _dp.LOW_GOAL < min(scores) and max(scores) < _dp.HIGH_GOAL:
+        return (), ""  # the usual case, found with C-level calls
     reached = [s for s in range(game._n) if scores[s] <= _dp.LOW_GOAL or scores[s] >= _dp.HIGH_GOAL]
     if not reached:
         return (), ""

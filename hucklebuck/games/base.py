@@ -13,7 +13,7 @@ from typing import Any, Final, TypeAlias, TypeVar
 from .. import _fast
 from .._core import get_core
 from ..actions import Action
-from ..cards import Card, CardSet
+from ..cards import Card, CardSet, Suit
 from ..errors import CardError, DealError, HucklebuckError, OptionsError, RestoreError
 from ..packs import GameKind, pack
 
@@ -33,6 +33,10 @@ __all__ = [
 
 class Phase(enum.Enum):
     """Where a game stands; the value is a stable name for JSON and the protocol."""
+
+    # Members are singletons compared by identity: hash them by identity too, in C
+    # (Enum's own __hash__ is a Python call on every dict lookup keyed by a phase).
+    __hash__ = object.__hash__
 
     AUCTION = "auction"
     """Hucklebuck: bidding for the right to name trump."""
@@ -224,6 +228,23 @@ def build_frozen(cls: type[F], fields: dict[str, Any]) -> F:
 
 
 _SUIT_TABLES: dict[tuple[type, int, int], tuple[bytes, tuple[int, ...]]] = {}
+_KINDS: Final = tuple(sorted(GameKind, key=lambda k: k.core_id))
+"""The game kinds by core id (what the compiled ``trick_winner`` takes)."""
+_SUITS: Final = tuple(Suit(i) for i in range(4))
+"""The suits by number."""
+_ext_trick_winner: Callable[[object, object, object], int | None] | None = None
+"""The compiled ``trick_winner`` (a winner on the C core, None for anything else), once loaded."""
+
+
+def _link_calls() -> None:
+    """Take the compiled helper once it is loaded (see :mod:`hucklebuck._fast`)."""
+    global _ext_trick_winner
+    if _fast.ext is not None:
+        _ext_trick_winner = _fast.ext.trick_winner
+
+
+_link_calls()
+
 _ROTATIONS: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 """The seats of a trick in playing order, by (seats in play, leader): at most 8 x 255 x 8."""
 _new: Final = object.__new__
@@ -333,7 +354,17 @@ class TrickPlay:
         that wrote out :meth:`play`'s first lines) and return it."""
         current = self.current
         seats = self.seats
-        index = get_core().trick_winner(self.game_id, self.trump, bytes(map(_card_index, current)))
+        found = (
+            _ext_trick_winner(_KINDS[self.game_id], _SUITS[self.trump], current)
+            if _ext_trick_winner
+            else None
+        )
+        # the compiled call answers only while the C core is selected: else the core's own call
+        index = (
+            found
+            if found is not None
+            else get_core().trick_winner(self.game_id, self.trump, bytes(map(_card_index, current)))
+        )
         winner = seats[index]
         trick = _new(Trick)  # build_frozen, written out: once per trick
         trick.__dict__.update(leader=self.leader, seats=seats, cards=tuple(current), winner=winner)
