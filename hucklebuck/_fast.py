@@ -20,7 +20,7 @@ from types import ModuleType
 __all__ = ["VERSION", "ext", "load"]
 
 #: The interface version this package needs (``HB_CALLS_VERSION`` in ``csrc/py/hb_calls.c``).
-VERSION = 3
+VERSION = 4
 _LINKED = (
     "hucklebuck._core",
     "hucklebuck.cards",

@@ -16,6 +16,7 @@ SOURCES = [
     "csrc/py/hb_calls.c",
     "csrc/py/hb_calls_solve.c",
     "csrc/py/hb_calls_games.c",
+    "csrc/py/hb_calls_play.c",
     "csrc/py/hb_calls_eval.c",
     "csrc/hb_core.c",
     "csrc/hb_solve.c",

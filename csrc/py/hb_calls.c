@@ -31,7 +31,7 @@
 #include "hb_calls.h"
 
 /* The interface version; hucklebuck/_fast.py refuses a module whose value differs. */
-#define HB_CALLS_VERSION 3
+#define HB_CALLS_VERSION 4
 #define HB_FULL_MASK ((UINT64_C(1) << 52) - 1)
 
 /* What link() was given (strong references, kept for the life of the process). */
@@ -73,7 +73,7 @@ int c_core_selected(void)
 }
 
 /* The number of an interned Card, or -1 for anything else. */
-static int card_number(PyObject *obj)
+int card_number(PyObject *obj)
 {
     PyObject *index;
     long i;
@@ -88,6 +88,9 @@ static int card_number(PyObject *obj)
     if (i < 0 || i > 51 || cards[i] != obj) return -1;
     return (int)i;
 }
+
+/* The interned Card of number i (0..51; borrowed; NULL before link_cards). */
+PyObject *card_object(int i) { return cards[i]; }
 
 /* The core id of a GameKind member or of a game's exact name, else -1. */
 int game_id(PyObject *obj)
@@ -384,7 +387,7 @@ static PyObject *calls_parse_cards(PyObject *self, PyObject *text)
 }
 
 /* ------------------------------------------------------------------ link */
-static Py_ssize_t slot_offset(PyTypeObject *type, const char *name)
+Py_ssize_t slot_offset(PyTypeObject *type, const char *name)
 {
     PyObject *descr = type->tp_dict ? PyDict_GetItemString(type->tp_dict, name) : NULL;  /* borrowed */
     PyMemberDef *member;
@@ -400,7 +403,7 @@ static Py_ssize_t slot_offset(PyTypeObject *type, const char *name)
     return member->offset;
 }
 
-static void set_ref(PyObject **where, PyObject *value)
+void set_ref(PyObject **where, PyObject *value)
 {
     PyObject *old = *where;
     Py_XINCREF(value);
@@ -500,6 +503,15 @@ static PyMethodDef calls_methods[] = {
     {"link_evaluate", hbc_link_evaluate, METH_VARARGS,
      "link_evaluate(result_type, packs): the type of evaluate's answer and the pack masks "
      "(by core id, player count 0..8, short_handed)."},
+    {"play", (PyCFunction)(void (*)(void))hbc_play, METH_FASTCALL,
+     "play(game, action): True when the Play was the legal play now and is applied, else None "
+     "(nothing changed: take the Python path)."},
+    {"play_id", (PyCFunction)(void (*)(void))hbc_play_id, METH_FASTCALL,
+     "play_id(game, i): the same for the play of card number i by the seat to play."},
+    {"hand_masks", hbc_hand_masks, METH_O,
+     "hand_masks(hands): the mask of each hand (a tuple of tuples of distinct Cards), or None."},
+    {"link_play", hbc_link_play, METH_VARARGS,
+     "link_play(phase, Play, TrickPlay, plays): Phase.PLAY, the two types and the shared Plays by seat."},
     {"link_core", calls_link_core, METH_VARARGS,
      "link_core(override, core_globals, c_core): how to find the selected core, and the C core (or None)."},
     {"link_cards", calls_link_cards, METH_VARARGS,

@@ -24,6 +24,15 @@ int suit_id(PyObject *obj);
 /* A tuple or list of distinct interned Cards (at most `most`) as numbers in `out` and their mask
    in *mask: the count, or -1 for anything else. */
 Py_ssize_t card_row(PyObject *seq, unsigned char *out, Py_ssize_t most, uint64_t *mask);
+/* The number of an interned Card, or -1 for anything else. */
+int card_number(PyObject *obj);
+/* The interned Card of number i (0..51; borrowed; NULL before the cards are linked). */
+PyObject *card_object(int i);
+/* The offset of an object slot `name` of `type`, or -1 with an exception set. */
+Py_ssize_t slot_offset(PyTypeObject *type, const char *name);
+/* Replace a strong reference kept for the life of the process. */
+void set_ref(PyObject **where, PyObject *value);
+
 /* 1 and the mask in *mask for a CardSet (exact type) with a valid mask, else 0. */
 int set_mask(PyObject *obj, uint64_t *mask);
 
@@ -39,6 +48,11 @@ hb_tt_entry *hbc_thread_tt(uint32_t uses, uint32_t *gen);
 /* pick(mask, items) and shuffle(getrandbits, cards) (hb_calls_games.c). */
 PyObject *hbc_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *hbc_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+/* play(game, action), play_id(game, i), hand_masks(hands), link_play(...) (hb_calls_play.c). */
+PyObject *hbc_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *hbc_play_id(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *hbc_hand_masks(PyObject *self, PyObject *hands);
+PyObject *hbc_link_play(PyObject *self, PyObject *args);
 /* solve(game, trump, hands, leader, seat) (hb_calls_solve.c). */
 PyObject *hbc_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 /* evaluate(game, trump, hand, players, ..., node_limit) and link_evaluate(result_type, packs)

@@ -33,13 +33,15 @@ _NUMBERS: Final = tuple(range(52))
 # The compiled helper (hucklebuck._fast): the items at a mask's set bits in one call; None
 # until the compiled module is loaded (and for a call it does not take), then the loop runs.
 _pick: Callable[[int, tuple[Any, ...]], list[Any] | None] | None = None
+# The compiled legal play of an id (see engine._c_play): True when applied, None for anything else.
+_c_play_id: Callable[[object, object], bool | None] | None = None
 
 
 def _link_calls() -> None:
     """Take the compiled helper once it is loaded (see :mod:`hucklebuck._fast`)."""
-    global _pick
+    global _pick, _c_play_id
     if _fast.ext is not None:
-        _pick = _fast.ext.pick
+        _pick, _c_play_id = _fast.ext.pick, _fast.ext.play_id
 
 
 _link_calls()
@@ -69,6 +71,8 @@ class AgentAPI:
         def apply(self, action: Action | str) -> None: ...
 
         def _legal_in_phase(self, seat: int) -> list[Action]: ...
+
+        def _do_action(self, action: Action) -> None: ...
 
         @classmethod
         def _accepted(cls) -> tuple[type, ...]: ...
@@ -158,6 +162,8 @@ class AgentAPI:
         (same message) as the typed action would; an id out of range raises
         :class:`~hucklebuck.errors.ActionParseError`.  State is unchanged on error.
         """
+        if _c_play_id is not None and _c_play_id(self, i):
+            return  # a legal play, in one compiled call
         if self._phase is _PLAY and type(i) is int and 0 <= i < _PLAY_IDS:
             play = self._play
             assert play is not None
@@ -170,7 +176,14 @@ class AgentAPI:
         to_act = self.to_act
         if to_act is None:
             raise self._nobody_acts(i)
-        self.apply(_ids.action_from_id(self.kind, i, to_act, self._hands[to_act]))
+        chosen = _ids.action_from_id(self.kind, i, to_act, self._hands[to_act])
+        legal = self._legal_ids_in_phase(to_act) if self._phase is not _PLAY else None
+        if legal is not None and i in legal:  # legal by the phase's own list: no second check
+            self._actions.append(chosen)
+            self._events.append(chosen)
+            self._do_action(chosen)
+            return
+        self.apply(chosen)  # the checked path: applies it, or says why it is refused
 
     # ---------------------------------------------------- tensors and returns
     def observation_tensor_shape(self) -> tuple[int, ...]:

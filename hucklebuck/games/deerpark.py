@@ -23,6 +23,7 @@ from ..cards import Card, CardSet, Suit
 from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
 from ..packs import GameKind
 from . import _deerpark_scoring as _scoring
+from . import engine as _engine
 from .base import (
     HAND_SIZE,
     Phase,
@@ -57,6 +58,8 @@ __all__ = [
 _CALL: Final = Phase.CALL
 _DEALER_DISCARD: Final = Phase.DEALER_DISCARD
 _ORDER: Final = Phase.ORDER
+_DISCARD_IDS: Final = tuple(DP_DISCARD + k for k in range(52))
+"""The dealer's discard id of each card, by card number."""
 _new: Final = object.__new__
 
 START_SCORE: Final = 20
@@ -455,6 +458,10 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
     def locked(self, seat: int) -> bool:
         """The same as :meth:`is_locked` (kept for code written before it; prefer :meth:`is_locked`)."""
         self._check_seat(seat, "seat")
+        return self._locked(seat)
+
+    def _locked(self, seat: int) -> bool:
+        """:meth:`locked` for a seat known to be one."""
         if self._options.lock_permanent and self._ever_locked[seat]:
             return True
         return self._scores[seat] >= self._options.lock_at
@@ -479,15 +486,20 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
     def _legal_ids_in_phase(self, seat: int) -> list[int] | None:
         # The ids of exactly what _legal_in_phase lists, ascending.
         if self._phase is _ORDER:
-            return [DP_PASS] if self.locked(seat) else [DP_PASS, DP_ORDER]
+            return [DP_PASS] if self._locked(seat) else [DP_PASS, DP_ORDER]
         if self._phase is _CALL:
             if self._stuck(seat):
                 return [DP_CALL, DP_CALL + 1, DP_CALL + 2, DP_CALL + 3]
-            if self.locked(seat):
+            if self._locked(seat):
                 return [DP_PASS]
             return [DP_PASS, *(DP_CALL + s for s in self._callable_suits(seat))]
-        out = []
         mask = self._hands[seat]
+        pick = _engine._pick  # the compiled helper once loaded (the same whatever the core)
+        if pick is not None:
+            found: list[int] | None = pick(mask, _DISCARD_IDS)
+            if found is not None:
+                return found
+        out = []
         while mask:
             low = mask & -mask
             out.append(DP_DISCARD + low.bit_length() - 1)
@@ -496,13 +508,13 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
 
     def _legal_in_phase(self, seat: int) -> list[Action]:
         if self._phase is _ORDER:
-            return (
-                [interned(Pass, seat)] if self.locked(seat) else [interned(Order, seat), interned(Pass, seat)]
-            )
+            if self._locked(seat):
+                return [interned(Pass, seat)]
+            return [interned(Order, seat), interned(Pass, seat)]
         if self._phase is _CALL:
             if self._stuck(seat):  # stick the dealer: must name a suit, whatever the score
                 return [interned(Call, seat, s) for s in Suit]
-            if self.locked(seat):
+            if self._locked(seat):
                 return [interned(Pass, seat)]
             return [*(interned(Call, seat, s) for s in self._callable_suits(seat)), interned(Pass, seat)]
         return [interned(Discard, seat, (c,)) for c in self.hand(seat)]
@@ -510,7 +522,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
     def _check_action(self, action: Action) -> None:
         seat = action.seat
         if isinstance(action, Order):
-            if self.locked(seat):
+            if self._locked(seat):
                 raise IllegalAction(
                     f"{action}: seat {seat} has {self._scores[seat]} points and may not call trump "
                     f"(the {self._options.lock_at} rule)"
@@ -518,7 +530,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         elif isinstance(action, Call):
             if self._stuck(seat):
                 return
-            if self.locked(seat):
+            if self._locked(seat):
                 raise IllegalAction(
                     f"{action}: seat {seat} has {self._scores[seat]} points and may not call trump "
                     f"(the {self._options.lock_at} rule)"

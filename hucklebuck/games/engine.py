@@ -61,13 +61,20 @@ _card_index: Final = operator.attrgetter("_index")
 # The compiled helper (hucklebuck._fast): the items at a mask's set bits in one call; None
 # until the compiled module is loaded (and for a call it does not take), then the loop runs.
 _pick: Callable[[int, tuple[Any, ...]], list[Any] | None] | None = None
+# The same for a legal play (what _quick_play does, in one call: True when applied, None for
+# anything else, nothing changed) and for the masks of a deal's hands.
+_c_play: Callable[[object, object], bool | None] | None = None
+_c_play_id: Callable[[object, object], bool | None] | None = None
+_hand_masks: Callable[[object], list[int] | None] | None = None
 
 
 def _link_calls() -> None:
-    """Take the compiled helper once it is loaded (see :mod:`hucklebuck._fast`)."""
-    global _pick
-    if _fast.ext is not None:
-        _pick = _fast.ext.pick
+    """Take the compiled helpers once they are loaded (see :mod:`hucklebuck._fast`)."""
+    global _pick, _c_play, _c_play_id, _hand_masks
+    ext = _fast.ext
+    if ext is not None:
+        ext.link_play(_PLAY, Play, TrickPlay, _ids.PLAYS)
+        _pick, _c_play, _c_play_id, _hand_masks = ext.pick, ext.play, ext.play_id, ext.hand_masks
 
 
 _link_calls()
@@ -340,7 +347,8 @@ class TrickGame(AgentAPI, ShownGame, SavedGame, abc.ABC, Generic[D, OptT]):
         self._hand_no += 1
         self._deal = d
         # each hand's mask: its cards are distinct (dealt, or checked above), so a sum is their OR
-        self._hands = [sum(map(_BIT, map(_card_index, h))) for h in d.hands]
+        masks = _hand_masks(d.hands) if _hand_masks is not None else None
+        self._hands = masks if masks is not None else [sum(map(_BIT, map(_card_index, h))) for h in d.hands]
         event = _new(DealEvent)  # build_frozen, written out: the fields are right by construction
         event.__dict__.update(hand=self._hand_no, dealer=self.dealer, hands=d.hands, stock=d.public_stock())
         self._events.append(event)
@@ -505,8 +513,10 @@ class TrickGame(AgentAPI, ShownGame, SavedGame, abc.ABC, Generic[D, OptT]):
         """
         if type(action) is str:
             action = _ids.PLAY_BY_TEXT.get(action, action)
+        if _c_play is not None and _c_play(self, action):
+            return  # the common case first: a legal play, in one compiled call
         if type(action) is Play and self._phase is _PLAY and self._quick_play(action):
-            return  # the common case first: a legal play (anything else takes the checked path)
+            return  # the same in Python (anything else takes the checked path)
         if isinstance(action, str):
             action = parse_action(self.kind, action)
         if not isinstance(action, self._accepted()):
