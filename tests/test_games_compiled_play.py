@@ -155,6 +155,14 @@ def _at_play(seed: int = 5) -> DeerParkGame:
     return game
 
 
+def _first_legal(game: DeerParkGame) -> tuple[int, int, Play]:
+    """The seat to play, its lowest legal id, and that id's shared Play."""
+    seat = game.to_act
+    assert seat is not None
+    legal = game.legal_action_ids()[0]
+    return seat, legal, PLAYS[seat][legal]
+
+
 def _raw(game: Any) -> tuple[Any, ...]:
     play = game._play
     return (
@@ -202,10 +210,7 @@ def test_the_compiled_play_refuses_a_state_it_does_not_take(
 ) -> None:
     ext = _ext()
     game = _at_play()
-    seat = game.to_act
-    assert seat is not None
-    legal = game.legal_action_ids()[0]
-    action = PLAYS[seat][legal]
+    _, legal, action = _first_legal(game)
     corrupt(game)
     try:
         before = _raw(game)
@@ -245,14 +250,12 @@ def test_the_compiled_play_refuses_what_is_not_a_plain_legal_play() -> None:
 def test_the_compiled_play_keeps_no_reference_it_should_not() -> None:
     ext = _ext()
     game = _at_play()
-    seat = game.to_act
-    assert seat is not None
-    legal = game.legal_action_ids()[0]
-    action = PLAYS[seat][legal]
+    seat, legal, action = _first_legal(game)
     refs = sys.getrefcount(action)
+    allowed = set(game.legal_action_ids())
     for i in range(52):
-        ext.play_id(game, i) if i != legal else None
-        ext.play(game, PLAYS[seat][i]) if i != legal else None
+        if i not in allowed:  # refused: no reference taken or dropped
+            assert ext.play_id(game, i) is None and ext.play(game, PLAYS[seat][i]) is None
     assert sys.getrefcount(action) == refs
     assert ext.play_id(game, legal) is True
     assert sys.getrefcount(action) == refs + 2  # the hand's actions and events hold it
