@@ -71,24 +71,20 @@ static int deals_next(const hb_vec_cfg *cfg, const hb_vec_env *e)
     return e->tlen + 1 >= (IS_DP(cfg) ? cfg->players : hb_v_popcount(e->active));
 }
 
-/* Ask for the lines of environment k's state a step reads. */
-static void ask_state(const hb_vec_cfg *cfg, hb_vec_env *all, size_t k)
-{
-    size_t b, bytes = IS_BE(cfg) ? sizeof(hb_vec_env) : HB_VEC_FRONT_BYTES;
-    for (b = 0; b < bytes; b += 64) PREFETCH((unsigned char *)&all[k] + b, 1);
-    if (IS_HB(cfg)) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
-}
-
-/* Ask for the other lines environment k's next step reads, as its state tells (the state asked
-   for earlier): where its id goes, Hucklebuck's piles in an exchange, the random stream's words
-   before a deal. */
-static void ask_rest(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t k)
+static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
 {
     hb_vec_env *all = (hb_vec_env *)envs;
-    size_t b;
-    if (!IS_BE(cfg) && all[k].hand_len >= 32 && all[k].hand_len < HB_VEC_HAND_LOG)
+    size_t k = i + 2 * AHEAD, b;
+    size_t bytes = IS_BE(cfg) ? sizeof(hb_vec_env) : HB_VEC_FRONT_BYTES;
+    if (k < end) {
+        for (b = 0; b < bytes; b += 64) PREFETCH((unsigned char *)&all[k] + b, 1);
+        if (IS_HB(cfg)) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
+    }
+    k = i + AHEAD;
+    if (k >= end) return;
+    if (!IS_BE(cfg) && all[k].hand_len >= 32 && all[k].hand_len < HB_VEC_HAND_LOG)  /* where its id goes */
         PREFETCH(&all[k].hand_log[all[k].hand_len], 1);
-    if (IS_HB(cfg) && all[k].phase == HB_PH_EXCHANGE)
+    if (IS_HB(cfg) && all[k].phase == HB_PH_EXCHANGE)  /* and, in an exchange, Hucklebuck's piles */
         for (b = offsetof(hb_vec_env, disc) & ~(size_t)63; b < offsetof(hb_vec_env, stock_len); b += 64)
             PREFETCH((unsigned char *)&all[k] + b, 1);
     if (deals_next(cfg, &all[k])) {
@@ -100,22 +96,6 @@ static void ask_rest(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t 
         for (; at < b; at += 16) PREFETCH(&c->mt[at], 1);
         PREFETCH(&c->mt[b - 1], 1);
     }
-}
-
-/* At the start of a chunk [begin, end): what the loop's look ahead would have asked for its first
-   environments (a pool gives each thread many chunks; without this each began on a cold start). */
-static void ahead_start(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t begin, size_t end)
-{
-    hb_vec_env *all = (hb_vec_env *)envs;
-    size_t k;
-    for (k = begin; k < end && k < begin + 2 * AHEAD; k++) ask_state(cfg, all, k);
-    for (k = begin; k < end && k < begin + AHEAD; k++) ask_rest(cfg, envs, num_envs, k);
-}
-
-static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
-{
-    if (i + 2 * AHEAD < end) ask_state(cfg, (hb_vec_env *)envs, i + 2 * AHEAD);
-    if (i + AHEAD < end) ask_rest(cfg, envs, num_envs, i + AHEAD);
 }
 
 static int g_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
@@ -357,7 +337,6 @@ static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void 
                        int is_signed, size_t begin, size_t end, size_t *bad, int64_t *bad_id, int full)
 {
     size_t i;
-    for (i = begin; i < end && i < begin + AHEAD; i++) PREFETCH(&all[i], 0);
     for (i = begin; i < end; i++) {
         int64_t id = 0;
         int rc = full ? g_check_env(cfg, &all[i]) : HB_OK;
@@ -437,7 +416,6 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
     else all_rules(cfg, rules);
     if (!checked) rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, 0);
     if (rc != HB_OK) return rc;
-    ahead_start(cfg, envs, num_envs, begin, end);
     for (i = begin; i < end; i++) {
         hb_vec_env *e = &all[i];
         float *rew = io->rewards + i * (size_t)cfg->players;
@@ -513,7 +491,6 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
     high = (UINT64_C(1) << (cfg->actions - 64)) - 1; /* ids 64 .. actions-1 */
     if (out == NULL) return HB_E_NULL;
     if (out_len != num_envs) return HB_E_V_LEN;
-    for (i = begin; i < end && i < begin + AHEAD; i++) PREFETCH(&all[i].legal, 0);
     for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */
         uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;
         int count, w;
