@@ -24,7 +24,8 @@
 #endif
 
 #define POOL_MAX 64            /* threads per pool, the caller's included */
-#define MIN_CHUNK 16           /* environments per chunk, at least (a call on fewer is one chunk) */
+#define SPLIT_MIN 16           /* a call on this many environments or fewer is one chunk */
+#define MIN_CHUNK 256          /* environments per chunk, at least (see hb_vec_pool.c) */
 #define OWN_SHARE 4            /* a thread's next chunk of its own part: what is left of it / OWN_SHARE */
 #define WORKER_SPIN_NS 40000   /* a worker waits up to this long for the next pass before it sleeps */
 #define CALLER_SPIN_NS 40000   /* the caller waits up to this long for the last chunks before it sleeps */
