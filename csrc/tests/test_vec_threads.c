@@ -230,7 +230,7 @@ int main(void)
 {
     const char *env = getenv("HB_TEST_THREADS_SECONDS");
     if (env) limit_s = atof(env);
-    round_of(HB_GAME_DEERPARK, 4, 0, 96);
+    round_of(HB_GAME_DEERPARK, 4, 0, 1600);  /* parts of more than two chunks (at least 256 tables each) */
     round_of(HB_GAME_HUCKLEBUCK, 5, 3, 64);
     round_of(HB_GAME_BUCKEM, 6, 4, 40);
     if (failures) {
