@@ -30,7 +30,14 @@ def _buffers(vg: VectorGame) -> tuple[bytes, ...]:
 
 
 @pytest.mark.parametrize(
-    "game,players,n", [("deerpark", 4, 300), ("hucklebuck", 5, 211), ("deerpark", 7, 64), ("buckem", 6, 150)]
+    "game,players,n",
+    [
+        ("deerpark", 4, 300),
+        ("hucklebuck", 5, 211),
+        ("deerpark", 7, 64),
+        ("buckem", 6, 150),
+        ("deerpark", 4, 1300),  # parts of several chunks (256 tables at least each)
+    ],
 )
 def test_one_two_and_three_threads_give_identical_buffers(game: str, players: int, n: int) -> None:
     def make(n: int) -> list[VectorGame]:
