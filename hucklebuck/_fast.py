@@ -17,10 +17,10 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
-__all__ = ["VERSION", "ext", "load"]
+__all__ = ["VERSION", "compiled", "ext", "load"]
 
 #: The interface version this package needs (``HB_CALLS_VERSION`` in ``csrc/py/hb_calls.c``).
-VERSION = 4
+VERSION = 5
 _LINKED = (
     "hucklebuck._core",
     "hucklebuck.cards",
@@ -43,6 +43,12 @@ def _import() -> ModuleType | None:
     if getattr(_hbcall, "VERSION", None) != VERSION:  # a stale build: never used
         return None
     return _hbcall
+
+
+def compiled() -> ModuleType | None:
+    """The compiled module, imported if need be (without linking anything: for its functions
+    that read no library object, such as the batched lane's), or None when it is not built."""
+    return ext if ext is not None else _import()
 
 
 def load() -> None:

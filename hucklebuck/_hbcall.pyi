@@ -1,5 +1,6 @@
 # Type stub of the compiled one-call functions (built from csrc/py/hb_calls*.c).
 # Each returns None when the call is not a plain, valid call on the C core.
+from array import array
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -50,3 +51,24 @@ def link_cards(
     card: type[Card], card_set: type[CardSet], cards: tuple[Card, ...], suits: tuple[Suit, ...], /
 ) -> None: ...
 def link_games(members: tuple[GameKind, ...], names: tuple[str, ...], /) -> None: ...
+
+class VecCalls:
+    """A C lane's sample_legal and step, each in one C call."""
+
+    def sample(self, seed: object, /) -> array[int] | None: ...
+    def step(self, actions: object, /) -> bool | None: ...
+
+def vec_calls(
+    sample: int,
+    step: int,
+    pool: int,
+    cfg: int,
+    envs: int,
+    env_bytes: int,
+    n: int,
+    io: int,
+    bad: int,
+    bad_id: int,
+    zeros: array[int],
+    /,
+) -> VecCalls: ...

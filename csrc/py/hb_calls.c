@@ -3,7 +3,7 @@
  *
  * trick_winner, legal_plays and parse_cards of the public API, for the C core
  * (solve: hb_calls_solve.c; evaluate_hand: hb_calls_eval.c; the games' helpers pick and
- * shuffle: hb_calls_games.c).
+ * shuffle: hb_calls_games.c; VectorGame.sample_legal and step on the C lane: hb_calls_vec.c).
  * Each reads the library's own objects directly (the interned Cards, a Suit,
  * a GameKind or its name, a CardSet's mask) and calls the same rule functions
  * as the cffi core (hb_core.c is compiled into this module too).
@@ -31,7 +31,7 @@
 #include "hb_calls.h"
 
 /* The interface version; hucklebuck/_fast.py refuses a module whose value differs. */
-#define HB_CALLS_VERSION 4
+#define HB_CALLS_VERSION 5
 #define HB_FULL_MASK ((UINT64_C(1) << 52) - 1)
 
 /* What link() was given (strong references, kept for the life of the process). */
@@ -512,6 +512,10 @@ static PyMethodDef calls_methods[] = {
      "hand_masks(hands): the mask of each hand (a tuple of tuples of distinct Cards), or None."},
     {"link_play", hbc_link_play, METH_VARARGS,
      "link_play(phase, Play, TrickPlay, plays): Phase.PLAY, the two types and the shared Plays by seat."},
+    {"vec_calls", (PyCFunction)(void (*)(void))hbc_vec_calls, METH_FASTCALL,
+     "vec_calls(sample, step, pool, cfg, envs, env_bytes, n, io, bad, bad_id, zeros): what a C lane's "
+     "VectorGame.sample_legal and step in C: a VecCalls, whose methods sample(seed) and step(actions) "
+     "call the lane's pool (addresses as ints, owned by the lane)."},
     {"link_core", calls_link_core, METH_VARARGS,
      "link_core(override, core_globals, c_core): how to find the selected core, and the C core (or None)."},
     {"link_cards", calls_link_cards, METH_VARARGS,
@@ -532,6 +536,7 @@ PyMODINIT_FUNC PyInit__hbcall(void)
     PyObject *m = PyModule_Create(&calls_module);
     if (m == NULL) return NULL;
     if (PyModule_AddIntConstant(m, "VERSION", HB_CALLS_VERSION) < 0) goto fail;
+    if (hbc_vec_ready() < 0) goto fail;
     if (default_key == NULL && (default_key = PyUnicode_InternFromString("_default")) == NULL) goto fail;
     return m;
 fail:

@@ -1,6 +1,6 @@
 /*
  * hb_calls.h -- what the parts of hucklebuck._hbcall share (hb_calls.c, hb_calls_solve.c,
- * hb_calls_games.c, hb_calls_eval.c).
+ * hb_calls_games.c, hb_calls_eval.c, hb_calls_vec.c).
  * Each helper reads the library's own objects as linked by hb_calls.c's link_* functions.
  */
 #ifndef HB_CALLS_H
@@ -59,5 +59,10 @@ PyObject *hbc_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
    (hb_calls_eval.c). */
 PyObject *hbc_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *hbc_link_evaluate(PyObject *self, PyObject *args);
+/* vec_calls(...), a C lane's VecCalls, whose methods sample(seed) and step(actions) are
+   VectorGame's (hb_calls_vec.c); hbc_vec_ready() readies its type when the module is made (0, or
+   -1 with an exception set). */
+PyObject *hbc_vec_calls(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+int hbc_vec_ready(void);
 
 #endif

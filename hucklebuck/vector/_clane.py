@@ -13,8 +13,9 @@ import mmap
 import random
 import weakref
 from array import array
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from .._fast import compiled
 from ..errors import ActionParseError, CoreInputError, HucklebuckError, IllegalAction
 from ..games import (
     BuckEmGame,
@@ -31,6 +32,9 @@ from ..games.engine import TrickGame
 from ..games.hucklebuck import AllPass, ExchangeOrder, InTheHoleReset, LoneMoonBidder, MoonAtZero, TieBreak
 from ..packs import GameKind
 from ._common import Buffers, Lane, advance, env_seed
+
+if TYPE_CHECKING:
+    from .._hbcall import VecCalls
 
 __all__ = ["VERSION", "CLane", "buckem_chips_fit", "covers"]
 
@@ -72,6 +76,34 @@ _DP_FLAGS: Final = (
 )
 _SIGNED: Final = frozenset("bhilqn")
 _from: Any = _ffi.from_buffer if _HAVE else None  # (one attribute look-up fewer per call)
+
+
+def _address(cdata: Any) -> int:
+    return int(_ffi.cast("uintptr_t", cdata))
+
+
+def _fast_calls(lane: CLane) -> VecCalls | None:
+    """The lane's ``VecCalls`` of :mod:`hucklebuck._hbcall` (its methods ``sample`` and ``step``):
+    the pool's two functions called from C, with none of the Python and argument conversions
+    of :meth:`CLane.sample` and :meth:`CLane.step`.  None when the module is not built.  The
+    object holds the addresses of the lane's own cffi objects, so only the lane keeps it."""
+    ext = compiled()
+    if ext is None:
+        return None
+    calls: VecCalls = ext.vec_calls(
+        _address(_ffi.addressof(_lib, "hb_vec_pool_sample")),
+        _address(_ffi.addressof(_lib, "hb_vec_pool_step")),
+        _address(lane.pool),
+        _address(lane.cfg),
+        _address(lane.envs),
+        lane.env_bytes,
+        lane.n,
+        _address(lane.io),
+        _address(lane.bad),
+        _address(lane.bad_id),
+        lane.zeros,
+    )
+    return calls
 
 
 CHIPS_BOUND: Final = 1 << 58
@@ -250,6 +282,7 @@ class CLane(Lane):
         self.bad = _ffi.new("size_t *")
         self.bad_id = _ffi.new("int64_t *")
         self._start(min(self.threads, self.n))
+        self.fast = _fast_calls(self)
 
     def _start(self, threads: int) -> None:
         """A pool of ``threads`` threads (the calling one included), joined when the

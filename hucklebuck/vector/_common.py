@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..errors import ActionParseError, OptionsError, PlayerCountError
 
 if TYPE_CHECKING:
+    from .._hbcall import VecCalls
     from ..games.engine import TrickGame
 
 __all__ = ["MAX_ENVS", "Buffers", "Lane", "advance", "env_seed", "read_actions", "sample_seed_state"]
@@ -173,6 +174,10 @@ class Lane(abc.ABC):
     """One way of stepping the batch (the game objects, or the C state machine)."""
 
     name: str
+    fast: VecCalls | None = None
+    """The C lane's ``sample_legal`` and ``step`` in one C call each (a ``VecCalls`` of
+    :mod:`hucklebuck._hbcall`: ``fast.sample(seed)``, ``fast.step(actions)``, each None when it
+    is not the plain call), or None (none on this lane)."""
 
     @abc.abstractmethod
     def reset(self, seed: int, fresh: bool) -> None:

@@ -203,6 +203,12 @@ class VectorGame(Generic[G]):
         at the previous step (:attr:`terminated`) ignores its id and is dealt its
         next episode instead (auto-reset).
         """
+        with self._lock:
+            fast = self._lane.fast
+            if fast is not None and fast.step(actions):  # the C lane, in one C call
+                return
+        # anything else: another lane, another kind of ids, or an error (the fast call changed
+        # nothing), which the same call here raises with its message
         mv, vals = read_actions(actions, self._n)
         with self._lock:
             self._lane.step(mv, vals)
@@ -281,6 +287,12 @@ class VectorGame(Generic[G]):
         Environment ``i`` draws from splitmix64 started at ``seed ^ (i *
         0xD6E8FEB86659FD93)`` (mod 2**64): the same ids on both lanes.
         """
+        with self._lock:
+            fast = self._lane.fast
+            if fast is not None:  # the C lane, in one C call (None: not the plain call, see below)
+                out: array[int] | None = fast.sample(seed)
+                if out is not None:
+                    return out
         s = check_seed(seed)
         if s is None:
             raise OptionsError("sample_legal needs an integer seed 0 to 2**64-1")
