@@ -518,6 +518,17 @@ static void mt_known(void)
     CHECK(hb_vec_mt_fill(0, 0, out, 5) == HB_OK);
     CHECK(out[0] == 3626764237u && out[1] == 1654615998u && out[4] == 1806341205u);
     CHECK(hb_vec_mt_fill(0, 0, NULL, 1) == HB_E_NULL);
+    /* past several renewals of the state (624 words each; renewed one word at a time here):
+       random.Random(0) outputs 623, 624, 1247, 1248 and 1999, and random.Random((3 << 32) | 7)'s
+       0, 1871 and 1999 */
+    {
+        static uint32_t many[2000];
+        CHECK(hb_vec_mt_fill(0, 0, many, 2000) == HB_OK);
+        CHECK(many[623] == 2390040247u && many[624] == 2229104038u && many[1247] == 577331751u);
+        CHECK(many[1248] == 2465233080u && many[1999] == 3908016617u);
+        CHECK(hb_vec_mt_fill(3, 7, many, 2000) == HB_OK);
+        CHECK(many[0] == 4196490768u && many[1871] == 237274891u && many[1999] == 2872023857u);
+    }
     CHECK(hb_vec_version() == HB_VEC_VERSION);
 }
 
