@@ -89,12 +89,12 @@ static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, 
             PREFETCH((unsigned char *)&all[k] + b, 1);
     if (deals_next(cfg, &all[k])) {
         hb_vec_cold *c = cold_of(envs, num_envs, k);
-        unsigned at = all[k].mt_at < HB_MT_N ? all[k].mt_at : 0, far = at + 397, w;
+        unsigned at = all[k].mt_at < HB_MT_N ? all[k].mt_at : 0;
         PREFETCH(c, 1);
-        for (w = 0; w < DEAL_WORDS + 16; w += 16) {  /* the words it renews and reads, and those 397 on */
-            PREFETCH(&c->mt[(at + w) % HB_MT_N], 1);
-            PREFETCH(&c->mt[(far + w) % HB_MT_N], 0);
-        }
+        if (at + DEAL_WORDS > HB_MT_N) at = 0, b = HB_MT_N;  /* the stream turns over: all its words */
+        else b = at + DEAL_WORDS;
+        for (; at < b; at += 16) PREFETCH(&c->mt[at], 1);
+        PREFETCH(&c->mt[b - 1], 1);
     }
 }
 

@@ -49,23 +49,27 @@ void hb_v_mt_seed(hb_vec_cold *e, uint64_t seed, uint32_t env)
     e->draws = 0;
 }
 
-/* The next output.  The state is renewed one word at a time, the word about to be read (the
-   same words as CPython's renewal of all 624 at once, in the same order: word i from words i and
-   i + 1 and i + 397, which that renewal has already made new exactly when they wrap around
-   below i).  Every output then costs the same: a renewal of the whole state took some 2 us and
-   came in one deal of 25 or so, and in a batch on several threads it fell on one thread's part
-   at random.  mti is the next word to renew and read (HB_MT_N after seeding: word 0). */
 uint32_t hb_v_mt_next(hb_vec_cold *e)
 {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
     uint32_t *mt = e->mt;
-    uint32_t i = e->mti < HB_MT_N ? e->mti : 0;
-    uint32_t next = i + 1 < HB_MT_N ? i + 1 : 0;
-    uint32_t far = i + 397 < HB_MT_N ? i + 397 : i + 397 - HB_MT_N;
-    uint32_t y = (mt[i] & 0x80000000U) | (mt[next] & 0x7fffffffU);
-    y = mt[far] ^ (y >> 1) ^ ((0U - (y & 1U)) & 0x9908b0dfU);
-    mt[i] = y;
-    e->mti = i + 1;
+    uint32_t y;
+    if (e->mti >= HB_MT_N) {
+        int kk;
+        for (kk = 0; kk < HB_MT_N - 397; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; kk < HB_MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (397 - HB_MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (mt[HB_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[HB_MT_N - 1] = mt[396] ^ (y >> 1) ^ mag01[y & 1U];
+        e->mti = 0;
+    }
     e->draws++;
+    y = mt[e->mti++];
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
