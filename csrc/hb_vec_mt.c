@@ -49,33 +49,41 @@ void hb_v_mt_seed(hb_vec_cold *e, uint64_t seed, uint32_t env)
     e->draws = 0;
 }
 
-uint32_t hb_v_mt_next(hb_vec_cold *e)
+/* Renew all 624 words of the state (once every 624 outputs). */
+static void twist(hb_vec_cold *e)
 {
     static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
     uint32_t *mt = e->mt;
     uint32_t y;
-    if (e->mti >= HB_MT_N) {
-        int kk;
-        for (kk = 0; kk < HB_MT_N - 397; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        for (; kk < HB_MT_N - 1; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (397 - HB_MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        y = (mt[HB_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[HB_MT_N - 1] = mt[396] ^ (y >> 1) ^ mag01[y & 1U];
-        e->mti = 0;
+    int kk;
+    for (kk = 0; kk < HB_MT_N - 397; kk++) {
+        y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 1U];
     }
+    for (; kk < HB_MT_N - 1; kk++) {
+        y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + (397 - HB_MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
+    }
+    y = (mt[HB_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+    mt[HB_MT_N - 1] = mt[396] ^ (y >> 1) ^ mag01[y & 1U];
+    e->mti = 0;
+}
+
+/* The next output (inline in the shuffle below: a deal draws some 30 of them). */
+static inline uint32_t next_output(hb_vec_cold *e)
+{
+    uint32_t y;
+    if (e->mti >= HB_MT_N) twist(e);
     e->draws++;
-    y = mt[e->mti++];
+    y = e->mt[e->mti++];
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
     y ^= (y >> 18);
     return y;
 }
+
+uint32_t hb_v_mt_next(hb_vec_cold *e) { return next_output(e); }
 
 static int bit_length(uint32_t n)
 {
@@ -90,18 +98,37 @@ static int bit_length(uint32_t n)
 
 void hb_v_mt_shuffle(hb_vec_cold *e, uint8_t *cards, int n)
 {
-    int i;
-    for (i = n - 1; i > 0; i--) {
-        uint32_t below = (uint32_t)(i + 1), r;
-        int k = bit_length(below);
+    /* random.shuffle's pass, i = n-1 .. 1: each output either is below i + 1 in its top
+       bit_length(i + 1) bits, and is the swap's partner, or is passed over.  Written without a
+       branch on that (a quarter of the outputs are passed over, at random, and each wrong guess
+       cost some 20 cycles): an output passed over swaps card i with itself.  The stream's
+       position and count stay in registers (stores to the cards, bytes, may alias anything). */
+    const uint32_t *mt = e->mt;
+    uint32_t mti = e->mti, i = n > 1 ? (uint32_t)n - 1 : 0;
+    uint64_t draws = e->draws;
+    while (i > 0) {
+        uint32_t y, r, take, at;
         uint8_t t;
-        do {
-            r = hb_v_mt_next(e) >> (32 - k);
-        } while (r >= below);
+        if (mti >= HB_MT_N) {
+            twist(e);
+            mti = 0;
+        }
+        draws++;
+        y = mt[mti++];
+        y ^= (y >> 11);
+        y ^= (y << 7) & 0x9d2c5680U;
+        y ^= (y << 15) & 0xefc60000U;
+        y ^= (y >> 18);
+        r = y >> (32 - bit_length(i + 1));
+        take = r <= i;
+        at = take ? r : i;
         t = cards[i];
-        cards[i] = cards[r];
-        cards[r] = t;
+        cards[i] = cards[at];
+        cards[at] = t;
+        i -= take;
     }
+    e->mti = mti;
+    e->draws = draws;
 }
 
 int hb_vec_mt_fill(uint64_t hi, uint32_t lo, uint32_t *out, size_t n)
