@@ -32,7 +32,7 @@ enum {
     HB_E_V_INDEX = -46,   /* an environment index or slice out of range */
     HB_E_V_LOG = -47,     /* the episode is longer than an environment's action log */
     HB_VEC_LOG = 1024,    /* action ids an environment records per episode */
-    HB_VEC_VERSION = 6,
+    HB_VEC_VERSION = 7,
     HB_VEC_DP_FLAG_CLUB_PICKUP = 1,
     HB_VEC_DP_FLAG_ROUND2_EXCLUDES = 2,
     HB_VEC_DP_FLAG_FAILED_TRICKS = 4,
@@ -149,7 +149,8 @@ int hb_vec_episodes(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, si
    takes its turn, closing and copying included: hb_vec_pool_close joins the
    workers in place (the pool stays valid; later calls run in the calling
    thread), hb_vec_pool_copy copies a batch's bytes (an environment array or an
-   output buffer) between calls, never during one, and hb_vec_pool_episode and
+   output buffer) between calls, never during one (hb_vec_pool_copy_batch: the
+   environments and every output buffer at once), and hb_vec_pool_episode and
    hb_vec_pool_episodes are hb_vec_episode and hb_vec_episodes between calls. */
 typedef struct hb_vec_pool hb_vec_pool;
 hb_vec_pool *hb_vec_pool_new(int threads);
@@ -166,6 +167,10 @@ int hb_vec_pool_sample(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *env
                        size_t num_envs, uint64_t seed, int32_t *out, size_t out_len);
 void hb_vec_pool_close(hb_vec_pool *pool);
 int hb_vec_pool_copy(hb_vec_pool *pool, const void *src, void *dst, size_t len);
+/* A whole batch at one moment between calls: len bytes of environments from src to dst, and every
+   output buffer of `from` to the same buffer of `to` (whose lengths must be the same). */
+int hb_vec_pool_copy_batch(hb_vec_pool *pool, const void *src, void *dst, size_t len, const hb_vec_io *from,
+                           const hb_vec_io *to);
 int hb_vec_pool_episode(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
                         size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *draws,
                         uint8_t *ids, size_t ids_len, size_t *len);

@@ -401,6 +401,31 @@ int hb_vec_pool_copy(hb_vec_pool *p, const void *src, void *dst, size_t len)
     return HB_OK;
 }
 
+int hb_vec_pool_copy_batch(hb_vec_pool *p, const void *src, void *dst, size_t len, const hb_vec_io *from,
+                           const hb_vec_io *to)
+{
+    int mine;
+    if (p == NULL || src == NULL || dst == NULL || from == NULL || to == NULL) return HB_E_NULL;
+    if (from->cp_len != to->cp_len || from->mask_len != to->mask_len || from->rewards_len != to->rewards_len
+        || from->term_len != to->term_len || from->trunc_len != to->trunc_len)
+        return HB_E_V_LEN;
+    if ((from->cp_len && (from->current_player == NULL || to->current_player == NULL))
+        || (from->mask_len && (from->legal_mask == NULL || to->legal_mask == NULL))
+        || (from->rewards_len && (from->rewards == NULL || to->rewards == NULL))
+        || (from->term_len && (from->terminated == NULL || to->terminated == NULL))
+        || (from->trunc_len && (from->truncated == NULL || to->truncated == NULL)))
+        return HB_E_NULL;
+    mine = hb_p_enter(p) == 0;
+    memmove(dst, src, len);
+    if (from->cp_len) memmove(to->current_player, from->current_player, from->cp_len * sizeof(int16_t));
+    if (from->mask_len) memmove(to->legal_mask, from->legal_mask, from->mask_len);
+    if (from->rewards_len) memmove(to->rewards, from->rewards, from->rewards_len * sizeof(float));
+    if (from->term_len) memmove(to->terminated, from->terminated, from->term_len);
+    if (from->trunc_len) memmove(to->truncated, from->truncated, from->trunc_len);
+    if (mine) hb_p_leave(p);
+    return HB_OK;
+}
+
 int hb_vec_pool_episode(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
                         size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *draws,
                         uint8_t *ids, size_t ids_len, size_t *len)

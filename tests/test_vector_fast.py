@@ -150,3 +150,65 @@ def test_vec_calls_refuses_what_it_cannot_use() -> None:
         args[at] = value
         with pytest.raises(error):
             ext.vec_calls(*args)
+
+
+def consistent(vg: VectorGame[Any]) -> bool:
+    """Whether every environment's outputs are those of its own state (a copy taken in the middle
+    of a step would mix two moments)."""
+    mask = vg.legal_mask.tolist()
+    cp = vg.current_player.tolist()
+    for i in range(vg.num_envs):
+        g = vg.game(i)
+        if vg.terminated[i] or vg.truncated[i]:
+            ok = not any(mask[i]) and cp[i] == -1
+        else:
+            ids = set(g.legal_action_ids())
+            ok = {k for k, v in enumerate(mask[i]) if v} == ids and cp[i] == g.to_act
+        if not ok:
+            return False
+    return True
+
+
+def test_a_copy_while_another_thread_steps_is_one_moment() -> None:
+    """sample_legal and step take no Python lock on the C lane: copy() must still take the states
+    and every output between two calls of the other thread, never during one."""
+    import threading
+    import time
+
+    vg = VectorGame("deerpark", 4, 48, seed=4, threads=2)
+    stop = threading.Event()
+
+    def play() -> None:
+        k = 0
+        while not stop.is_set():
+            vg.step(vg.sample_legal(k))
+            k += 1
+
+    worker = threading.Thread(target=play)
+    worker.start()
+    try:
+        copies = []
+        for _ in range(30):
+            copies.append(vg.copy())
+            time.sleep(0.002)  # (on the Python lane the other thread steps only when this one waits)
+    finally:
+        stop.set()
+        worker.join()
+    assert all(consistent(c) for c in copies)
+    assert len({c.legal_mask.tobytes() + c.current_player.tobytes() for c in copies}) > 1  # they did move
+
+
+def test_copy_batch_refuses_what_does_not_match() -> None:
+    vg = VectorGame("hucklebuck", 5, 3, seed=1)
+    if vg.lane != "c":
+        assert fast_of(vg) is None
+        return
+    from hucklebuck.vector._clane import _ffi, _lib
+
+    a, b = vg._lane, vg.copy()._lane
+    other = VectorGame("hucklebuck", 5, 4, seed=1)._lane
+    copy_batch = _lib.hb_vec_pool_copy_batch
+    assert copy_batch(a.pool, a.envs, b.envs, a.env_bytes, a.io, other.io) == -41  # lengths differ
+    assert copy_batch(a.pool, a.envs, b.envs, a.env_bytes, _ffi.NULL, b.io) != 0
+    assert copy_batch(_ffi.NULL, a.envs, b.envs, a.env_bytes, a.io, b.io) != 0
+    assert copy_batch(a.pool, a.envs, b.envs, a.env_bytes, a.io, b.io) == 0

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["VERSION", "CLane", "buckem_chips_fit", "covers"]
 
-VERSION: Final = 6
+VERSION: Final = 7
 """The interface version of ``csrc/hb_vec.h`` this module speaks."""
 
 try:
@@ -99,8 +99,8 @@ def _fast_calls(lane: CLane) -> VecCalls | None:
         lane.env_bytes,
         lane.n,
         _address(lane.io),
-        _address(lane.bad),
-        _address(lane.bad_id),
+        _address(lane.fast_bad),  # (its own: the lane's are read after a call under VectorGame's lock)
+        _address(lane.fast_bad_id),
         lane.zeros,
     )
     return calls
@@ -281,6 +281,8 @@ class CLane(Lane):
         self.zeros = array("i", bytes(4 * self.n))
         self.bad = _ffi.new("size_t *")
         self.bad_id = _ffi.new("int64_t *")
+        self.fast_bad = _ffi.new("size_t *")
+        self.fast_bad_id = _ffi.new("int64_t *")
         self._start(min(self.threads, self.n))
         self.fast = _fast_calls(self)
 
@@ -437,6 +439,8 @@ class CLane(Lane):
         new.cfg = _ffi.new("hb_vec_cfg *", self.cfg[0])
         new.threads = int(_lib.hb_vec_pool_threads(self.pool))  # a closed batch's copy stays closed
         new._mem, new.envs = _lines(self.env_bytes)
-        _check(_lib.hb_vec_pool_copy(self.pool, self.envs, new.envs, self.env_bytes))  # between calls
         new._attach(buffers)
+        # the states and every output at one moment between calls (a call of another thread may
+        # run meanwhile: sample_legal and step take no Python lock on this lane, see VectorGame)
+        _check(_lib.hb_vec_pool_copy_batch(self.pool, self.envs, new.envs, self.env_bytes, self.io, new.io))
         return new
