@@ -66,6 +66,15 @@ def raise_open_files() -> tuple[int, int]:
     return soft, hard
 
 
+IN_FLIGHT_BATCHES = 3
+"""Batches of accepted connections that can be open at once before their refusal closes them.
+asyncio accepts a batch in one turn of its loop, makes their transports in the next, refuses them
+(``connection_made``) in the one after, and closes their descriptors one turn later; meanwhile it
+accepts a batch at each turn.  (With two batches counted, a flood of connections on a busy machine
+ran a process allowed 256 files out of descriptors, and the loop then stopped accepting anyone for
+a second.)"""
+
+
 def accept_backlog(open_files: int) -> int:
     """The listening socket's backlog: also how many connections the event loop accepts at a time
     before any of them can be refused, so it is kept small beside the limit of open files."""
@@ -74,8 +83,9 @@ def accept_backlog(open_files: int) -> int:
 
 def connection_bound(wanted: int, open_files: int) -> int:
     """The most connections the server holds: ``wanted``, but below the limit of open files, less
-    the files kept for other things and two batches of accepted connections not yet refused."""
-    return max(1, min(wanted, open_files - RESERVED_FILES - 2 * accept_backlog(open_files)))
+    the files kept for other things and the batches of accepted connections not yet refused."""
+    spare = open_files - RESERVED_FILES - IN_FLIGHT_BATCHES * accept_backlog(open_files)
+    return max(1, min(wanted, spare))
 
 
 class ConnectionLimits:
