@@ -176,13 +176,53 @@ def create_table(port: int, game: str, seats: list[dict[str, Any]], **body: Any)
     raise AssertionError(f"could not create a table: {status} {answer}")
 
 
+class Acks:
+    """What a reconnecting client can tell of its own moves: how many the table took.
+
+    A move sent at state ``seq`` was taken when a later state arrives (at the person's turn
+    nobody else changes the table).  It was not taken when the first state of a new connection
+    is still ``seq``, or when *that same connection* answers it with ``busy`` or ``stale``.  A
+    refusal on a new connection before any move was sent on it (a table moving between servers
+    says ``busy`` and closes) tells nothing: the move sent on the dropped connection may have
+    been stored before its server died, and the next state says which."""
+
+    def __init__(self) -> None:
+        self.acked = 0
+        self.sent: int | None = None
+        self._sent_here = False
+        self._first = True
+
+    def connected(self) -> None:
+        """A new connection opened: nothing has been sent on it, no state has arrived yet."""
+        self._sent_here = False
+        self._first = True
+
+    def send(self, seq: int) -> None:
+        """A move answering state ``seq`` went out on this connection."""
+        self.sent, self._sent_here = seq, True
+
+    def refused(self) -> None:
+        """A ``busy`` or ``stale`` error arrived on this connection."""
+        if self._sent_here:
+            self.sent, self._sent_here = None, False  # the move sent here was not applied
+
+    def state(self, seq: int) -> None:
+        """A state arrived."""
+        if self.sent is not None and seq > self.sent:
+            self.acked += 1
+            self.sent = None
+        elif self.sent is not None and self._first and seq == self.sent:
+            self.sent = None  # reconnected, and the move never landed: play again
+        self._first = False
+
+
 @dataclass(eq=False)
 class Person(threading.Thread):
     """A scripted person at ``seat`` who plays through ``port`` and reconnects whenever the
     connection drops, until the game is over or ``deadline`` passes.
 
-    A move is acknowledged when a state with a later ``seq`` arrives (at the person's turn
-    nobody else can change the table: the grace period is longer than the test).  ``gaps``
+    Its moves taken by the table are counted by :class:`Acks` (at the person's turn nobody
+    else can change the table: the grace period is longer than the test).  ``gaps``
     holds, per dropped connection, the seconds from the drop to the next state received."""
 
     port: int
@@ -208,7 +248,7 @@ class Person(threading.Thread):
         rng = random.Random(self.seed)
         token = self.table["seats"][self.seat]["token"]
         url = f"ws://127.0.0.1:{self.port}/ws/tables/{self.table['id']}?token={token}"
-        sent: int | None = None
+        acks = Acks()
         dropped: float | None = None
         while time.monotonic() < self.deadline:
             try:
@@ -216,13 +256,13 @@ class Person(threading.Thread):
             except Exception:
                 time.sleep(0.2)
                 continue
-            first = True
+            acks.connected()
             try:
                 while time.monotonic() < self.deadline:
                     m = json.loads(ws.recv(timeout=20))
                     if m["type"] == "error":
                         if m["code"] in ("busy", "stale"):
-                            sent = None  # not applied: act again on the next state
+                            acks.refused()  # act again on the next state if it answered our move
                         elif m["code"] != "not_your_turn":
                             self.problems.append(f"error {m['code']}: {m['message']}")
                         continue
@@ -235,21 +275,17 @@ class Person(threading.Thread):
                     seq = m["seq"]
                     if self.last is not None and seq < self.last["seq"]:
                         self.problems.append(f"the table went back from state {self.last['seq']} to {seq}")
-                    if sent is not None and seq > sent:
-                        self.acked += 1
-                        sent = None
-                    elif sent is not None and first and seq == sent:
-                        sent = None  # reconnected, and the move never landed: play again
-                    first = False
+                    acks.state(seq)
+                    self.acked = acks.acked
                     self.last = m
                     view = m["view"]
                     if view["game_over"]:
                         ws.close()
                         return
-                    if view["to_act"] == self.seat and sent is None and view["legal"]:
+                    if view["to_act"] == self.seat and acks.sent is None and view["legal"]:
                         move = rng.choice(view["legal"])
                         ws.send(json.dumps({"type": "act", "action": move["id"], "seq": seq}))
-                        sent = seq
+                        acks.send(seq)
             except Exception:
                 pass
             finally:

@@ -33,6 +33,39 @@ TABLES = (("hucklebuck", 4, {}), ("deerpark", 4, {}), ("buckem", 5, {"hands": 6}
 PER_GAME = 2
 
 
+def test_the_scripted_person_counts_a_move_its_dead_server_stored() -> None:
+    # The move went out at state 10 and the server died before answering; the next server
+    # refused the connection (the table was still moving) before a state came: that refusal says
+    # nothing of the move, and the state 11 that comes after it acknowledges it.
+    acks = ck.Acks()
+    acks.connected()
+    acks.state(10)
+    acks.send(10)
+    acks.connected()
+    acks.refused()
+    acks.connected()
+    acks.state(11)
+    assert acks.acked == 1 and acks.sent is None
+
+
+def test_the_scripted_person_plays_again_a_move_that_was_not_taken() -> None:
+    acks = ck.Acks()
+    acks.connected()
+    acks.state(4)
+    acks.send(4)
+    acks.refused()  # answered on the same connection: the server could not store it
+    assert acks.sent is None
+    acks.state(4)
+    acks.send(4)
+    acks.connected()  # the connection dropped; the new one shows the same state: it never landed
+    acks.state(4)
+    assert acks.sent is None and acks.acked == 0
+    acks.send(4)
+    acks.state(5)
+    acks.state(9)  # the others' moves after it count for nothing
+    assert acks.acked == 1
+
+
 @pytest.fixture
 def haproxy_installed() -> None:
     if ck.haproxy_binary() is None:
