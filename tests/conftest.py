@@ -8,9 +8,19 @@ instead of quietly testing Python alone.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
+
+# Bytecode caches on, whatever the environment says (before the package is imported).  The suite
+# starts some hundreds of Python processes (the command line, servers, adapters, six workers), and
+# with PYTHONDONTWRITEBYTECODE set each compiled the package, and each worker every test module,
+# again: on a 2-core machine that was a quarter of the suite's CPU time (10 min 9 s against 7 min 38 s
+# measured, 6 min 4 s against 4 min 44 s of wall clock).  The caches go where Python puts them
+# (``__pycache__`` folders, which git ignores), and a stale one is never used.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
 
 import hucklebuck
 
