@@ -309,9 +309,10 @@ class CardSet:
         for card in cards:
             if not isinstance(card, Card):
                 raise CardError(f"{card!r} is not a Card")
-            if mask & card.mask:
+            bit = 1 << card._index
+            if mask & bit:
                 raise CardError(f"card {card.code} appears twice")
-            mask |= card.mask
+            mask |= bit
         object.__setattr__(self, "_mask", mask)
 
     @classmethod
@@ -362,16 +363,16 @@ class CardSet:
         return hash(("CardSet", self._mask))
 
     def __or__(self, other: CardSet) -> CardSet:
-        return CardSet.from_mask(self._mask | other._mask)
+        return _set_of(self._mask | other._mask)
 
     def __and__(self, other: CardSet) -> CardSet:
-        return CardSet.from_mask(self._mask & other._mask)
+        return _set_of(self._mask & other._mask)
 
     def __sub__(self, other: CardSet) -> CardSet:
-        return CardSet.from_mask(self._mask & ~other._mask)
+        return _set_of(self._mask & ~other._mask)
 
     def __xor__(self, other: CardSet) -> CardSet:
-        return CardSet.from_mask(self._mask ^ other._mask)
+        return _set_of(self._mask ^ other._mask)
 
     def __le__(self, other: CardSet) -> bool:
         return self._mask & ~other._mask == 0
@@ -400,6 +401,16 @@ class CardSet:
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
 
+
+def _set_of(mask: int) -> CardSet:
+    """The set of a mask known to be valid (made from valid masks): :meth:`CardSet.from_mask`
+    without its checks."""
+    s = _new_object(CardSet)
+    _set_attr(s, "_mask", mask)
+    return s
+
+
+_new_object, _set_attr = object.__new__, object.__setattr__
 
 _c_parse_cards: Callable[[object], tuple[Card, ...] | None] | None = None
 

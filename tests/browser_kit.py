@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-CHROMIUM = shutil.which("chromium")
+# Chromium's headless shell (Debian's chromium-headless-shell: the same engine without the browser
+# around it) when it is installed, else the whole chromium run headless.  The shell took a third less
+# CPU time for the same browser tests (40 s against 61 s, and 81 s against 121 s of wall clock on two
+# workers), which the README's test command feels on a two-core machine.
+CHROMIUM = shutil.which("chromium-headless-shell") or shutil.which("chromium")
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -30,7 +30,6 @@ from hucklebuck.server.catalog import read_table_request
 from hucklebuck.server.config import ServerConfig
 from hucklebuck.server.hints import hint_for
 from hucklebuck.server.manager import TableManager
-from hucklebuck.server.moves import read_move
 from hucklebuck.server.protocol import ClientMessage, ProtocolError
 from hucklebuck.server.store import SQLiteStore
 from hucklebuck.server.tables import Seat, ServerTable
@@ -65,7 +64,7 @@ def _tries(players: int) -> list[str]:
 
 def _accepted(table: ServerTable, seat: int, move: object) -> bool:
     try:
-        read_move(table.game, seat, move, table.narrator.names)  # type: ignore[arg-type]
+        table.reader.read(seat, move, table.narrator.names)  # type: ignore[arg-type]
     except ProtocolError:
         return False
     return True

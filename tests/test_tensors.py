@@ -242,7 +242,7 @@ def test_tensor_equals_the_reference_builder(name: str, make: Callable[[int], Ga
         assert layout(game.kind, game.players).size == size
         for seat in range(game.players):
             got = game.observation_tensor(seat)
-            assert type(got) is array and got.typecode == "f" and all(type(x) is float for x in got)
+            assert type(got) is array and got.typecode == "f"  # (whose items are always Python floats)
             assert got.tolist() == reference_tensor(game, seat), (name, game.phase, seat)
         states += 1
         if states % 17 == 0:  # a copy gives the same tensors, and so does its source after the copy moves on

@@ -183,6 +183,7 @@ def test_a_copy_while_another_thread_steps_is_one_moment() -> None:
         while not stop.is_set():
             vg.step(vg.sample_legal(k))
             k += 1
+            time.sleep(0)  # (a chance for the copier: a lock is not fair, and this loop would starve it)
 
     worker = threading.Thread(target=play)
     worker.start()

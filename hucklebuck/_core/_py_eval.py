@@ -98,10 +98,23 @@ class SplitMix64(random.Random):
                 return r
 
     def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
-        """Fisher-Yates from the top, with :meth:`below`."""
-        for i in range(len(x) - 1, 0, -1):
-            j = self.below(i + 1)
-            x[i], x[j] = x[j], x[i]
+        """Fisher-Yates from the top, with :meth:`below` (written out here: the searches shuffle a
+        pack for every sample)."""
+        state = self._state
+        try:
+            for i in range(len(x) - 1, 0, -1):
+                n = i + 1
+                drop = 64 - n.bit_length()
+                while True:
+                    state = (state + GAMMA) & M64
+                    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & M64
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+                    j = (z ^ (z >> 31)) >> drop
+                    if j < n:
+                        break
+                x[i], x[j] = x[j], x[i]
+        finally:
+            self._state = state
 
     def getstate(self) -> tuple[str, int]:  # type: ignore[override]
         """The 64-bit state."""
@@ -140,11 +153,33 @@ def _bits(mask: int) -> list[int]:
 
 
 class _Rules:
-    __slots__ = ("masks", "rank", "suit", "trump")
+    """The trick rules of one game and trump, with the keys the policies sort by, computed once.
+
+    ``pkey[c]`` is ``power(c) * 64 + c`` (trumps above the rest, then rank, then card number);
+    ``lkey[lead][c]`` is ``key(lead, c)``, and ``wkey[lead][c]`` that times 64 plus ``c``;
+    ``weaker[c]`` the cards of ``c``'s effective suit ranked below it, strongest first (equal
+    ranks: lower card number first), for the solver's "next weaker live card"."""
+
+    __slots__ = ("lkey", "masks", "pkey", "rank", "suit", "trump", "weaker", "wkey")
 
     def __init__(self, game: int, trump: int) -> None:
         self.suit, self.rank, self.masks = _TABLES[(game, trump)]
         self.trump = trump
+        derived = _DERIVED.get((game, trump))
+        if derived is None:
+            derived = _DERIVED[(game, trump)] = self._derive()
+        self.pkey, self.lkey, self.wkey, self.weaker = derived
+
+    def _derive(self) -> _Derived:
+        pkey = [self.power(c) * 64 + c for c in range(52)]
+        lkey = [[self.key(lead, c) for c in range(52)] for lead in range(4)]
+        wkey = [[k * 64 + c for c, k in enumerate(row)] for row in lkey]
+        rank = self.rank
+        weaker = []
+        for c in range(52):
+            below = [d for d in _bits(self.masks[self.suit[c]]) if -1 < rank[d] < rank[c]]
+            weaker.append(tuple(sorted(below, key=lambda d: (-rank[d], d))))
+        return pkey, lkey, wkey, weaker
 
     def power(self, c: int) -> int:
         return ((self.suit[c] == self.trump) << 5) | self.rank[c]
@@ -160,24 +195,30 @@ class _Rules:
         return f or hand
 
     def winner(self, trick: list[int]) -> int:
-        lead = self.suit[trick[0]]
+        lk = self.lkey[self.suit[trick[0]]]
         best, bk = 0, -1
         for i, c in enumerate(trick):
-            k = self.key(lead, c)
+            k = lk[c]
             if k > bk:
                 bk, best = k, i
         return best
 
     def policy(self, hand: int, trick: list[int]) -> int:
         if not trick:
-            return max(_bits(hand), key=lambda c: self.power(c) * 64 + c)
+            return max(_bits(hand), key=self.pkey.__getitem__)
         lead = self.suit[trick[0]]
-        top = max(self.key(lead, c) for c in trick)
-        cards = _bits(self.legal(hand, trick[0]))
-        winners = [c for c in cards if self.key(lead, c) > top]
+        lk = self.lkey[lead]
+        top = max([lk[c] for c in trick])
+        f = hand & self.masks[lead]
+        cards = _bits(f or hand)
+        winners = [c for c in cards if lk[c] > top]
         if winners:
-            return min(winners, key=lambda c: self.key(lead, c) * 64 + c)
-        return min(cards, key=lambda c: self.power(c) * 64 + c)
+            return min(winners, key=self.wkey[lead].__getitem__)
+        return min(cards, key=self.pkey.__getitem__)
+
+
+_Derived = tuple[list[int], list[list[int]], list[list[int]], list[tuple[int, ...]]]
+_DERIVED: dict[tuple[int, int], _Derived] = {}
 
 
 def _playout(r: _Rules, hands: list[int], order: list[int], leader_pos: int, won: list[int]) -> None:

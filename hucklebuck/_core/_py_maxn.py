@@ -62,7 +62,9 @@ class _Budget(Exception):
 
 
 class _Maxn:
-    __slots__ = ("all", "duck", "hands", "limit", "nact", "nodes", "order", "r", "table", "tmask", "trick")
+    __slots__ = (
+        "all", "duck", "hands", "limit", "nact", "nodes", "order", "r", "table", "tmask", "trick",
+    )  # fmt: skip
 
     def __init__(
         self, r: _Rules, hands: list[int], order: list[int], duck: int, limit: int, table: Table
@@ -81,16 +83,6 @@ class _Maxn:
         self.tmask = 0
         self.trick: list[int] = []
 
-    def shadowed(self, seat: int, c: int) -> bool:
-        r = self.r
-        live = (self.all | self.tmask) & r.masks[r.suit[c]]
-        rc, best, br = r.rank[c], -1, -1
-        for d in _bits(live):
-            rd = r.rank[d]
-            if br < rd < rc:
-                br, best = rd, d
-        return best >= 0 and bool(self.hands[seat] >> best & 1)
-
     def node(self, lp: int, tlen: int, bound: int = NO_BOUND) -> int:
         key = 0
         entries = self.table.entries
@@ -104,12 +96,21 @@ class _Maxn:
         r = self.r
         seat = self.order[(lp + tlen) % self.nact]
         legal = r.legal(self.hands[seat], self.trick[0] if tlen else -1)
-        cards = sorted(_bits(legal), key=lambda c: r.power(c) * 64 + c)
+        cards = sorted(_bits(legal), key=r.pkey.__getitem__)
         ducks = self.duck >> seat & 1
-        top = 0 if ducks else self.hands[seat].bit_count()  # every trick left, or none
+        own = self.hands[seat]
+        top = 0 if ducks else own.bit_count()  # every trick left, or none
+        live = self.all | self.tmask
+        weaker = r.weaker
         best, bu, have = 0, 0, False
         for c in cards:
-            if self.shadowed(seat, c):
+            # skipped when the next weaker live card of its effective suit is this seat's own
+            for d in weaker[c]:
+                if live >> d & 1:
+                    break
+            else:
+                d = -1
+            if d >= 0 and own >> d & 1:
                 continue
             self.nodes += 1
             if self.limit and self.nodes > self.limit:

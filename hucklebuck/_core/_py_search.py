@@ -129,7 +129,7 @@ class SearchPosition:
 def _weakest(r: _Rules, hand: int, k: int) -> int:
     out = 0
     while k > 0 and hand:
-        worst = min(_bits(hand), key=lambda c: r.power(c) * 64 + c)
+        worst = min(_bits(hand), key=r.pkey.__getitem__)
         hand &= ~(1 << worst)
         out |= 1 << worst
         k -= 1
@@ -180,14 +180,24 @@ class _Pile:
 def _duck_card(r: _Rules, hand: int, trick: list[int]) -> int:
     """A Deer Park seat playing for 50: its weakest card, or when following its
     strongest card that does not take the lead."""
-    cards = _bits(r.legal(hand, trick[0] if trick else -1))
-    lo = min(cards, key=lambda c: r.power(c) * 64 + c)
+    pkey = r.pkey
     if not trick:
-        return lo
+        return min(_bits(hand), key=pkey.__getitem__)
     lead = r.suit[trick[0]]
-    top = max(r.key(lead, c) for c in trick)
-    losers = [c for c in cards if r.key(lead, c) <= top]
-    return max(losers, key=lambda c: r.power(c) * 64 + c) if losers else lo
+    lk = r.lkey[lead]
+    top = max([lk[c] for c in trick])
+    m = hand & r.masks[lead] or hand
+    lo, lo_key, hi, hi_key = -1, 1 << 30, -1, -1  # the weakest card; the strongest that loses
+    while m:
+        low = m & -m
+        m ^= low
+        c = low.bit_length() - 1
+        k = pkey[c]
+        if k < lo_key:
+            lo, lo_key = c, k
+        if k > hi_key and lk[c] <= top:
+            hi, hi_key = c, k
+    return hi if hi >= 0 else lo
 
 
 def _play_rest(
@@ -354,7 +364,7 @@ def _sim_deerpark(
             hands[dealer] |= 1 << turned
             r = rules[trump]
             if ducks >> dealer & 1:  # a ducking dealer sheds its strongest card
-                hands[dealer] &= ~(1 << max(_bits(hands[dealer]), key=lambda c: r.power(c) * 64 + c))
+                hands[dealer] &= ~(1 << max(_bits(hands[dealer]), key=r.pkey.__getitem__))
             else:
                 hands[dealer] &= ~_weakest(r, hands[dealer], 1)
     if maker < 0:

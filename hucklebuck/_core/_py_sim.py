@@ -223,7 +223,7 @@ def sim_deerpark(players: int, seed: int, hands_n: int) -> list[int]:
                 stats[2] += 1
                 hands[dealer] |= 1 << turned
                 r = rules[trump]
-                worst = min(_bits(hands[dealer]), key=lambda c: r.power(c) * 64 + c)
+                worst = min(_bits(hands[dealer]), key=r.pkey.__getitem__)
                 hands[dealer] &= ~(1 << worst)
             else:
                 for i in range(1, players):

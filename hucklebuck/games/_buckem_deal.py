@@ -12,7 +12,7 @@ import random
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action, BuckStay, Draw, Fold
-from ..cards import Card, Rank
+from ..cards import Card, CardSet, Rank
 from ..errors import DealError, IllegalAction
 from . import _buckem_settle as _settle
 from . import buckem as _be
@@ -100,13 +100,28 @@ def legal_in_phase(game: BuckEmGame, seat: int) -> list[Action]:
         if not _scared_in(game, seat):
             acts.append(interned(Fold, seat))
         return acts
-    hand = list(game.hand(seat))
-    out: list[Action] = []
-    from itertools import combinations
+    return list(_draws(seat, game._hands[seat]))
 
-    for k in range(_be.MAX_DRAW + 1):
-        out.extend(Draw(seat, combo) for combo in combinations(hand, k))
-    return out
+
+_DRAWS: dict[tuple[int, int], tuple[Draw, ...]] = {}
+_DRAWS_KEPT: Final = 4096
+
+
+def _draws(seat: int, hand: int) -> tuple[Draw, ...]:
+    """Every draw of 0 to 3 of the cards of ``hand`` (a mask), fewest first, each in card order;
+    the same immutable actions for the same seat and hand (kept for the last few thousand hands:
+    a search asks for them at every visit)."""
+    key = (seat, hand)
+    found = _DRAWS.get(key)
+    if found is None:
+        from itertools import combinations
+
+        cards = list(CardSet.from_mask(hand))
+        found = tuple(Draw(seat, combo) for k in range(_be.MAX_DRAW + 1) for combo in combinations(cards, k))
+        if len(_DRAWS) >= _DRAWS_KEPT:
+            _DRAWS.clear()
+        _DRAWS[key] = found
+    return found
 
 
 def legal_ids_in_phase(game: BuckEmGame, seat: int) -> list[int] | None:

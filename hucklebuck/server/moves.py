@@ -19,7 +19,7 @@ from ..errors import HucklebuckError
 from ..games.engine import TrickGame
 from .protocol import ProtocolError
 
-__all__ = ["read_move", "why_illegal"]
+__all__ = ["MoveReader", "read_move", "why_illegal"]
 
 
 def _norm(text: str) -> str:
@@ -52,33 +52,69 @@ def _menu(shown: _Shown, legal: tuple[Action, ...]) -> tuple[dict[str, Action], 
 
 def read_move(game: TrickGame[Any, Any], seat: int, move: int | str | None, names: Sequence[str]) -> Action:
     """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise."""
-    legal = game.legal_actions()
-    if isinstance(move, int):
-        ids = {game.action_id(a): a for a in legal}
-        action = ids.get(move)
-        if action is not None:
-            return action
-        raise ProtocolError("illegal", f"move {move} is not one of your moves now")
-    if not isinstance(move, str):
-        raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
-    turned = cast(Any, game).turned if any(isinstance(a, Order) for a in legal) else None  # (Deer Park)
-    exact, named = _menu(_Shown(game.kind, game.trump, turned), tuple(legal))
-    # the protocol form first (what programs send), then the menu's words
-    found = exact.get(move) or named.get(_norm(move))
-    if found is not None:
-        return found
-    wanted = _norm(move)
-    try:
-        if wanted[:1].isdigit() and " " in wanted and wanted.split()[1].isalpha() and len(wanted.split()) > 1:
-            candidate = parse_action(game.kind, move)
-        else:
-            words = wanted.removeprefix("play ")
-            candidate = parse_answer(game.kind, game.phase, seat, words)
-    except (HucklebuckError, ValueError) as exc:
-        raise ProtocolError("illegal", f"cannot read {move!r} as a move: {exc}") from None
-    if candidate in legal:
-        return candidate
-    raise ProtocolError("illegal", f"not allowed: {why_illegal(game, candidate, names)}")
+    return MoveReader(game).read(seat, move, names)
+
+
+class MoveReader:
+    """Reads moves at one decision of ``game``: its legal moves, their ids, their menu texts and the
+    reasons for refusals are worked out once, however many tries come.  A table keeps one per state
+    (:meth:`ServerTable.reader <hucklebuck.server.tables.ServerTable.reader>`), so a client that
+    sends thousands of moves costs a lookup each; a reader must not outlive its state."""
+
+    __slots__ = ("_game", "_ids", "_legal", "_menu", "_set", "_why")
+
+    def __init__(self, game: TrickGame[Any, Any]) -> None:
+        """Read moves for ``game`` as it is now."""
+        self._game = game
+        self._legal = tuple(game.legal_actions())
+        self._set = frozenset(self._legal)
+        self._ids: dict[int, Action] | None = None
+        self._menu: tuple[dict[str, Action], dict[str, Action]] | None = None
+        self._why: dict[tuple[Action, tuple[str, ...]], str] = {}
+
+    def read(self, seat: int, move: int | str | None, names: Sequence[str]) -> Action:
+        """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise."""
+        game, legal = self._game, self._legal
+        if isinstance(move, int):
+            if self._ids is None:
+                self._ids = {game.action_id(a): a for a in legal}
+            action = self._ids.get(move)
+            if action is not None:
+                return action
+            raise ProtocolError("illegal", f"move {move} is not one of your moves now")
+        if not isinstance(move, str):
+            raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
+        if self._menu is None:
+            turned = (
+                cast(Any, game).turned if any(isinstance(a, Order) for a in legal) else None
+            )  # (Deer Park)
+            self._menu = _menu(_Shown(game.kind, game.trump, turned), legal)
+        exact, named = self._menu
+        # the protocol form first (what programs send), then the menu's words
+        found = exact.get(move) or named.get(_norm(move))
+        if found is not None:
+            return found
+        wanted = _norm(move)
+        try:
+            if (
+                wanted[:1].isdigit()
+                and " " in wanted
+                and wanted.split()[1].isalpha()
+                and len(wanted.split()) > 1
+            ):
+                candidate = parse_action(game.kind, move)
+            else:
+                words = wanted.removeprefix("play ")
+                candidate = parse_answer(game.kind, game.phase, seat, words)
+        except (HucklebuckError, ValueError) as exc:
+            raise ProtocolError("illegal", f"cannot read {move!r} as a move: {exc}") from None
+        if candidate in self._set:
+            return candidate
+        key = (candidate, tuple(names))  # (a seat's name may change while the state does not)
+        why = self._why.get(key)
+        if why is None:
+            why = self._why[key] = why_illegal(game, candidate, names)
+        raise ProtocolError("illegal", f"not allowed: {why}")
 
 
 def why_illegal(game: TrickGame[Any, Any], action: Action, names: Sequence[str]) -> str:

@@ -26,7 +26,7 @@ from ..games.base import GameOverEvent, Phase, ScoreEvent
 from ..games.engine import TrickGame
 from ..packs import GameKind
 from .config import ServerConfig
-from .moves import read_move
+from .moves import MoveReader
 from .protocol import ClientMessage, ProtocolError, error_message
 from .store import DEAL, StoredTable
 from .views import HandLog, hand_events, seat_view
@@ -161,6 +161,7 @@ class ServerTable:
         self._presence_timer: asyncio.TimerHandle | None = None
         self._presence_sent = float("-inf")
         self._log_cache: tuple[int, list[str]] = (-1, [])
+        self._reader: tuple[int, TrickGame[Any, Any], MoveReader] | None = None
         self._log = HandLog()
         self.fields_changed = False
         """The table's own fields changed since they were last stored (a hand ended)."""
@@ -259,6 +260,7 @@ class ServerTable:
         """Put the table back as it was at :meth:`undo_point` (a batch failed to store)."""
         game, fields, seq, away = point
         self.game, self.fields, self.seq = game, fields, seq
+        self._reader = None
         self.narrator.game = game
         self._log = HandLog()
         for s, was in zip(self.seats, away, strict=True):
@@ -273,9 +275,22 @@ class ServerTable:
         is stored whole).  ``failed`` is called if the batch cannot be stored (the table
         is then rolled back)."""
         self.manager.begin(self)
-        move = mutate()
+        self._reader = None
+        try:
+            move = mutate()
+        finally:
+            self._reader = None  # (a refused move changed nothing, but a reader is cheap to make)
         self.seq += 1
         self.manager.queue(self, move, failed)
+
+    @property
+    def reader(self) -> MoveReader:
+        """Reads moves at the table's present state (made once per state: every change and every
+        roll-back drops it, so a refusal always answers the state the table is in)."""
+        kept = self._reader
+        if kept is None or kept[0] != self.seq or kept[1] is not self.game:
+            kept = self._reader = (self.seq, self.game, MoveReader(self.game))
+        return kept[2]
 
     @property
     def pending(self) -> bool:
@@ -451,7 +466,7 @@ class ServerTable:
             raise ProtocolError("not_your_turn", "the computer is playing this seat's move")
         if to_act != seat:
             raise ProtocolError("not_your_turn", f"it is {self.seats[to_act].name}'s turn, not yours")
-        action = read_move(game, seat, message.action, self.narrator.names)
+        action = self.reader.read(seat, message.action, self.narrator.names)
         phase_before = game.phase
 
         def mutate() -> str | None:
