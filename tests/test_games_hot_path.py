@@ -156,3 +156,27 @@ def test_the_compiled_shuffle_refuses_what_it_does_not_take() -> None:
     counts = [sys.getrefcount(o) for o in items]
     ext.shuffle(random.Random(2).getrandbits, items)
     assert sorted(map(id, items)) == sorted(map(id, items)) and [sys.getrefcount(o) for o in items] == counts
+
+
+def test_kept_card_choices_are_every_combination_in_order_and_survive_eviction() -> None:
+    """The exchange's and the draw's moves are built once per seat and hand and kept; what is kept is
+    exactly every choice of the cards, in :func:`itertools.combinations` order, and stays so after
+    the store is emptied to make room."""
+    import itertools
+
+    from hucklebuck.actions import Discard, Draw
+    from hucklebuck.games import ids
+
+    rng = random.Random(7)
+    for _ in range(ids._CHOICES_KEPT + 50):  # past the cap: the store is emptied once on the way
+        hand = sorted(rng.sample(range(52), 5))
+        mask = sum(1 << i for i in hand)
+        seat, k = rng.randrange(8), rng.randrange(4)
+        cards = [Card.from_index(i) for i in hand]
+        drawn = ids.card_choices(Draw, seat, mask, 0, 3)
+        assert drawn == tuple(Draw(seat, c) for n in range(4) for c in itertools.combinations(cards, n))
+        assert ids.card_choices(Draw, seat, mask, 0, 3) is drawn  # kept
+        assert ids.card_choices(Discard, seat, mask, k, k) == tuple(
+            Discard(seat, c) for c in itertools.combinations(cards, k)
+        )
+    assert len(ids._CHOICES) <= ids._CHOICES_KEPT

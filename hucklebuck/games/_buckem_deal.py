@@ -12,12 +12,12 @@ import random
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action, BuckStay, Draw, Fold
-from ..cards import Card, CardSet, Rank
+from ..cards import Card, Rank
 from ..errors import DealError, IllegalAction
 from . import _buckem_settle as _settle
 from . import buckem as _be
 from .base import HAND_SIZE, Phase, RestockEvent, check_exact_cards, pack_cards, serve_from_stock, shuffle
-from .ids import BE_DRAW, BE_FOLD, BE_STAY, BE_SWAP, interned, subset_ids
+from .ids import BE_DRAW, BE_FOLD, BE_STAY, BE_SWAP, card_choices, interned, subset_ids
 
 # Phases as module constants: an enum member looked up on its class costs ~60 ns a time.
 _DRAW: Final = Phase.DRAW
@@ -100,28 +100,7 @@ def legal_in_phase(game: BuckEmGame, seat: int) -> list[Action]:
         if not _scared_in(game, seat):
             acts.append(interned(Fold, seat))
         return acts
-    return list(_draws(seat, game._hands[seat]))
-
-
-_DRAWS: dict[tuple[int, int], tuple[Draw, ...]] = {}
-_DRAWS_KEPT: Final = 4096
-
-
-def _draws(seat: int, hand: int) -> tuple[Draw, ...]:
-    """Every draw of 0 to 3 of the cards of ``hand`` (a mask), fewest first, each in card order;
-    the same immutable actions for the same seat and hand (kept for the last few thousand hands:
-    a search asks for them at every visit)."""
-    key = (seat, hand)
-    found = _DRAWS.get(key)
-    if found is None:
-        from itertools import combinations
-
-        cards = list(CardSet.from_mask(hand))
-        found = tuple(Draw(seat, combo) for k in range(_be.MAX_DRAW + 1) for combo in combinations(cards, k))
-        if len(_DRAWS) >= _DRAWS_KEPT:
-            _DRAWS.clear()
-        _DRAWS[key] = found
-    return found
+    return list(card_choices(Draw, seat, game._hands[seat], 0, _be.MAX_DRAW))  # (kept: built once per hand)
 
 
 def legal_ids_in_phase(game: BuckEmGame, seat: int) -> list[int] | None:

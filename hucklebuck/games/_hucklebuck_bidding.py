@@ -8,7 +8,6 @@ call these; scoring a finished hand is in :mod:`._hucklebuck_scoring`.
 
 from __future__ import annotations
 
-import itertools
 import random
 from typing import TYPE_CHECKING, Final
 
@@ -18,7 +17,7 @@ from ..errors import IllegalAction
 from . import _hucklebuck_scoring as _scoring
 from . import hucklebuck as _hb
 from .base import HAND_SIZE, Phase, RestockEvent, serve_from_stock
-from .ids import HB_BID, HB_DISCARD, HB_DROP, HB_PASS, HB_STAY, HB_TRUMP, interned, subset_ids
+from .ids import HB_BID, HB_DISCARD, HB_DROP, HB_PASS, HB_STAY, HB_TRUMP, card_choices, interned, subset_ids
 
 # Phases as module constants: an enum member looked up on its class costs ~60 ns a time.
 _AUCTION: Final = Phase.AUCTION
@@ -46,7 +45,7 @@ def legal_in_phase(game: HucklebuckGame, seat: int) -> list[Action]:
         return stays if seat == game._bidder else [interned(Drop, seat), *stays]
     k = game._declared[seat]
     assert phase is _EXCHANGE and k is not None
-    return [Discard(seat, combo) for combo in itertools.combinations(game.hand(seat), k)]
+    return list(card_choices(Discard, seat, game._hands[seat], k, k))  # (kept: built once per hand)
 
 
 def legal_ids_in_phase(game: HucklebuckGame, seat: int) -> list[int] | None:

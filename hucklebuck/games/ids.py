@@ -49,6 +49,7 @@ into the typed action with the actual cards.  Actions made from ids are shared
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 from typing import Any, Final, TypeVar
 
 from ..actions import (
@@ -148,6 +149,28 @@ def interned(cls: Callable[..., A], *args: Any) -> A:
     if action is None:
         action = _INTERNED[key] = cls(*args)
     return action
+
+
+_CHOICES: dict[tuple[Any, int, int, int, int], tuple[Any, ...]] = {}
+_CHOICES_KEPT: Final = 4096
+
+
+def card_choices(
+    cls: Callable[[int, tuple[Card, ...]], A], seat: int, hand: int, low: int, high: int
+) -> tuple[A, ...]:
+    """Every ``cls(seat, cards)`` for a choice of ``low``..``high`` of the cards of ``hand`` (a
+    mask): fewer cards first, each choice in card order (the order of
+    :func:`itertools.combinations`).  The same immutable actions for the same arguments, kept for
+    the last few thousand hands: a search asks for them at every visit."""
+    key = (cls, seat, hand, low, high)
+    found = _CHOICES.get(key)
+    if found is None:
+        cards = [_CARDS[i] for i in range(52) if hand >> i & 1]
+        found = tuple(cls(seat, combo) for k in range(low, high + 1) for combo in combinations(cards, k))
+        if len(_CHOICES) >= _CHOICES_KEPT:
+            _CHOICES.clear()
+        _CHOICES[key] = found
+    return found
 
 
 _SUBSETS: dict[tuple[int, int, int, int], list[int]] = {}
