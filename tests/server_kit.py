@@ -135,3 +135,18 @@ def play_out(wss: dict[int, Any], *, rng: Any, by_text: float = 0.3, stop: Any =
             wss[t].send_json({"type": "act", "action": action, "seq": mt["seq"]})
         m = receive_state(wss[leader])
         seen[leader] = m["seq"]
+
+
+class Recorder:
+    """A stand-in connection for tables driven in-process: keeps every text the table sends it,
+    and a line for a close (``closed CODE REASON``)."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.texts: list[str] = []
+
+    def send_text(self, text: str) -> None:
+        self.texts.append(text)
+
+    def close(self, code: int, reason: str) -> None:
+        self.texts.append(f"closed {code} {reason}")

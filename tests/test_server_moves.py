@@ -117,22 +117,12 @@ def test_a_reader_works_a_decision_out_once_however_many_tries(monkeypatch: pyte
     assert reader.read(seat, game.action_id(legal_now[3]), names) == legal_now[3]
 
 
-class _Conn:
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.texts: list[str] = []
-
-    def send_text(self, text: str) -> None:
-        self.texts.append(text)
-
-    def close(self, code: int, reason: str) -> None:
-        self.texts.append(f"closed {code}")
-
-
 def test_a_table_reads_each_state_with_that_states_reader() -> None:
     """The table keeps one reader per state: the same one for every try at a state, a new one after
     a move and after a roll-back, so a refusal always answers the state the table is in."""
     import asyncio
+
+    from server_kit import Recorder
 
     from hucklebuck.server.catalog import read_table_request
     from hucklebuck.server.config import ServerConfig
@@ -151,7 +141,7 @@ def test_a_table_reads_each_state_with_that_states_reader() -> None:
                 "seats": [{"kind": "human", "name": f"P{i}"} for i in range(4)],
             }
             table, _tokens = manager.create(read_table_request(body, 24))
-            conns = [_Conn(i) for i in range(4)]
+            conns = [Recorder(i) for i in range(4)]
             for c in conns:
                 table.join(c)
             await asyncio.sleep(0.05)

@@ -23,6 +23,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
+from server_kit import Recorder
 from twins_kit import GAMES, VERBS_ARG, VERBS_PLAIN, VERBS_WITH_CARD, _make_case, _twin
 
 from hucklebuck.cards import Card
@@ -35,18 +36,6 @@ from hucklebuck.server.store import SQLiteStore
 from hucklebuck.server.tables import Seat, ServerTable
 
 pytestmark = pytest.mark.single_core
-
-
-class _Probe:
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.texts: list[str] = []
-
-    def send_text(self, text: str) -> None:
-        self.texts.append(text)
-
-    def close(self, code: int, reason: str) -> None:
-        self.texts.append(f"closed {code} {reason}")
 
 
 def _tries(players: int) -> list[str]:
@@ -99,8 +88,8 @@ async def _run_table(
             fields["hands"] = 1
         table = ServerTable(manager, "twin", request.spec, game, seats, 0, fields)
         manager.tables["twin"] = table
-        probes = [_Probe(s) for s in range(players)]
-        watcher = _Probe(observer)
+        probes = [Recorder(s) for s in range(players)]
+        watcher = Recorder(observer)
         conns = probes if observer is None else []
         for p in probes:
             table.join(p)

@@ -169,18 +169,6 @@ def test_connecting_in_a_loop_from_one_address_is_limited() -> None:
             assert kit.receive(ws)["code"] == "rate_limited"
 
 
-class _Watcher:
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.texts: list[str] = []
-
-    def send_text(self, text: str) -> None:
-        self.texts.append(text)
-
-    def close(self, code: int, reason: str) -> None:
-        pass
-
-
 def test_presence_changes_are_sent_coalesced() -> None:
     """One person reconnecting in a loop: the others get a state per pause, not per connection."""
 
@@ -192,15 +180,15 @@ def test_presence_changes_are_sent_coalesced() -> None:
             body = {"game": "deerpark", "players": 4, "seats": kit.humans_and_bots(2, 2)}
             table, _tokens = manager.create(catalog.read_table_request(body, 24))
             await asyncio.sleep(0.05)
-            watcher = _Watcher(0)
+            watcher = kit.Recorder(0)
             table.join(watcher)
             await asyncio.sleep(0.05)
             before = len(watcher.texts)
             for _ in range(200):
-                looper = _Watcher(1)
+                looper = kit.Recorder(1)
                 table.join(looper)
                 table.leave(looper)
-            table.join(_Watcher(1))  # and stays
+            table.join(kit.Recorder(1))  # and stays
             during = len(watcher.texts) - before
             await asyncio.sleep(0.5)
             last = json.loads(watcher.texts[-1])
