@@ -225,11 +225,17 @@ def legal_plays_batch(
     for i, (trump, hand, led) in enumerate(_pairs(positions, "positions", 3)):
         trumps.append(v.suit(trump, f"positions item {i} trump"))
         hand_set = v.hand(hand, f"positions item {i} hand")
+        mask = hand_set._mask
+        if type(mask) is not int or not 0 <= mask <= _FULL:  # a CardSet forced past its own checks
+            raise CardError(
+                f"positions item {i} hand is not a valid set of cards "
+                f"(its mask is {v.shown(mask)}, not 52 bits)"
+            )
         if led is not None:
             led = v.card(led, f"positions item {i} led card")
             if led in hand_set:
                 raise CardError(f"positions item {i}: card {led.code} is both in the hand and on the table")
         leads.append(NO_LEAD if led is None else led.index)
-        hands.append(hand_set.mask)
+        hands.append(mask)
     out = get_core().legal_masks(kind.core_id, bytes(trumps), bytes(leads), hands)
     return [CardSet.from_mask(m) for m in out]
