@@ -44,7 +44,8 @@ def lone_stayer(game: BuckEmGame, seat: int) -> None:
         void_round(game, "stayed alone without the rake cards: no play, the pot carries (S3, DEF #47)", seat)
         return
     pot = game._pot
-    if game._units <= 1:
+    single = game._units <= 1
+    if single:
         take = pot
     elif game._options.rake_rounding is _be.RakeRounding.CEIL:
         take = (pot + 1) // 2
@@ -61,7 +62,7 @@ def lone_stayer(game: BuckEmGame, seat: int) -> None:
     else:
         game._units = 0
         game._ante_due = True
-    kind = "all of a single pot" if take == pot else "half of a double pot"
+    kind = "all of a single pot" if single else "half of a double pot"  # (half of 1, rounded up, is 1)
     game._events.append(ScoreEvent(game._hand_no, seat, take, f"rakes {take}, {kind} (S3, DEF #41-#46)"))
     _close_round(game, raked=seat, winners=(seat,), burned=(), payouts=payouts, reason="")
 

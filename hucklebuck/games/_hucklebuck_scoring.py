@@ -41,7 +41,11 @@ def score_played_hand(game: HucklebuckGame) -> None:
                 if prior > 0 or (prior == 0 and opts.moon_at_zero is _hb.MoonAtZero.WIN):
                     moon_win = s
                     delta[s] = 5
-                    reasons[s] = "shot the moon from a positive score: wins the game (S0, S2, DEF #15)"
+                    reasons[s] = (
+                        "shot the moon from a positive score: wins the game (S0, S2, DEF #15)"
+                        if prior > 0
+                        else "shot the moon from 0: wins the game (moon_at_zero=win, DEF #12, #15)"
+                    )
                 elif prior == 0 and opts.moon_at_zero is _hb.MoonAtZero.SCORE_NORMALLY:
                     delta[s] = 5
                     reasons[s] = "shot the moon from 0: scores 5 (moon_at_zero=score_normally, DEF #12)"
