@@ -45,11 +45,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from .mutation_known import KNOWN  # the hand-written mutants (--known)
+
 __all__ = ["MODULES", "Mutant", "Outcome", "main", "mutants", "probe", "run"]
 
 #: Module name -> (path under the repository, the tests that target it).
 MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "tricks": ("hucklebuck/tricks.py", ("tests/test_tricks.py", "tests/test_rules_inputs.py")),
+    "tricks": (
+        "hucklebuck/tricks.py",
+        ("tests/test_tricks.py", "tests/test_rules_inputs.py", "tests/test_rules_pins.py"),
+    ),
     "core_py": (
         "hucklebuck/_core/_py.py",
         (
@@ -57,62 +62,47 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
             "tests/test_rules_inputs.py",
             "tests/test_backend.py",
             "tests/test_solver.py",
+            "tests/test_rules_pins.py",
         ),
     ),
     "deerpark_scoring": (
         "hucklebuck/games/_deerpark_scoring.py",
-        ("tests/test_rules_deciding.py", "tests/test_rules_events.py", "tests/test_deerpark.py"),
+        (
+            "tests/test_rules_deciding.py",
+            "tests/test_rules_events.py",
+            "tests/test_deerpark.py",
+            "tests/test_rules_reasons.py",
+        ),
     ),
     "hucklebuck_scoring": (
         "hucklebuck/games/_hucklebuck_scoring.py",
-        ("tests/test_rules_deciding.py", "tests/test_rules_events.py", "tests/test_hucklebuck.py"),
+        (
+            "tests/test_rules_deciding.py",
+            "tests/test_rules_events.py",
+            "tests/test_hucklebuck.py",
+            "tests/test_rules_reasons.py",
+            "tests/test_rules_pins.py",
+        ),
     ),
     "buckem_settle": (
         "hucklebuck/games/_buckem_settle.py",
-        ("tests/test_rules_deciding.py", "tests/test_rules_events.py", "tests/test_buckem.py"),
+        (
+            "tests/test_rules_deciding.py",
+            "tests/test_rules_events.py",
+            "tests/test_buckem.py",
+            "tests/test_rules_reasons.py",
+        ),
     ),
     "hucklebuck_bidding": (
         "hucklebuck/games/_hucklebuck_bidding.py",
-        ("tests/test_rules_events.py", "tests/test_hucklebuck.py", "tests/test_hucklebuck_random.py"),
+        (
+            "tests/test_rules_events.py",
+            "tests/test_hucklebuck.py",
+            "tests/test_hucklebuck_random.py",
+            "tests/test_rules_reasons.py",
+        ),
     ),
 }
-
-#: Hand-written mutants: the bugs no test and no conformance case caught before the
-#: deciding cases were written (``--known`` runs these instead of a sample), as
-#: ``(module, what, text, replacement)``; each text occurs once in its module.
-KNOWN: tuple[tuple[str, str, str, str], ...] = (
-    ("hucklebuck_scoring", "bidder_first: a lone non-bidder at the target test negated",
-     "if len(at_target) == 1:", "if not len(at_target) == 1:"),
-    ("hucklebuck_scoring", "bidder_first: a lone non-bidder's win deleted",
-     'return (at_target[0],), "target"', "pass"),
-    ("hucklebuck_scoring", "everyone out: the highest score is never computed",
-     "top = max(game._scores)", "pass"),
-    ("hucklebuck_scoring", "any_bid: a score of 0 counts as in the hole",
-     "if prior < 0 and opts.in_the_hole", "if prior < 1 and opts.in_the_hole"),
-    ("hucklebuck_scoring", "any_bid: the reset's reason text",
-     "from the hole: back to 0", "from the hole: to 0"),
-    ("deerpark_scoring", "lock_permanent: reaching exactly lock_at in play does not lock",
-     "if score_list[s] >= lock_at:", "if score_list[s] > lock_at:"),
-    ("deerpark_scoring", "lock_permanent: a lock reached in play is forgotten",
-     "ever[s] = True", "pass"),
-    ("deerpark_scoring", "failed_contract_tricks_count: the maker's reason text",
-     "+5 - {t} (failed_contract_tricks_count", "+5 (failed_contract_tricks_count"),
-    ("buckem_settle", "odd chip: even pots of 4, 8, 10 get a phantom chip", "if pot % 2:", "if pot % 3:"),
-    ("buckem_settle", "a one-chip rake leftover treated as empty", "if game._pot > 0:", "if game._pot > 1:"),
-    ("buckem_settle", "a one-chip pot loses its unit", "if game._pot == 0:", "if game._pot == 1:"),
-    ("buckem_settle", "the rake descriptions swapped",
-     '"all of a single pot" if single else "half of a double pot"',
-     '"half of a double pot" if single else "all of a single pot"'),
-    ("tricks", "a trick holding 2C (card 0) is refused as a duplicate", "    seen = 0\n", "    seen = 1\n"),
-    ("tricks", "legal_plays_batch leaves a led card in the hand to the core",
-     "            if led in hand_set:", "            if False:"),
-    ("core_py", "the Python core: a lead of 52 reaches the tables",
-     "if not 0 <= lead <= 51:", "if not 0 <= lead <= 52:"),
-    ("core_py", "the Python core: a float game id is accepted",
-     "if not isinstance(game, int) or not 0 <= game <= 2:", "if not 0 <= game <= 2:"),
-    ("core_py", "the Python core: a bad trump in a batch of tricks gets the card message",
-     "raise_for(-2, i)\n            suit, rank, _ =", "raise_for(-3, i)\n            suit, rank, _ ="),
-)  # fmt: skip
 
 
 _CMP_SWAP: dict[type[ast.cmpop], type[ast.cmpop]] = {
