@@ -241,7 +241,7 @@ def test_an_empty_trick_holds_1_to_8_cards_in_every_form(form: str) -> None:
 
 
 @pytest.mark.parametrize("form", ["list", "tuple", "iterator", "generator", "CardSet"])
-def test_one_card_is_a_trick_and_nine_are_not_in_every_form(form: str) -> None:
+def test_one_to_eight_cards_are_a_trick_and_nine_are_not_in_every_form(form: str) -> None:
     makers: dict[str, Callable[[Iterable[Card]], Any]] = {
         "list": list, "tuple": tuple, "iterator": iter,
         "generator": lambda cs: (c for c in cs), "CardSet": CardSet,
@@ -252,6 +252,13 @@ def test_one_card_is_a_trick_and_nine_are_not_in_every_form(form: str) -> None:
     assert trick_winners("buckem", [("S", make(one))]) == [0]
     assert pack_tricks([("S", make(one))]) == (b"\x03", b"\x01", bytes(8))
     nine = parse_cards("2C 3C 4C 5C 6C 7C 8C 9C TC")
+    eight = nine[:8]  # Buck 'Em seats eight
+    assert trick_winner("buckem", "S", make(eight)) == 7
+    assert trick_winners("buckem", [("S", make(eight))]) == [7]
+    assert legal_plays("buckem", "S", parse_cards("AC AS"), make(eight)) == CardSet(parse_cards("AC"))
+    with pytest.raises(CardError) as info:
+        legal_plays("buckem", "S", parse_cards("AS"), make(nine))
+    assert str(info.value) == "trick: a trick holds 0 to 8 cards, not 9"
     with pytest.raises(CardError) as info:
         trick_winner("buckem", "S", make(nine))
     assert str(info.value) == "cards: a trick holds 1 to 8 cards, not 9"

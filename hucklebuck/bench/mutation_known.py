@@ -70,6 +70,8 @@ KNOWN: tuple[tuple[str, str, str, str], ...] = (
      '("" if won[s] == 1 else "s")', '"s"'),
     ("buckem_settle", "the rake descriptions follow the take, not the pot's units",
      '"all of a single pot" if single else', '"all of a single pot" if take == pot else'),
+    ("deerpark_scoring", "distance_then_maker: a tie without the maker goes to the maker",
+     "if game._maker is not None and game._maker in best:", "if game._maker is not None:"),
     ("deerpark_scoring", "the maker and defender reason texts swapped",
      'role = "the maker" if is_maker else "a defender"', 'role = "a defender" if is_maker else "the maker"'),
     ("deerpark_scoring", "a failing maker's reason text cites DEF #65",
