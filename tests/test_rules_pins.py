@@ -272,3 +272,12 @@ def test_an_empty_trick_is_fine_for_legal_plays(form: str) -> None:
     # the one place a trick may be empty: nobody has led yet
     empty = EMPTY_FORMS[form]
     assert legal_plays("hucklebuck", "S", parse_cards("2H AS"), empty()) == CardSet(parse_cards("2H AS"))
+
+
+def test_an_empty_batch_is_an_empty_answer() -> None:
+    # the batch functions' other boundary: no tricks, no positions (each core sizes its buffers)
+    assert trick_winners("hucklebuck", []) == [] and legal_plays_batch("deerpark", []) == []
+    assert pack_tricks([]) == (b"", b"", b"")
+    core = get_core()
+    assert core.trick_winners(0, b"", b"", b"") == b""
+    assert list(core.legal_masks(0, b"", b"", array("Q"))) == []
