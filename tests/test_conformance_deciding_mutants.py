@@ -80,6 +80,9 @@ NEW = {
     "buckem/settle/odd-chip-first-left-of-dealer",
     "buckem/settle/odd-chip-buckup-dealer-1",
 }
+#: Cases added after these (issue 61's ties and missed moons), which catch some of the same
+#: mutants: they are not among "the rest of the suite" the new cases were measured against.
+LATER = ("hucklebuck/end/tie-bidder-", "hucklebuck/end/tie-lone-bidder-", "hucklebuck/moon/missed-with-")
 
 
 def mutated(module: str, old: str, new: str) -> Iterator[None]:
@@ -105,7 +108,7 @@ def test_a_new_deciding_case_catches_what_the_rest_of_the_suite_misses(
 ) -> None:
     game = catcher.split("/")[0]
     cases = [c for c in load_cases() if c.group == game]
-    before = [c for c in cases if c.id not in NEW]
+    before = [c for c in cases if c.id not in NEW and not c.id.startswith(LATER)]
     added = [c for c in cases if c.id in NEW]
     for _ in mutated(module, old, new):
         missed = run_cases(before, InProcessAdapter(core_name))
