@@ -170,6 +170,16 @@ def bad_card_cases(game: str) -> None:
     add(
         game,
         "errors",
+        "trick-no-card",
+        "a trick of no card at all: bad_request",
+        ["protocol: trick_winner: plays holds 2 to 8 cards"],
+        [],
+        {"op": "trick_winner", "game": game, "trump": "S", "plays": []},
+        err("bad_request"),
+    )
+    add(
+        game,
+        "errors",
         "trick-bad-trump",
         "a trump that is not a suit letter: bad_request",
         ["protocol: notation, suits: C, D, H or S"],
