@@ -62,7 +62,8 @@ def lone_stayer(game: BuckEmGame, seat: int) -> None:
     else:
         game._units = 0
         game._ante_due = True
-    kind = "all of a single pot" if single else "half of a double pot"  # (half of 1, rounded up, is 1)
+    # named by the pot's units (DEF #41), not by the take: half of a double pot of 1, rounded up, is all of it
+    kind = "all of a single pot" if single else "half of a double pot"
     game._events.append(ScoreEvent(game._hand_no, seat, take, f"rakes {take}, {kind} (S3, DEF #41-#46)"))
     _close_round(game, raked=seat, winners=(seat,), burned=(), payouts=payouts, reason="")
 
