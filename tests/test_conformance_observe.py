@@ -1,10 +1,11 @@
-"""The protocol's ``observe`` operation (version 2): its cases pass on both cores,
+"""The protocol's ``observe`` operation (since version 2): its cases pass on both cores,
 cite every rule of what a seat may know (DEF #84-#91) in every game, pin what must
 not be known, and the request and answer schemas describe it."""
 
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
@@ -29,10 +30,10 @@ def test_observe_cases_pass(core_name: str) -> None:
 
 
 @pytest.mark.single_core
-def test_protocol_version_2_offers_observe() -> None:
+def test_protocol_version_3_offers_observe() -> None:
     hello = handle({"id": 1, "op": "hello"})["result"]
-    assert PROTOCOL == 2 and hello["protocol"] == 2 and "observe" in hello["ops"]
-    assert suite_info()["protocol"] == 2
+    assert PROTOCOL == 3 and hello["protocol"] == 3 and "observe" in hello["ops"]
+    assert suite_info()["protocol"] == 3
 
 
 @pytest.mark.single_core
@@ -132,3 +133,29 @@ def test_the_schemas_describe_observe() -> None:
     missing = dict(good, result={k: v for k, v in good["result"].items() if k != "turned"})
     assert list(answers.iter_errors(missing))
     assert list(answers.iter_errors(dict(good, result=dict(good["result"], hand=["10H"]))))
+
+
+def test_every_view_describes_one_hand_its_dealer_included(core_name: str) -> None:
+    """At every point of random games, hand_over and game_over included, observe's
+    ``dealer`` is the dealer of the hand the view shows (the ``play`` answer's last
+    HAND), for every seat and an onlooker; once a hand is scored, the library's
+    ``game.dealer`` already names the next dealer, which no view reports."""
+    from hucklebuck.conformance.twins import cut, random_request
+
+    rng = random.Random(57)
+    ends = 0
+    for game in ("hucklebuck", "buckem", "deerpark"):
+        for _ in range(6):
+            req = random_request(game, rng)
+            for h, hand in enumerate(req["hands"]):
+                for k in {0, len(hand["actions"]) // 2, len(hand["actions"])}:
+                    part = cut(req, h, k, None)
+                    played = handle(dict(part, op="play", id=0))["result"]
+                    dealer = played["hands"][-1]["dealer"]
+                    for seat in (None, rng.randrange(req["players"])):
+                        v = handle(dict(part, seat=seat, id=0))["result"]
+                        assert v["dealer"] == dealer, (game, h, k, seat, v["phase"])
+                    if v["phase"] in ("hand_over", "game_over"):
+                        ends += 1
+                        assert played["final"]["dealer"] != dealer or v["phase"] == "game_over"
+    assert ends >= 20

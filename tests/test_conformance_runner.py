@@ -14,7 +14,13 @@ from typing import Any
 import pytest
 
 from hucklebuck.conformance import InProcessAdapter, Report, load_cases, run_cases
-from hucklebuck.conformance.runner import MAX_RESTARTS, CaseFileError, RunnerError, SubprocessAdapter
+from hucklebuck.conformance.runner import (
+    MAX_RESTARTS,
+    AdapterFailure,
+    CaseFileError,
+    RunnerError,
+    SubprocessAdapter,
+)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PY = sys.executable
@@ -96,7 +102,7 @@ def test_an_adapter_that_exits_at_once_is_an_error() -> None:
 def test_an_adapter_of_another_protocol_version_is_refused() -> None:
     assert_refused(
         cli("run", "--adapter", f"{PY} {FIXTURES / 'old_protocol_adapter.py'}"),
-        "error: protocol mismatch: the suite is protocol 2, the adapter answered 3",
+        "error: protocol mismatch: the suite is protocol 3, the adapter answered 2",
     )
 
 
@@ -201,7 +207,7 @@ def test_json_report_round_trips(tmp_path: Path) -> None:
     assert out.returncode == 1
     data = json.loads(path.read_text())
     assert data["counts"] == {"total": 4, "passed": 1, "failed": 1, "skipped": 2, "not_run": 0}
-    assert data["protocol"] == 2 and data["adapter"]["name"] == "hucklebuck"
+    assert data["protocol"] == 3 and data["adapter"]["name"] == "hucklebuck"
     assert data["target"] == "our python core, in-process"
     report = Report.from_dict(data)
     assert report.to_dict() == data
@@ -294,3 +300,35 @@ def test_check_schema_fails_answers_of_the_wrong_shape() -> None:
     assert out.returncode == 0 and out.stdout.splitlines()[-1].endswith(
         " passed, 0 failed, 0 skipped, 0 not run"
     )
+
+
+# ------------------------------------------------------------ answer lines
+ENDLESS = (
+    "import sys\n"
+    "for i, line in enumerate(sys.stdin):\n"
+    "    if i == 0:\n"
+    "        sys.stdout.write('{\"id\":\"hello\",\"ok\":true,\"result\":{}}\\n')\n"
+    "        sys.stdout.flush()\n"
+    "        continue\n"
+    "    chunk = 'x' * (1 << 20)\n"
+    "    for _ in range(24):\n"
+    "        sys.stdout.write(chunk)\n"
+    "    sys.stdout.flush()\n"
+)
+
+
+def test_an_answer_line_too_long_stops_the_adapter_and_says_so(tmp_path: Path) -> None:
+    """24 MiB without a newline: the runner reads no more than 16 MiB of it, stops the
+    adapter and names the fault (not a timeout)."""
+    script = tmp_path / "endless.py"
+    script.write_text(ENDLESS)
+    adapter = SubprocessAdapter(f"{PY} {script}", timeout=120)
+    try:
+        assert adapter.request({"id": "hello", "op": "hello"})["ok"] is True
+        with pytest.raises(AdapterFailure, match=r"^answer line too long: more than 16 MiB without a newlin"):
+            adapter.request({"id": 1, "op": "hello"})
+        assert adapter.proc.wait(timeout=60) != 0  # stopped, not left writing
+        with pytest.raises(AdapterFailure):  # and it stays closed
+            adapter.request({"id": 2, "op": "hello"})
+    finally:
+        adapter.close()

@@ -43,6 +43,7 @@ from cases import (
     hucklebuck_hand,
     hucklebuck_scoring,
     observe_buckem,
+    observe_dealer,
     observe_deerpark,
     observe_hucklebuck,
     protocol_cases,
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
     for build in BUILDERS:
         build()
     coverage.build(add, err, hucklebuck.hb, buckem.bk, deerpark.dp)
-    for observed in (observe_hucklebuck, observe_buckem, observe_deerpark):
+    for observed in (observe_hucklebuck, observe_buckem, observe_deerpark, observe_dealer):
         observed.build()
     for game, areas in CASES.items():
         folder = out / game

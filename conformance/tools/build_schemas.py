@@ -1,4 +1,4 @@
-"""Write the JSON Schemas of protocol version 2 (hucklebuck/conformance/schemas/).
+"""Write the JSON Schemas of protocol version 3 (hucklebuck/conformance/schemas/).
 
 Run ``python conformance/tools/build_schemas.py`` from the repository root; the
 JSON files it writes are what ships, this script is how they are authored.
@@ -18,7 +18,7 @@ OUT = Path(
     if len(sys.argv) > 1
     else Path(__file__).resolve().parents[2] / "hucklebuck/conformance/schemas"
 )
-BASE = "https://hucklebuck.invalid/conformance/protocol-2/"
+BASE = "https://hucklebuck.invalid/conformance/protocol-3/"
 D = "https://json-schema.org/draft/2020-12/schema"
 
 
@@ -305,7 +305,7 @@ req_defs["observe"] = observe
 request = {
     "$schema": D,
     "$id": BASE + "request.schema.json",
-    "title": "A request of the hucklebuck conformance protocol, version 2",
+    "title": "A request of the hucklebuck conformance protocol, version 3",
     "description": (
         "One line sent to an adapter. A request that matches this schema can still be impossible "
         "(a duplicate card across fields, a deal that is not the right pack): the adapter answers "
@@ -602,7 +602,7 @@ for op in OPS:
 answer = {
     "$schema": D,
     "$id": BASE + "answer.schema.json",
-    "title": "An answer of the hucklebuck conformance protocol, version 2",
+    "title": "An answer of the hucklebuck conformance protocol, version 3",
     "description": (
         "One line an adapter writes. The top level checks the envelope; "
         "#/$defs/answer_<op> also checks the result of that op."

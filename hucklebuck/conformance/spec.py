@@ -1,6 +1,6 @@
-"""Facts of protocol version 2 that the runner, the lint and the adapter share.
+"""Facts of protocol version 3 that the runner, the lint and the adapter share.
 
-* :data:`PROTOCOL_OPTIONS`: the options protocol version 2 names, per game,
+* :data:`PROTOCOL_OPTIONS`: the options protocol version 3 names, per game,
   with their defaults and every value the protocol lists;
 * :func:`extensions`: the options our games offer beyond those (each one an
   *extension*, announced in ``hello`` as ``"<game>.<option>"``), and the
@@ -53,7 +53,7 @@ PROTOCOL_SECTIONS: Final = (
     "the order of checks",
 )
 
-#: Every option of protocol version 2 with its default value.
+#: Every option of protocol version 3 with its default value.
 PROTOCOL_OPTIONS: Final[dict[str, dict[str, Any]]] = {
     "hucklebuck": {
         "target": 15, "all_pass": "dealer_scores_5", "moon_at_zero": "reset_to_zero",
@@ -130,7 +130,7 @@ def _extensions() -> tuple[str, ...]:
 
 
 def extensions() -> list[str]:
-    """The options our games offer beyond protocol version 2, as ``"<game>.<option>"``,
+    """The options our games offer beyond protocol version 3, as ``"<game>.<option>"``,
     and extra values of protocol options, as ``"<game>.<option>=<value>"``.
 
     These are what our adapter announces in ``hello`` under ``extensions``.
@@ -142,7 +142,7 @@ def case_extensions(request: Mapping[str, Any], declared: object = ()) -> set[st
     """The extensions a request needs: the known extension options it sets, plus
     any a case declares under ``"extensions"``.
 
-    An option that is neither in protocol version 2 nor a known extension is
+    An option that is neither in protocol version 3 nor a known extension is
     just an unknown option (the answer to it is ``unsupported``).
     """
     need = {d for d in declared if isinstance(d, str)} if isinstance(declared, (list, tuple)) else set()

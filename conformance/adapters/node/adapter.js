@@ -85,7 +85,7 @@ function legalPlays(req) {
 
 // A Map, not an object: "toString" or "__proto__" must not name an operation.
 const OPS = new Map([
-  ["hello", () => ({ name: "node-mini", version: "0.2", protocol: 2, games: MY_GAMES,
+  ["hello", () => ({ name: "node-mini", version: "0.3", protocol: 3, games: MY_GAMES,
                      ops: ["hello", "trick_winner", "legal_plays"], extensions: [] })],
   ["trick_winner", trickWinner],
   ["legal_plays", legalPlays],
