@@ -40,6 +40,7 @@ from cases import (
     deerpark_scoring,
     hucklebuck,
     hucklebuck_boundaries,
+    hucklebuck_game_end,
     hucklebuck_hand,
     hucklebuck_scoring,
     observe_buckem,
@@ -64,6 +65,7 @@ BUILDERS = [
     buckem_settle.build,
     deciding_cases.build,
     protocol_cases.build,
+    hucklebuck_game_end.build,
 ]
 
 
