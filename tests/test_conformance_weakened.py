@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance" / "tools"))
-import weakened  # noqa: E402
+import weakened
 
 pytestmark = pytest.mark.single_core
 

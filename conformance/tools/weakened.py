@@ -36,10 +36,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from hucklebuck.conformance import InProcessAdapter, load_cases, run_cases  # noqa: E402
-from hucklebuck.conformance.protocol import handle  # noqa: E402
-from hucklebuck.games import _hucklebuck_scoring as hb_scoring  # noqa: E402
-from hucklebuck.games import hucklebuck as hb_game  # noqa: E402
+from hucklebuck.conformance import InProcessAdapter, load_cases, run_cases
+from hucklebuck.conformance.protocol import handle
+from hucklebuck.games import _hucklebuck_scoring as hb_scoring
+from hucklebuck.games import hucklebuck as hb_game
 
 
 @contextlib.contextmanager
@@ -137,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in WEAKENINGS:
         differ, first = fuzz(name, args.games, args.seed)
         failed = suite_failures(name)
-        print(f"{name}: the fuzz tells it apart in {differ} of {args.games} games; {len(failed)} case(s) fail")
+        told = f"the fuzz tells it apart in {differ} of {args.games} games"
+        print(f"{name}: {told}; {len(failed)} case(s) fail")
         for case_id in failed[:5]:
             print(f"  fails: {case_id}")
         if differ and not failed:
