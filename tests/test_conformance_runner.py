@@ -332,3 +332,36 @@ def test_an_answer_line_too_long_stops_the_adapter_and_says_so(tmp_path: Path) -
             adapter.request({"id": 2, "op": "hello"})
     finally:
         adapter.close()
+
+
+def test_a_case_is_skipped_when_the_adapter_refuses_an_option_it_needs() -> None:
+    """An adapter that does not offer short_handed_trump=removed_card or
+    simultaneous_declare answers unsupported at step 5 of the order of checks: the
+    cases that need them are skipped, even those that expect another error."""
+    cases = [c for c in load_cases() if c.group == "buckem"]
+    must = next(c for c in cases if c.id == "buckem/short/removed-card-must-be-removed")
+    assert must.needs == ["short_handed=true", "short_handed_trump=removed_card"]
+    assert must.expect["error"]["code"] == "bad_request"
+    adapter = SubprocessAdapter(f"{PY} {FIXTURES / 'leaky_adapter.py'} refuse-options", timeout=30)
+    try:
+        report = run_cases(cases, adapter)
+    finally:
+        adapter.close()
+    assert report.failed == [], report.failed[:3]
+    skipped = dict(report.skipped)
+    assert "the case needs short_handed=true, short_handed_trump=removed_card" in skipped[must.id]
+    assert any("simultaneous_declare=true" in why for why in skipped.values())
+
+
+def test_the_lint_wants_needs_to_list_the_options_a_case_sets(tmp_path: Path) -> None:
+    case = {
+        "id": "buckem/x/needs", "title": "t", "source": ["S3: x"], "decisions": [],
+        "request": {"op": "play", "game": "buckem", "players": 5, "options": {"ante": 2}, "hands": []},
+        "expect": {},
+    }  # fmt: skip
+    f = tmp_path / "x.json"
+    f.write_text(json.dumps({"cases": [case]}))
+    out = cli("lint", "--quiet", str(f))
+    assert '"needs" must list the non-default options the request sets: ["ante=2"]' in out.stdout
+    f.write_text(json.dumps({"cases": [dict(case, needs=["ante=2"])]}))
+    assert '"needs"' not in cli("lint", "--quiet", str(f)).stdout

@@ -668,6 +668,13 @@ case_file = {
                     "type": "array",
                     "items": {"type": "string", "pattern": "^[a-z]+\\.[a-z0-9_]+(=[a-z0-9_]+)?$"},
                 },
+                "needs": {
+                    "type": "array",
+                    "items": {"type": "string", "pattern": "^[a-z0-9_]+=\\S+$"},
+                    "description": "The protocol options the case sets to a value other than the default, "
+                    "as option=value (the value as JSON, a string bare): an adapter that answers unsupported "
+                    "to the case has it skipped.",
+                },
                 "request": {
                     "type": "object",
                     "required": ["op"],

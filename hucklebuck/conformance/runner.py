@@ -92,8 +92,10 @@ def _judge_answer(case: Case, answer: dict[str, Any], want_id: Any) -> tuple[str
     if answer.get("ok") is False:
         err = answer.get("error") or {}
         code = err.get("code") if isinstance(err, dict) else None
-        if expect_error is None and code == "unsupported":
-            return "skipped", f"unsupported: {err.get('message', '')}"
+        if code == "unsupported" and (expect_error is None or expect_error.get("code") != "unsupported"):
+            needs = f" (the case needs {', '.join(case.needs)})" if case.needs else ""
+            if expect_error is None or needs:  # refused at the options: the case needs what is not offered
+                return "skipped", f"unsupported: {err.get('message', '')}{needs}"
         if expect_error is None:
             problem = f"$: expected a result, got error {show(err)}"
         else:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -26,6 +27,7 @@ __all__ = [
     "PROTOCOL_SECTIONS",
     "case_extensions",
     "extensions",
+    "option_needs",
 ]
 
 GAMES: Final = ("hucklebuck", "buckem", "deerpark")
@@ -136,6 +138,34 @@ def extensions() -> list[str]:
     These are what our adapter announces in ``hello`` under ``extensions``.
     """
     return list(_extensions())
+
+
+def option_needs(request: Mapping[str, Any]) -> list[str]:
+    """The protocol options a request sets to a value other than the default, as
+    ``"<option>=<value>"`` (the value as JSON text; a string bare): what a case
+    needs of an adapter beyond the defaults.  A value the option's list does not
+    name is not a need (the answer to it is the point of such a case).
+
+    >>> option_needs({"game": "buckem", "options": {"ante": 2, "split": "equal", "deuce_swap": True}})
+    ['ante=2', 'deuce_swap=true']
+    """
+    game = request.get("game")
+    opts = request.get("options")
+    if not isinstance(game, str) or game not in PROTOCOL_OPTIONS or not isinstance(opts, Mapping):
+        return []
+    out = []
+    for name, value in opts.items():
+        if name not in PROTOCOL_OPTIONS[game]:
+            continue
+        default = PROTOCOL_OPTIONS[game][name]
+        listed = OPTION_VALUES[game][name]
+        named = any(value == v and type(value) is type(v) for v in listed if v != "int")
+        if not (named or ("int" in listed and type(value) is int)):
+            continue
+        if value == default and type(value) is type(default):
+            continue
+        out.append(f"{name}={value if isinstance(value, str) else json.dumps(value)}")
+    return sorted(out)
 
 
 def case_extensions(request: Mapping[str, Any], declared: object = ()) -> set[str]:

@@ -34,6 +34,7 @@ class ShownGame:
         _hands: list[int]
         _winners: tuple[int, ...]
         _options: Any
+        _events: list[Any]
 
         @property
         def to_act(self) -> int | None: ...
@@ -110,7 +111,7 @@ class ShownGame:
         if self._phase is _HAND_OVER or self._phase is _GAME_OVER:
             events = self._events
             if events and type(events[0]) is DealEvent:
-                return int(events[0].dealer)  # type: ignore[union-attr]
+                return int(events[0].dealer)
         return int(self.dealer)
 
     def _common_zones(self) -> dict[str, CardSet]:
