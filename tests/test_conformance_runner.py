@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from hucklebuck.conformance import InProcessAdapter, Report, load_cases, run_cases
+from hucklebuck.conformance import Case, InProcessAdapter, Report, load_cases, run_cases
 from hucklebuck.conformance.runner import (
     MAX_RESTARTS,
     AdapterFailure,
@@ -365,3 +365,17 @@ def test_the_lint_wants_needs_to_list_the_options_a_case_sets(tmp_path: Path) ->
     assert '"needs" must list the non-default options the request sets: ["ante=2"]' in out.stdout
     f.write_text(json.dumps({"cases": [dict(case, needs=["ante=2"])]}))
     assert '"needs"' not in cli("lint", "--quiet", str(f)).stdout
+
+
+def test_a_failure_names_the_rules_of_the_field_that_differs() -> None:
+    """A whole-hand case citing a scoring rule first: when the dealer differs, the
+    failure names the dealer's rules (DEF #31, the deal skips a player who is out) first."""
+    case = next(c for c in load_cases() if c.id == "hucklebuck/end/out-at-minus-25")
+    assert case.rule.startswith("S0: a player who scores -25")
+    expect = json.loads(json.dumps(case.expect))
+    expect["hands"][1]["dealer"] = 1  # the old dealer's left, as if the out player were not skipped
+    wrong = Case(**{**case.__dict__, "expect": expect})
+    report = run_cases([wrong], InProcessAdapter())
+    (_, message), = report.failed  # fmt: skip
+    assert message.startswith("$.hands[1].dealer: expected 1, got 2 (rules of the field dealer: DEF #3, DEF #31")
+    assert message.endswith(f"the case's rule: {case.rule})")

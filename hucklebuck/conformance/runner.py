@@ -29,6 +29,7 @@ from .casefile import (
     suite_info,
 )
 from .connection import Adapter, AdapterFailure, InProcessAdapter, SubprocessAdapter
+from .fields import field_rules
 from .protocol import PROTOCOL
 from .report import Report
 from .spec import GAMES, OPS
@@ -236,7 +237,7 @@ def run_cases(
             if shape is not None:
                 status, problem = "failed", shape
         if status == "failed":
-            problem = f"{problem} (rule: {c.rule})"
+            problem = _with_rules(c, problem)
         stderr = take_stderr(0.05 if status == "failed" else 0.0)
         report.add(c.id, status, problem, c.file, time.perf_counter() - began, stderr)  # type: ignore[arg-type]
         if status == "failed":
@@ -244,6 +245,16 @@ def run_cases(
     if not_run:
         say(f"NOT RUN: {not_run} case(s): {dead}")
     return report
+
+
+def _with_rules(case: Case, problem: str) -> str:
+    """``problem`` followed by the rules to read first: those of the field that differs
+    (:func:`~hucklebuck.conformance.fields.field_rules`), then the case's own rule."""
+    found = field_rules(case.game or case.group, problem)
+    if found is None:
+        return f"{problem} (rule: {case.rule})"
+    name, rules = found
+    return f"{problem} (rules of the field {name}: {', '.join(rules)}; the case's rule: {case.rule})"
 
 
 def _indented(stderr: str) -> str:
