@@ -48,6 +48,7 @@ from cases import (
     observe_deerpark,
     observe_hucklebuck,
     protocol_cases,
+    readings,
 )
 from cases.common import CASES, add, err
 
@@ -79,6 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     coverage.build(add, err, hucklebuck.hb, buckem.bk, deerpark.dp)
     for observed in (observe_hucklebuck, observe_buckem, observe_deerpark, observe_dealer):
         observed.build()
+    readings.build()
     for game, areas in CASES.items():
         folder = out / game
         folder.mkdir(parents=True, exist_ok=True)

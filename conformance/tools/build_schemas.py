@@ -121,13 +121,13 @@ req_defs.update(
         "deal_hucklebuck": {
             "type": "object",
             "required": ["hands", "stock"],
-            "additionalProperties": False,
+            "description": "Fields the protocol does not name are ignored.",
             "properties": {"hands": ref("deal_hands"), "stock": cards(), "restock": ref("restock")},
         },
         "deal_buckem": {
             "type": "object",
             "required": ["hands", "upcard", "stock"],
-            "additionalProperties": False,
+            "description": "Fields the protocol does not name are ignored.",
             "properties": {
                 "hands": ref("deal_hands"),
                 "upcard": ref("card"),
@@ -143,24 +143,24 @@ req_defs.update(
         "deal_deerpark": {
             "type": "object",
             "required": ["hands", "kitty"],
-            "additionalProperties": False,
+            "description": "Fields the protocol does not name are ignored.",
             "properties": {
                 "hands": ref("deal_hands"),
                 "kitty": cards(0, 5, description="Top first; the first card is turned up."),
             },
         },
         "start_hucklebuck": {
-            "type": "object",
+            "type": ["object", "null"],
             "additionalProperties": False,
             "properties": {"dealer": ref("seat"), "scores": ref("ints"), "out": ref("seats")},
         },
         "start_deerpark": {
-            "type": "object",
+            "type": ["object", "null"],
             "additionalProperties": False,
             "properties": {"dealer": ref("seat"), "scores": ref("ints")},
         },
         "start_buckem": {
-            "type": "object",
+            "type": ["object", "null"],
             "additionalProperties": False,
             "properties": {
                 "dealer": ref("seat"),
@@ -248,7 +248,7 @@ req_defs.update(
                 "game": ref("game"),
                 "players": ref("players"),
                 "options": {"type": ["object", "null"], "description": "null or missing: every default"},
-                "start": {"type": "object"},
+                "start": {"type": ["object", "null"], "description": "null or missing: every default"},
                 "hands": {
                     "type": "array",
                     "minItems": 1,

@@ -102,7 +102,8 @@ function answer(bytes) {
   } catch (e) {
     return failure(null, "bad_request", "the line is not UTF-8");
   }
-  if (text.trim() === "") return null;
+  // Empty: nothing but space, tab, CR, LF, VT or FF (String.trim would also drop a no-break space).
+  if (/^[ \t\r\n\v\f]*$/.test(text)) return null;
   let req;
   try {
     // JSON.parse refuses NaN and Infinity; 1e400 it reads as Infinity, which
