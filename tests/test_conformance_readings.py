@@ -47,7 +47,8 @@ def test_the_request_schema_takes_what_the_adapter_takes() -> None:
 
     v = validator("request")
     cases = {c.id: c for c in load_cases()}
-    for case_id in ("hucklebuck/shape/start-null-is-every-default", "hucklebuck/shape/deal-extra-field-ignored"):
+    shapes = ("hucklebuck/shape/start-null-is-every-default", "hucklebuck/shape/deal-extra-field-ignored")
+    for case_id in shapes:
         req = dict(cases[case_id].request, id=case_id)
         assert [e.message for e in v.iter_errors(req)] == [], case_id
 
@@ -65,7 +66,8 @@ def test_which_lines_are_empty_in_the_reference_adapter() -> None:
     reason="Node.js is not installed (CI installs Debian's nodejs and sets HUCKLEBUCK_TEST_REQUIRE_NODE=1)",
 )
 def test_which_lines_are_empty_in_the_node_adapter() -> None:
-    adapter = SubprocessAdapter(f"node {ROOT / 'conformance' / 'adapters' / 'node' / 'adapter.js'}", timeout=30)
+    script = ROOT / "conformance" / "adapters" / "node" / "adapter.js"
+    adapter = SubprocessAdapter(f"node {script}", timeout=30)
     try:
         for blank in (b"\x0b\x0c", b" \t"):
             answers, probe = adapter.exchange_raw(blank, {"id": "p", "op": "hello"})

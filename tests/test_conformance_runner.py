@@ -377,5 +377,6 @@ def test_a_failure_names_the_rules_of_the_field_that_differs() -> None:
     wrong = Case(**{**case.__dict__, "expect": expect})
     report = run_cases([wrong], InProcessAdapter())
     (_, message), = report.failed  # fmt: skip
-    assert message.startswith("$.hands[1].dealer: expected 1, got 2 (rules of the field dealer: DEF #3, DEF #31")
+    head = "$.hands[1].dealer: expected 1, got 2 (rules of the field dealer: DEF #3, DEF #31"
+    assert message.startswith(head)
     assert message.endswith(f"the case's rule: {case.rule})")

@@ -68,18 +68,21 @@ def _buckem() -> None:
 
     observe(
         "buckem", "rake-shown-after-swap",
-        "under rake_hand=after_swap the raker shows the trumps of its hand after the deuce swap (QS KS), not 2S",
+        "under rake_hand=after_swap the raker shows the trumps of its hand after the swap (QS KS), not 2S",
         [PK + "observe, rake_shown: the trumps of the hand the rake test judged"], [88, 43],
         after, 2, shows_the_judged_hand,
     )  # fmt: skip
-    early = bk(hands, "KS", ["1 stay swap", "2 stay"], options={"deuce_swap": True, "simultaneous_declare": True})
+    both = {"deuce_swap": True, "simultaneous_declare": True}
+    early = bk(hands, "KS", ["1 stay swap", "2 stay"], options=both)
 
     def swapper(v: View) -> None:
-        assert v["upcard"] == "2S" and v["swapped_upcard"] == "KS" and "KS" in v["hand"] and "2S" not in v["hand"]
+        assert v["upcard"] == "2S" and v["swapped_upcard"] == "KS"
+        assert "KS" in v["hand"] and "2S" not in v["hand"]
         assert v["history"] == ["1 stay swap", "2 declared"]
 
     def other(v: View) -> None:
-        assert v["upcard"] == "KS" and v["swapped_upcard"] is None and v["history"] == ["1 declared", "2 stay"]
+        assert v["upcard"] == "KS" and v["swapped_upcard"] is None
+        assert v["history"] == ["1 declared", "2 stay"]
 
     rule = PK + "observe, upcard: under simultaneous_declare the swapper sees its own swap at once"
     observe(
@@ -103,7 +106,7 @@ def _deerpark() -> None:
 
     observe(
         "deerpark", "locked-after-a-scored-hand",
-        "once a hand is scored, locked is computed from the scores after it (seat 0 at 45): who may not call next",
+        "once a hand is scored, locked comes from the scores after it (seat 0 at 45): who may not call next",
         [PK + "observe, locked: a standing, from the scores after a scored hand"], [75],
         req, None, locked_after,
     )  # fmt: skip
@@ -125,7 +128,7 @@ def _hucklebuck() -> None:
 
     observe(
         "hucklebuck", "stock-emptied-exactly",
-        "an exchange that takes the last card of the stock leaves stock_size 0: nothing is re-formed until needed",
+        "an exchange taking the stock's last card leaves stock_size 0: nothing is re-formed until needed",
         [PK + "observe, stock_size: 0 when emptied exactly, re-formed only when a card is needed"], [18],
         req, 1, empty,
     )  # fmt: skip
@@ -167,7 +170,7 @@ def _hucklebuck() -> None:
     assert _answer(cut)["hands"][0]["active"] == [1, 3]
     add(
         "hucklebuck", "play", "active-at-a-cut",
-        "at a cut in the declaring, active lists the seats that said stay so far; the bidder once it has spoken",
+        "at a cut in the declaring, active lists the seats that said stay so far; the bidder once it spoke",
         [PK + "play, state at a cut: active is the seats that have said stay so far"], [19],
         cut, {"hands": [{"complete": False, "active": [1, 3], "bidder": 2}]},
     )  # fmt: skip
@@ -197,5 +200,5 @@ def _lines() -> None:
     other = PK + "transport and framing: any other character, a no-break space too, makes a line not empty"
     add_raw("vertical-tab-line", "a line of a vertical tab and a form feed is empty: no answer", blank,
             "\x0b\x0c", no_answer=True)  # fmt: skip
-    add_raw("no-break-space-line", "a line holding a no-break space is not empty: bad_request, id null", other,
+    add_raw("no-break-space-line", "a line holding a no-break space is not empty: bad_request", other,
             "\u00a0")  # fmt: skip
