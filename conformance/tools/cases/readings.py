@@ -11,7 +11,7 @@
   re-formed only when a card is needed);
 * a Hucklebuck seat already out is a seat of the game for ``observe``;
 * the order of checks: a hand's deal is read when that hand starts (an illegal
-  action in an earlier hand comes first), and ``start`` is checked whole, its
+  action in an earlier hand comes first, before a card dealt twice there), and ``start`` is checked whole, its
   types included, after the options;
 * Hucklebuck ``active`` at a cut: the seats that have said ``stay`` so far;
 * ``start: null`` is ``{}``; a deal object may carry fields the page does not
@@ -146,12 +146,13 @@ def _hucklebuck() -> None:
     )  # fmt: skip
     two = _case("hucklebuck", "hucklebuck/end/out-at-minus-25")
     two["hands"][0]["actions"][0] = "2 bid 2"  # not seat 2's turn: illegal in hand 0
-    two["hands"][1]["deal"]["hands"][0][0] = "ZZ"  # an unreadable card in hand 1's deal
+    assert two["hands"][1]["deal"]["hands"][2][0] == "AH"
+    two["hands"][1]["deal"]["hands"][0][0] = "AH"  # hand 1 deals the ace of hearts twice
     expect = err("illegal_action", hand=0, action=0)
     assert _answer(two) == {"error": {**expect["error"], "message": _answer(two)["error"]["message"]}}
     add(
         "hucklebuck", "order", "earlier-illegal-action-before-later-deal",
-        "an illegal action of hand 0 is answered before an unreadable card in hand 1's deal",
+        "an illegal action of hand 0 is answered before a card dealt twice in hand 1's deal",
         [PK + "the order of checks: a hand's deal is read when that hand starts"], [], two, expect,
     )  # fmt: skip
     late = _case("hucklebuck", "hucklebuck/end/out-at-minus-25")
