@@ -29,6 +29,7 @@ READINGS = {
     "hucklebuck/order/options-before-start-types": "the order of checks",
     "hucklebuck/play/active-at-a-cut": "play, state at a cut",
     "hucklebuck/shape/start-null-is-every-default": "play, start",
+    "hucklebuck/solve/one-seat-in-play": "solve, hands",
     "hucklebuck/shape/deal-extra-field-ignored": "requests and answers",
     "protocol/framing/vertical-tab-line": "transport and framing",
     "protocol/framing/no-break-space-line": "transport and framing",

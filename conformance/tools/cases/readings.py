@@ -14,6 +14,7 @@
   action in an earlier hand comes first, before a card dealt twice there), and ``start`` is checked whole, its
   types included, after the options;
 * Hucklebuck ``active`` at a cut: the seats that have said ``stay`` so far;
+* ``solve`` with one seat in play: a position, that seat taking every trick;
 * ``start: null`` is ``{}``; a deal object may carry fields the page does not
   name; which lines are empty.
 
@@ -184,6 +185,14 @@ def _hucklebuck() -> None:
         "start: null is the same as {}: every default (dealer 0, all scores 0)",
         [PK + "play, start: null or missing means every default"], [],
         null, {"final": _answer(plain)["final"]},
+    )  # fmt: skip
+    alone = {"op": "solve", "game": "hucklebuck", "trump": "S", "hands": [["2C", "AS", "3H"], [], []],
+             "leader": 0, "seat": 0}  # fmt: skip
+    assert _answer(alone) == 3
+    add(
+        "hucklebuck", "solve", "one-seat-in-play",
+        "a position with one seat in play is one: that seat takes every remaining trick (3)",
+        [PK + "solve, hands: one seat in play takes every remaining trick"], [], alone, 3,
     )  # fmt: skip
     extra = _case("hucklebuck", "hucklebuck/end/target-exactly")
     extra["hands"][0]["deal"]["note"] = "shuffled by hand"
