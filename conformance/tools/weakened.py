@@ -21,6 +21,13 @@ touch only the hand that ends a game:
 ``everyone-out-no-winner``
     Hucklebuck: when the last players go out together, nobody wins (the rule:
     the highest score wins).
+``no-last-survivor``
+    Hucklebuck: the last player not out does not win; the game goes on.
+``zero-not-a-goal``
+    Deer Park Euchre: only 50 ends the game, not 0.
+``goal-reached-by-maker-only``
+    Deer Park Euchre: a defender who reaches a goal in the maker's hand does not
+    end the game (only the maker's score is looked at).
 """
 
 from __future__ import annotations
@@ -38,7 +45,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from hucklebuck.conformance import InProcessAdapter, load_cases, run_cases
 from hucklebuck.conformance.protocol import handle
+from hucklebuck.games import _deerpark_scoring as dp_scoring
 from hucklebuck.games import _hucklebuck_scoring as hb_scoring
+from hucklebuck.games import deerpark as dp_game
 from hucklebuck.games import hucklebuck as hb_game
 
 
@@ -91,11 +100,55 @@ def _everyone_out_no_winner() -> Iterator[None]:
         hb_scoring._game_end = end  # type: ignore[assignment]
 
 
+@contextlib.contextmanager
+def _no_last_survivor() -> Iterator[None]:
+    end = hb_scoring._game_end
+
+    def weak(game: Any, moon: Any) -> tuple[tuple[int, ...], str]:
+        winners, why = end(game, moon)
+        return ((), "") if why.startswith("last player") else (winners, why)
+
+    hb_scoring._game_end = weak  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        hb_scoring._game_end = end  # type: ignore[assignment]
+
+
+@contextlib.contextmanager
+def _zero_not_a_goal() -> Iterator[None]:
+    saved = dp_game.LOW_GOAL
+    dp_game.LOW_GOAL = -(10**9)  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        dp_game.LOW_GOAL = saved  # type: ignore[misc]
+
+
+@contextlib.contextmanager
+def _goal_reached_by_maker_only() -> Iterator[None]:
+    end = dp_scoring.game_end
+
+    def weak(game: Any) -> tuple[tuple[int, ...], str]:
+        winners, why = end(game)
+        maker = game._maker
+        return (winners, why) if maker is None or maker in winners else ((), "")
+
+    dp_scoring.game_end = weak  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        dp_scoring.game_end = end  # type: ignore[assignment]
+
+
 #: Each weakening: the game it touches and a context manager that applies it to our library.
 WEAKENINGS: dict[str, tuple[str, Callable[[], contextlib.AbstractContextManager[None]]]] = {
     "out-not-at-game-end": ("hucklebuck", _out_not_at_game_end),
     "out-below-minus-25": ("hucklebuck", _out_below_minus_25),
     "everyone-out-no-winner": ("hucklebuck", _everyone_out_no_winner),
+    "no-last-survivor": ("hucklebuck", _no_last_survivor),
+    "zero-not-a-goal": ("deerpark", _zero_not_a_goal),
+    "goal-reached-by-maker-only": ("deerpark", _goal_reached_by_maker_only),
 }
 
 
