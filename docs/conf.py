@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.abspath("_ext"))
 project = "hucklebuck"
 author = "hucklebuck developers"
 copyright = "2026, hucklebuck developers"
-release = "0.1.0"
+release = "0.2.0"
 
 extensions = [
     "sphinx.ext.autodoc",

@@ -32,7 +32,7 @@ from .tricks import (
     trick_winners,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "ActionParseError",

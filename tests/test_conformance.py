@@ -51,7 +51,7 @@ def test_bundled_suite_passes_through_the_adapter_process(core_name: str) -> Non
 def test_suite_lint_is_clean_and_versioned() -> None:
     assert lint() == []
     info = suite_info()
-    assert info["protocol"] == 2 and info["suite"].count(".") == 2
+    assert info["protocol"] == 3 and info["suite"].count(".") == 2
     assert (bundled_suite_dir() / "cases" / "deerpark").is_dir()
 
 
@@ -122,7 +122,7 @@ def test_protocol_mismatch_is_refused() -> None:
         def close(self) -> None:
             pass
 
-    mismatch = r"protocol mismatch: the suite is protocol 2, the adapter answered 0$"
+    mismatch = r"protocol mismatch: the suite is protocol 3, the adapter answered 0$"
     with pytest.raises(RunnerError, match=mismatch):
         run_cases(load_cases()[:2], Old())
 

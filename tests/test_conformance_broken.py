@@ -63,8 +63,9 @@ def test_each_broken_adapter_fails_naming_the_rule(mode: str) -> None:
     failed = dict(report.failed)
     assert case_id in failed, (mode, sorted(failed)[:5])
     assert f"(rule: {rule}" in failed[case_id], failed[case_id]
-    if mode == "answer-blank-lines":  # the runner stays in step: only the two blank-line cases fail
-        assert sorted(failed) == ["protocol/framing/empty-line", "protocol/framing/white-space-line"]
+    if mode == "answer-blank-lines":  # the runner stays in step: only the three blank-line cases fail
+        blank = ["empty-line", "vertical-tab-line", "white-space-line"]
+        assert sorted(failed) == [f"protocol/framing/{b}" for b in blank]
     if mode in ("crash-on-non-json", "stderr-then-die"):  # what the adapter said on stderr is kept
         stderr = next(r.stderr for r in report.results if r.id == case_id)
         assert ("Traceback" if mode == "crash-on-non-json" else "cannot work out a trick") in stderr

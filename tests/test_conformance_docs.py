@@ -130,3 +130,24 @@ def test_the_node_example_is_described_truthfully() -> None:
     hello = source.read_text(encoding="utf-8").split('["hello", () => (')[1].split("})],")[0]
     assert "games: MY_GAMES" in hello and 'ops: ["hello", "trick_winner", "legal_plays"]' in hello
     assert "announces Hucklebuck only and the operations ``hello``, ``trick_winner`` and" in page
+
+
+@pytest.mark.single_core
+def test_the_versions_agree_and_the_pages_say_what_changed() -> None:
+    """The package, the protocol and the suite versions are stated alike everywhere; the
+    protocol page's history and the changelog name the current ones; the conformance
+    page says that one crashing operation takes every later case down as not run."""
+    from hucklebuck.conformance import PROTOCOL
+    from hucklebuck.conformance.runner import suite_info
+
+    root = DOCS.parent
+    info = suite_info()
+    assert info["protocol"] == PROTOCOL == 3 and info["suite"] == "2.0.0" and __version__ == "0.2.0"
+    assert f'version = "{__version__}"' in (root / "pyproject.toml").read_text()
+    page = PAGE.read_text(encoding="utf-8")
+    assert f"The conformance protocol (version {PROTOCOL})" in page and f"*Version {PROTOCOL}* (" in page
+    assert f"suite {info['suite']}; package {__version__}" in page
+    changelog = (root / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"library {__version__}, protocol {PROTOCOL}, suite {info['suite']}" in changelog
+    running = " ".join((DOCS / "conformance.rst").read_text(encoding="utf-8").split())
+    assert "takes **every later case down as not run**" in running

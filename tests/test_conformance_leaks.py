@@ -127,3 +127,65 @@ def test_command_line_exit_status_and_report() -> None:
     assert len(requests) >= 2 and requests[0]["op"] == "observe"
     zero = subprocess.run([*base, "--leaks", "0"], capture_output=True, text=True, timeout=300)
     assert zero.returncode == 2 and "--leaks must be at least 1" in zero.stderr
+
+
+@pytest.mark.single_core
+@pytest.mark.parametrize("mode", ["key-order", "four-float"])
+def test_a_leak_in_the_text_of_the_answer_is_caught(mode: str) -> None:
+    """Keys in another order, or 4.0 for 4, exactly when the left-hand neighbour holds the
+    ace of spades: the decoded values are equal, but a client reading the line learns the card."""
+    adapter = leaky(mode)
+    try:
+        report = check_leaks(adapter, 20, seed=3, only=("hucklebuck",))
+    finally:
+        adapter.close()
+    assert report.leaks, f"the {mode} leak was not found"
+    leak = report.leaks[0]
+    assert not leak.blind and "differ as text" in leak.difference, leak.describe()
+    a, b = leak.requests
+    ours = [handle(dict(r, id=0))["result"] for r in (a, b)]
+    assert ours[0]["hand"] == ours[1]["hand"]  # the seat cannot tell the twins apart from its view
+
+
+@pytest.mark.single_core
+def test_a_leak_of_an_earlier_hand_is_caught() -> None:
+    """A view that carries the previous hand's whole deal: only twins that differ in an
+    earlier hand can show it."""
+    adapter = leaky("earlier-deal")
+    try:
+        report = check_leaks(adapter, 20, seed=1, only=("deerpark",))
+    finally:
+        adapter.close()
+    assert report.leaks, "the earlier-deal leak was not found"
+    leak = report.leaks[0]
+    assert leak.difference.startswith("$.previous_deal"), leak.describe()
+    a, b = leak.requests
+    assert len(a["hands"]) > 1 and a["hands"][-1] == b["hands"][-1] and a["hands"][:-1] != b["hands"][:-1]
+    assert " of hand " in leak.change
+
+
+def test_twins_in_earlier_hands_keep_the_later_hands_legal(core_name: str) -> None:
+    report = check_leaks(InProcessAdapter(core_name), 12, seed=5)
+    assert report.leaks == [], report.leaks[0].describe()
+    for game in ("hucklebuck", "buckem", "deerpark"):
+        assert report.earlier_pairs[game] >= 5, (game, report.earlier_pairs)
+
+
+@pytest.mark.single_core
+def test_games_refused_as_unsupported_are_counted_and_fail_the_check() -> None:
+    adapter = leaky("refuse-options")
+    try:
+        report = check_leaks(adapter, 24, seed=2, only=("buckem",))
+    finally:
+        adapter.close()
+    assert report.leaks == []
+    assert report.refused["buckem"] > 0.1 * report.games["buckem"] and report.low_coverage() == ["buckem"]
+    summary = report.summary()
+    assert f"{report.games['buckem'] - report.refused['buckem']} of 24 games checked" in summary
+    assert "LOW COVERAGE buckem" in summary and "option not offered" in summary
+    base = [sys.executable, "-m", "hucklebuck.conformance", "run", "--game", "buckem", "--leaks", "12"]
+    base += ["--adapter", f"{sys.executable} {LEAKY} refuse-options"]
+    low = subprocess.run(base, capture_output=True, text=True, timeout=300)
+    assert low.returncode == 1 and "LOW COVERAGE buckem" in low.stdout, low.stdout + low.stderr
+    accepted = subprocess.run([*base, "--accept-partial"], capture_output=True, text=True, timeout=300)
+    assert accepted.returncode == 0 and "accepted as partial" in accepted.stdout, accepted.stdout

@@ -1,10 +1,11 @@
-"""The protocol's ``observe`` operation (version 2): its cases pass on both cores,
+"""The protocol's ``observe`` operation (since version 2): its cases pass on both cores,
 cite every rule of what a seat may know (DEF #84-#91) in every game, pin what must
 not be known, and the request and answer schemas describe it."""
 
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
@@ -29,10 +30,10 @@ def test_observe_cases_pass(core_name: str) -> None:
 
 
 @pytest.mark.single_core
-def test_protocol_version_2_offers_observe() -> None:
+def test_protocol_version_3_offers_observe() -> None:
     hello = handle({"id": 1, "op": "hello"})["result"]
-    assert PROTOCOL == 2 and hello["protocol"] == 2 and "observe" in hello["ops"]
-    assert suite_info()["protocol"] == 2
+    assert PROTOCOL == 3 and hello["protocol"] == 3 and "observe" in hello["ops"]
+    assert suite_info()["protocol"] == 3
 
 
 @pytest.mark.single_core
@@ -132,3 +133,42 @@ def test_the_schemas_describe_observe() -> None:
     missing = dict(good, result={k: v for k, v in good["result"].items() if k != "turned"})
     assert list(answers.iter_errors(missing))
     assert list(answers.iter_errors(dict(good, result=dict(good["result"], hand=["10H"]))))
+
+
+def test_every_view_describes_one_hand_its_dealer_included(core_name: str) -> None:
+    """At every point of random games, hand_over and game_over included, the view's
+    ``dealer`` (and the observation's) is the dealer of the hand the view shows, for
+    every seat and an onlooker, and agrees with the ``play`` answer's HAND; once a
+    hand is scored, ``game.dealer`` already names the next dealer, which no view reports."""
+    from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
+    from hucklebuck.games.observe import view
+
+    rng = random.Random(57)
+    ends = 0
+    for cls, n in ((HucklebuckGame, 4), (BuckEmGame, 5), (DeerParkGame, 3)):
+        for _ in range(4):
+            g = cls(n, rng=random.Random(rng.getrandbits(32)), dealer=rng.randrange(n))
+            for _hand in range(4):
+                dealt_by = g.dealer
+                while True:
+                    for seat in (None, *range(n)):
+                        assert view(g, seat)["dealer"] == dealt_by == g.observation(seat).dealer
+                    if g.phase.value in ("hand_over", "game_over"):
+                        break
+                    g.apply(rng.choice(g.legal_actions()))
+                ends += 1
+                assert g.dealer != dealt_by or g.is_over
+                if g.is_over:
+                    break
+                g.next_hand()
+    assert ends >= 20
+    played = handle({"id": 0, "op": "play", "game": "deerpark", "players": 3, "options": {}, "start": {},
+                     "hands": case_hands("deerpark/scoring/maker-set")})  # fmt: skip
+    seen = handle({"id": 0, "op": "observe", "seat": None, "game": "deerpark", "players": 3, "options": {},
+                   "start": {}, "hands": case_hands("deerpark/scoring/maker-set")})  # fmt: skip
+    assert seen["result"]["dealer"] == played["result"]["hands"][-1]["dealer"] == 0
+    assert played["result"]["final"]["dealer"] == 1
+
+
+def case_hands(case_id: str) -> Any:
+    return next(c.request["hands"] for c in load_cases() if c.id == case_id)

@@ -13,8 +13,14 @@ from typing import Any
 
 import pytest
 
-from hucklebuck.conformance import InProcessAdapter, Report, load_cases, run_cases
-from hucklebuck.conformance.runner import MAX_RESTARTS, CaseFileError, RunnerError, SubprocessAdapter
+from hucklebuck.conformance import Case, InProcessAdapter, Report, load_cases, run_cases
+from hucklebuck.conformance.runner import (
+    MAX_RESTARTS,
+    AdapterFailure,
+    CaseFileError,
+    RunnerError,
+    SubprocessAdapter,
+)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PY = sys.executable
@@ -96,7 +102,7 @@ def test_an_adapter_that_exits_at_once_is_an_error() -> None:
 def test_an_adapter_of_another_protocol_version_is_refused() -> None:
     assert_refused(
         cli("run", "--adapter", f"{PY} {FIXTURES / 'old_protocol_adapter.py'}"),
-        "error: protocol mismatch: the suite is protocol 2, the adapter answered 3",
+        "error: protocol mismatch: the suite is protocol 3, the adapter answered 2",
     )
 
 
@@ -201,7 +207,7 @@ def test_json_report_round_trips(tmp_path: Path) -> None:
     assert out.returncode == 1
     data = json.loads(path.read_text())
     assert data["counts"] == {"total": 4, "passed": 1, "failed": 1, "skipped": 2, "not_run": 0}
-    assert data["protocol"] == 2 and data["adapter"]["name"] == "hucklebuck"
+    assert data["protocol"] == 3 and data["adapter"]["name"] == "hucklebuck"
     assert data["target"] == "our python core, in-process"
     report = Report.from_dict(data)
     assert report.to_dict() == data
@@ -294,3 +300,83 @@ def test_check_schema_fails_answers_of_the_wrong_shape() -> None:
     assert out.returncode == 0 and out.stdout.splitlines()[-1].endswith(
         " passed, 0 failed, 0 skipped, 0 not run"
     )
+
+
+# ------------------------------------------------------------ answer lines
+ENDLESS = (
+    "import sys\n"
+    "for i, line in enumerate(sys.stdin):\n"
+    "    if i == 0:\n"
+    "        sys.stdout.write('{\"id\":\"hello\",\"ok\":true,\"result\":{}}\\n')\n"
+    "        sys.stdout.flush()\n"
+    "        continue\n"
+    "    chunk = 'x' * (1 << 20)\n"
+    "    for _ in range(24):\n"
+    "        sys.stdout.write(chunk)\n"
+    "    sys.stdout.flush()\n"
+)
+
+
+def test_an_answer_line_too_long_stops_the_adapter_and_says_so(tmp_path: Path) -> None:
+    """24 MiB without a newline: the runner reads no more than 16 MiB of it, stops the
+    adapter and names the fault (not a timeout)."""
+    script = tmp_path / "endless.py"
+    script.write_text(ENDLESS)
+    adapter = SubprocessAdapter(f"{PY} {script}", timeout=120)
+    try:
+        assert adapter.request({"id": "hello", "op": "hello"})["ok"] is True
+        with pytest.raises(AdapterFailure, match=r"^answer line too long: more than 16 MiB without a newlin"):
+            adapter.request({"id": 1, "op": "hello"})
+        assert adapter.proc.wait(timeout=60) != 0  # stopped, not left writing
+        with pytest.raises(AdapterFailure):  # and it stays closed
+            adapter.request({"id": 2, "op": "hello"})
+    finally:
+        adapter.close()
+
+
+def test_a_case_is_skipped_when_the_adapter_refuses_an_option_it_needs() -> None:
+    """An adapter that does not offer short_handed_trump=removed_card or
+    simultaneous_declare answers unsupported at step 5 of the order of checks: the
+    cases that need them are skipped, even those that expect another error."""
+    cases = [c for c in load_cases() if c.group == "buckem"]
+    must = next(c for c in cases if c.id == "buckem/short/removed-card-must-be-removed")
+    assert must.expect["error"]["code"] == "bad_request"
+    adapter = SubprocessAdapter(f"{PY} {FIXTURES / 'leaky_adapter.py'} refuse-options", timeout=30)
+    try:
+        report = run_cases(cases, adapter)
+    finally:
+        adapter.close()
+    assert report.failed == [], report.failed[:3]
+    assert must.needs == ["short_handed=true", "short_handed_trump=removed_card"]
+    skipped = dict(report.skipped)
+    assert "the case needs short_handed=true, short_handed_trump=removed_card" in skipped[must.id]
+    assert any("simultaneous_declare=true" in why for why in skipped.values())
+
+
+def test_the_lint_wants_needs_to_list_the_options_a_case_sets(tmp_path: Path) -> None:
+    case = {
+        "id": "buckem/x/needs", "title": "t", "source": ["S3: x"], "decisions": [],
+        "request": {"op": "play", "game": "buckem", "players": 5, "options": {"ante": 2}, "hands": []},
+        "expect": {},
+    }  # fmt: skip
+    f = tmp_path / "x.json"
+    f.write_text(json.dumps({"cases": [case]}))
+    out = cli("lint", "--quiet", str(f))
+    assert '"needs" must list the non-default options the request sets: ["ante=2"]' in out.stdout
+    f.write_text(json.dumps({"cases": [dict(case, needs=["ante=2"])]}))
+    assert '"needs"' not in cli("lint", "--quiet", str(f)).stdout
+
+
+def test_a_failure_names_the_rules_of_the_field_that_differs() -> None:
+    """A whole-hand case citing a scoring rule first: when the dealer differs, the
+    failure names the dealer's rules (DEF #31, the deal skips a player who is out) first."""
+    case = next(c for c in load_cases() if c.id == "hucklebuck/end/out-at-minus-25")
+    assert case.rule.startswith("S0: a player who scores -25")
+    expect = json.loads(json.dumps(case.expect))
+    expect["hands"][1]["dealer"] = 1  # the old dealer's left, as if the out player were not skipped
+    wrong = Case(**{**case.__dict__, "expect": expect})
+    report = run_cases([wrong], InProcessAdapter())
+    (_, message), = report.failed  # fmt: skip
+    head = "$.hands[1].dealer: expected 1, got 2 (rules of the field dealer: DEF #3, DEF #31"
+    assert message.startswith(head)
+    assert message.endswith(f"the case's rule: {case.rule})")

@@ -40,12 +40,15 @@ from cases import (
     deerpark_scoring,
     hucklebuck,
     hucklebuck_boundaries,
+    hucklebuck_game_end,
     hucklebuck_hand,
     hucklebuck_scoring,
     observe_buckem,
+    observe_dealer,
     observe_deerpark,
     observe_hucklebuck,
     protocol_cases,
+    readings,
 )
 from cases.common import CASES, add, err
 
@@ -63,6 +66,7 @@ BUILDERS = [
     buckem_settle.build,
     deciding_cases.build,
     protocol_cases.build,
+    hucklebuck_game_end.build,
 ]
 
 
@@ -74,8 +78,9 @@ def main(argv: list[str] | None = None) -> None:
     for build in BUILDERS:
         build()
     coverage.build(add, err, hucklebuck.hb, buckem.bk, deerpark.dp)
-    for observed in (observe_hucklebuck, observe_buckem, observe_deerpark):
+    for observed in (observe_hucklebuck, observe_buckem, observe_deerpark, observe_dealer):
         observed.build()
+    readings.build()
     for game, areas in CASES.items():
         folder = out / game
         folder.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""Write the JSON Schemas of protocol version 2 (hucklebuck/conformance/schemas/).
+"""Write the JSON Schemas of protocol version 3 (hucklebuck/conformance/schemas/).
 
 Run ``python conformance/tools/build_schemas.py`` from the repository root; the
 JSON files it writes are what ships, this script is how they are authored.
@@ -18,7 +18,7 @@ OUT = Path(
     if len(sys.argv) > 1
     else Path(__file__).resolve().parents[2] / "hucklebuck/conformance/schemas"
 )
-BASE = "https://hucklebuck.invalid/conformance/protocol-2/"
+BASE = "https://hucklebuck.invalid/conformance/protocol-3/"
 D = "https://json-schema.org/draft/2020-12/schema"
 
 
@@ -121,13 +121,13 @@ req_defs.update(
         "deal_hucklebuck": {
             "type": "object",
             "required": ["hands", "stock"],
-            "additionalProperties": False,
+            "description": "Fields the protocol does not name are ignored.",
             "properties": {"hands": ref("deal_hands"), "stock": cards(), "restock": ref("restock")},
         },
         "deal_buckem": {
             "type": "object",
             "required": ["hands", "upcard", "stock"],
-            "additionalProperties": False,
+            "description": "Fields the protocol does not name are ignored.",
             "properties": {
                 "hands": ref("deal_hands"),
                 "upcard": ref("card"),
@@ -143,24 +143,24 @@ req_defs.update(
         "deal_deerpark": {
             "type": "object",
             "required": ["hands", "kitty"],
-            "additionalProperties": False,
+            "description": "Fields the protocol does not name are ignored.",
             "properties": {
                 "hands": ref("deal_hands"),
                 "kitty": cards(0, 5, description="Top first; the first card is turned up."),
             },
         },
         "start_hucklebuck": {
-            "type": "object",
+            "type": ["object", "null"],
             "additionalProperties": False,
             "properties": {"dealer": ref("seat"), "scores": ref("ints"), "out": ref("seats")},
         },
         "start_deerpark": {
-            "type": "object",
+            "type": ["object", "null"],
             "additionalProperties": False,
             "properties": {"dealer": ref("seat"), "scores": ref("ints")},
         },
         "start_buckem": {
-            "type": "object",
+            "type": ["object", "null"],
             "additionalProperties": False,
             "properties": {
                 "dealer": ref("seat"),
@@ -248,7 +248,7 @@ req_defs.update(
                 "game": ref("game"),
                 "players": ref("players"),
                 "options": {"type": ["object", "null"], "description": "null or missing: every default"},
-                "start": {"type": "object"},
+                "start": {"type": ["object", "null"], "description": "null or missing: every default"},
                 "hands": {
                     "type": "array",
                     "minItems": 1,
@@ -305,7 +305,7 @@ req_defs["observe"] = observe
 request = {
     "$schema": D,
     "$id": BASE + "request.schema.json",
-    "title": "A request of the hucklebuck conformance protocol, version 2",
+    "title": "A request of the hucklebuck conformance protocol, version 3",
     "description": (
         "One line sent to an adapter. A request that matches this schema can still be impossible "
         "(a duplicate card across fields, a deal that is not the right pack): the adapter answers "
@@ -602,7 +602,7 @@ for op in OPS:
 answer = {
     "$schema": D,
     "$id": BASE + "answer.schema.json",
-    "title": "An answer of the hucklebuck conformance protocol, version 2",
+    "title": "An answer of the hucklebuck conformance protocol, version 3",
     "description": (
         "One line an adapter writes. The top level checks the envelope; "
         "#/$defs/answer_<op> also checks the result of that op."
@@ -667,6 +667,13 @@ case_file = {
                 "extensions": {
                     "type": "array",
                     "items": {"type": "string", "pattern": "^[a-z]+\\.[a-z0-9_]+(=[a-z0-9_]+)?$"},
+                },
+                "needs": {
+                    "type": "array",
+                    "items": {"type": "string", "pattern": "^[a-z0-9_]+=\\S+$"},
+                    "description": "The protocol options the case sets to a value other than the default, "
+                    "as option=value (the value as JSON, a string bare): an adapter that answers unsupported "
+                    "to the case has it skipped.",
                 },
                 "request": {
                     "type": "object",

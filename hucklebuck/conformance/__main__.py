@@ -4,7 +4,7 @@ Exit status of ``run``: 0 when every selected case passed or was skipped, 1 when
 any case failed or was not run, 2 when the run cannot be trusted (a bad command line, a
 selection that matches no case, an unknown game, an unreadable case file, an
 adapter that cannot be started or that does not answer ``hello`` with protocol
-version 2).  Status 2 comes with one line on stderr, never a traceback.
+version 3).  Status 2 comes with one line on stderr, never a traceback.
 ``run --leaks N`` (the leak check) exits 0 when no leak is found, 1 with leaks,
 2 as above.  ``lint`` exits 0 when clean, 1 with problems, 2 when it cannot read its input.
 An interrupted run (Ctrl-C) exits 130.
@@ -89,6 +89,11 @@ def _parser() -> argparse.ArgumentParser:
         "--leaks", type=int, metavar="N", help="run the leak check: N random games per game (default: none)"
     )
     rn.add_argument("--seed", type=int, default=0, help="the leak check's random seed (default 0)")
+    rn.add_argument(
+        "--accept-partial",
+        action="store_true",
+        help="the leak check passes even when the adapter refuses many games as unsupported (default: fails)",
+    )
     li = sub.add_parser("lint", help="check the case files and show what they cover")
     li.add_argument("paths", nargs="*")
     li.add_argument("--quiet", action="store_true", help="print only problems")

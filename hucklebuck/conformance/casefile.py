@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .adapter import strict_loads
-from .spec import case_extensions
+from .spec import case_extensions, option_needs
 
 __all__ = [
     "Case",
@@ -87,6 +87,8 @@ class Case:
     no_answer: bool = False
     #: The ``id`` the answer to a raw line must carry.
     answer_id: Any = None
+    #: What the case file says the case needs (``"needs"``): ``"<option>=<value>"`` items.
+    declared_needs: tuple[str, ...] = ()
 
     @property
     def group(self) -> str:
@@ -115,6 +117,14 @@ class Case:
     def extensions(self) -> set[str]:
         """Extensions (``"<game>.<option>"``) the adapter must announce for this case to run."""
         return case_extensions(self.request, self.declared_extensions)
+
+    @property
+    def needs(self) -> list[str]:
+        """The non-default protocol options (``"<option>=<value>"``) and the extensions
+        this case needs: an adapter that refuses one of them as ``unsupported`` has
+        the case skipped, whatever answer the case expects (but ``unsupported`` itself)."""
+        own = set(self.declared_needs) | set(option_needs(self.request))
+        return sorted(own) + sorted(self.extensions)
 
     @property
     def rule(self) -> str:
@@ -189,6 +199,7 @@ def _case(f: Path, i: int, raw: Any) -> Case:
     if "expect" not in raw and not no_answer:
         raise CaseFileError(f'{where} needs "expect" (or, for a raw line, "no_answer": true)')
     exts = raw.get("extensions", ())
+    needs = raw.get("needs", ())
     return Case(
         id=raw["id"],
         title=str(raw.get("title", "")),
@@ -201,6 +212,7 @@ def _case(f: Path, i: int, raw: Any) -> Case:
         raw=line,
         no_answer=no_answer,
         answer_id=raw.get("answer_id"),
+        declared_needs=tuple(n for n in needs if isinstance(n, str)) if isinstance(needs, list) else (),
     )
 
 

@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any, Protocol
 
-from .adapter import answer_line, strict_loads
+from .adapter import answer_line, encode_answer, strict_loads
 from .casefile import RunnerError, show
 from .protocol import handle
 
@@ -25,6 +25,10 @@ __all__ = ["Adapter", "AdapterFailure", "InProcessAdapter", "SubprocessAdapter"]
 
 #: At most this many characters of an adapter's standard error are kept per case (the end of it).
 STDERR_KEEP = 8000
+#: The longest answer line read (16 MiB, the newline not counted): an adapter that writes more
+#: without a newline is stopped, and its request fails with "answer line too long".
+MAX_LINE = 16 * 1024 * 1024
+_TOO_LONG = b"\0too long"  # put in the line queue in place of an over-long line (no real line is this)
 
 
 class AdapterFailure(Exception):
@@ -71,13 +75,19 @@ class InProcessAdapter:
 
     def request(self, req: dict[str, Any]) -> dict[str, Any]:
         """Answer one request (it goes through JSON, as over the wire)."""
+        return self.request_line(req)[1]
+
+    def request_line(self, req: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Answer one request: the answer line as the reference adapter writes it, and its value."""
         from .._core import using
 
         wire = json.loads(json.dumps(req))
         if self.backend is None:
-            return json.loads(json.dumps(handle(wire), allow_nan=False))  # type: ignore[no-any-return]
-        with using(self.backend):
-            return json.loads(json.dumps(handle(wire), allow_nan=False))  # type: ignore[no-any-return]
+            text = encode_answer(handle(wire))
+        else:
+            with using(self.backend):
+                text = encode_answer(handle(wire))
+        return text, json.loads(text)
 
     def exchange_raw(self, line: bytes, probe: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The answers to one raw line (none or one), then the answer to ``probe``."""
@@ -139,8 +149,17 @@ class SubprocessAdapter:
 
     @staticmethod
     def _read(proc: subprocess.Popen[bytes], lines: queue.Queue[bytes | None]) -> None:
+        """Read answer lines of at most :data:`MAX_LINE` bytes; stop the adapter at a longer one."""
         assert proc.stdout is not None
-        for line in proc.stdout:
+        read = proc.stdout.readline
+        while True:
+            line = read(MAX_LINE + 1)
+            if not line:
+                break
+            if len(line) > MAX_LINE and not (len(line) == MAX_LINE + 1 and line.endswith(b"\n")):
+                lines.put(_TOO_LONG)
+                proc.kill()
+                return
             lines.put(line)
         lines.put(None)
 
@@ -212,12 +231,24 @@ class SubprocessAdapter:
             except subprocess.TimeoutExpired:
                 code = "unknown: it closed its output"
             raise AdapterFailure(f"the adapter exited (status {code})")
+        if line is _TOO_LONG:
+            self.lines.put(None)  # the adapter was stopped: it stays closed for whoever reads next
+            mib = MAX_LINE // (1024 * 1024)
+            raise AdapterFailure(
+                f"answer line too long: more than {mib} MiB without a newline (the adapter was stopped)"
+            )
         return line
 
     def request(self, req: dict[str, Any]) -> dict[str, Any]:
         """Send one request and wait for its answer line."""
+        return self.request_line(req)[1]
+
+    def request_line(self, req: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Send one request; its answer line as the adapter wrote it (without the line
+        end, undecodable bytes replaced) and its value."""
         self._write(json.dumps(req).encode("utf-8") + b"\n")
-        return _decode_answer(self._next_line(time.monotonic() + self.timeout))
+        line = self._next_line(time.monotonic() + self.timeout)
+        return line.rstrip(b"\r\n").decode("utf-8", "replace"), _decode_answer(line)
 
     def exchange_raw(self, line: bytes, probe: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Send one raw line and then ``probe``; return the answers that came

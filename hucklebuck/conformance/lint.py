@@ -21,7 +21,16 @@ from typing import Any, Final
 from .casefile import CaseFileError, _case_files, show
 from .citations import CitationIndex, check_raw
 from .deciding import BOUNDARIES, NOT_DECIDABLE
-from .spec import DEFS, GAMES, GROUPS, NOT_OBSERVABLE, OPTION_VALUES, PROTOCOL_OPTIONS, PROTOCOL_SECTIONS
+from .spec import (
+    DEFS,
+    GAMES,
+    GROUPS,
+    NOT_OBSERVABLE,
+    OPTION_VALUES,
+    PROTOCOL_OPTIONS,
+    PROTOCOL_SECTIONS,
+    option_needs,
+)
 
 __all__ = ["Coverage", "coverage", "coverage_lines", "lint"]
 
@@ -33,7 +42,7 @@ SOURCE_RE: Final = re.compile(r"^(S0|S2|S3|S4|protocol)[ :,]")
 
 
 CASE_KEYS: Final = {
-    "id", "title", "source", "decisions", "deciding", "request", "expect", "extensions",
+    "id", "title", "source", "decisions", "deciding", "request", "expect", "extensions", "needs",
     "raw", "raw_b64", "no_answer", "answer_id",
 }  # fmt: skip
 
@@ -152,6 +161,9 @@ def _check_case(
         problems.append(f'{where}: needs "expect"')
     if game in GAMES and req.get("game") not in (None, game):
         problems.append(f"{where}: request game {show(req.get('game'))} differs from the id's")
+    needs = option_needs(req)
+    if case.get("needs", []) != needs:
+        problems.append(f'{where}: "needs" must list the non-default options the request sets: {show(needs)}')
     return game
 
 

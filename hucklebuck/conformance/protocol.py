@@ -1,4 +1,4 @@
-"""The conformance protocol, version 2: one request in, one answer out.
+"""The conformance protocol, version 3: one request in, one answer out.
 
 :func:`handle` answers a decoded request with the active core.  The reference
 adapter (:mod:`hucklebuck.conformance.adapter`) wraps it in JSON Lines over
@@ -40,7 +40,7 @@ from .spec import OPS, extensions
 
 __all__ = ["OPS", "PROTOCOL", "ProtocolError", "handle"]
 
-PROTOCOL: Final = 2
+PROTOCOL: Final = 3
 #: A ``solve`` request searches at most this many nodes (both cores count alike) ...
 SOLVE_NODES: Final = 2_000_000
 #: ... and about this many seconds; past either it is answered ``unsupported``.

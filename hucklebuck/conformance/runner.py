@@ -29,6 +29,7 @@ from .casefile import (
     suite_info,
 )
 from .connection import Adapter, AdapterFailure, InProcessAdapter, SubprocessAdapter
+from .fields import field_rules
 from .protocol import PROTOCOL
 from .report import Report
 from .spec import GAMES, OPS
@@ -92,8 +93,10 @@ def _judge_answer(case: Case, answer: dict[str, Any], want_id: Any) -> tuple[str
     if answer.get("ok") is False:
         err = answer.get("error") or {}
         code = err.get("code") if isinstance(err, dict) else None
-        if expect_error is None and code == "unsupported":
-            return "skipped", f"unsupported: {err.get('message', '')}"
+        if code == "unsupported" and (expect_error is None or expect_error.get("code") != "unsupported"):
+            needs = f" (the case needs {', '.join(case.needs)})" if case.needs else ""
+            if expect_error is None or needs:  # refused at the options: the case needs what is not offered
+                return "skipped", f"unsupported: {err.get('message', '')}{needs}"
         if expect_error is None:
             problem = f"$: expected a result, got error {show(err)}"
         else:
@@ -234,7 +237,7 @@ def run_cases(
             if shape is not None:
                 status, problem = "failed", shape
         if status == "failed":
-            problem = f"{problem} (rule: {c.rule})"
+            problem = _with_rules(c, problem)
         stderr = take_stderr(0.05 if status == "failed" else 0.0)
         report.add(c.id, status, problem, c.file, time.perf_counter() - began, stderr)  # type: ignore[arg-type]
         if status == "failed":
@@ -242,6 +245,16 @@ def run_cases(
     if not_run:
         say(f"NOT RUN: {not_run} case(s): {dead}")
     return report
+
+
+def _with_rules(case: Case, problem: str) -> str:
+    """``problem`` followed by the rules to read first: those of the field that differs
+    (:func:`~hucklebuck.conformance.fields.field_rules`), then the case's own rule."""
+    found = field_rules(case.game or case.group, problem)
+    if found is None:
+        return f"{problem} (rule: {case.rule})"
+    name, rules = found
+    return f"{problem} (rules of the field {name}: {', '.join(rules)}; the case's rule: {case.rule})"
 
 
 def _indented(stderr: str) -> str:

@@ -73,7 +73,7 @@ def validator(name: str, definition: str | None = None) -> Any:
 
 class AnswerChecker:
     """Checks answers against ``answer.schema.json`` (``#/$defs/answer_<op>`` for
-    the operations of protocol version 2, the envelope for any other).
+    the operations of protocol version 3, the envelope for any other).
 
     Needs the ``jsonschema`` package; building one without it raises ImportError.
     """

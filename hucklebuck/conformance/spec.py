@@ -1,6 +1,6 @@
-"""Facts of protocol version 2 that the runner, the lint and the adapter share.
+"""Facts of protocol version 3 that the runner, the lint and the adapter share.
 
-* :data:`PROTOCOL_OPTIONS`: the options protocol version 2 names, per game,
+* :data:`PROTOCOL_OPTIONS`: the options protocol version 3 names, per game,
   with their defaults and every value the protocol lists;
 * :func:`extensions`: the options our games offer beyond those (each one an
   *extension*, announced in ``hello`` as ``"<game>.<option>"``), and the
@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -26,6 +27,7 @@ __all__ = [
     "PROTOCOL_SECTIONS",
     "case_extensions",
     "extensions",
+    "option_needs",
 ]
 
 GAMES: Final = ("hucklebuck", "buckem", "deerpark")
@@ -53,7 +55,7 @@ PROTOCOL_SECTIONS: Final = (
     "the order of checks",
 )
 
-#: Every option of protocol version 2 with its default value.
+#: Every option of protocol version 3 with its default value.
 PROTOCOL_OPTIONS: Final[dict[str, dict[str, Any]]] = {
     "hucklebuck": {
         "target": 15, "all_pass": "dealer_scores_5", "moon_at_zero": "reset_to_zero",
@@ -130,7 +132,7 @@ def _extensions() -> tuple[str, ...]:
 
 
 def extensions() -> list[str]:
-    """The options our games offer beyond protocol version 2, as ``"<game>.<option>"``,
+    """The options our games offer beyond protocol version 3, as ``"<game>.<option>"``,
     and extra values of protocol options, as ``"<game>.<option>=<value>"``.
 
     These are what our adapter announces in ``hello`` under ``extensions``.
@@ -138,11 +140,39 @@ def extensions() -> list[str]:
     return list(_extensions())
 
 
+def option_needs(request: Mapping[str, Any]) -> list[str]:
+    """The protocol options a request sets to a value other than the default, as
+    ``"<option>=<value>"`` (the value as JSON text; a string bare): what a case
+    needs of an adapter beyond the defaults.  A value the option's list does not
+    name is not a need (the answer to it is the point of such a case).
+
+    >>> option_needs({"game": "buckem", "options": {"ante": 2, "split": "equal", "deuce_swap": True}})
+    ['ante=2', 'deuce_swap=true']
+    """
+    game = request.get("game")
+    opts = request.get("options")
+    if not isinstance(game, str) or game not in PROTOCOL_OPTIONS or not isinstance(opts, Mapping):
+        return []
+    out = []
+    for name, value in opts.items():
+        if name not in PROTOCOL_OPTIONS[game]:
+            continue
+        default = PROTOCOL_OPTIONS[game][name]
+        listed = OPTION_VALUES[game][name]
+        named = any(value == v and type(value) is type(v) for v in listed if v != "int")
+        if not (named or ("int" in listed and type(value) is int)):
+            continue
+        if value == default and type(value) is type(default):
+            continue
+        out.append(f"{name}={value if isinstance(value, str) else json.dumps(value)}")
+    return sorted(out)
+
+
 def case_extensions(request: Mapping[str, Any], declared: object = ()) -> set[str]:
     """The extensions a request needs: the known extension options it sets, plus
     any a case declares under ``"extensions"``.
 
-    An option that is neither in protocol version 2 nor a known extension is
+    An option that is neither in protocol version 3 nor a known extension is
     just an unknown option (the answer to it is ``unsupported``).
     """
     need = {d for d in declared if isinstance(d, str)} if isinstance(declared, (list, tuple)) else set()

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ..actions import Action
 from ..cards import Card, CardSet, Suit
-from .base import Phase, Trick, TrickPlay, build_frozen
+from .base import DealEvent, Phase, Trick, TrickPlay, build_frozen
 
 __all__ = ["ShownGame"]
 
 _GAME_OVER: Final = Phase.GAME_OVER
+_HAND_OVER: Final = Phase.HAND_OVER
 T = TypeVar("T")
 
 
@@ -33,6 +34,7 @@ class ShownGame:
         _hands: list[int]
         _winners: tuple[int, ...]
         _options: Any
+        _events: list[Any]
 
         @property
         def to_act(self) -> int | None: ...
@@ -92,7 +94,7 @@ class ShownGame:
         fields["game_over"] = self._phase is _GAME_OVER
         fields["winners"] = self._winners
         fields["hand_number"] = self._hand_no
-        fields["dealer"] = self.dealer
+        fields["dealer"] = self._view_dealer()
         fields["trump"] = self.trump
         fields["history"] = history
         fields["current_trick"] = tuple(play.current) if play else ()
@@ -101,6 +103,16 @@ class ShownGame:
         fields["tricks_won"] = tuple(play.won) if play else (0,) * self._n
         fields["options"] = self._options
         return build_frozen(cls, fields)
+
+    def _view_dealer(self) -> int:
+        """The dealer of the hand a view describes: the hand in play, or once a hand
+        is scored (``hand_over``, ``game_over``) the hand just scored, where
+        :attr:`dealer` already names who deals next."""
+        if self._phase is _HAND_OVER or self._phase is _GAME_OVER:
+            events = self._events
+            if events and type(events[0]) is DealEvent:
+                return int(events[0].dealer)
+        return int(self.dealer)
 
     def _common_zones(self) -> dict[str, CardSet]:
         """``hands`` (all seats together) and ``played`` (this hand's tricks, the current one included)."""

@@ -85,7 +85,7 @@ function legalPlays(req) {
 
 // A Map, not an object: "toString" or "__proto__" must not name an operation.
 const OPS = new Map([
-  ["hello", () => ({ name: "node-mini", version: "0.2", protocol: 2, games: MY_GAMES,
+  ["hello", () => ({ name: "node-mini", version: "0.3", protocol: 3, games: MY_GAMES,
                      ops: ["hello", "trick_winner", "legal_plays"], extensions: [] })],
   ["trick_winner", trickWinner],
   ["legal_plays", legalPlays],
@@ -102,7 +102,8 @@ function answer(bytes) {
   } catch (e) {
     return failure(null, "bad_request", "the line is not UTF-8");
   }
-  if (text.trim() === "") return null;
+  // Empty: nothing but space, tab, CR, LF, VT or FF (String.trim would also drop a no-break space).
+  if (/^[ \t\r\n\v\f]*$/.test(text)) return null;
   let req;
   try {
     // JSON.parse refuses NaN and Infinity; 1e400 it reads as Infinity, which

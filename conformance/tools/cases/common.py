@@ -10,6 +10,8 @@ from typing import Any
 
 from reference import deerpark_pack, full_pack, legal, solve, sort_cards, winner
 
+from hucklebuck.conformance.spec import option_needs
+
 from .deciding import EARLIER
 
 CASES: dict[str, dict[str, list[dict[str, Any]]]] = {
@@ -70,6 +72,9 @@ def add(
         case["deciding"] = names
     if extensions:
         case["extensions"] = extensions
+    needs = option_needs(request)
+    if needs:
+        case["needs"] = needs
     CASES[game].setdefault(area, []).append(case | {"request": request, "expect": expect})
 
 

@@ -117,24 +117,24 @@ def framing() -> None:
     ]:
         add_raw(slug, f"{line}: bad_request, id null", shape, line)
     echo = REQ + "the answer echoes the id unchanged (null when the request had none)"
-    add_raw("no-id", "a hello without id: answered, id null", echo, '{"op": "hello"}', {"protocol": 2})
+    add_raw("no-id", "a hello without id: answered, id null", echo, '{"op": "hello"}', {"protocol": 3})
     add_raw(
         "id-object",
         "an id may be any JSON value: an object is echoed unchanged",
         echo,
         '{"op": "hello", "id": {"a": [1, "b", null]}}',
-        {"protocol": 2},
+        {"protocol": 3},
         answer_id={"a": [1, "b", None]},
     )
     add_raw(
-        "id-number", "a number id is echoed", echo, '{"op": "hello", "id": 7}', {"protocol": 2}, answer_id=7
+        "id-number", "a number id is echoed", echo, '{"op": "hello", "id": 7}', {"protocol": 3}, answer_id=7
     )
     add_raw(
         "surrounding-white-space",
         "white space around the object is JSON too: answered",
         FRAMING + "requests are JSON objects, one per line",
         ' \t{"op": "hello", "id": "x"}  ',
-        {"protocol": 2},
+        {"protocol": 3},
         answer_id="x",
     )
 
