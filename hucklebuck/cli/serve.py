@@ -281,7 +281,8 @@ def run(args: argparse.Namespace) -> int:
         notes = logging.StreamHandler(sys.stderr)
         notes.setFormatter(logging.Formatter("hucklebuck serve: %(message)s"))
         logging.getLogger("hucklebuck.serve").addHandler(notes)
-    http, ws = protocols(ConnectionLimits(bound, args.request_timeout))
+    limits = ConnectionLimits(bound, args.request_timeout, frame_rate=config.rate, frame_burst=config.burst)
+    http, ws = protocols(limits)
     server = uvicorn.Server(
         uvicorn.Config(
             app,

@@ -29,10 +29,17 @@ from ..cardart import card_files
 from .catalog import games_listing, read_table_request
 from .cluster import RETRY_AFTER, ClusterManager, is_shared, table_listing
 from .config import ServerConfig
-from .guard import RequestGuard, origin_allowed
+from .guard import PageHeaders, RequestGuard, origin_allowed
 from .manager import TableManager
 from .netlimits import quiet_accept_errors
-from .protocol import ProtocolError, error_message, load_json, parse_client_message
+from .protocol import (
+    SUBPROTOCOL,
+    ProtocolError,
+    error_message,
+    load_json,
+    parse_client_message,
+    token_from_subprotocols,
+)
 from .storage import open_store
 from .store import Store, StoreError
 from .tables import TableRefused
@@ -343,8 +350,13 @@ def create_app(
     by_address = _Buckets(cfg.connect_rate, cfg.connect_burst)
     by_seat = _Buckets(cfg.seat_connect_rate, cfg.seat_connect_burst)
 
+    def answered(ws: WebSocket) -> str | None:
+        """The subprotocol to accept with: ours if offered (a browser that offered some drops
+        a connection accepted with none), never the one that carries the token."""
+        return SUBPROTOCOL if SUBPROTOCOL in ws.scope.get("subprotocols", ()) else None
+
     async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
-        await ws.accept()
+        await ws.accept(answered(ws))
         await ws.send_text(json.dumps(error_message(code, message, -1)))
         await ws.close(close_code, message[:120])
 
@@ -360,7 +372,11 @@ def create_app(
             else:
                 await refuse(ws, "unknown_table", exc.message, 4404)
             return
-        token = ws.query_params.get("token")
+        if "token" in ws.query_params:  # it is in the access logs already: refuse it, so nobody relies on it
+            words = "a seat token never goes in the address: offer it as the subprotocol hucklebuck.token.TOKEN"
+            await refuse(ws, "bad_token", words, 4401)
+            return
+        token = token_from_subprotocols(list(ws.scope.get("subprotocols", ())))
         seat = None
         if token:
             seat = table.seat_for_token(token)
@@ -375,7 +391,7 @@ def create_app(
         if manager.connections >= cfg.max_connections:
             await refuse(ws, "busy", "the server has as many connections as it takes; try later", 1013)
             return
-        await ws.accept()
+        await ws.accept(answered(ws))
         manager.connections += 1
         conn = _Socket(ws, seat)
         bucket = _Bucket(cfg.rate, cfg.burst)
@@ -447,6 +463,6 @@ def create_app(
 
         routes.append(Route("/static/{path:path}", no_static))
     guard = Middleware(RequestGuard, hostnames=cfg.hostnames, origins=cfg.origins)
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(PageHeaders), guard])
     app.state.manager = manager
     return app
