@@ -373,7 +373,7 @@ def create_app(
                 await refuse(ws, "unknown_table", exc.message, 4404)
             return
         if "token" in ws.query_params:  # it is in the access logs already: refuse it, so nobody relies on it
-            words = "a seat token never goes in the address: offer it as the subprotocol hucklebuck.token.TOKEN"
+            words = "a seat token never goes in the address: offer it as subprotocol hucklebuck.token.TOKEN"
             await refuse(ws, "bad_token", words, 4401)
             return
         token = token_from_subprotocols(list(ws.scope.get("subprotocols", ())))
