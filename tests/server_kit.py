@@ -15,6 +15,8 @@ from hucklebuck.server.protocol import seat_subprotocols
 
 FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": 0.1, "rate": 10_000.0, "burst": 10_000,
         "hostnames": ("testserver",),  # the name Starlette's test client sends
+        "create_rate": 10_000.0, "create_burst": 10_000, "tables_per_address": 10_000,  # test_server_quotas
+        "max_computer_tables": 10_000,
         "presence_pause": 0.0}  # fmt: skip  # presence at once, in order (coalescing: test_server_safety)
 
 

@@ -316,7 +316,8 @@ def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float)
         cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(port), "--db", db,
                "--bot-pause", str(bot_pause), "--deal-pause", str(deal_pause), "--max-tables", str(tables),
                "--max-connections", str(tables + 10), "--takeover-player", "heuristic",
-               "--connect-rate", "1000"]  # fmt: skip  # every person connects from this one address
+               "--connect-rate", "1000", "--tables-per-address", str(tables + 10),
+               "--create-rate", "100000"]  # fmt: skip  # every person connects from this one address
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             assert proc.stdout is not None

@@ -53,7 +53,8 @@ LADDER = (50, 100, 250, 350, 500, 750, 1000, 1500, 2000, 3000)
 def _serve(port: int, db: str, tables: int, *extra: str) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(port), "--db", db,
            "--max-tables", str(tables + 10), "--max-connections", str(tables + 50),
-           "--connect-rate", "1000", *extra]  # every client shares one address here  # fmt: skip
+           "--connect-rate", "1000", "--tables-per-address", str(tables + 10), "--create-rate", "100000",
+           *extra]  # every client shares one address here  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     proc.stdout.readline()

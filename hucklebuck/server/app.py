@@ -40,6 +40,7 @@ from .protocol import (
     parse_client_message,
     token_from_subprotocols,
 )
+from .quotas import TableQuotas
 from .storage import open_store
 from .store import Store, StoreError
 from .tables import TableRefused
@@ -258,6 +259,7 @@ def create_app(
     async def table_page(_request: Request) -> Response:
         return await page("table.html")
 
+    quotas = TableQuotas(cfg, _Buckets(cfg.create_rate, cfg.create_burst).take)
     pictures = {code: svg.encode() for code, svg in card_files().items()}  # drawn once, served from memory
 
     async def card_picture(request: Request) -> Response:
@@ -292,16 +294,23 @@ def create_app(
             data = load_json(body or b"null")
         except ValueError:
             return _error(400, "bad_request", "the request body is not JSON")
+        host = request.client.host if request.client is not None else ""
         try:
             req = read_table_request(data, cfg.max_name)
+            quotas.check(host, req, manager.tables)
             table, tokens = manager.create(req)
         except ProtocolError as exc:
             return _error(400, exc.code, exc.message)
         except TableRefused as exc:
+            if exc.code == "too_many":  # this address's quota: others may still create tables
+                answer = _error(429, exc.code, exc.message)
+                answer.headers["Retry-After"] = "60"
+                return answer
             return _error(503, exc.code, exc.message)
         except StoreError as exc:
             say(str(exc))
             return _error(503, "busy", "the server could not store the table; try again")
+        quotas.record(host, table.id, all(s.kind == "computer" for s in req.seats))
         seats = []
         for i, (seat, token) in enumerate(zip(table.seats, tokens, strict=True)):
             seats.append(
