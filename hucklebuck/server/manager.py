@@ -65,7 +65,8 @@ class TableManager:
         self.broken: dict[str, str] = {}
         self.connections = 0
         self.closing = False
-        self.bots = ComputerSeats(config.bot_threads, config.bot_pause)
+        cfg = config
+        self.bots = ComputerSeats(cfg.bot_threads, cfg.bot_pause, cfg.hint_threads, cfg.hint_queue)
         self._undo: dict[str, tuple[ServerTable, tuple[Any, ...]]] = {}
         self._batch: list[_Entry] = []
 
