@@ -52,7 +52,7 @@ def test_each_table_s_requests_reach_one_server_and_a_dead_one_is_routed_around(
     try:
         time.sleep(2.5)  # the first health checks
         seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "computer", "player": "random"}] * 3
-        tables = [ck.create_table(proxy.port, "deerpark", seats) for _ in range(12)]
+        tables = [ck.create_table(proxy.port, "deerpark", seats, public=True) for _ in range(12)]
         assert len(set(_owners(url).values())) >= 2  # created by more than one server
         for t in tables:  # the first request may move a table to the server its id hashes to
             for _ in range(50):

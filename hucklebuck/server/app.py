@@ -323,7 +323,8 @@ def create_app(
                     "link": f"/t/{table.id}#{token}" if token else None,
                 }
             )
-        return JSONResponse({"id": table.id, "seats": seats, "spectator_link": f"/t/{table.id}"}, 201)
+        made = {"id": table.id, "seats": seats, "spectator_link": f"/t/{table.id}", "public": req.public}
+        return JSONResponse(made, 201)
 
     async def api_table(request: Request) -> Response:
         try:

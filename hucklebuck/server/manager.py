@@ -194,6 +194,7 @@ class TableManager:
             "last_hand": None,
             "game_over": None,
             "game_number": 1,
+            "public": request.public,  # listed in the lobby; every other table is private
         }
         if request.spec.kind is GameKind.BUCKEM:
             fields["hands"] = request.hands or self.config.buckem_hands

@@ -241,6 +241,7 @@ class ServerTable:
             "over": over is not None,
             "winners": over["winners"] if over else [],
             "seq": self.seq,
+            "public": self.fields.get("public") is True,
         }
 
     # ------------------------------------------------------------- changes
