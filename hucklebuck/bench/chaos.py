@@ -569,8 +569,9 @@ def run(args: argparse.Namespace) -> None:
         print(f"write-ahead log: peak {peak / 2**20:.1f} MiB; over time: "
               + ", ".join(f"{t:.0f}s {s / 2**20:.1f}" for t, s in marks))  # fmt: skip
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
-    print(f"stored: {fig.stored_tables} tables ({fig.honest_tables} honest + 3 of the attackers'); "
-          f"every acknowledged move stored, none twice, no table of the attackers': "
+    print(f"stored: {fig.stored_tables} tables ({fig.honest_tables} honest + {3 + HINT_TABLES} of the "
+          f"attackers' + {fig.flood_created} of the creation flood, within its quotas); every acknowledged "
+          f"move stored, none twice, no other table of the attackers': "
           f"{'yes' if not fig.problems else 'NO'}")  # fmt: skip
     for p in fig.problems[:20]:
         print(f"    PROBLEM: {p}")
