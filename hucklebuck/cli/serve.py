@@ -210,12 +210,12 @@ def register(subparsers: Any) -> None:
 class _Redact(logging.Filter):
     """Keeps seat tokens out of the server's log lines."""
 
-    _TOKEN = re.compile(r"token=[^&\s\"']*")
+    _TOKEN = re.compile(r"(token=|hucklebuck\.token\.)[^&\s\"',]*")
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "token=" in message:
-            record.msg = self._TOKEN.sub("token=[hidden]", message)
+        if "token=" in message or "hucklebuck.token." in message:
+            record.msg = self._TOKEN.sub(r"\1[hidden]", message)
             record.args = ()
         return True
 
