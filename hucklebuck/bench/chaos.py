@@ -60,7 +60,7 @@ TABLES = 200
 """Tables with a scripted person."""
 SECONDS = 120.0
 """Length of the run at ``--scale 1``."""
-HINT_TABLES = 3
+HINT_TABLES = 10
 """Tables of the hint flooder (a person's seat it holds, asking for hints at each of its turns)."""
 KILL_EVERY = 20.0
 """Seconds between two ``kill -9`` of the server."""

@@ -127,19 +127,19 @@ def _create_burst(port: int, fig: _Figures) -> None:
     long_session = {"game": "buckem", "players": 5, "hands": 1000, "seats": [{"kind": "computer"}] * 5}
     nobody = {"game": "deerpark", "players": 4, "seats": [{"kind": "computer", "player": "heuristic"}] * 4}
     person = {"game": "deerpark", "players": 4}
-    for name, body in (("1,000-round Buck 'Em, nobody seated", long_session), ("computers only", nobody),
-                       ("a person and computers", person)):  # fmt: skip
-        for _ in range(10):
-            try:
-                status, answer = create_from(CREATOR, port, body, timeout=20)
-            except (OSError, http.client.HTTPException):
-                fig.flood_unsure += 1  # the server is being restarted: stored or not
-                continue
-            fig.attacks["creation flood requests"] += 1
-            code = answer.get("error", {}).get("code", "") if isinstance(answer, dict) else ""
-            fig.refusals[f"creation flood: HTTP {status} {code} ({name})"] += 1
-            if status == 201:
-                fig.flood_created += 1
+    kinds = (("1,000-round Buck 'Em, nobody seated", long_session), ("computers only", nobody),
+             ("a person and computers", person))  # fmt: skip
+    for name, body in kinds * 4:
+        try:
+            status, answer = create_from(CREATOR, port, body, timeout=20)
+        except (OSError, http.client.HTTPException):
+            fig.flood_unsure += 1  # the server is being restarted: stored or not
+            continue
+        fig.attacks["creation flood requests"] += 1
+        code = answer.get("error", {}).get("code", "") if isinstance(answer, dict) else ""
+        fig.refusals[f"creation flood: HTTP {status} {code} ({name})"] += 1
+        if status == 201:
+            fig.flood_created += 1
 
 
 async def _creations(port: int, fig: _Figures, stop: asyncio.Event) -> None:
