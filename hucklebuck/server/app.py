@@ -135,6 +135,16 @@ class _Socket:
             pass
         self.abort()
 
+    async def close_or_cut(self, code: int, reason: str) -> None:
+        """Close with ``code``; if the close cannot get through within ``DROP_WAIT`` seconds (the
+        client reads nothing, so the server's writes are held), cut the connection instead."""
+        try:
+            await asyncio.wait_for(self.ws.close(code, reason), DROP_WAIT)
+        except asyncio.TimeoutError:
+            self.abort()
+        except Exception:
+            pass
+
     def abort(self) -> None:
         """Cut the connection now (nothing more is sent): the server's own WebSocket protocol offers
         it; elsewhere (a test client) the close above is all there is."""
@@ -423,7 +433,7 @@ def create_app(
                         json.dumps(error_message("rate_limited", "too many messages; goodbye", table.seq))
                     )
                     await conn.finish()
-                    await ws.close(1008, "too many messages")
+                    await conn.close_or_cut(1008, "too many messages")
                     return
                 try:
                     parsed = parse_client_message(text, cfg.max_message)
@@ -431,7 +441,7 @@ def create_app(
                     conn.send_text(json.dumps(error_message(exc.code, exc.message, table.seq)))
                     if exc.code == "too_large":
                         await conn.finish()
-                        await ws.close(1009, "message too large")
+                        await conn.close_or_cut(1009, "message too large")
                         return
                     continue
                 table = manager.tables.get(table.id, table)
@@ -451,8 +461,7 @@ def create_app(
                 ws.application_state is WebSocketState.CONNECTED
                 and ws.client_state is WebSocketState.CONNECTED
             ):
-                with contextlib.suppress(Exception):
-                    await ws.close(*(conn.closing or (1000, "")))
+                await conn.close_or_cut(*(conn.closing or (1000, "")))
 
     routes: list[Any] = [
         Route("/", index),
