@@ -137,6 +137,7 @@ class Watch:
         return u.scheme in ("http", "ws") and u.netloc == o.netloc
 
     def page(self, page: Any) -> Any:
+        under_csp(page)
         page.on("console", self._console)
         page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
         page.on("websocket", self._websocket)
@@ -160,6 +161,22 @@ class Watch:
     def check(self) -> None:
         assert not self.problems, "\n".join(self.problems)
         assert not self.expected, f"expected console errors that never came: {self.expected}"
+
+
+def under_csp(page: Any) -> Any:
+    """Let ``page.wait_for_function`` take a bare expression on pages under the server's
+    Content-Security-Policy: Playwright evaluates an expression string with ``eval``, which the
+    policy forbids (as it should), and a function without it; so an expression is made one."""
+    wait = page.wait_for_function
+
+    def wait_for_function(expression: str, *args: Any, **kwargs: Any) -> Any:
+        text = expression.strip()
+        if not text.startswith(("(", "function", "async")):
+            expression = f"() => ({text})"
+        return wait(expression, *args, **kwargs)
+
+    page.wait_for_function = wait_for_function
+    return page
 
 
 def new_page(browser: Any, server: Server, width: int, allow_down: bool = False) -> tuple[Any, Watch]:

@@ -11,9 +11,12 @@ from typing import Any
 
 from hucklebuck.server.app import create_app
 from hucklebuck.server.config import ServerConfig
+from hucklebuck.server.protocol import seat_subprotocols
 
 FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": 0.1, "rate": 10_000.0, "burst": 10_000,
         "hostnames": ("testserver",),  # the name Starlette's test client sends
+        "create_rate": 10_000.0, "create_burst": 10_000, "tables_per_address": 10_000,  # test_server_quotas
+        "max_computer_tables": 10_000,
         "presence_pause": 0.0}  # fmt: skip  # presence at once, in order (coalescing: test_server_safety)
 
 
@@ -29,8 +32,16 @@ def client(cfg: ServerConfig | None = None, **kw: Any) -> Iterator[Any]:
         warnings.simplefilter("ignore")  # Starlette's note about httpx versions
         from starlette.testclient import TestClient
 
+    class Client(TestClient):
+        """The test client; a seat's token (:class:`SeatPath`) goes in the subprotocol header."""
+
+        def websocket_connect(self, url: str, subprotocols: Any = None, **more: Any) -> Any:
+            if subprotocols is None:
+                subprotocols = seat_subprotocols(getattr(url, "token", None))
+            return super().websocket_connect(str(url), subprotocols=subprotocols, **more)
+
     app = create_app(cfg or config(), **kw)
-    with TestClient(app) as c:
+    with Client(app) as c:
         c.app_ref = app
         yield c
 
@@ -49,12 +60,22 @@ def humans_and_bots(humans: int, bots: int, player: str = "random") -> list[dict
     return people + [{"kind": "computer", "player": player}] * bots
 
 
+class SeatPath(str):
+    """A table's WebSocket path with the seat token to offer beside it (never in the path itself)."""
+
+    token: str | None = None
+
+
+def seat_path(table_id: str, token: str | None) -> SeatPath:
+    """The WebSocket path of ``table_id``, opened with ``token`` (``None``: to watch)."""
+    path = SeatPath(f"/ws/tables/{table_id}")
+    path.token = token
+    return path
+
+
 def ws_url(table: dict[str, Any], seat: int | None = None) -> str:
-    """The WebSocket path for a seat (``None``: spectator)."""
-    url = f"/ws/tables/{table['id']}"
-    if seat is not None:
-        url += f"?token={table['seats'][seat]['token']}"
-    return url
+    """The WebSocket path for a seat (``None``: spectator); the test client offers the token."""
+    return seat_path(table["id"], None if seat is None else table["seats"][seat]["token"])
 
 
 _VALIDATORS: dict[str, Any] = {}

@@ -94,7 +94,7 @@ def test_tables_play_to_their_end_through_kill_9s_of_their_servers(
                 for _ in range(PER_GAME):
                     seats: list[dict[str, Any]] = [{"kind": "human", "name": n} for n in ("Ann", "Bo")]
                     seats += [{"kind": "computer", "player": "random"}] * (players - 2)
-                    table = ck.create_table(proxy.port, game, seats, **body)
+                    table = ck.create_table(proxy.port, game, seats, public=True, **body)
                     for seat in (0, 1):
                         people.append(ck.Person(proxy.port, table, seat, deadline, seed=len(people)))
                         people[-1].start()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import time
+from typing import Any
 
 import pytest
 
@@ -51,7 +52,7 @@ def test_each_table_s_requests_reach_one_server_and_a_dead_one_is_routed_around(
     try:
         time.sleep(2.5)  # the first health checks
         seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "computer", "player": "random"}] * 3
-        tables = [ck.create_table(proxy.port, "deerpark", seats) for _ in range(12)]
+        tables = [ck.create_table(proxy.port, "deerpark", seats, public=True) for _ in range(12)]
         assert len(set(_owners(url).values())) >= 2  # created by more than one server
         for t in tables:  # the first request may move a table to the server its id hashes to
             for _ in range(50):
@@ -65,8 +66,9 @@ def test_each_table_s_requests_reach_one_server_and_a_dead_one_is_routed_around(
                 status, answer = ck.http(proxy.port, f"/api/tables/{t['id']}")
                 assert status == 200, answer
                 token = t["seats"][0]["token"]
-                ws_url = f"ws://127.0.0.1:{proxy.port}/ws/tables/{t['id']}?token={token}"
-                with sync_client.connect(ws_url, open_timeout=10) as ws:
+                ws_url = f"ws://127.0.0.1:{proxy.port}/ws/tables/{t['id']}"
+                offered: Any = ["hucklebuck", f"hucklebuck.token.{token}"]
+                with sync_client.connect(ws_url, open_timeout=10, subprotocols=offered) as ws:
                     assert '"type":"state"' in str(ws.recv(timeout=10))
         assert _owners(url) == settled  # no table changed hands
         assert len(set(settled.values())) >= 2  # and the ids spread over the servers

@@ -35,7 +35,7 @@ def test_the_lobby_lists_the_tables_being_played(browser: Any, tmp_path: Path) -
         page.get_by_role("button", name="Create the table").wait_for()
         assert page.locator("#playing").is_hidden()  # no table yet: no list
         seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "computer", "player": "random"}] * 3
-        made = server.post("/api/tables", {"game": "deerpark", "players": 4, "seats": seats})
+        made = server.post("/api/tables", {"game": "deerpark", "players": 4, "seats": seats, "public": True})
         page.reload()
         link = page.get_by_role("link", name="Deer Park Euchre, 4 players: watch")
         link.wait_for()

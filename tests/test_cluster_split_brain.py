@@ -28,7 +28,14 @@ pytestmark = [pytest.mark.single_core, pytest.mark.filterwarnings("ignore::Depre
 
 def _url(server: ck.Serve, table: dict[str, Any], seat: int = 0) -> str:
     token = table["seats"][seat]["token"]
-    return f"ws://127.0.0.1:{server.port}/ws/tables/{table['id']}?token={token}"
+    return f"ws://127.0.0.1:{server.port}/ws/tables/{table['id']}#{token}"  # see _connect
+
+
+def _connect(url: str) -> Any:
+    """Open ``_url``'s seat: the token goes in the subprotocol header, never in the address."""
+    path, token = url.split("#")
+    offered: Any = ["hucklebuck", f"hucklebuck.token.{token}"]
+    return sync_client.connect(path, open_timeout=10, subprotocols=offered)
 
 
 def _until_my_turn(ws: Any, seat: int = 0) -> dict[str, Any]:
@@ -47,7 +54,7 @@ def test_a_paused_owner_resumed_after_a_takeover_changes_nothing(postgres_server
     try:
         seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "computer", "player": "random"}] * 3
         table = ck.create_table(a.port, "deerpark", seats)
-        old = sync_client.connect(_url(a, table), open_timeout=10)
+        old = _connect(_url(a, table))
         mine = _until_my_turn(old)
         s0 = mine["seq"]
         legal = mine["view"]["legal"]
@@ -65,7 +72,7 @@ def test_a_paused_owner_resumed_after_a_takeover_changes_nothing(postgres_server
             assert time.monotonic() - paused < 15, "b never took the table over"
             time.sleep(0.2)
         assert answers[0] == 503 and answer["seq"] == s0  # the same table, at the same state
-        with sync_client.connect(_url(b, table), open_timeout=10) as new:
+        with _connect(_url(b, table)) as new:
             m = _until_my_turn(new)
             assert m["seq"] == s0
             other = legal[-1]["id"]  # b's move at s0 (another card than the one a was sent, if any)

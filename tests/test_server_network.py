@@ -27,6 +27,7 @@ pytest.importorskip("websockets")
 import server_kit as kit
 
 import hucklebuck.server.store as store_module
+from hucklebuck.server.protocol import seat_subprotocols
 from hucklebuck.server.store import SQLiteStore, StoredMove, StoredTable, StoreError
 
 pytestmark = [pytest.mark.single_core, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -164,8 +165,9 @@ def test_a_client_that_stops_reading_is_cut(tmp_path: Path) -> None:
     srv = Served(tmp_path, "--rate", "1000000")
     try:
         table = srv.post("/api/tables", {"game": "deerpark", "seats": kit.humans_and_bots(1, 3)})
-        url = f"ws://127.0.0.1:{srv.port}/ws/tables/{table['id']}?token={table['seats'][0]['token']}"
-        ws = ClientProtocol(parse_uri(url))
+        url = f"ws://127.0.0.1:{srv.port}/ws/tables/{table['id']}"
+        offered = seat_subprotocols(table["seats"][0]["token"])
+        ws = ClientProtocol(parse_uri(url), subprotocols=offered)  # type: ignore[arg-type]
         sock = socket.socket()
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.connect(("127.0.0.1", srv.port))

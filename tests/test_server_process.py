@@ -24,6 +24,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 sync_client = pytest.importorskip("websockets.sync.client")
 
+from hucklebuck.server.protocol import seat_subprotocols  # noqa: E402
+
 pytestmark = [pytest.mark.single_core, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 ENV = os.environ | {"PYTHONUNBUFFERED": "1"}
@@ -85,7 +87,9 @@ class Server:
     def connect(self, table: dict[str, Any], seat: int) -> Any:
         token = table["seats"][seat]["token"]
         return sync_client.connect(
-            f"ws://127.0.0.1:{self.port}/ws/tables/{table['id']}?token={token}", open_timeout=10
+            f"ws://127.0.0.1:{self.port}/ws/tables/{table['id']}",
+            subprotocols=seat_subprotocols(token),  # type: ignore[arg-type]
+            open_timeout=10,
         )
 
     def kill9(self) -> None:

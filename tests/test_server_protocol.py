@@ -59,7 +59,7 @@ def test_a_seat_link_opens_its_own_seat_only() -> None:
             m = kit.receive_state(ws)
             assert m["you"] == 1
             assert m["view"]["hand"] and len(m["view"]["hand"]) == m["view"]["seats"][1]["cards"]
-        wrong = f"/ws/tables/{b['id']}?token={a['seats'][0]['token']}"
+        wrong = kit.seat_path(b["id"], a["seats"][0]["token"])
         with c.websocket_connect(wrong) as ws:
             m = kit.receive(ws)
             assert m["type"] == "error" and m["code"] == "bad_token"

@@ -153,8 +153,8 @@ def test_a_wrong_token_or_table_is_refused() -> None:
     with kit.client() as c:
         t = kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3))
         for url, code, close in [
-            (f"/ws/tables/{t['id']}?token=not-a-seat-token", "bad_token", 4401),
-            (f"/ws/tables/{t['id']}?token={t['seats'][0]['token'][:-1]}", "bad_token", 4401),
+            (kit.seat_path(t["id"], "not-a-seat-token"), "bad_token", 4401),
+            (kit.seat_path(t["id"], t["seats"][0]["token"][:-1]), "bad_token", 4401),
             ("/ws/tables/nosuchtable", "unknown_table", 4404),
         ]:
             with c.websocket_connect(url) as ws:

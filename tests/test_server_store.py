@@ -199,9 +199,13 @@ def test_a_restart_after_deals_and_ended_hands_resumes_the_same_state(db: str) -
         assert again["view"][key] == m["view"][key], key
 
 
-def test_the_table_listing_shows_every_stored_table(db: str) -> None:
+def test_the_table_listing_shows_every_stored_table_open_to_everyone(db: str) -> None:
     with kit.client(kit.config(db=db)) as c:
-        made = [kit.new_table(c, g, kit.humans_and_bots(1, n)) for g, n in (("deerpark", 3), ("buckem", 4))]
+        made = [
+            kit.new_table(c, g, kit.humans_and_bots(1, n), public=True)
+            for g, n in (("deerpark", 3), ("buckem", 4))
+        ]
+        kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3))  # private: never listed
         listed = c.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == [made[1]["id"], made[0]["id"]]  # newest first
     described = [(t["game"], t["players"], t["over"]) for t in listed]

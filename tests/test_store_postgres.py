@@ -175,7 +175,7 @@ def test_a_dead_owner_s_tables_are_taken_at_once_and_a_live_one_s_on_request(pg_
 def test_a_request_at_a_process_that_does_not_own_the_table_gets_a_retry_answer(pg_url: str) -> None:
     cfg = kit.config(db=pg_url)
     with kit.client(cfg) as a, kit.client(cfg) as b:
-        t = kit.new_table(a, "deerpark", kit.humans_and_bots(1, 3))
+        t = kit.new_table(a, "deerpark", kit.humans_and_bots(1, 3), public=True)  # listed: see the end
         assert a.get(f"/api/tables/{t['id']}").status_code == 200
         with a.websocket_connect(kit.ws_url(t, 0)) as ws:
             first = kit.receive_state(ws)
@@ -197,7 +197,7 @@ def test_a_request_at_a_process_that_does_not_own_the_table_gets_a_retry_answer(
         assert r.status_code == 200 and r.json()["seq"] == state["seq"]  # the same table, played on at b
         assert a.app_ref.state.manager.tables.get(t["id"]) is None  # and a holds no copy of it
         listed = {row["id"] for row in a.get("/api/tables").json()["tables"]}
-        t2 = kit.new_table(b, "hucklebuck", kit.humans_and_bots(1, 3))
+        t2 = kit.new_table(b, "hucklebuck", kit.humans_and_bots(1, 3), public=True)
         listed = {row["id"] for row in a.get("/api/tables").json()["tables"]}
         assert {t["id"], t2["id"]} <= listed  # each process lists every process's tables
 

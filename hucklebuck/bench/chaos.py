@@ -12,13 +12,18 @@ multiplies it: ``--scale 15`` is half an hour).
 * connection floods (hundreds of sockets at once), half-sent HTTP requests, clients that stop
   reading, hostile messages (deep JSON, a seat that does not exist, over the limit in bytes),
   a seat reconnecting in a loop, and requests of another site (``Origin``, ``text/plain``,
-  another ``Host``) or with sizes past their bounds.
+  another ``Host``) or with sizes past their bounds;
+* and, ten seconds on and ten off (:mod:`hucklebuck.bench.chaos_floods`), ping floods from a
+  client that never reads, creation floods, and hint floods at the flooder's own tables.
 
-Reported: the p50/p99 latency the honest people saw from a move to its state, their moves
+Reported: the p50/p99 latency the honest people saw from a move to its state (and, with and
+without the floods, that p99 and the p99 of the computers' turn-around: from the person's move
+to their next turn), the server's peak memory with and without the floods, their moves
 acknowledged, every refusal by kind, the write-ahead log's size over time, the kills, and the
 check at the end: every stored game is restored (replaying every step), each person's
 acknowledged moves are all stored, none twice (a move sent just before a kill may be stored
-without its answer: those are counted apart), and no request of the attackers made a table.
+without its answer: those are counted apart), and no request of the attackers made a table
+(but the creation flood's, within its quotas).
 
 The server's ``--connect-rate`` is raised for the run: every client here shares one address,
 and a few hundred people reconnecting at once after a kill would otherwise be refused as one
@@ -46,12 +51,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..server.protocol import seat_subprotocols
+from .chaos_floods import HINTER, create_from, floods, honest_address
+
 __all__ = ["Figures", "run", "soak"]
 
 TABLES = 200
 """Tables with a scripted person."""
 SECONDS = 120.0
 """Length of the run at ``--scale 1``."""
+HINT_TABLES = 10
+"""Tables of the hint flooder (a person's seat it holds, asking for hints at each of its turns)."""
 KILL_EVERY = 20.0
 """Seconds between two ``kill -9`` of the server."""
 GAMES = (("deerpark", 4), ("hucklebuck", 4), ("buckem", 5))
@@ -76,6 +86,16 @@ class Figures:
     problems: list[str] = field(default_factory=list)
     stored_tables: int = 0
     honest_tables: int = 0
+    flooding: bool = False
+    """Whether the floods are on now (they run in alternate windows)."""
+    by_phase: dict[bool, list[float]] = field(default_factory=lambda: {False: [], True: []})
+    """Honest latencies (move to state) without and with the floods."""
+    turnaround: dict[bool, list[float]] = field(default_factory=lambda: {False: [], True: []})
+    """From a person's acknowledged move to their next turn (the computers' moves between), by phase."""
+    rss: list[tuple[float, int, bool]] = field(default_factory=list)
+    """The server's resident memory over time: (seconds, bytes, floods on)."""
+    flood_created: int = 0
+    flood_unsure: int = 0
 
 
 def _free_port() -> int:
@@ -134,15 +154,12 @@ def _request(port: int, method: str, path: str, body: bytes | None, headers: dic
         return int(exc.code)
 
 
-def _create(port: int, game: str, players: int) -> dict[str, Any]:
+def _create(port: int, game: str, players: int, source: str = "127.0.0.1") -> dict[str, Any]:
     seats = [{"kind": "human", "name": "P"}] + [{"kind": "computer", "player": "heuristic"}] * (players - 1)
-    body = json.dumps({"game": game, "players": players, "seats": seats}).encode()
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/tables", data=body, headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(req, timeout=60) as r:
-        out: dict[str, Any] = json.loads(r.read())
-        return out
+    status, out = create_from(source, port, {"game": game, "players": players, "seats": seats})
+    if status != 201:
+        raise RuntimeError(f"a table could not be created from {source}: HTTP {status} {out}")
+    return dict(out)
 
 
 # --------------------------------------------------------------- honest people
@@ -155,13 +172,17 @@ async def _person(port: int, table: dict[str, Any], fig: Figures, stop: asyncio.
 
     rng = random.Random(seed)
     tid = table["id"]
-    url = f"ws://127.0.0.1:{port}/ws/tables/{tid}?token={table['seats'][0]['token']}"
+    url = f"ws://127.0.0.1:{port}/ws/tables/{tid}"
+    offered: Any = seat_subprotocols(table["seats"][0]["token"])
     loop = asyncio.get_running_loop()
     pending: tuple[int, float] | None = None
+    acked_at: float | None = None
     first = True
     while not stop.is_set():
         try:
-            async with connect(url, open_timeout=10, max_size=None, ping_interval=None) as ws:
+            async with connect(
+                url, subprotocols=offered, open_timeout=10, max_size=None, ping_interval=None
+            ) as ws:
                 if not first:
                     fig.reconnects += 1
                 first = False
@@ -188,17 +209,23 @@ async def _person(port: int, table: dict[str, Any], fig: Figures, stop: asyncio.
                         if seq == pending[0] + 1:
                             fig.acked[tid] += 1
                             fig.latencies.append(loop.time() - pending[1])
+                            fig.by_phase[fig.flooding].append(loop.time() - pending[1])
+                            acked_at = loop.time()
                         else:
                             fig.uncertain[tid] += 1
                         pending = None
                     if view["game_over"]:
                         return
                     if view["to_act"] == 0 and view["legal"] and pending is None:
+                        if acked_at is not None:
+                            fig.turnaround[fig.flooding].append(loop.time() - acked_at)
+                            acked_at = None
                         move = rng.choice(view["legal"])
                         pending = (seq, loop.time())
                         await ws.send(json.dumps({"type": "act", "action": move["id"], "seq": seq}))
         except (OSError, WebSocketException, asyncio.TimeoutError):
             pass
+        acked_at = None  # a reconnection's wait is not the computers'
         if pending is not None:  # cut off before its answer: stored or not, nobody can tell
             fig.uncertain[tid] += 1
             pending = None
@@ -322,10 +349,13 @@ async def _hostile_messages(port: int, table: dict[str, Any], fig: Figures, stop
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, WebSocketException
 
-    url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}?token={table['seats'][0]['token']}"
+    url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}"
+    offered: Any = seat_subprotocols(table["seats"][0]["token"])
     while await _every(3.0, stop):
         try:
-            async with connect(url, open_timeout=10, max_size=None, ping_interval=None) as ws:
+            async with connect(
+                url, subprotocols=offered, open_timeout=10, max_size=None, ping_interval=None
+            ) as ws:
                 first = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if first["type"] != "state":
                     fig.refusals[f"hostile message: {first['code']}"] += 1
@@ -350,10 +380,13 @@ async def _reconnect_loop(port: int, table: dict[str, Any], fig: Figures, stop: 
     from websockets.asyncio.client import connect
     from websockets.exceptions import WebSocketException
 
-    url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}?token={table['seats'][0]['token']}"
+    url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}"
+    offered: Any = seat_subprotocols(table["seats"][0]["token"])
     while not stop.is_set():
         try:
-            async with connect(url, open_timeout=5, max_size=None, ping_interval=None) as ws:
+            async with connect(
+                url, subprotocols=offered, open_timeout=5, max_size=None, ping_interval=None
+            ) as ws:
                 m = json.loads(await asyncio.wait_for(ws.recv(), 5))
                 fig.attacks["seat reconnects"] += 1
                 if m["type"] == "error":
@@ -410,8 +443,9 @@ async def _wal(db: str, fig: Figures, stop: asyncio.Event, began: float) -> None
 
 
 async def _attack(
-    server: _Server, honest: list[dict[str, Any]], own: list[dict[str, Any]], fig: Figures
-) -> None:
+    server: _Server, honest: list[dict[str, Any]], own: list[dict[str, Any]], hinted: list[dict[str, Any]],
+    fig: Figures,
+) -> None:  # fmt: skip
     stop = asyncio.Event()
     began = time.monotonic()
     port = server.port
@@ -426,6 +460,7 @@ async def _attack(
         asyncio.create_task(_cross_site(port, fig, stop)),
         asyncio.create_task(_wal(server.db, fig, stop, began)),
     ]
+    tasks += floods(port, lambda: server.proc.pid if server.proc else None, own[0], hinted, fig, stop)
     await asyncio.sleep(fig.seconds)
     stop.set()
     await asyncio.wait(tasks, timeout=60)
@@ -471,16 +506,20 @@ def soak(seconds: float, tables: int | None = None) -> Figures:
         server = _Server(db, _free_port(), os.path.join(tmp, "serve.log"))
         server.start()
         try:
-            honest = [_create(server.port, *GAMES[i % len(GAMES)]) for i in range(tables)]
-            own = [_create(server.port, "deerpark", 4) for _ in range(3)]
-            asyncio.run(_attack(server, honest, own, fig))
+            honest = [_create(server.port, *GAMES[i % len(GAMES)], honest_address(i)) for i in range(tables)]
+            own = [_create(server.port, "deerpark", 4, "127.0.0.2") for _ in range(3)]
+            hinted = [_create(server.port, "hucklebuck", 4, HINTER) for _ in range(HINT_TABLES)]
+            asyncio.run(_attack(server, honest, own, hinted, fig))
         finally:
             status = server.stop()
         if status != 0:
             fig.problems.append(f"the server ended with status {status} at the last, clean stop")
         _check(db, fig, honest)
-        if fig.stored_tables != len(honest) + 3:
-            fig.problems.append(f"{fig.stored_tables - len(honest) - 3} table(s) created by the attackers")
+        known = len(honest) + 3 + HINT_TABLES + fig.flood_created
+        if not known <= fig.stored_tables <= known + fig.flood_unsure:
+            fig.problems.append(
+                f"{fig.stored_tables - known} table(s) created by the attackers past their quotas"
+            )
         with open(server.log, encoding="utf-8", errors="replace") as f:
             log = f.read()
         if "Traceback" in log:
@@ -512,6 +551,12 @@ def run(args: argparse.Namespace) -> None:
     print(f"honest moves acknowledged: {sum(fig.acked.values())} (p50 {_pct(lat, 0.5) * 1e3:.1f} ms, "
           f"p99 {_pct(lat, 0.99) * 1e3:.1f} ms, max {max(lat, default=0) * 1e3:.0f} ms); cut off by a kill "
           f"or a drop: {sum(fig.uncertain.values())}; reconnects: {fig.reconnects}")  # fmt: skip
+    for flooding, words in ((False, "without the floods"), (True, "with floods of pings, creations, hints")):
+        lat, turn = fig.by_phase[flooding], fig.turnaround[flooding]
+        mem = [b for _t, b, on in fig.rss if on == flooding]
+        print(f"    {words}: move to state p99 {_pct(lat, 0.99) * 1e3:.1f} ms ({len(lat)} moves); "
+              f"computers' turn-around p50 {_pct(turn, 0.5):.2f} s, p99 {_pct(turn, 0.99):.2f} s "
+              f"({len(turn)}); server memory peak {max(mem, default=0) / 2**20:.0f} MiB")  # fmt: skip
     restarts = ", ".join(f"{r:.1f}" for r in fig.restarts)
     print(f"kill -9: {fig.kills} (restarted, listening after: {restarts} s)")
     print("attacks: " + "; ".join(f"{k} {v}" for k, v in sorted(fig.attacks.items())))
@@ -524,8 +569,9 @@ def run(args: argparse.Namespace) -> None:
         print(f"write-ahead log: peak {peak / 2**20:.1f} MiB; over time: "
               + ", ".join(f"{t:.0f}s {s / 2**20:.1f}" for t, s in marks))  # fmt: skip
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
-    print(f"stored: {fig.stored_tables} tables ({fig.honest_tables} honest + 3 of the attackers'); "
-          f"every acknowledged move stored, none twice, no table of the attackers': "
+    print(f"stored: {fig.stored_tables} tables ({fig.honest_tables} honest + {3 + HINT_TABLES} of the "
+          f"attackers' + {fig.flood_created} of the creation flood, within its quotas); every acknowledged "
+          f"move stored, none twice, no other table of the attackers': "
           f"{'yes' if not fig.problems else 'NO'}")  # fmt: skip
     for p in fig.problems[:20]:
         print(f"    PROBLEM: {p}")

@@ -117,12 +117,16 @@ class _Person(asyncio.Protocol):
     """
 
     def __init__(
-        self, url: str, table_id: str, stop_at: float, result: Run, done: asyncio.Future[None]
-    ) -> None:
+        self, url: str, table_id: str, stop_at: float, result: Run, done: asyncio.Future[None],
+        token: str | None = None,
+    ) -> None:  # fmt: skip
         from websockets.client import ClientProtocol
         from websockets.uri import parse_uri
 
-        self.ws = ClientProtocol(parse_uri(url), max_size=None)
+        from ..server.protocol import seat_subprotocols
+
+        offered: Any = seat_subprotocols(token)  # the seat token goes in a header, never in the url
+        self.ws = ClientProtocol(parse_uri(url), max_size=None, subprotocols=offered)
         self.table_id, self.stop_at, self.result, self.done = table_id, stop_at, result, done
         self.loop = asyncio.get_running_loop()
         self.transport: asyncio.Transport | None = None
@@ -224,9 +228,9 @@ async def _people(port: int, tables: list[dict[str, Any]], stop_at: float, resul
     loop = asyncio.get_running_loop()
     people: list[_Person] = []
     for t in tables:
-        url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}?token={t['seats'][0]['token']}"
+        url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}"
         done: asyncio.Future[None] = loop.create_future()
-        person = _Person(url, t["id"], stop_at, result, done)
+        person = _Person(url, t["id"], stop_at, result, done, t["seats"][0]["token"])
         await loop.create_connection(lambda person=person: person, "127.0.0.1", port)  # type: ignore[misc]
         people.append(person)
     marks: list[tuple[float, float, float]] = []  # (server CPU, own CPU, load) as timing begins and ends
@@ -312,7 +316,8 @@ def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float)
         cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(port), "--db", db,
                "--bot-pause", str(bot_pause), "--deal-pause", str(deal_pause), "--max-tables", str(tables),
                "--max-connections", str(tables + 10), "--takeover-player", "heuristic",
-               "--connect-rate", "1000"]  # fmt: skip  # every person connects from this one address
+               "--connect-rate", "1000", "--tables-per-address", str(tables + 10),
+               "--create-rate", "100000"]  # fmt: skip  # every person connects from this one address
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             assert proc.stdout is not None

@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..server.protocol import seat_subprotocols
 from .server import GAMES, WARM_UP, Run, _check_store, _free_port, _pct, _Person, _post
 
 __all__ = ["LADDER", "TARGET", "failover", "held", "measure", "run"]
@@ -52,7 +53,8 @@ LADDER = (50, 100, 250, 350, 500, 750, 1000, 1500, 2000, 3000)
 def _serve(port: int, db: str, tables: int, *extra: str) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(port), "--db", db,
            "--max-tables", str(tables + 10), "--max-connections", str(tables + 50),
-           "--connect-rate", "1000", *extra]  # every client shares one address here  # fmt: skip
+           "--connect-rate", "1000", "--tables-per-address", str(tables + 10), "--create-rate", "100000",
+           *extra]  # every client shares one address here  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     proc.stdout.readline()
@@ -121,9 +123,9 @@ async def _people(
     stop_at = loop.time() + 600  # until every connection is open (then set below)
     people: list[_Person] = []
     for port, t in targets:
-        url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}?token={t['seats'][0]['token']}"
+        url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}"
         done: asyncio.Future[None] = loop.create_future()
-        person = _Person(url, t["id"], stop_at, result, done)
+        person = _Person(url, t["id"], stop_at, result, done, t["seats"][0]["token"])
         await loop.create_connection(lambda person=person: person, "127.0.0.1", port)  # type: ignore[misc]
         people.append(person)
     while result.connected < len(people) and not all(p.done.done() for p in people):
@@ -287,12 +289,13 @@ class _Reconnecting:
         from websockets.asyncio.client import connect
 
         token = self.table["seats"][0]["token"]
-        url = f"ws://127.0.0.1:{self.port}/ws/tables/{self.table['id']}?token={token}"
+        url = f"ws://127.0.0.1:{self.port}/ws/tables/{self.table['id']}"
+        offered: Any = seat_subprotocols(token)
         sent: int | None = None
         waiting = False
         while not stop.is_set():
             try:
-                async with connect(url, open_timeout=5, close_timeout=1) as ws:
+                async with connect(url, open_timeout=5, close_timeout=1, subprotocols=offered) as ws:
                     first = True
                     async for raw in ws:
                         m = json.loads(raw)

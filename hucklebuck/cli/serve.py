@@ -140,6 +140,29 @@ def register(subparsers: Any) -> None:
         help=f"most tables at once (default {d.max_tables})",
     )
     p.add_argument(
+        "--tables-per-address",
+        type=positive_int,
+        default=d.tables_per_address,
+        metavar="N",
+        help=f"tables created from one address that may be in play at once (default {d.tables_per_address})",
+    )
+    p.add_argument(
+        "--create-rate",
+        type=_rate,
+        default=d.create_rate * 60,
+        metavar="N",
+        help=f"tables a minute one address may create on average, {d.create_burst} at once "
+        f"(default {d.create_rate * 60:g})",
+    )
+    p.add_argument(
+        "--max-computer-tables",
+        type=positive_int,
+        default=d.max_computer_tables,
+        metavar="N",
+        help=f"tables with nobody at them that may be in play at once (default {d.max_computer_tables}); "
+        f"their Buck 'Em sessions last at most {d.computer_hands} rounds",
+    )
+    p.add_argument(
         "--max-connections",
         type=positive_int,
         default=d.max_connections,
@@ -187,12 +210,12 @@ def register(subparsers: Any) -> None:
 class _Redact(logging.Filter):
     """Keeps seat tokens out of the server's log lines."""
 
-    _TOKEN = re.compile(r"token=[^&\s\"']*")
+    _TOKEN = re.compile(r"(token=|hucklebuck\.token\.)[^&\s\"',]*")
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "token=" in message:
-            record.msg = self._TOKEN.sub("token=[hidden]", message)
+        if "token=" in message or "hucklebuck.token." in message:
+            record.msg = self._TOKEN.sub(r"\1[hidden]", message)
             record.args = ()
         return True
 
@@ -269,6 +292,10 @@ def run(args: argparse.Namespace) -> int:
         tune_gc=True,
         rate=args.rate,
         burst=max(d.burst, int(args.rate * 2)),
+        tables_per_address=args.tables_per_address,
+        create_rate=args.create_rate / 60,
+        create_burst=max(d.create_burst, int(args.create_rate / 3)),
+        max_computer_tables=args.max_computer_tables,
     )
     _check_port(args.host, args.port)
     try:
@@ -281,7 +308,8 @@ def run(args: argparse.Namespace) -> int:
         notes = logging.StreamHandler(sys.stderr)
         notes.setFormatter(logging.Formatter("hucklebuck serve: %(message)s"))
         logging.getLogger("hucklebuck.serve").addHandler(notes)
-    http, ws = protocols(ConnectionLimits(bound, args.request_timeout))
+    limits = ConnectionLimits(bound, args.request_timeout, frame_rate=config.rate, frame_burst=config.burst)
+    http, ws = protocols(limits)
     server = uvicorn.Server(
         uvicorn.Config(
             app,

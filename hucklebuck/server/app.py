@@ -29,10 +29,18 @@ from ..cardart import card_files
 from .catalog import games_listing, read_table_request
 from .cluster import RETRY_AFTER, ClusterManager, is_shared, table_listing
 from .config import ServerConfig
-from .guard import RequestGuard, origin_allowed
+from .guard import PageHeaders, RequestGuard, origin_allowed
 from .manager import TableManager
 from .netlimits import quiet_accept_errors
-from .protocol import ProtocolError, error_message, load_json, parse_client_message
+from .protocol import (
+    SUBPROTOCOL,
+    ProtocolError,
+    error_message,
+    load_json,
+    parse_client_message,
+    token_from_subprotocols,
+)
+from .quotas import TableQuotas
 from .storage import open_store
 from .store import Store, StoreError
 from .tables import TableRefused
@@ -126,6 +134,16 @@ class _Socket:
         except (Exception, asyncio.CancelledError):
             pass
         self.abort()
+
+    async def close_or_cut(self, code: int, reason: str) -> None:
+        """Close with ``code``; if the close cannot get through within ``DROP_WAIT`` seconds (the
+        client reads nothing, so the server's writes are held), cut the connection instead."""
+        try:
+            await asyncio.wait_for(self.ws.close(code, reason), DROP_WAIT)
+        except asyncio.TimeoutError:
+            self.abort()
+        except Exception:
+            pass
 
     def abort(self) -> None:
         """Cut the connection now (nothing more is sent): the server's own WebSocket protocol offers
@@ -251,6 +269,7 @@ def create_app(
     async def table_page(_request: Request) -> Response:
         return await page("table.html")
 
+    quotas = TableQuotas(cfg, _Buckets(cfg.create_rate, cfg.create_burst).take)
     pictures = {code: svg.encode() for code, svg in card_files().items()}  # drawn once, served from memory
 
     async def card_picture(request: Request) -> Response:
@@ -285,16 +304,23 @@ def create_app(
             data = load_json(body or b"null")
         except ValueError:
             return _error(400, "bad_request", "the request body is not JSON")
+        host = request.client.host if request.client is not None else ""
         try:
             req = read_table_request(data, cfg.max_name)
+            quotas.check(host, req, manager.tables)
             table, tokens = manager.create(req)
         except ProtocolError as exc:
             return _error(400, exc.code, exc.message)
         except TableRefused as exc:
+            if exc.code == "too_many":  # this address's quota: others may still create tables
+                answer = _error(429, exc.code, exc.message)
+                answer.headers["Retry-After"] = "60"
+                return answer
             return _error(503, exc.code, exc.message)
         except StoreError as exc:
             say(str(exc))
             return _error(503, "busy", "the server could not store the table; try again")
+        quotas.record(host, table.id, all(s.kind == "computer" for s in req.seats))
         seats = []
         for i, (seat, token) in enumerate(zip(table.seats, tokens, strict=True)):
             seats.append(
@@ -307,7 +333,8 @@ def create_app(
                     "link": f"/t/{table.id}#{token}" if token else None,
                 }
             )
-        return JSONResponse({"id": table.id, "seats": seats, "spectator_link": f"/t/{table.id}"}, 201)
+        made = {"id": table.id, "seats": seats, "spectator_link": f"/t/{table.id}", "public": req.public}
+        return JSONResponse(made, 201)
 
     async def api_table(request: Request) -> Response:
         try:
@@ -343,8 +370,13 @@ def create_app(
     by_address = _Buckets(cfg.connect_rate, cfg.connect_burst)
     by_seat = _Buckets(cfg.seat_connect_rate, cfg.seat_connect_burst)
 
+    def answered(ws: WebSocket) -> str | None:
+        """The subprotocol to accept with: ours if offered (a browser that offered some drops
+        a connection accepted with none), never the one that carries the token."""
+        return SUBPROTOCOL if SUBPROTOCOL in ws.scope.get("subprotocols", ()) else None
+
     async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
-        await ws.accept()
+        await ws.accept(answered(ws))
         await ws.send_text(json.dumps(error_message(code, message, -1)))
         await ws.close(close_code, message[:120])
 
@@ -360,7 +392,11 @@ def create_app(
             else:
                 await refuse(ws, "unknown_table", exc.message, 4404)
             return
-        token = ws.query_params.get("token")
+        if "token" in ws.query_params:  # it is in the access logs already: refuse it, so nobody relies on it
+            words = "a seat token never goes in the address: offer it as subprotocol hucklebuck.token.TOKEN"
+            await refuse(ws, "bad_token", words, 4401)
+            return
+        token = token_from_subprotocols(list(ws.scope.get("subprotocols", ())))
         seat = None
         if token:
             seat = table.seat_for_token(token)
@@ -375,7 +411,7 @@ def create_app(
         if manager.connections >= cfg.max_connections:
             await refuse(ws, "busy", "the server has as many connections as it takes; try later", 1013)
             return
-        await ws.accept()
+        await ws.accept(answered(ws))
         manager.connections += 1
         conn = _Socket(ws, seat)
         bucket = _Bucket(cfg.rate, cfg.burst)
@@ -397,7 +433,7 @@ def create_app(
                         json.dumps(error_message("rate_limited", "too many messages; goodbye", table.seq))
                     )
                     await conn.finish()
-                    await ws.close(1008, "too many messages")
+                    await conn.close_or_cut(1008, "too many messages")
                     return
                 try:
                     parsed = parse_client_message(text, cfg.max_message)
@@ -405,7 +441,7 @@ def create_app(
                     conn.send_text(json.dumps(error_message(exc.code, exc.message, table.seq)))
                     if exc.code == "too_large":
                         await conn.finish()
-                        await ws.close(1009, "message too large")
+                        await conn.close_or_cut(1009, "message too large")
                         return
                     continue
                 table = manager.tables.get(table.id, table)
@@ -425,8 +461,7 @@ def create_app(
                 ws.application_state is WebSocketState.CONNECTED
                 and ws.client_state is WebSocketState.CONNECTED
             ):
-                with contextlib.suppress(Exception):
-                    await ws.close(*(conn.closing or (1000, "")))
+                await conn.close_or_cut(*(conn.closing or (1000, "")))
 
     routes: list[Any] = [
         Route("/", index),
@@ -447,6 +482,6 @@ def create_app(
 
         routes.append(Route("/static/{path:path}", no_static))
     guard = Middleware(RequestGuard, hostnames=cfg.hostnames, origins=cfg.origins)
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(PageHeaders), guard])
     app.state.manager = manager
     return app

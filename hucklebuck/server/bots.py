@@ -4,7 +4,7 @@ A computer seat reads its seat's observation through the seat interface
 (:class:`SeatClient`), so it knows what that seat may know and nothing more
 (DEF #91), and its random choices are seeded under a key only the server holds.
 It thinks in a bounded thread pool (never on the event loop, so one table's
-thinking never holds up another's messages), waits the
+thinking never holds up another's messages; hints have a pool of their own), waits the
 configured pause so people can follow the play, and then sends an ordinary
 ``act`` message carrying the ``seq`` it decided on.  The table checks that
 message exactly as it checks a person's.
@@ -24,7 +24,7 @@ from ..actions import Action
 from ..errors import HucklebuckError
 from ..packs import GameKind
 from ..players import make_player
-from .protocol import ClientMessage
+from .protocol import ClientMessage, ProtocolError
 
 __all__ = ["ComputerSeats", "SeatClient", "choose_move", "choose_or_fall_back"]
 
@@ -131,9 +131,19 @@ class ComputerSeats:
     event loop once its pause is over.
     """
 
-    def __init__(self, threads: int, pause: float) -> None:
-        """A pool of ``threads`` threads; each move is sent ``pause`` seconds or more after its turn began."""
+    def __init__(self, threads: int, pause: float, hint_threads: int = 1, hint_queue: int = 8) -> None:
+        """A pool of ``threads`` threads; each move is sent ``pause`` seconds or more after its turn began.
+
+        Hints (:meth:`run`) have a pool of their own, ``hint_threads`` threads with at most
+        ``hint_queue`` hints waiting: so a table's computer seats never wait behind
+        anyone's hints, and a flood of hints is refused rather than queued."""
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="hucklebuck-bot")
+        self._hint_pool = ThreadPoolExecutor(
+            max_workers=max(1, hint_threads), thread_name_prefix="hucklebuck-hint"
+        )
+        self.hint_limit = max(1, hint_threads) + max(0, hint_queue)
+        self.hints = 0
+        """Hints being worked out or waiting for a thread."""
         self.pause = pause
         self._queue: list[_Decision] = []
         self._closed = False
@@ -206,13 +216,23 @@ class ComputerSeats:
             _finish(d)
 
     def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-        """Run ``fn(*args)`` in the pool (for hints)."""
-        return asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        """Run ``fn(*args)`` in the hints' own pool; :class:`ProtocolError` (``busy``) when as many
+        hints as it takes are being worked out or waiting already."""
+        if self.hints >= self.hint_limit:
+            raise ProtocolError("busy", "the server is working out other hints; ask again in a moment")
+        self.hints += 1
+        future = asyncio.get_running_loop().run_in_executor(self._hint_pool, fn, *args)
+        future.add_done_callback(self._hint_done)
+        return future
+
+    def _hint_done(self, _future: asyncio.Future[Any]) -> None:
+        self.hints -= 1
 
     def close(self) -> None:
         """Stop thinking: pending decisions are dropped (they are recomputed after a restart)."""
         self._closed = True
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._hint_pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _seed(text: str, key: bytes) -> int:

@@ -113,6 +113,9 @@ class TableRequest:
     turn_timer: float | None
     hands: int | None
     """Buck 'Em: how many rounds the session lasts."""
+    public: bool = False
+    """Open to everyone: listed by ``GET /api/tables`` (the lobby).  A table is private unless
+    its host chose this: not listed, and watched only by those given its watch link."""
 
 
 def _bad(message: str) -> ProtocolError:
@@ -209,10 +212,14 @@ def read_table_request(body: object, max_name: int) -> TableRequest:
         isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS
     ):
         raise _bad(f'"hands" must be a whole number from 1 to {MAX_HANDS}, or null')
+    public = body.get("public", False)
+    if not isinstance(public, bool):
+        raise _bad('"public" must be true (open to everyone: listed in the lobby) or false (the default)')
     try:
         spec.game_type(
             players, options=options, seed=0
         )  # the engine checks the player count for these options
     except HucklebuckError as exc:
         raise _bad(str(exc)) from None
-    return TableRequest(spec, players, options, tuple(seats), None if timer is None else float(timer), hands)
+    timer_s = None if timer is None else float(timer)
+    return TableRequest(spec, players, options, tuple(seats), timer_s, hands, public)

@@ -281,7 +281,8 @@ class _Writing:
 
 
 def table_listing(manager: TableManager) -> list[dict[str, Any]]:
-    """``GET /api/tables``: every table (of every process, when the database is shared)."""
+    """``GET /api/tables``: every table open to everyone (of every process, when the database is
+    shared); a private table is never listed."""
     listing = getattr(manager.store, "listing", None)
     if listing is not None:
         rows: list[dict[str, Any]] = listing()
@@ -289,4 +290,5 @@ def table_listing(manager: TableManager) -> list[dict[str, Any]]:
     return [
         {"id": t.id, "game": t.game.kind.value, "players": t.game.players, "over": t.over}
         for t in reversed(list(manager.tables.values()))
+        if t.fields.get("public") is True
     ]

@@ -37,6 +37,22 @@ class ServerConfig:
     turns it on): objects alive after start-up are frozen, and full collections are rare."""
     max_tables: int = 1000
     """Most tables held at once; creating one more is refused."""
+    create_rate: float = 0.2
+    """Tables a second one address may create on average (one every five seconds)."""
+    create_burst: int = 20
+    """Tables one address may create at once before ``create_rate`` applies."""
+    tables_per_address: int = 50
+    """Tables created from one address that may be in play at once (not over yet)."""
+    max_computer_tables: int = 20
+    """Tables with nobody at them (every seat a computer) that may be in play at once."""
+    computer_hands: int = 100
+    """Most rounds of a Buck 'Em session with nobody at the table."""
+    hint_threads: int = 1
+    """Threads hints are worked out in: a pool of their own, so that no table's computer seats
+    wait behind anyone's hints."""
+    hint_queue: int = 8
+    """Hints that may wait for a thread at once; one more is refused (busy), and each table
+    may have one hint in the works at a time."""
     max_connections: int = 5000
     """Most connections at once, HTTP and WebSocket together; one more is refused.  ``hucklebuck
     serve`` lowers it below what the process may open (its limit of open files)."""

@@ -19,6 +19,12 @@ where a state-changing request comes from.
 
 The WebSocket ``Origin`` is checked by the table WebSocket itself
 (:func:`origin_allowed`), after this guard has checked the ``Host``.
+
+:class:`PageHeaders` puts :data:`PAGE_HEADERS` on every HTTP answer (pages, files,
+the API, refusals): no other site may frame the pages (so nobody can be led to click
+*Create the table* inside someone else's page), the pages load nothing from elsewhere,
+a link followed out of a page says nothing of where it came from, and a file is only
+ever read as the type it is sent as.
 """
 
 from __future__ import annotations
@@ -29,10 +35,26 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["SAFE_METHODS", "RequestGuard", "allowed_hosts", "host_name", "origin_allowed"]
+__all__ = [
+    "PAGE_HEADERS",
+    "SAFE_METHODS",
+    "PageHeaders",
+    "RequestGuard",
+    "allowed_hosts",
+    "host_name",
+    "origin_allowed",
+]
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that change nothing, so any page may send them."""
+
+PAGE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+)
+"""The headers every HTTP answer carries (see the module docstring)."""
 
 _Scope = MutableMapping[str, Any]
 _Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -136,6 +158,30 @@ class RequestGuard:
         if media != "application/json":
             return 415, "not_json", "the request body must be JSON, sent as Content-Type: application/json"
         return None
+
+
+class PageHeaders:
+    """The ASGI middleware that adds :data:`PAGE_HEADERS` to every HTTP answer (replacing any
+    of the same name the answer set itself)."""
+
+    def __init__(self, app: Callable[[_Scope, _Receive, _Send], Awaitable[None]]) -> None:
+        """Add the headers to ``app``'s answers."""
+        self.app = app
+
+    async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
+        """Pass the request on; add the headers as the answer starts."""
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        names = {name for name, _value in PAGE_HEADERS}
+
+        async def send_with_headers(message: MutableMapping[str, Any]) -> None:
+            if message.get("type") == "http.response.start":
+                kept = [(k, v) for k, v in message.get("headers", ()) if bytes(k).lower() not in names]
+                message["headers"] = kept + list(PAGE_HEADERS)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def _headers(scope: _Scope) -> dict[str, str]:

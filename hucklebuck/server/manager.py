@@ -65,7 +65,8 @@ class TableManager:
         self.broken: dict[str, str] = {}
         self.connections = 0
         self.closing = False
-        self.bots = ComputerSeats(config.bot_threads, config.bot_pause)
+        cfg = config
+        self.bots = ComputerSeats(cfg.bot_threads, cfg.bot_pause, cfg.hint_threads, cfg.hint_queue)
         self._undo: dict[str, tuple[ServerTable, tuple[Any, ...]]] = {}
         self._batch: list[_Entry] = []
 
@@ -193,6 +194,7 @@ class TableManager:
             "last_hand": None,
             "game_over": None,
             "game_number": 1,
+            "public": request.public,  # listed in the lobby; every other table is private
         }
         if request.spec.kind is GameKind.BUCKEM:
             fields["hands"] = request.hands or self.config.buckem_hands

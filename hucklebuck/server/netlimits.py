@@ -17,6 +17,14 @@ package's sans-I/O core), each with a little more:
 * **A WebSocket connection can be cut by the application** (the scope
   extension :data:`~hucklebuck.server.app.ABORT`): a client that stops reading
   is dropped at once instead of waiting for a close that never drains.
+* **A WebSocket connection holds a bounded amount of memory.**  Control
+  frames (pings, pongs) count against a rate limit of their own (``--rate``
+  a second, twice that at once): past it, the connection is cut.  While the
+  answers waiting for a client are over :data:`WRITE_HIGH` bytes (it does not
+  read them), nothing more is read from it, so a ping it sends gets no pong
+  queued until it reads; and a connection that fails its keepalive (no pong in
+  time) is cut, not closed, since a close would wait for those unread bytes
+  to drain.
 
 The operating system's own errors at ``accept()`` (out of descriptors all the
 same, say, because of another limit) are logged once a minute, not per try.
@@ -31,6 +39,7 @@ from typing import Any
 
 __all__ = [
     "RESERVED_FILES",
+    "WRITE_HIGH",
     "ConnectionLimits",
     "accept_backlog",
     "connection_bound",
@@ -42,6 +51,10 @@ __all__ = [
 RESERVED_FILES = 64
 """Descriptors kept for everything but client connections (the database, its log, the listening
 socket, threads' pipes, the browser table's files being served)."""
+
+WRITE_HIGH = 64 * 1024
+"""Bytes of answers a WebSocket client may leave unread before the server stops reading from it
+(the transport's high-water mark; reading resumes below a quarter of it)."""
 
 _log = logging.getLogger("hucklebuck.serve")
 
@@ -94,10 +107,17 @@ class ConnectionLimits:
     REPORT_EVERY = 60.0
     """Seconds between two log lines about refused connections."""
 
-    def __init__(self, max_connections: int, request_timeout: float) -> None:
-        """At most ``max_connections`` at once; ``request_timeout`` seconds per request."""
+    def __init__(
+        self, max_connections: int, request_timeout: float, *, frame_rate: float = 20.0, frame_burst: int = 40
+    ) -> None:
+        """At most ``max_connections`` at once; ``request_timeout`` seconds per request; a
+        WebSocket client may send ``frame_rate`` control frames a second (``frame_burst`` at once)."""
         self.max_connections = max_connections
         self.request_timeout = request_timeout
+        self.frame_rate = frame_rate
+        self.frame_burst = frame_burst
+        self.frame_floods = 0
+        """WebSocket connections cut since the server started for sending too many control frames."""
         self.refused = 0
         """Connections refused since the server started (the bound was reached)."""
         self.timed_out = 0
@@ -126,7 +146,65 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
     class WebSocket(WebSocketsSansIOProtocol):
-        """uvicorn's WebSocket protocol; the application may cut the connection (``ABORT``)."""
+        """uvicorn's WebSocket protocol; the application may cut the connection (``ABORT``), and
+        its memory is bounded (see the module docstring)."""
+
+        writes_held = False
+        """Reading stopped because the client leaves too many answers unread."""
+        _frames = 0.0
+        _frames_at = 0.0
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            self.transport.set_write_buffer_limits(high=WRITE_HIGH)
+            self._frames, self._frames_at = float(limits.frame_burst), self.loop.time()
+
+        def _control_frame(self) -> bool:
+            """Count a control frame; cut the connection past the limit.  Whether to answer it."""
+            if self.transport.is_closing():
+                return False  # cut, or closing: nothing more is written
+            now = self.loop.time()
+            self._frames = min(limits.frame_burst, self._frames + (now - self._frames_at) * limits.frame_rate)
+            self._frames_at = now
+            if self._frames < 1:
+                limits.frame_floods += 1
+                self.transport.abort()
+                return False
+            self._frames -= 1
+            return True
+
+        def handle_ping(self) -> None:
+            if self._control_frame():
+                super().handle_ping()
+            else:
+                self.conn.data_to_send()  # the pong websockets prepared is dropped, not sent
+
+        def handle_pong(self, event: Any) -> None:
+            if self._control_frame():
+                super().handle_pong(event)
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            self.writes_held = True
+            self.transport.pause_reading()
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self.writes_held = False
+            if not self.read_paused and not self.transport.is_closing():
+                self.transport.resume_reading()
+
+        async def receive(self) -> Any:
+            message = await self.queue.get()
+            if self.read_paused and self.queue.empty():  # as uvicorn does, unless writes are held
+                self.read_paused = False
+                if not self.writes_held and not self.transport.is_closing():
+                    self.transport.resume_reading()
+            return message
+
+        def keepalive_timeout(self) -> None:
+            super().keepalive_timeout()
+            self.transport.abort()  # a close would wait for unread bytes to drain: cut it
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)

@@ -14,12 +14,16 @@ from typing import Any, Final
 
 __all__ = [
     "ERROR_CODES",
+    "SUBPROTOCOL",
+    "TOKEN_PREFIX",
     "ClientMessage",
     "ProtocolError",
     "byte_size",
     "error_message",
     "load_json",
     "parse_client_message",
+    "seat_subprotocols",
+    "token_from_subprotocols",
 ]
 
 ERROR_CODES: Final = (
@@ -37,6 +41,30 @@ ERROR_CODES: Final = (
     "busy",
 )
 """Every ``code`` an ``error`` message may carry (see the server documentation)."""
+
+SUBPROTOCOL: Final = "hucklebuck"
+"""The WebSocket subprotocol of the table protocol: a client offers it (with its seat token, if
+any, as ``hucklebuck.token.TOKEN`` beside it) and the server answers with it."""
+TOKEN_PREFIX: Final = "hucklebuck.token."
+"""How a seat token is offered: one more subprotocol, ``hucklebuck.token.`` then the token.
+
+The token travels in the ``Sec-WebSocket-Protocol`` request header, never in the address: an
+address is what access logs (a proxy's ``option httplog``, uvicorn's access log) record, the
+headers of a request are not, and the server never sends the token back."""
+
+
+def seat_subprotocols(token: str | None) -> list[str]:
+    """The subprotocols a client offers to open a seat with ``token`` (``None``: to watch)."""
+    return [SUBPROTOCOL] if token is None else [SUBPROTOCOL, TOKEN_PREFIX + token]
+
+
+def token_from_subprotocols(offered: list[str]) -> str | None:
+    """The seat token among the subprotocols a client offered, or ``None`` (a spectator)."""
+    for name in offered:
+        if name.startswith(TOKEN_PREFIX):
+            return name[len(TOKEN_PREFIX) :]
+    return None
+
 
 _TYPES: Final = ("act", "hint", "rematch")
 _MAX_ACTION_TEXT: Final = 80

@@ -476,13 +476,14 @@ class PostgresStore:
             self._epochs.pop(table_id, None)
 
     def listing(self) -> list[dict[str, Any]]:
-        """Every table of every process, newest first: id, game, players, whether it is over."""
+        """Every table open to everyone of every process (a private one is never listed), newest
+        first: id, game, players, whether it is over."""
         rows = self._run(
             "read",
             lambda: self._db.execute(
                 b"SELECT id, game::jsonb ->> 'game', jsonb_array_length(seats::jsonb), "
                 b"coalesce(jsonb_typeof(tbl::jsonb -> 'game_over'), 'null') <> 'null' "
-                b"FROM tables ORDER BY created DESC LIMIT 1000"
+                b"FROM tables WHERE tbl::jsonb -> 'public' = 'true'::jsonb ORDER BY created DESC LIMIT 1000"
             ).fetchall(),
         )
         return [{"id": r[0], "game": r[1], "players": r[2], "over": r[3]} for r in rows]

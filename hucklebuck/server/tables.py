@@ -241,6 +241,7 @@ class ServerTable:
             "over": over is not None,
             "winners": over["winners"] if over else [],
             "seq": self.seq,
+            "public": self.fields.get("public") is True,
         }
 
     # ------------------------------------------------------------- changes
@@ -537,8 +538,8 @@ class ServerTable:
         if conn in self._hinting:
             raise ProtocolError("busy", "the hint you asked for is still being worked out")
         seq, game = self.seq, self.game.copy()
-        self._hinting.add(conn)  # one hint at a time per connection: the thinking pool is shared
-        future = self.manager.bots.run(self.manager.hinter, game, seat)
+        future = self.manager.bots.run(self.manager.hinter, game, seat)  # refused (busy) when hints pile up
+        self._hinting.add(conn)  # one hint at a time per connection: the hints' pool is shared
 
         def done(f: asyncio.Future[Any]) -> None:
             self._hinting.discard(conn)

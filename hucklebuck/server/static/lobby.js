@@ -190,6 +190,7 @@ async function create(event) {
   }
   const timer = document.getElementById("turn-timer").value;
   const body = { game: g.name, players: n, options: readOptions(g), seats, turn_timer: timer ? Number(timer) : null };
+  body.public = document.getElementById("public").checked;
   if (g.name === "buckem") {
     const hands = document.getElementById("hands").value;
     body.hands = hands ? Number(hands) : null;
@@ -215,6 +216,9 @@ function showCreated(table) {
   }
   if (table.spectator_link) items.push(linkItem("Watch link (no hand shown)", base + table.spectator_link));
   document.getElementById("links").replaceChildren(...items);
+  document.getElementById("privacy").textContent = table.public
+    ? "This table is open to everyone: the lobby lists it, and anyone can watch."
+    : "This table is private: the lobby does not list it, so only people with one of these links can find it.";
   const go = document.getElementById("go");
   go.href = mine.link;
   go.textContent = `Take your seat (seat ${mine.seat})`;

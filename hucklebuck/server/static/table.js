@@ -190,9 +190,10 @@ function connect() {
   clearTimeout(retryTimer);
   if (stopped) return;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  // The seat token goes in the Sec-WebSocket-Protocol header, never in the address (addresses are logged).
+  const protocols = token ? ["hucklebuck", `hucklebuck.token.${token}`] : ["hucklebuck"];
   setConn("connecting", "connecting…");
-  const sock = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}${query}`);
+  const sock = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`, protocols);
   ws = sock;
   sock.addEventListener("open", () => {
     if (ws !== sock) return;
@@ -248,4 +249,5 @@ window.hucklebuckTable = { send, get seq() { return seq; } };
 window.addEventListener("hashchange", () => location.reload());
 
 if (!tableId) stop("This address names no table. Start one from the lobby.");
+else if (token && !/^[A-Za-z0-9_-]+$/.test(token)) stop("That seat link is not valid for this table.");
 else connect();
