@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 from typing import Any
+
+HANG = 120.0
+"""Seconds after which a wait for a state gives up: only a hang takes that long, even on a busy machine."""
 
 from hucklebuck.server.app import create_app
 from hucklebuck.server.config import ServerConfig
@@ -150,3 +155,19 @@ class Recorder:
 
     def close(self, code: int, reason: str) -> None:
         self.texts.append(f"closed {code} {reason}")
+
+
+async def settle(test: Any, what: str = "the state") -> None:
+    """Wait on the running loop until ``test()`` holds (the loop runs meanwhile); fails only on a hang."""
+    deadline = time.monotonic() + HANG
+    while not test():
+        assert time.monotonic() < deadline, f"{what} never came"
+        await asyncio.sleep(0.001)
+
+
+def wait_until(test: Any, what: str = "the state") -> None:
+    """Wait in this thread (the server runs in another) until ``test()`` holds; fails only on a hang."""
+    deadline = time.monotonic() + HANG
+    while not test():
+        assert time.monotonic() < deadline, f"{what} never came"
+        time.sleep(0.01)

@@ -395,8 +395,8 @@ class ServerTable:
         self._grace.pop(seat, None)
         info = self.seats[seat]
         info.grace_until = None
-        if info.connections or info.away or self.manager.closing:
-            return
+        if info.connections or info.away or self.over or self.manager.closing:
+            return  # (a finished game has no move to play: a rematch starts the grace again)
 
         def mutate() -> None:
             info.away = True
@@ -571,6 +571,9 @@ class ServerTable:
             self.notice(f"{self.seats[seat].name} asked for a rematch: a new game begins")
 
         self._safe_change(mutate)
+        for i, info in enumerate(self.seats):  # as at a new table: a seat nobody holds is taken over
+            if info.kind == "human" and not info.connections and not info.away:
+                self.start_grace(i)
 
     # -------------------------------------------------------------- driving
     def drive(self) -> None:
