@@ -11,19 +11,20 @@ from contextlib import contextmanager
 from importlib import resources
 from typing import Any
 
-HANG = 120.0
-"""Seconds after which a wait for a state gives up: only a hang takes that long, even on a busy machine."""
-
 from hucklebuck.server.app import create_app
 from hucklebuck.server.config import ServerConfig
 
-FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": 0.1, "rate": 10_000.0, "burst": 10_000,
+HANG = 120.0
+"""Seconds after which a wait for a state gives up: only a hang takes that long, even on a busy machine."""
+
+FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": HANG, "rate": 10_000.0, "burst": 10_000,
         "hostnames": ("testserver",),  # the name Starlette's test client sends
         "presence_pause": 0.0}  # fmt: skip  # presence at once, in order (coalescing: test_server_safety)
 
 
 def config(**changes: Any) -> ServerConfig:
-    """A config for tests: an in-memory store, no pauses, a short grace period."""
+    """A config for tests: an in-memory store, no pauses, a grace period no test outlasts (a seat is
+    taken over only in a test of that, with its own short grace: a busy machine is slow to connect)."""
     return ServerConfig(**({"db": ":memory:"} | FAST | changes))
 
 
