@@ -197,11 +197,13 @@ def test_solve_takes_a_node_limit() -> None:
 
 def test_solve_takes_a_time_limit() -> None:
     hands = [CardSet.from_mask(h) for h in HEAVY_DEAL]
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(SolveBudgetExceeded, match="time limit") as err:
         solve("buckem", Suit.HEARTS, hands, leader=5, seat=7, time_limit=0.05)
     assert err.value.reason == "time"
-    assert time.perf_counter() - t0 < 2.0  # 0.05 s asked; generous for a loaded machine
+    # 0.05 s asked (of the clock: a busy machine gives the search less of it, never more); in CPU
+    # seconds, which other jobs do not stretch, far less than the whole solve's second
+    assert time.process_time() - t0 < 0.5
 
 
 @pytest.mark.parametrize("bad", [0, -1, 2**63, 1.5, "10", True])
