@@ -164,11 +164,3 @@ async def settle(test: Any, what: str = "the state") -> None:
     while not test():
         assert time.monotonic() < deadline, f"{what} never came"
         await asyncio.sleep(0.001)
-
-
-def wait_until(test: Any, what: str = "the state") -> None:
-    """Wait in this thread (the server runs in another) until ``test()`` holds; fails only on a hang."""
-    deadline = time.monotonic() + HANG
-    while not test():
-        assert time.monotonic() < deadline, f"{what} never came"
-        time.sleep(0.01)
