@@ -105,8 +105,9 @@ def test_nobody_is_taken_over_in_a_finished_game_but_after_a_rematch() -> None:
             await kit.settle(lambda: not table.pending)
             over = table.seq
             for p in people:
-                table.leave(p)  # both go (as when the page is closed): each seat's grace starts
-            await kit.settle(lambda: not table._grace and not table.pending, "the end of the grace periods")
+                table.leave(p)  # both go (as when the page is closed)
+            assert not table._grace and all(s.grace_until is None for s in table.seats)  # no countdown
+            await kit.settle(lambda: not table.pending)
             assert table.seq == over and not any(s.away for s in table.seats)
             assert not any("dropped" in n for n in table.fields["notices"])
             back = Probe(table, 0, human=True)

@@ -384,8 +384,9 @@ class ServerTable:
 
     def start_grace(self, seat: int) -> None:
         """Start the grace period of a person's seat nobody is connected to (once: a second
-        call while it runs, such as a connection closed twice over, changes nothing)."""
-        if seat in self._grace:
+        call while it runs, such as a connection closed twice over, changes nothing; none in a
+        finished game, which has nothing to play and shows no countdown: a rematch starts it)."""
+        if seat in self._grace or self.over:
             return
         loop = asyncio.get_running_loop()
         self._grace[seat] = loop.call_later(self.config.grace, self._take_over, seat)
