@@ -68,7 +68,7 @@ class Server:
                "--grace", str(self.grace)]  # fmt: skip
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG_MS / 1000
         while True:
             try:
                 self.get("/api/games")
@@ -100,13 +100,13 @@ class Server:
             self.proc = None
 
     def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.base + path, timeout=5) as r:
+        with urllib.request.urlopen(self.base + path, timeout=60) as r:
             return json.loads(r.read())
 
     def post(self, path: str, body: Any) -> Any:
         req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json"})  # fmt: skip
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=60) as r:
             return json.loads(r.read())
 
 
@@ -184,6 +184,7 @@ def new_page(browser: Any, server: Server, width: int, allow_down: bool = False)
     height = 844 if width < 600 else 900
     # Reduced motion: no card-raising animation for Playwright to wait out before each click.
     context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
+    context.set_default_timeout(HANG_MS)  # (a wait for a state: long, so that only a hang ends it)
     watch = Watch(context, server.base, allow_down)
     return watch.page(context.new_page()), watch
 
@@ -215,6 +216,9 @@ _PAGE_STATE = """() => {
   return {seq: Number(b.seq ?? -1), errors: Number(b.errors || 0), over: b.over === '1', mine, moves};
 }"""
 POLL = 40
+HANG_MS = 120_000
+"""A wait in a page gives up after this many milliseconds: only a hang takes that long, however busy
+the machine (every wait is for a state: a page's default too, see :func:`new_page`)."""
 """How often (ms) a page checks a condition the test waits for.  Playwright's default checks at
 every animation frame, which keeps Chromium drawing frames the whole time a test waits."""
 
@@ -226,7 +230,7 @@ def page_state(page: Any) -> dict[str, Any]:
     return state
 
 
-def wait_my_turn(page: Any, timeout: float = 30_000) -> None:
+def wait_my_turn(page: Any, timeout: float = HANG_MS) -> None:
     """Wait until it is this person's turn and the page is connected."""
     turn = "document.body.dataset.turn === 'you' && document.body.dataset.conn === 'up'"
     page.wait_for_function(turn, timeout=timeout, polling=POLL)
@@ -240,13 +244,13 @@ def click_move(page: Any, name: str, state: dict[str, Any] | None = None) -> Non
     if group is not None:
         page.locator(f"#moves details[data-group={json.dumps(group)}] > summary").click()
     try:
-        page.get_by_role("button", name=name, exact=True).click(timeout=10_000)
+        page.get_by_role("button", name=name, exact=True).click(timeout=HANG_MS)
     except Exception as exc:
         raise AssertionError(f"{name!r} not clickable in {page.locator('#moves').inner_html()}") from exc
     page.wait_for_function(
         f"Number(document.body.dataset.seq) > {state['seq']}"
         f" || Number(document.body.dataset.errors || 0) > {state['errors']}",
-        timeout=20_000,
+        timeout=HANG_MS,
         polling=POLL,
     )
 
@@ -276,7 +280,7 @@ def play_turn(page: Any, rng: random.Random, state: dict[str, Any] | None = None
 
 
 def play_until(
-    pages: list[Any], rng: random.Random, done: Any, limit: float = 180.0, on_move: Any = None
+    pages: list[Any], rng: random.Random, done: Any, limit: float = 600.0, on_move: Any = None
 ) -> int:
     """Both people play whatever their page offers until ``done(states)`` (the pages' states, as
     :func:`page_state` reads them, read again after every move); returns the number of moves made.

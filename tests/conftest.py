@@ -24,6 +24,17 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
 
 import hucklebuck
 
+try:  # Hypothesis times nothing: its per-example deadline and its "too slow" check fail on a busy machine
+    from hypothesis import HealthCheck
+    from hypothesis import settings as _hypothesis_settings
+
+    _hypothesis_settings.register_profile(
+        "busy-machine", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    _hypothesis_settings.load_profile("busy-machine")
+except ImportError:  # pragma: no cover - the dev extra installs it
+    pass
+
 pytest_plugins = ["pg_kit"]  # a real PostgreSQL for the tests that ask for it (postgres_server, pg_url)
 
 BACKENDS = hucklebuck.available()

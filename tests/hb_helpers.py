@@ -81,3 +81,40 @@ def default_sigint() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system, every thread) process ``pid`` has used so far (Linux)."""
+    import os
+    from pathlib import Path
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def busy_for(proc: Any, seconds: float, hang: float = 120.0) -> None:
+    """Wait until ``proc`` has spent ``seconds`` more of CPU (it is well inside its work: a wait for
+    that state, not for time, so a busy machine only makes it longer); fails only on a hang."""
+    import time
+
+    start, deadline = cpu_seconds(proc.pid), time.monotonic() + hang
+    while cpu_seconds(proc.pid) < start + seconds:
+        assert proc.poll() is None, "the process ended before it was under way"
+        assert time.monotonic() < deadline, "the process never got under way"
+        time.sleep(0.01)
+
+
+def interrupt(proc: Any, hang: float = 120.0) -> tuple[str, str, float]:
+    """Send ``proc`` SIGINT and wait for it to end: its output and errors, and the CPU seconds it
+    used after the signal (how promptly it stopped, whatever else keeps the machine busy)."""
+    import resource
+    import signal
+
+    def children() -> float:
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+
+    before, reaped = cpu_seconds(proc.pid), children()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=hang)
+    return out, err, children() - reaped - before

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,7 +15,10 @@ from hucklebuck.server.app import create_app
 from hucklebuck.server.config import ServerConfig
 from hucklebuck.server.protocol import seat_subprotocols
 
-FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": 0.1, "rate": 10_000.0, "burst": 10_000,
+HANG = 120.0
+"""Seconds after which a wait for a state gives up: only a hang takes that long, even on a busy machine."""
+
+FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": HANG, "rate": 10_000.0, "burst": 10_000,
         "hostnames": ("testserver",),  # the name Starlette's test client sends
         "create_rate": 10_000.0, "create_burst": 10_000, "tables_per_address": 10_000,  # test_server_quotas
         "max_computer_tables": 10_000,
@@ -21,7 +26,8 @@ FAST = {"bot_pause": 0.0, "deal_pause": 0.0, "grace": 0.1, "rate": 10_000.0, "bu
 
 
 def config(**changes: Any) -> ServerConfig:
-    """A config for tests: an in-memory store, no pauses, a short grace period."""
+    """A config for tests: an in-memory store, no pauses, a grace period no test outlasts (a seat is
+    taken over only in a test of that, with its own short grace: a busy machine is slow to connect)."""
     return ServerConfig(**({"db": ":memory:"} | FAST | changes))
 
 
@@ -171,3 +177,11 @@ class Recorder:
 
     def close(self, code: int, reason: str) -> None:
         self.texts.append(f"closed {code} {reason}")
+
+
+async def settle(test: Any, what: str = "the state") -> None:
+    """Wait on the running loop until ``test()`` holds (the loop runs meanwhile); fails only on a hang."""
+    deadline = time.monotonic() + HANG
+    while not test():
+        assert time.monotonic() < deadline, f"{what} never came"
+        await asyncio.sleep(0.001)

@@ -27,6 +27,7 @@ pytest.importorskip("starlette")
 
 from browser_kit import (
     CHROMIUM,
+    HANG_MS,
     LAUNCH_ARGS,
     POLL,
     Server,
@@ -156,7 +157,7 @@ def test_the_fifth_trick_stays_beside_its_own_dealer_and_forced_cards_play_thems
     assert noticed or "only legal move was played for you" in notice.inner_text()
     # once the next hand is dealt, its dealer is the next seat
     page.wait_for_function(
-        "document.getElementById('hand-no').textContent === 'Hand 2'", timeout=20_000, polling=POLL
+        "document.getElementById('hand-no').textContent === 'Hand 2'", timeout=HANG_MS, polling=POLL
     )
     assert dealer_shown(page) != dealer_during
     watch.check()
@@ -279,7 +280,7 @@ def test_the_lobby_speaks_plainly_and_offers_friends_no_research_player(
 
 # ------------------------------------------------------------------ point 9: the grace countdown
 def test_everyone_sees_the_countdown_of_a_dropped_person(browser: Any, tmp_path: Path) -> None:
-    server = Server(tmp_path / "tables.sqlite", grace=30).start()
+    server = Server(tmp_path / "tables.sqlite", grace=120).start()  # (long: a busy machine is slow to look)
     try:
         table = make_table(server, "hucklebuck", 4, ["Ann", "Ben"])
         ann, w0 = seat_page(browser, server, table, 0, 390)
@@ -287,12 +288,12 @@ def test_everyone_sees_the_countdown_of_a_dropped_person(browser: Any, tmp_path:
         watcher.goto(server.base + table["spectator_link"])
         watcher.get_by_text("watching", exact=True).wait_for()
         ben, w1 = seat_page(browser, server, table, 1, 1280)
-        ben.context.close()  # Ben's page goes away: his seat waits 30 s for him
+        ben.context.close()  # Ben's page goes away: his seat waits 120 s for him
         w1.check()
         seen = {}
         for name, page in (("ann", ann), ("watcher", watcher)):
             line = page.locator("#grace-line")
-            line.wait_for(state="visible", timeout=15_000)
+            line.wait_for(state="visible", timeout=HANG_MS)
             text = line.inner_text()
             m = re.search(r"Ben's connection dropped: .* the computer plays for them in (\d+) s", text)
             assert m, text
@@ -300,7 +301,7 @@ def test_everyone_sees_the_countdown_of_a_dropped_person(browser: Any, tmp_path:
             tag = page.locator("#seats article").nth(1).locator(".tag.off").inner_text()
             assert re.fullmatch(r"not connected · \d+ s", tag), tag
             check_layout(page)  # nothing wider than a phone's window
-            assert 20 <= seen[name] <= 30
+            assert 60 <= seen[name] <= 120
         shot(ann, tmp_path, "grace-countdown-390")
         shot(watcher, tmp_path, "grace-countdown-1280")
         # it counts down between states, with no message from the server: two seconds less within
@@ -309,14 +310,14 @@ def test_everyone_sees_the_countdown_of_a_dropped_person(browser: Any, tmp_path:
             "(target) => Number((/in (\\d+) s/.exec(document.querySelector('#grace-line').innerText)"
             " || [])[1]) <= target",
             arg=seen["ann"] - 2,
-            timeout=10_000,
+            timeout=HANG_MS,
             polling=250,
         )
         later = int(re.findall(r"in (\d+) s", ann.locator("#grace-line").inner_text())[0])
         assert later <= seen["ann"] - 2, (seen, later)
         ben2, w3 = seat_page(browser, server, table, 1, 1280)  # Ben comes back: the countdown goes
         for page in (ann, watcher):
-            page.locator("#grace-line").wait_for(state="hidden", timeout=15_000)
+            page.locator("#grace-line").wait_for(state="hidden", timeout=HANG_MS)
         for page, w in ((ann, w0), (watcher, w2), (ben2, w3)):
             page.context.close()
             w.check()

@@ -24,6 +24,7 @@ pytest.importorskip("starlette")
 
 from browser_kit import (
     CHROMIUM,
+    HANG_MS,
     LAUNCH_ARGS,
     POLL,
     Server,
@@ -312,7 +313,7 @@ def test_reconnect_after_closing_the_page_and_after_a_server_kill(browser: Any, 
             assert offered_moves(page) == []
         server.start()
         for page in (ann, ben):
-            page.wait_for_function("document.body.dataset.conn === 'up'", timeout=30_000, polling=POLL)
+            page.wait_for_function("document.body.dataset.conn === 'up'", timeout=HANG_MS, polling=POLL)
         assert seq(ann) == seq_kill and ann.locator("#hand").inner_html() == hand
         play_until([ann, ben], rng, lambda s: s[0]["over"] and s[1]["over"])
         assert server.get(f"/api/tables/{table['id']}")["over"]
@@ -370,7 +371,7 @@ def test_the_hint_button_shows_the_computers_ranking(browser: Any, server: Serve
     offered = sorted(offered_moves(page))
     page.get_by_role("button", name="Hint").click()
     items = page.locator("#hint .hint-list li")
-    items.first.wait_for(timeout=60_000)
+    items.first.wait_for(timeout=HANG_MS)
     texts = items.all_inner_texts()
     assert sorted(t.split(":")[0] for t in texts) == offered
     best = page.locator("#hint .hint-list li.best").inner_text()

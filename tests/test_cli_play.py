@@ -76,11 +76,11 @@ def _drive(child: Any, game: str) -> dict[str, str]:
     seen: dict[str, str] = {}
     screen = ""
     for _ in range(2000):
-        i = child.expect([PROMPT, "Winner: ", "Leading: ", pexpect.EOF], timeout=60)
+        i = child.expect([PROMPT, "Winner: ", "Leading: ", pexpect.EOF], timeout=120)
         if i == 3:
             raise AssertionError("the game ended without naming a winner:\n" + str(child.before)[-2000:])
         if i in (1, 2):
-            child.expect(pexpect.EOF, timeout=60)
+            child.expect(pexpect.EOF, timeout=120)
             seen["end"] = str(child.before).strip()
             return seen
         text = _plain(str(child.before))
@@ -93,7 +93,7 @@ def _drive(child: Any, game: str) -> dict[str, str]:
         if "unreadable" not in seen:
             assert "Your moves:" in screen and " 1) " in screen
             child.sendline("xyzzy")
-            child.expect(r"I can't read 'xyzzy'[^\n]*", timeout=30)
+            child.expect(r"I can't read 'xyzzy'[^\n]*", timeout=120)
             seen["unreadable"] = str(child.after)
         elif in_play and "illegal" not in seen:
             hand = re.search(r"Your hand: ([^\r\n]*)", screen)
@@ -101,7 +101,7 @@ def _drive(child: Any, game: str) -> dict[str, str]:
             mine = {_as_text(c) for c in hand.group(1).split()}
             other = next(c for c in _ALL if c not in mine)
             child.sendline(other.upper())
-            child.expect(r"Not allowed: [^\r\n]*", timeout=30)
+            child.expect(r"Not allowed: [^\r\n]*", timeout=120)
             seen["illegal"] = str(child.after)
         elif in_play and "text" not in seen:
             first = re.search(r" 1\) (\S+)", screen)
@@ -129,7 +129,7 @@ def _check(seen: dict[str, str], game: str) -> None:
 @pytest.mark.single_core
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_whole_game_in_a_pseudo_terminal(game: str) -> None:
-    child = pexpect.spawn(CMD[0], CMD[1:] + GAMES[game], env=_env(), encoding="utf-8", timeout=60)
+    child = pexpect.spawn(CMD[0], CMD[1:] + GAMES[game], env=_env(), encoding="utf-8", timeout=120)
     try:
         seen = _drive(child, game)
     finally:
@@ -140,7 +140,7 @@ def test_whole_game_in_a_pseudo_terminal(game: str) -> None:
 @pytest.mark.single_core
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_whole_game_over_a_pipe(game: str) -> None:
-    child = PopenSpawn(CMD + GAMES[game], env=_env(), encoding="utf-8", timeout=60)
+    child = PopenSpawn(CMD + GAMES[game], env=_env(), encoding="utf-8", timeout=120)
     seen = _drive(child, game)
     _check(seen, game)
     assert child.wait() == 0
@@ -226,7 +226,7 @@ def test_simulate_shows_progress_on_a_terminal_only() -> None:
 @pytest.mark.single_core
 def test_hot_seat_in_a_terminal_hides_each_hand_until_its_owner_is_ready() -> None:
     args = ["deerpark", "--players", "3", "--you", "0", "--you", "1", "--seed", "8", "--bots", "heuristic"]
-    child = pexpect.spawn(CMD[0], CMD[1:] + args, env=_env(), encoding="utf-8", timeout=60)
+    child = pexpect.spawn(CMD[0], CMD[1:] + args, env=_env(), encoding="utf-8", timeout=120)
     try:
         people = set()
         for _ in range(4):
@@ -235,7 +235,7 @@ def test_hot_seat_in_a_terminal_hides_each_hand_until_its_owner_is_ready() -> No
             people.add(who)
             assert "Your hand:" not in str(child.before).split("has moved)")[-1]
             child.sendline("")
-            child.expect(rf"--- {who}'s turn: .*?Your hand: .*?{PROMPT}", timeout=30)
+            child.expect(rf"--- {who}'s turn: .*?Your hand: .*?{PROMPT}", timeout=120)
             child.sendline("1")
             child.expect(rf"\({who} has moved\)")
         assert people == {"P0", "P1"}

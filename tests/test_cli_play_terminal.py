@@ -44,7 +44,7 @@ def _run(args: list[str], answers: list[str], **env: str) -> subprocess.Complete
 
 def _screen(args: list[str], **env: str) -> str:
     """What a terminal shows up to the first question."""
-    child = pexpect.spawn(CMD[0], CMD[1:] + args, env=_env(**env), encoding="utf-8", timeout=60)
+    child = pexpect.spawn(CMD[0], CMD[1:] + args, env=_env(**env), encoding="utf-8", timeout=120)
     try:
         child.expect(r"or \? for help\):")
         return str(child.before)
@@ -64,7 +64,7 @@ def test_red_suits_in_red_on_a_terminal_only() -> None:
 
 def test_hot_seat_clears_the_screen_and_the_scrollback() -> None:
     args = ["deerpark", "--players", "3", "--you", "0", "--you", "1", "--seed", "8", "--bots", "heuristic"]
-    child = pexpect.spawn(CMD[0], CMD[1:] + args, env=_env(), encoding="utf-8", timeout=60)
+    child = pexpect.spawn(CMD[0], CMD[1:] + args, env=_env(), encoding="utf-8", timeout=120)
     try:
         child.expect(r"(P\d): your turn\. Press Enter")
         who = child.match.group(1)

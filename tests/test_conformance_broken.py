@@ -43,7 +43,7 @@ def protocol_cases() -> list:  # type: ignore[type-arg]
 
 
 def run(command: str) -> Report:
-    adapter = SubprocessAdapter(command, timeout=10)
+    adapter = SubprocessAdapter(command, timeout=120)
     try:
         return run_cases(protocol_cases(), adapter)
     finally:

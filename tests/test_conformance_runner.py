@@ -119,7 +119,7 @@ def test_a_timeout_fails_that_case_by_name_and_the_run_goes_on() -> None:
 
 def test_after_too_many_adapter_failures_the_rest_is_not_run() -> None:
     cases = [c for c in load_cases() if c.group == "hucklebuck"][: 2 * MAX_RESTARTS + 3]
-    adapter = SubprocessAdapter(f"{PY} {FIXTURES / 'dying_adapter.py'}", timeout=10)
+    adapter = SubprocessAdapter(f"{PY} {FIXTURES / 'dying_adapter.py'}", timeout=120)
     try:
         report = run_cases(cases, adapter)
     finally:
@@ -142,7 +142,7 @@ def test_after_too_many_adapter_failures_the_rest_is_not_run() -> None:
 
 def test_an_adapter_writing_nan_fails_the_case() -> None:
     cases = [c for c in load_cases() if c.id.startswith("hucklebuck/tricks/")][:1]
-    adapter = SubprocessAdapter(f"{PY} {FIXTURES / 'nan_adapter.py'}", timeout=10)
+    adapter = SubprocessAdapter(f"{PY} {FIXTURES / 'nan_adapter.py'}", timeout=120)
     try:
         report = run_cases(cases, adapter)
     finally:

@@ -134,7 +134,7 @@ def test_a_made_bid_from_the_hole_resets_to_zero_when_any_bid_does() -> None:
 @pytest.mark.single_core  # a measuring tool, not a rule: once, on the faster core
 def test_the_moon_measurement_reports() -> None:
     """``python -m hucklebuck.players.moon`` in miniature: one short game per kind."""
-    rep = moon.measure("mc-blind", 3, 1, 3, 1, time.monotonic() + 60)
+    rep = moon.measure("mc-blind", 3, 1, 3, 1, time.monotonic() + 600)  # (only a hang takes that long)
     assert rep.games == 1 and rep.decisions > 0
     text = "\n".join(rep.lines())
     assert text.startswith("mc-blind, 3 players: 1 games")
@@ -146,6 +146,6 @@ def test_the_moon_measurement_reports() -> None:
 def test_the_match_against_the_player_before_reports_and_restores() -> None:
     """``--versus-before`` in miniature: one game; the search's settings are put back after."""
     saved = (_search.stay_min, _search.win_bid, montecarlo.MOON_BIAS)
-    n, share, half = moon.versus_before("mc-blind", 1, 1, time.monotonic() + 60)
+    n, share, half = moon.versus_before("mc-blind", 1, 1, time.monotonic() + 600)
     assert n == 1 and 0.0 <= share <= 1.0 and half >= 0.0
     assert (_search.stay_min, _search.win_bid, montecarlo.MOON_BIAS) == saved

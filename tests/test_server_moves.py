@@ -122,6 +122,7 @@ def test_a_table_reads_each_state_with_that_states_reader() -> None:
     a move and after a roll-back, so a refusal always answers the state the table is in."""
     import asyncio
 
+    import server_kit as kit
     from server_kit import Recorder
 
     from hucklebuck.server.catalog import read_table_request
@@ -144,14 +145,14 @@ def test_a_table_reads_each_state_with_that_states_reader() -> None:
             conns = [Recorder(i) for i in range(4)]
             for c in conns:
                 table.join(c)
-            await asyncio.sleep(0.05)
+            await kit.settle(lambda: not table.pending)
             first = table.reader
             assert table.reader is first  # one reader for every try at this state
             seat = table.game.to_act
             move = str(table.game.legal_actions()[0])
             point = table.undo_point()
             table.client_message(conns[seat], ClientMessage("act", table.seq, move))
-            await asyncio.sleep(0.05)
+            await kit.settle(lambda: not table.pending)  # stored and sent
             assert table.seq == point[2] + 1 and table.reader is not first
             with pytest.raises(ProtocolError):  # the old state's move, at the new state
                 table.reader.read(seat, move, table.narrator.names)

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from typing import Any
 
 import pytest
 
 pytest.importorskip("starlette")
 
-from server_kit import Recorder
+from server_kit import Recorder, settle
 from twins_kit import GAMES, VERBS_ARG, VERBS_PLAIN, VERBS_WITH_CARD, _make_case, _twin
 
 from hucklebuck.cards import Card
@@ -111,27 +110,16 @@ async def _run_table(
                 if to_act == observer and step % 3 == 0:  # a hint, from this seat's view only
                     count = len(me.texts)
                     table.client_message(me, ClientMessage("hint", table.seq))
-                    for _ in range(3000):
-                        if len(me.texts) > count:
-                            break
-                        await asyncio.sleep(0.005)
+                    await settle(lambda: len(me.texts) > count, "the hint")  # noqa: B023
                     assert '"type":"hint"' in me.texts[-1].replace(" ", ""), me.texts[-1][:300]
             else:
                 table.client_message(me, ClientMessage("act", table.seq, str(text)))  # a spectator acts
             before = table.seq
             assert to_act is not None
             table.client_message(probes[to_act], ClientMessage("act", table.seq, text))
-            for _ in range(200):
-                if table.seq != before:
-                    break
-                await asyncio.sleep(0.001)
             assert table.seq != before, (step, text, probes[to_act].texts[-1:])
-        # let the last messages arrive (a busy machine delays them): until none came for 0.15 s
-        settled, deadline = 0, time.monotonic() + 10
-        while settled < 15 and time.monotonic() < deadline:
-            count = len(me.texts)
-            await asyncio.sleep(0.01)
-            settled = settled + 1 if len(me.texts) == count else 0
+        # the last messages: the last batch is stored and sent, every hint answered (nothing else is due)
+        await settle(lambda: not table.pending and not table._hinting, "the last messages")
         del conns
         return me.texts
     finally:

@@ -29,6 +29,7 @@ from hucklebuck.server.protocol import seat_subprotocols  # noqa: E402
 pytestmark = [pytest.mark.single_core, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 ENV = os.environ | {"PYTHONUNBUFFERED": "1"}
+HANG = 120.0  # seconds: a wait gives up only on a hang, never because the machine is busy
 
 
 def _free_port() -> int:
@@ -66,9 +67,10 @@ class Server:
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line, line + self.proc.stderr.read()  # type: ignore[union-attr]
-        for _ in range(200):  # the address is printed just before uvicorn listens
+        deadline = time.monotonic() + HANG  # the address is printed just before uvicorn listens
+        while time.monotonic() < deadline:
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                with socket.create_connection(("127.0.0.1", port), timeout=HANG):
                     return
             except OSError:
                 time.sleep(0.02)
@@ -80,7 +82,7 @@ class Server:
             data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json"},
         )
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=HANG) as r:
             out: dict[str, Any] = json.loads(r.read())
             return out
 
@@ -89,18 +91,18 @@ class Server:
         return sync_client.connect(
             f"ws://127.0.0.1:{self.port}/ws/tables/{table['id']}",
             subprotocols=seat_subprotocols(token),  # type: ignore[arg-type]
-            open_timeout=10,
+            open_timeout=HANG,
         )
 
     def kill9(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        self.proc.wait(HANG)
         self._close_pipes()
 
     def stop(self) -> tuple[int, str]:
         self.proc.send_signal(signal.SIGTERM)
         try:
-            out, err = self.proc.communicate(timeout=20)
+            out, err = self.proc.communicate(timeout=HANG)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             out, err = self.proc.communicate()
@@ -114,7 +116,7 @@ class Server:
 
 def _state(ws: Any) -> dict[str, Any]:
     while True:
-        m: dict[str, Any] = json.loads(ws.recv(timeout=20))
+        m: dict[str, Any] = json.loads(ws.recv(timeout=HANG))
         if m["type"] == "state":
             return m
 
@@ -221,7 +223,7 @@ def test_sigterm_closes_sockets_and_keeps_the_tables(tmp_path: Path) -> None:
     assert "stopped" in output and "Traceback" not in output
     with pytest.raises(Exception) as closed:
         while True:
-            ws.recv(timeout=10)
+            ws.recv(timeout=HANG)
     assert "1012" in str(closed.value) or "1001" in str(closed.value) or "1000" in str(closed.value)
     assert _stored(db)[0] >= first["seq"]
 

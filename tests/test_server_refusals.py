@@ -273,12 +273,14 @@ def test_names_are_plain_text_sent_as_given() -> None:
 
 
 def test_one_hint_at_a_time_per_connection() -> None:
-    import time as _time
+    import threading
 
     from hucklebuck.server.hints import hint_for
 
+    release = threading.Event()
+
     def slow_hint(game: object, seat: int) -> dict:
-        _time.sleep(0.3)
+        release.wait(kit.HANG)  # still being worked out until the second request has been refused
         return hint_for(game, seat, samples=20)  # type: ignore[arg-type]
 
     with kit.client(hinter=slow_hint) as c:
@@ -288,6 +290,7 @@ def test_one_hint_at_a_time_per_connection() -> None:
             ws.send_json({"type": "hint", "seq": m["seq"]})
             ws.send_json({"type": "hint", "seq": m["seq"]})
             assert kit.receive_type(ws, "error")["code"] == "busy"
+            release.set()
             assert kit.receive_type(ws, "hint")["seq"] == m["seq"]
 
 

@@ -179,10 +179,14 @@ def test_presence_changes_are_sent_coalesced() -> None:
         try:
             body = {"game": "deerpark", "players": 4, "seats": kit.humans_and_bots(2, 2)}
             table, _tokens = manager.create(catalog.read_table_request(body, 24))
-            await asyncio.sleep(0.05)
+
+            def waiting_for_a_person() -> bool:  # the computer seats have moved: nothing else changes
+                seat = table.game.to_act
+                return seat is not None and table.seats[seat].kind == "human" and not table.pending
+
+            await kit.settle(waiting_for_a_person, "a person's turn")
             watcher = kit.Recorder(0)
             table.join(watcher)
-            await asyncio.sleep(0.05)
             before = len(watcher.texts)
             for _ in range(200):
                 looper = kit.Recorder(1)
@@ -190,7 +194,8 @@ def test_presence_changes_are_sent_coalesced() -> None:
                 table.leave(looper)
             table.join(kit.Recorder(1))  # and stays
             during = len(watcher.texts) - before
-            await asyncio.sleep(0.5)
+            assert table._presence_timer is not None  # the changes wait for the end of the pause
+            await kit.settle(lambda: table._presence_timer is None, "the state at the end of the pause")
             last = json.loads(watcher.texts[-1])
             return during, len(watcher.texts) - before, last
         finally:
@@ -207,7 +212,7 @@ def test_presence_changes_are_sent_coalesced() -> None:
 def test_a_fresh_tables_unopened_seat_is_taken_over_after_the_grace_period() -> None:
     with kit.client(kit.config(grace=0.2)) as c:
         t = kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3))
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + kit.HANG
         summary = c.get(f"/api/tables/{t['id']}").json()
         while not summary["seats"][0]["away"] and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -224,11 +229,13 @@ def test_a_fresh_tables_unopened_seat_is_taken_over_after_the_grace_period() -> 
 
 
 def test_a_seat_opened_within_the_grace_period_is_not_taken_over() -> None:
-    with kit.client(kit.config(grace=0.5)) as c:
+    with kit.client(kit.config(grace=kit.HANG)) as c:  # (opened well within it, however busy the machine)
         t = kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3))
+        table = c.app_ref.state.manager.tables[t["id"]]
+        assert 0 in table._grace  # the grace period runs from the table's start
         with c.websocket_connect(kit.ws_url(t, 0)) as ws:
             kit.receive_state(ws)
-            time.sleep(0.8)
+            assert 0 not in table._grace and table.seats[0].grace_until is None  # and stops when opened
             assert not c.get(f"/api/tables/{t['id']}").json()["seats"][0]["away"]
 
 

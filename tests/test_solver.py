@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import os
 import random
-import signal
 import subprocess
 import sys
 import textwrap
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import cast
 
 import pytest
-from hb_helpers import brute, default_sigint
+from hb_helpers import brute, busy_for, default_sigint, interrupt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from thorough_kit import examples
@@ -198,11 +197,13 @@ def test_solve_takes_a_node_limit() -> None:
 
 def test_solve_takes_a_time_limit() -> None:
     hands = [CardSet.from_mask(h) for h in HEAVY_DEAL]
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(SolveBudgetExceeded, match="time limit") as err:
         solve("buckem", Suit.HEARTS, hands, leader=5, seat=7, time_limit=0.05)
     assert err.value.reason == "time"
-    assert time.perf_counter() - t0 < 2.0  # 0.05 s asked; generous for a loaded machine
+    # 0.05 s asked (of the clock: a busy machine gives the search less of it, never more); in CPU
+    # seconds, which other jobs do not stretch, far less than the whole solve's second
+    assert time.process_time() - t0 < 0.5
 
 
 @pytest.mark.parametrize("bad", [0, -1, 2**63, 1.5, "10", True])
@@ -281,11 +282,8 @@ def _interrupt_latency(core: str, kind: str) -> float:
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "ready"
-        time.sleep(1.0)
-        sent = time.perf_counter()
-        proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=60)
-        latency = time.perf_counter() - sent
+        busy_for(proc, 0.5)  # inside the solves
+        out, _, latency = interrupt(proc)  # CPU seconds after the signal: a busy machine only waits longer
     finally:  # never leave the solves running
         if proc.poll() is None:
             proc.kill()
@@ -303,7 +301,7 @@ def test_ctrl_c_stops_a_long_solve_promptly(core: str, kind: str) -> None:
     if core not in hucklebuck.available():
         pytest.skip("C core not built")
     # The stop itself takes about 10 ms (measured with python -m hucklebuck.bench solver);
-    # the bound leaves room for interpreter shutdown on a loaded machine.
+    # the bound, in CPU seconds, leaves room for interpreter shutdown.
     assert _interrupt_latency(core, kind) < 1.0
 
 

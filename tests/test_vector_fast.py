@@ -188,9 +188,13 @@ def test_a_copy_while_another_thread_steps_is_one_moment() -> None:
     worker = threading.Thread(target=play)
     worker.start()
     try:
-        copies = []
-        for _ in range(30):
+        copies: list[VectorGame[Any]] = []
+        seen: set[bytes] = set()
+        deadline = time.monotonic() + 120  # (only a hang takes that long)
+        while len(copies) < 30 or len(seen) < 2:  # until the other thread was seen to move, too
+            assert time.monotonic() < deadline, "the stepping thread never moved"
             copies.append(vg.copy())
+            seen.add(copies[-1].legal_mask.tobytes() + copies[-1].current_player.tobytes())
             time.sleep(0.002)  # (on the Python lane the other thread steps only when this one waits)
     finally:
         stop.set()

@@ -225,7 +225,7 @@ def test_threads_hammering_one_batch_take_turns_close_and_copy_included(game: st
             vg.game(len(vg.thread_times()) * 13 % n).to_dict()
 
     def closer() -> None:
-        stepped.wait(5.0)
+        assert stepped.wait(120), "no step was ever taken"  # midway: after a step (only a hang waits long)
         vg.close()
         vg.close()
 

@@ -385,8 +385,9 @@ class ServerTable:
 
     def start_grace(self, seat: int) -> None:
         """Start the grace period of a person's seat nobody is connected to (once: a second
-        call while it runs, such as a connection closed twice over, changes nothing)."""
-        if seat in self._grace:
+        call while it runs, such as a connection closed twice over, changes nothing; none in a
+        finished game, which has nothing to play and shows no countdown: a rematch starts it)."""
+        if seat in self._grace or self.over:
             return
         loop = asyncio.get_running_loop()
         self._grace[seat] = loop.call_later(self.config.grace, self._take_over, seat)
@@ -396,8 +397,8 @@ class ServerTable:
         self._grace.pop(seat, None)
         info = self.seats[seat]
         info.grace_until = None
-        if info.connections or info.away or self.manager.closing:
-            return
+        if info.connections or info.away or self.over or self.manager.closing:
+            return  # (a finished game has no move to play: a rematch starts the grace again)
 
         def mutate() -> None:
             info.away = True
@@ -572,6 +573,9 @@ class ServerTable:
             self.notice(f"{self.seats[seat].name} asked for a rematch: a new game begins")
 
         self._safe_change(mutate)
+        for i, info in enumerate(self.seats):  # as at a new table: a seat nobody holds is taken over
+            if info.kind == "human" and not info.connections and not info.away:
+                self.start_grace(i)
 
     # -------------------------------------------------------------- driving
     def drive(self) -> None:
