@@ -71,7 +71,7 @@ def test_summary_status(
 ) -> None:
     targets.reset()
     try:
-        targets.check("games", "hands/s ids / OpenSpiel", value, 0.6)
+        targets.check("games", "hands/s sample / OpenSpiel", value, 0.6)
         record = tmp_path / "targets.jsonl"
         assert targets.summary(before, before, guard, str(record)) == status
         row = json.loads(record.read_text().splitlines()[0])
@@ -97,11 +97,11 @@ def test_a_wide_miss_fails_the_guard_only_when_it_repeats(
 ) -> None:
     targets.reset()
     try:
-        targets.check("games", "hands/s ids / OpenSpiel", first, 0.6)
+        targets.check("games", "hands/s sample / OpenSpiel", first, 0.6)
         targets.check("vector", "two threads / one", 1.9, 1.8)
         assert targets.sections_to_confirm() == confirm
         if second is not None:
-            targets.check("games", "hands/s ids / OpenSpiel", second, 0.6)
+            targets.check("games", "hands/s sample / OpenSpiel", second, 0.6)
             assert targets.sections_to_confirm() == []  # measured twice: never a third time
         assert targets.summary(QUIET, QUIET, True, None) == status
     finally:
@@ -124,7 +124,7 @@ def test_the_guard_measures_a_wide_miss_again_before_it_fails(
 
     def run(args: object) -> None:
         runs.append(1.0)
-        print(targets.check("games", "hands/s ids / OpenSpiel", next(values), 0.6))
+        print(targets.check("games", "hands/s sample / OpenSpiel", next(values), 0.6))
 
     fake = types.ModuleType("fake_section")
     fake.run = run  # type: ignore[attr-defined]
@@ -179,3 +179,16 @@ def test_the_batched_lane_bench_times_the_steps_and_not_the_counting(monkeypatch
     assert wall > 1000  # some 80 hands: with the two counts timed, under 80 / 0.5 s
     hands, secs, _cpu = vector_bench.play_random(vg, 60, 0)
     assert hands > 0 and secs < 0.2
+
+
+def test_a_raised_target_not_yet_reached_is_shown_but_never_fails_the_guard() -> None:
+    targets.reset()
+    try:
+        line = targets.check("games", "hands/s ids / OpenSpiel", 0.4, 1.0)
+        assert "WIDE MISS" not in line and "MISS: 60% short" in line and "not guarded" in line
+        assert targets.RESULTS[-1].pending and not targets.RESULTS[-1].wide
+        assert targets.summary(QUIET, QUIET, True, None) == 0
+        targets.check("games", "copy / clone", 50.0, 5.0, higher=False)  # a guarded neighbour still fails
+        assert targets.RESULTS[-1].wide and targets.summary(QUIET, QUIET, True, None) == 1
+    finally:
+        targets.reset()
