@@ -153,7 +153,10 @@ class TableManager:
         game = spec.game_type.from_dict(data)  # replays and checks every step
         replay_moves(game, row.moves)  # the moves (and deals) made after the snapshot
         seats = [
-            Seat(s["kind"], s["name"], s.get("player"), s.get("digest"), bool(s.get("away")))
+            Seat(
+                s["kind"], s["name"], s.get("player"), s.get("digest"), bool(s.get("away")),
+                opened=bool(s.get("opened", True)),  # a table stored before seats kept it: as before
+            )
             for s in json.loads(row.seats)
         ]
         if len(seats) != game.players:
@@ -189,6 +192,7 @@ class TableManager:
         game = request.spec.game_type(request.players, options=request.options, seed=secrets.randbits(64))
         fields: dict[str, Any] = {
             "turn_timer": request.turn_timer,
+            "first_wait": request.first_wait,
             "notices": [],
             "last_hand": None,
             "game_over": None,

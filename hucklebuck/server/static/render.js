@@ -6,7 +6,7 @@ const $ = (id) => document.getElementById(id);
 
 function seatName(view, seat) {
   const s = view.seats[seat];
-  return s ? s.name : `seat ${seat}`;  // seats count from 0, as in the terminal and the protocol
+  return s ? s.name : `seat ${seat + 1}`;  // the protocol counts seats from 0, people from 1
 }
 
 function trumpWords(view) {
@@ -49,9 +49,19 @@ function renderFacts(view, you) {
   $("contract").replaceChildren(...(view.contract ? [h("p", { class: "contract" }, ...suitedText(view.contract))] : []));
 }
 
-/** A dropped person's countdown in their seat: the seconds until the computer plays for them. */
-export function graceText(seconds) {
-  return `not connected · ${Math.max(0, Math.ceil(seconds))} s`;  // short: it sits in a seat's tag row
+/** A wait in words: "45 s", "9 min 40 s", "1 h 2 min". */
+export function waitText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 90) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** A person's countdown in their seat: the time until the computer plays for them. ``first``: they
+ * have not opened their link yet. */
+export function graceText(seconds, first = false) {
+  return `${first ? "not here yet" : "not connected"} · ${waitText(seconds)}`;  // short: it sits in a seat's tag row
 }
 
 /** One line everyone sees while a person's grace period runs (the table waits for them meanwhile). */
@@ -60,12 +70,17 @@ function renderGrace(view, ctx) {
   const gone = view.seats.filter((s) => s.kind === "human" && !s.connected && typeof s.grace_left === "number");
   box.classList.toggle("hidden", !gone.length);
   box.replaceChildren(...gone.map((s) => h("span", { dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000),
-    graceName: s.name } }, graceLine(s.name, s.grace_left))));
+    graceName: s.name, graceFirst: s.opened === false ? "1" : "" } }, graceLine(s.name, s.grace_left, s.opened === false))));
 }
 
-export function graceLine(name, seconds) {
+/** The line everyone reads while a person is away: ``first``, they never opened their link. */
+export function graceLine(name, seconds, first = false) {
+  if (first) {
+    return `${name} is not here yet (their link has not been opened): the table waits for them, then the ` +
+      `computer plays for them in ${waitText(seconds)}. `;
+  }
   return `${name}'s connection dropped: the table waits for them, then the computer plays for them in ` +
-    `${Math.max(0, Math.ceil(seconds))} s. `;
+    `${waitText(seconds)}. `;
 }
 
 function renderSeats(view, ctx) {
@@ -75,21 +90,23 @@ function renderSeats(view, ctx) {
     if (s.seat === you) tags.push(h("span", { class: "tag" }, "you"));
     if (s.seat === view.dealer) tags.push(h("span", { class: "tag dealer" }, "dealer"));
     if (view.to_act === s.seat) tags.push(h("span", { class: "tag turn" }, "to play"));
-    if (s.kind === "computer") tags.push(h("span", { class: "tag" }, `computer (${s.player})`));
-    else if (s.away) tags.push(h("span", { class: "tag off" }, "away: computer plays"));
+    const first = s.kind === "human" && s.opened === false;
+    if (s.kind === "computer") tags.push(h("span", { class: "tag" }, s.player_text || "computer"));
+    else if (s.away) tags.push(h("span", { class: "tag off" }, first ? "not here yet: computer plays" : "away: computer plays"));
     else if (!s.connected && typeof s.grace_left === "number") {
-      tags.push(h("span", { class: "tag off", dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000) } },
-        graceText(s.grace_left)));
-    } else if (!s.connected) tags.push(h("span", { class: "tag off" }, "not connected"));
+      tags.push(h("span", { class: "tag off", dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000),
+        graceFirst: first ? "1" : "" } }, graceText(s.grace_left, first)));
+    } else if (!s.connected) tags.push(h("span", { class: "tag off" }, first ? "not here yet" : "not connected"));
     if (s.status) tags.push(h("span", { class: "tag" }, s.status));
     const backs = h("div", { class: "backs", "aria-hidden": "true" },
       Array.from({ length: Math.min(s.cards, 8) }, () => cardImg(null, { alt: "", cls: "" })));
-    const label = [`Seat ${s.seat}, ${s.name}`, s.seat === you ? "you" : "", s.kind === "computer" ? "computer" : "",
+    const label = [`Seat ${s.seat + 1}, ${s.name}`, s.seat === you ? "you" : "", s.kind === "computer" ? (s.player_text || "computer") : "",
+      first ? "not here yet" : "",
       view.to_act === s.seat ? "to play" : "", `${scoreText(view, s.score)}`, plural(s.tricks, "trick"),
       `${plural(s.cards, "card")} in hand`].filter(Boolean).join(", ");
     return h("article", { class: `seat${view.to_act === s.seat ? " turn" : ""}${s.seat === you ? " me" : ""}`,
       "aria-label": label },
-    h("div", { class: "name", title: s.name }, `${s.seat}. ${s.name}`),
+    h("div", { class: "name", title: s.name }, `${s.seat + 1}. ${s.name}`),
     h("div", { class: "tags" }, tags),
     h("div", { class: "nums" }, h("span", { class: "score" }, scoreText(view, s.score)),
       h("span", {}, `tricks ${s.tricks}`), h("span", {}, `cards ${s.cards}`)),

@@ -149,7 +149,8 @@ function tickGrace() {
   const now = performance.now();
   for (const el of document.querySelectorAll("[data-grace-ends]")) {
     const left = (Number(el.dataset.graceEnds) - now) / 1000;
-    el.textContent = el.dataset.graceName ? graceLine(el.dataset.graceName, left) : graceText(left);
+    const first = el.dataset.graceFirst === "1";
+    el.textContent = el.dataset.graceName ? graceLine(el.dataset.graceName, left, first) : graceText(left, first);
   }
 }
 setInterval(tickGrace, 1000);

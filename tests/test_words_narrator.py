@@ -1,0 +1,79 @@
+"""One narrator below the terminal and the browser (issue 58, point 12), and the words it keeps
+once for every surface: seats counted from 1 for people, one default-name rule, one friendly
+name per computer player kind and per variant option."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from hucklebuck.cli.common import GAMES
+from hucklebuck.players import PLAYER_KINDS
+from hucklebuck.words.people import (
+    COMPUTER_KINDS,
+    OPTION_LABELS,
+    computer_label,
+    default_name,
+    seat_label,
+    short_name,
+)
+
+_IMPORTED = """
+import json, sys
+import hucklebuck.server.app, hucklebuck.server.views, hucklebuck.server.tables, hucklebuck.server.hints
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(("hucklebuck.cli.", "hucklebuck.words")))))
+"""
+
+
+def test_the_server_reads_its_words_from_the_narrator_not_from_the_terminal() -> None:
+    out = subprocess.run([sys.executable, "-c", _IMPORTED], capture_output=True, text=True, check=True).stdout
+    loaded = set(json.loads(out))
+    assert "hucklebuck.words.narrator" in loaded and "hucklebuck.words.moves" in loaded
+    assert not loaded & {"hucklebuck.cli.table", "hucklebuck.cli.human"}, loaded
+
+
+def test_the_terminal_and_the_server_share_one_narrator() -> None:
+    from hucklebuck.cli import human, table
+    from hucklebuck.server import moves, tables, views
+    from hucklebuck.words import lines, narrator
+    from hucklebuck.words import moves as word_moves
+
+    assert table.Table is narrator.Narrator is tables.Narrator is views.Narrator
+    assert human.move_text is word_moves.move_text is views.move_text is moves.move_text
+    assert human.parse_answer is word_moves.parse_answer is moves.parse_answer
+    assert table.describe_action is lines.describe_action is views.describe_action
+    assert table.trick_line is lines.trick_line is views.trick_line
+
+
+def test_people_count_seats_from_one_and_every_default_name_follows_one_rule() -> None:
+    assert seat_label(0) == "seat 1" and seat_label(3, capital=True) == "Seat 4"
+    assert default_name(0) == "Player 1" and default_name(2, "computer") == "Computer 3"
+    assert short_name(0) == "P1"
+    from hucklebuck.server.catalog import games_listing, read_table_request
+
+    req = read_table_request(
+        {"game": "hucklebuck", "players": 3, "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}]},
+        24,
+    )
+    assert [s.name for s in req.seats] == ["Player 1", "Player 2", "Computer 3"]
+    names = games_listing()["default_names"]
+    assert names["human"][:3] == ["Player 1", "Player 2", "Player 3"]
+    assert names["computer"][2] == "Computer 3"
+
+
+def test_every_computer_kind_and_option_has_one_friendly_name() -> None:
+    assert set(COMPUTER_KINDS) == set(PLAYER_KINDS)
+    labels = [words[0] for words in COMPUTER_KINDS.values()]
+    assert len(set(labels)) == len(labels)
+    assert all("monte carlo" not in " ".join(w).lower() for w in COMPUTER_KINDS.values())
+    assert computer_label("heuristic") == "computer: quick"
+    from hucklebuck.server.catalog import games_listing
+
+    for game in games_listing()["games"]:
+        assert [c["label"] for c in game["computer_players"]] == [COMPUTER_KINDS[k][0] for k in PLAYER_KINDS]
+        for option in game["options"]:
+            assert option["label"] == OPTION_LABELS[option["name"]], option["name"]
+            assert "_" not in option["label"]
+    every = {info.name for spec in GAMES.values() for info in spec.options_type.describe()}
+    assert every == set(OPTION_LABELS)
