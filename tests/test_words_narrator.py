@@ -52,10 +52,8 @@ def test_people_count_seats_from_one_and_every_default_name_follows_one_rule() -
     assert short_name(0) == "P1"
     from hucklebuck.server.catalog import games_listing, read_table_request
 
-    req = read_table_request(
-        {"game": "hucklebuck", "players": 3, "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}]},
-        24,
-    )
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}]
+    req = read_table_request({"game": "hucklebuck", "players": 3, "seats": seats}, 24)
     assert [s.name for s in req.seats] == ["Player 1", "Player 2", "Computer 3"]
     names = games_listing()["default_names"]
     assert names["human"][:3] == ["Player 1", "Player 2", "Player 3"]
