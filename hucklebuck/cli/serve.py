@@ -104,6 +104,14 @@ def register(subparsers: Any) -> None:
         f"their seat (default {d.grace:g})",
     )
     p.add_argument(
+        "--first-wait",
+        type=_seconds,
+        default=d.first_wait,
+        metavar="SECONDS",
+        help=f"wait this long for a person who has not opened their seat link yet before the computer "
+        f"plays their seat, unless their table asks for another wait (default {d.first_wait:g})",
+    )
+    p.add_argument(
         "--bot-pause",
         type=_seconds,
         default=d.bot_pause,
@@ -256,6 +264,7 @@ def run(args: argparse.Namespace) -> int:
         db=args.db,
         origins=tuple(args.origin),
         grace=args.grace,
+        first_wait=args.first_wait,
         bot_pause=args.bot_pause,
         deal_pause=args.deal_pause,
         max_tables=args.max_tables,

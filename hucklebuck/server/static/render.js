@@ -69,6 +69,10 @@ function renderGrace(view, ctx) {
   const box = $("grace-line");
   const gone = view.seats.filter((s) => s.kind === "human" && !s.connected && typeof s.grace_left === "number");
   box.classList.toggle("hidden", !gone.length);
+  // A friend who has not come yet is news, not trouble: a red banner only for a dropped connection.
+  const dropped = gone.some((s) => s.opened !== false);
+  box.classList.toggle("down", dropped);
+  box.classList.toggle("notice", !dropped);
   box.replaceChildren(...gone.map((s) => h("span", { dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000),
     graceName: s.name, graceFirst: s.opened === false ? "1" : "" } }, graceLine(s.name, s.grace_left, s.opened === false))));
 }
