@@ -16,6 +16,9 @@ function trumpWords(view) {
 
 export function statusText(view, you, forced = null) {
   if (view.game_over) return { text: `Game over. ${plain(view.game_over.text)}`, mine: false, over: true };
+  if (view.phase === "hand_over") {
+    return { text: `Hand ${view.hand_number} is over: the next one is being dealt…`, mine: false };
+  }
   if (view.to_act === null || view.to_act === undefined) {
     return { text: view.phase_text ? `${cap(view.phase_text)}…` : "Dealing the next hand…", mine: false };
   }
@@ -304,7 +307,10 @@ export function render(view, ctx) {
   }
   $("title").textContent = view.title;
   document.title = `${st.mine ? "▶ Your turn · " : ""}${view.title} · hucklebuck`;
+  // The hand's own parts (its number, dealer, trump, status, the felt) are all drawn from this one view,
+  // in this one call: the body's data-hand says which hand the page shows.
   $("hand-no").textContent = `Hand ${view.hand_number}`;
+  document.body.dataset.hand = String(view.hand_number);
   const status = $("status");
   status.textContent = st.text;
   status.classList.toggle("you", st.mine);

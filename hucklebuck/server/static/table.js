@@ -56,14 +56,24 @@ function showError(message) {
 }
 
 let previousNotices = null;
+let noticeHand = null;  // the hand a notice up top is about (null: about the table), gone at the next deal
 
-/** A new table notice (someone dropped out, came back, the timer ran out) shows up top for a while. */
-function showNotice(text) {
+/** A new table notice (someone dropped out, came back, the timer ran out) shows up top for a while;
+ * one about a hand (``hand``: its number) goes as soon as the next hand is dealt. */
+function showNotice(text, hand = null) {
   const b = $("banner-notice");
   b.textContent = text;
   b.classList.remove("hidden");
+  noticeHand = hand;
   clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => b.classList.add("hidden"), 10000);
+  noticeTimer = setTimeout(() => { b.classList.add("hidden"); noticeHand = null; }, 10000);
+}
+
+function hideHandNotice(handNumber) {
+  if (noticeHand === null || noticeHand === handNumber) return;
+  clearTimeout(noticeTimer);
+  $("banner-notice").classList.add("hidden");
+  noticeHand = null;
 }
 
 function draw() { if (view) render(view, ctx); }
@@ -105,6 +115,7 @@ function onState(msg) {
   seq = msg.seq;
   ctx.you = msg.you;
   view = msg.view;
+  hideHandNotice(view.hand_number);  // drawn with the new hand below, in the same frame
   if (turnChanged) {
     ctx.pending = false;
     ctx.hint = null;
@@ -140,7 +151,7 @@ function planForced(msg) {
     ctx.pending = false;
     if (!ctx.connected) { ctx.forced = null; draw(); return; }
     act(move);
-    showNotice(`Your only legal move was played for you: ${move.text.replace(/^play /i, "")}`);
+    showNotice(`Your only legal move was played for you: ${move.text.replace(/^play /i, "")}`, view.hand_number);
   }, FORCED_PAUSE_MS);
 }
 
