@@ -234,7 +234,12 @@ def click_move(page: Any, name: str, state: dict[str, Any] | None = None) -> Non
     )
 
 
-CARD = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")
+CARD = re.compile(
+    r"(?:10|[2-9JQKA])[♣♦♥♠]"
+    r"|(?:two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace)"
+    r" of (?:clubs|diamonds|hearts|spades)"
+)
+"""A card in a button's name: as it is shown (``10♥``) or as a screen reader says it (``ten of hearts``)."""
 
 
 def play_turn(page: Any, rng: random.Random, state: dict[str, Any] | None = None) -> str | None:

@@ -4,9 +4,12 @@ name per computer player kind and per variant option."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
+
+import pytest
 
 from hucklebuck.cli.common import GAMES
 from hucklebuck.players import PLAYER_KINDS
@@ -75,3 +78,67 @@ def test_every_computer_kind_and_option_has_one_friendly_name() -> None:
             assert "_" not in option["label"]
     every = {info.name for spec in GAMES.values() for info in spec.options_type.describe()}
     assert every == set(OPTION_LABELS)
+
+
+# ------------------------------------------------------------------ point 9: the terminal in one voice
+def _person(game: object, seat: int, answers: list[str]) -> tuple[object, io.StringIO]:
+    from hucklebuck.cli.common import Output
+    from hucklebuck.cli.human import Human
+    from hucklebuck.cli.table import Table
+
+    buf = io.StringIO()
+    say = Output(buf, ascii_only=False)
+    names = ["You" if s == seat else f"P{s + 1}" for s in range(game.players)]  # type: ignore[attr-defined]
+    queue = list(answers)
+
+    def read(prompt: str) -> str | None:
+        say(prompt + ":")
+        return queue.pop(0) if queue else None
+
+    table = Table(game, names, say, show_all=False, private=[seat])  # type: ignore[arg-type]
+    return Human(table, say, read, save=lambda path: ""), buf
+
+
+def test_a_card_typed_in_the_auction_was_understood_and_is_not_now() -> None:
+    from hucklebuck.cli.human import Quit
+    from hucklebuck.games import HucklebuckGame
+
+    game = HucklebuckGame(4, seed=2)
+    seat = game.to_act
+    person, buf = _person(game, seat, ["QH", "?"])
+    try:
+        person.ask(seat)  # type: ignore[attr-defined]
+    except Quit:
+        pass
+    out = buf.getvalue()
+    assert "Not now: no card is played now, during the auction" in out
+    assert "I can't read 'QH'" not in out
+    dealer = "you deal" if game.dealer == seat else f"P{game.dealer + 1} deals"
+    assert f"hand 1, the auction; {dealer} ---" in out  # the turn's header names the dealer
+    assert "'bid 3'" in out  # Hucklebuck has bids: its help shows one
+
+
+@pytest.mark.parametrize("game_name", ["deerpark", "buckem"])
+def test_the_help_shows_no_bid_in_a_game_without_bids(game_name: str) -> None:
+    from hucklebuck.cli.human import Quit
+
+    spec = GAMES[game_name]
+    game = spec.game_type(5, seed=3)
+    seat = game.to_act
+    person, buf = _person(game, seat, ["?"])
+    try:
+        person.ask(seat)  # type: ignore[attr-defined]
+    except Quit:
+        pass
+    out = buf.getvalue()
+    assert "Answer with a move's number" in out and "'bid 3'" not in out
+
+
+def test_scoring_lines_say_tricks_in_one_voice() -> None:
+    from hucklebuck.words.lines import score_reason
+
+    assert score_reason("took 0: burned, pays 3 (S3)") == "took no trick: burned, pays 3 (S3)"
+    assert score_reason("took 1 tricks: wins 4 (S3)") == "took 1 trick: wins 4 (S3)"
+    assert score_reason("set: bid 3, took 2: -3") == "set: bid 3, took 2 tricks: -3"
+    assert score_reason("the maker needed 3 and took 0: +5") == "the maker needed 3 and took no trick: +5"
+    assert score_reason("stayed and took no trick: -5") == "stayed and took no trick: -5"

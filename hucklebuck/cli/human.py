@@ -23,7 +23,7 @@ from ..games.persist import write_atomic
 from ..packs import GameKind
 from ..players.hints import Hint
 from ..words.cards import SUIT_NAMES, discard_order, sort_hand
-from ..words.moves import Unreadable, move_text, parse_answer
+from ..words.moves import NotNow, Unreadable, move_text, parse_answer
 from .table import Table
 
 __all__ = ["Human", "Quit", "move_text", "parse_answer"]
@@ -73,6 +73,19 @@ HELP: dict[GameKind, dict[Phase, str]] = {
         "the highest card of the suit led.",
     },
 }
+
+
+_EXAMPLES = {
+    GameKind.HUCKLEBUCK: "'10h', 'AS', 'bid 3', 'pass'",
+    GameKind.DEERPARK: "'10h', 'AS', 'order', 'call hearts', 'pass'",
+    GameKind.BUCKEM: "'10h', 'AS', 'stay', 'fold', 'draw 3c 4d'",
+}
+"""Moves as typed, one game's own (no 'bid 3' in a game without bids)."""
+
+
+def commands_help(kind: GameKind) -> str:
+    """How to answer, with examples from ``kind``'s own moves, and the commands."""
+    return COMMANDS_HELP.replace("'10h', 'AS', 'bid 3', 'pass'", _EXAMPLES[kind])
 
 
 COMMANDS_HELP = (
@@ -250,7 +263,7 @@ class Human:
                 continue
             if low in ("?", "help"):
                 self.para(HELP[self.game.kind].get(self.game.phase, ""))
-                self.say(COMMANDS_HELP)
+                self.say(commands_help(self.game.kind))
                 continue
             if low in ("quit", "exit"):
                 self._quit()
@@ -275,6 +288,9 @@ class Human:
                 continue
             try:
                 action = parse_answer(self.game.kind, self.game.phase, seat, text)
+            except NotNow as exc:  # understood, but not a move now: not an unreadable answer
+                self.say(f"Not now: {exc}.")
+                continue
             except Unreadable as exc:
                 self.say(f"I can't read {text!r}: {exc}. Type a move's number, or ? for help.")
                 continue

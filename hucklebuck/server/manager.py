@@ -41,6 +41,10 @@ def replay_moves(game: TrickGame[Any, Any], moves: Sequence[str]) -> None:
             game.apply(text)
 
 
+ENDED_KEPT = 10_000
+"""How many removed tables' ids a server remembers, to tell their links the game ended."""
+
+
 class TableManager:
     """Every table of a server: creating, restoring, looking up; the limits."""
 
@@ -63,6 +67,8 @@ class TableManager:
         self.hinter = hinter
         self.tables: dict[str, ServerTable] = {}
         self.broken: dict[str, str] = {}
+        self.ended: dict[str, None] = {}
+        """Finished tables removed to make room (the newest ``ENDED_KEPT``), so their links can say so."""
         self.connections = 0
         self.closing = False
         self.bots = ComputerSeats(config.bot_threads, config.bot_pause)
@@ -216,6 +222,9 @@ class TableManager:
                 table.stop()
                 self.store.delete(table_id)
                 del self.tables[table_id]
+                self.ended[table_id] = None
+                while len(self.ended) > ENDED_KEPT:
+                    del self.ended[next(iter(self.ended))]
                 self.report(f"table {table_id} was finished and unwatched: removed to make room")
                 return
 
@@ -225,6 +234,12 @@ class TableManager:
         if table is None:
             if table_id in self.broken:
                 raise TableRefused("unrestorable", f"table {table_id} could not be restored after a restart")
+            if table_id in self.ended:
+                raise TableRefused(
+                    "unknown_table",
+                    "this table's game is over and the server has since removed it to make room for new "
+                    "tables",
+                )
             raise TableRefused("unknown_table", "there is no such table")
         return table
 

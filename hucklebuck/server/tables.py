@@ -24,6 +24,7 @@ from ..errors import HucklebuckError
 from ..games.base import GameOverEvent, Phase, ScoreEvent
 from ..games.engine import TrickGame
 from ..packs import GameKind
+from ..words.lines import score_reason
 from ..words.narrator import Narrator
 from .config import ServerConfig
 from .moves import MoveReader
@@ -515,7 +516,7 @@ class ServerTable:
         reason = ""
         for ev in hand_events(game)[1]:
             if isinstance(ev, ScoreEvent) and (ev.delta or ev.reason):
-                text = f"{names[ev.seat]}: {ev.reason}"
+                text = f"{names[ev.seat]}: {score_reason(ev.reason)}"
                 lines.append({"seat": ev.seat, "delta": ev.delta, "text": text})
             elif isinstance(ev, GameOverEvent):
                 reason = ev.reason
@@ -538,7 +539,7 @@ class ServerTable:
             who = " and ".join(names[s] for s in winners)
             self.fields["game_over"] = {
                 "winners": winners,
-                "text": f"The session of {game.hand_number} rounds is over: "
+                "text": f"The session of {game.hand_number} hands is over: "
                 f"{who} has the biggest bankroll ({top}).",
             }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..cardart import spoken
 from ..cards import Card, Rank, Suit
 from ..packs import GameKind
 
@@ -83,13 +84,7 @@ def discard_order(cards: Iterable[Card], trump: Suit | None, kind: GameKind) -> 
     return (len(values), sum(values), *values)
 
 
-_RANK_NAMES = {
-    Rank.TWO: "two", Rank.THREE: "three", Rank.FOUR: "four", Rank.FIVE: "five", Rank.SIX: "six",
-    Rank.SEVEN: "seven", Rank.EIGHT: "eight", Rank.NINE: "nine", Rank.TEN: "ten", Rank.JACK: "jack",
-    Rank.QUEEN: "queen", Rank.KING: "king", Rank.ACE: "ace",
-}  # fmt: skip
-
-
 def card_name(card: Card) -> str:
-    """One card in words, as a screen reader should say it (``queen of hearts``)."""
-    return f"{_RANK_NAMES[card.rank]} of {SUIT_NAMES[card.suit]}"
+    """One card in words, as a screen reader should say it (``queen of hearts``): the card
+    pictures' own names (:func:`hucklebuck.cardart.spoken`)."""
+    return spoken(card)

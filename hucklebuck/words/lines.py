@@ -35,6 +35,7 @@ __all__ = [
     "drop_citations",
     "game_rules_line",
     "order_up_line",
+    "score_reason",
     "second_person",
     "trick_line",
 ]
@@ -172,7 +173,7 @@ def game_rules_line(game: TrickGame[Any, Any]) -> str:
             "goal wins (S4)."
         )
     return (
-        "Each round everyone antes into the pot (not after a burn). A stayer who takes two or more "
+        "Each hand everyone antes into the pot (not after a burn). A stayer who takes two or more "
         "tricks wins the pot (two such split it); a stayer with fewer is burned and pays the pot's "
         "size into the next one. A player who stays alone plays no cards: holding the ace of "
         "trump, or two trumps one of them a king, queen or jack, they rake the pot (half of a "
@@ -181,6 +182,20 @@ def game_rules_line(game: TrickGame[Any, Any]) -> str:
         "(10 unless told) and the biggest bankroll leads (S3)."
     )
 
+
+
+_TOOK = re.compile(r"\btook (\d+)( tricks?)?(?![\d.])")
+
+
+def score_reason(text: str) -> str:
+    """A scoring line's reason in one voice: ``took 0`` and ``took 0 tricks`` read ``took no
+    trick``; ``took 1 tricks`` reads ``took 1 trick``; a bare ``took 3`` reads ``took 3 tricks``."""
+
+    def took(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        return "took no trick" if n == 0 else f"took {n} trick{'' if n == 1 else 's'}"
+
+    return _TOOK.sub(took, text)
 
 
 PHASE_WORDS = {

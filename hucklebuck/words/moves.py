@@ -27,11 +27,15 @@ from ..games.base import Phase
 from ..packs import GameKind
 from .cards import SUIT_NAMES, card_text, cards_text, sort_hand
 
-__all__ = ["Unreadable", "move_text", "parse_answer"]
+__all__ = ["NotNow", "Unreadable", "move_text", "parse_answer"]
 
 
 class Unreadable(ValueError):
     """An answer that is not a move, a number or a command."""
+
+
+class NotNow(Unreadable):
+    """An answer that was understood (cards, say) but is no kind of move at this point of the hand."""
 
 
 def move_text(action: Action, game: Any) -> str:
@@ -149,9 +153,8 @@ def parse_answer(kind: GameKind, phase: Phase, seat: int, text: str) -> Action:
                 _cards(words)
             except CardError:
                 raise Unreadable("that is not a move") from None
-            raise Unreadable(
-                f"no card is played now, during the {phase.value.replace('_', ' ')}; ? lists your moves"
-            )
+            during = phase.value.replace("_", " ")
+            raise NotNow(f"no card is played now, during the {during}; ? lists your moves")
         cards = _cards(words)
     except CardError as exc:
         raise Unreadable(str(exc)) from None
@@ -163,7 +166,7 @@ def parse_answer(kind: GameKind, phase: Phase, seat: int, text: str) -> Action:
         return Discard(seat, cards)
     if phase is Phase.DRAW:
         return Draw(seat, cards)
-    raise Unreadable("cards are not an answer now")
+    raise NotNow("cards are not an answer now; ? lists your moves")
 
 
 

@@ -26,6 +26,7 @@ from .lines import (
     drop_citations,
     game_rules_line,
     order_up_line,
+    score_reason,
     second_person,
     trick_line,
 )
@@ -273,7 +274,7 @@ class Table:
         elif not lines:
             say("  no score changes")
         for ev in lines:
-            reason = self._personal(ev.reason)
+            reason = score_reason(self._personal(ev.reason))
             if ev.delta == 0 and self.kind is GameKind.BUCKEM:
                 # A note on the round (no chips move): a sentence, not a seat's line.
                 note = (
@@ -302,7 +303,7 @@ class Table:
         left = getattr(self.game, "pot", 0) - burns
         if left > 0:
             chips = "1 chip stays" if left == 1 else f"{left} chips stay"
-            self.say(f"  {chips} in the pot: an even split leaves the odd chip there for the next round")
+            self.say(f"  {chips} in the pot: an even split leaves the odd chip there for the next hand")
 
     def _personal(self, text: str) -> str:
         """``seat 3`` in the game's words becomes the seat's name at this table."""

@@ -74,7 +74,7 @@ OPTION_LABELS: dict[str, str] = {
     "auction_reentry": "Passed players may bid again",
     "in_the_hole_reset_applies_to": "Back to zero from below after",
     # Buck 'Em
-    "ante": "Ante (chips each round)",
+    "ante": "Ante (chips each hand)",
     "short_handed": "Short pack for 5 or 6 players",
     "short_handed_trump": "Trump with the short pack",
     "scare_cards": "Scare cards (one card dealt face up)",
@@ -86,7 +86,7 @@ OPTION_LABELS: dict[str, str] = {
     "split": "Sharing a pot between two winners",
     "rake_hand": "Which hand a lone stayer shows",
     "rake_rounding": "Half a pot, rounded",
-    "after_void_round_ante": "Ante again after a round nobody won",
+    "after_void_round_ante": "Ante again after a hand nobody won",
     # Deer Park Euchre
     "club_turnup_pickup": "Dealer picks up a turned club",
     "round2_excludes_turned_suit": "Round 2 may not call the turned suit",

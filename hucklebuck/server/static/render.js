@@ -1,6 +1,6 @@
 // Drawing the table from one VIEW (the server's state for this seat). No state of its own except what
 // the caller passes in ctx: {you, connected, pending, selected:Set, hint, act(move), toggle(code), askHint(), rematch()}.
-import { cardImg, cardText, h, plain, plural, suitGlyph, suitName, suitedText } from "./common.js";
+import { cardImg, cardName, cardText, h, plain, plural, saidText, spoken, suitGlyph, suitName, suitedText } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -49,7 +49,7 @@ function renderFacts(view, you) {
   const scores = view.seats.map((s) => `${s.name} ${scoreText(view, s.score)}`).join(", ");
   facts.push(h("span", { class: "sr-only" }, `Scores: ${scores}.`));
   $("facts").replaceChildren(...facts);
-  $("contract").replaceChildren(...(view.contract ? [h("p", { class: "contract" }, ...suitedText(view.contract))] : []));
+  $("contract").replaceChildren(...(view.contract ? [h("p", { class: "contract" }, ...saidText(view.contract))] : []));
 }
 
 /** A wait in words: "45 s", "9 min 40 s", "1 h 2 min". */
@@ -127,7 +127,7 @@ function renderTrick(view) {
   trick.classList.toggle("playing", view.phase === "play");
   const caption = $("trick-caption");
   const faceup = (view.face_up || []).flatMap((g) => g.cards.map((c) => h("div", { class: "group" },
-    cardImg(c, { alt: `${cap(g.label)}: ${cardText(c)}` }), h("span", { "aria-hidden": "true" }, cap(g.label)))));
+    cardImg(c, { alt: `${cap(g.label)}: ${cardName(c)}` }), h("span", { "aria-hidden": "true" }, cap(g.label)))));
   $("faceup").replaceChildren(...faceup);
   if (view.current_trick && view.current_trick.length) {
     trick.replaceChildren(...view.current_trick.map((p, i) => h("div", { class: "played" }, cardImg(p.card),
@@ -165,7 +165,9 @@ function sortMoves(view, mine) {
 
 function moveButton(move, ctx, extra = {}) {
   const best = ctx.hint && ctx.hint.best === move.id;
+  const heard = spoken(move.text);
   return h("button", { type: "button", class: `btn${best ? " best" : ""}`, dataset: { move: move.id },
+    "aria-label": heard !== move.text ? heard : null,
     disabled: !ctx.connected || ctx.pending, onclick: () => ctx.act(move), ...extra },
   h("span", {}, ...suitedText(move.text)));  // one flex item, so the name reads as one run of text
 }
@@ -177,18 +179,19 @@ function renderHand(view, ctx, moves) {
     const move = moves.byCard.get(code);
     if (move) {
       const best = ctx.hint && ctx.hint.best === move.id;
-      return h("button", { type: "button", class: "card-slot", "aria-label": move.text, dataset: { move: move.id },
+      return h("button", { type: "button", class: "card-slot", "aria-label": spoken(move.text), dataset: { move: move.id },
         disabled: !ctx.connected || ctx.pending, onclick: () => ctx.act(move) },
       cardImg(code, { alt: "" }), best ? h("span", { class: "cap", "aria-hidden": "true" }, "hint") : null);
     }
     if (moves.selectable && moves.legal.some((m) => m.cards.includes(code))) {
       const pressed = ctx.selected.has(code);
       return h("button", { type: "button", class: "card-slot", "aria-pressed": pressed ? "true" : "false",
-        "aria-label": `select ${cardText(code)}`, onclick: () => ctx.toggle(code) }, cardImg(code, { alt: "" }));
+        "aria-label": `select ${cardName(code)}`, dataset: { card: code }, onclick: () => ctx.toggle(code) },
+      cardImg(code, { alt: "" }));
     }
     const dim = mine && anyPlay;
     return h("div", { class: `card-slot${dim ? " dim" : ""}` },
-      cardImg(code, { alt: dim ? `${cardText(code)} (cannot be played now)` : cardText(code) }));
+      cardImg(code, { alt: dim ? `${cardName(code)} (cannot be played now)` : cardName(code) }));
   });
   if (!view.hand.length) {
     items.push(h("p", { class: "waiting" }, ctx.you === null ? "You are watching: no hand is shown." : "No cards in hand."));
@@ -237,6 +240,7 @@ function renderMoves(view, ctx, moves) {
     const match = moves.legal.find((m) => m.cards.length && [...m.cards].sort().join(" ") === sel);
     out.unshift(h("p", { class: "waiting" }, "Choose with the list below, or pick cards in your hand and confirm."));
     plain.push(h("button", { type: "button", class: "btn primary", disabled: !match || !ctx.connected || ctx.pending,
+      "aria-label": match ? `Confirm: ${spoken(match.text)}` : null, dataset: { confirm: "1" },
       onclick: () => match && ctx.act(match) }, match ? `Confirm: ${match.text}` : "Confirm the picked cards"));
   }
   if (moves.legal.length) {
@@ -280,7 +284,7 @@ function renderScoring(view) {
     const who = line.seat === null || line.seat === undefined ? "" : seatName(view, line.seat);
     return h("tr", {}, h("td", {}, who),
       h("td", { class: `delta${cls}` }, typeof d === "number" ? signed(d) : ""),
-      h("td", {}, ...suitedText(plain(line.text))));
+      h("td", {}, ...saidText(plain(line.text))));
   });
   const standings = view.seats.map((s) => `${s.name} ${s.score}`).join(" · ");
   $("scoring").replaceChildren(h("table", { class: "scoring" },
@@ -296,11 +300,39 @@ function renderHint(ctx) {
   const sorted = [...hint.moves].sort((a, b) => b.value - a.value);
   box.replaceChildren(h("p", {}, ...suitedText(hint.why || "")),
     h("ol", { class: "hint-list" }, sorted.map((m) => h("li", { class: m.id === hint.best ? "best" : "" },
-      ...suitedText(`${m.text}: ${m.value_text}`), m.id === hint.best ? " (best)" : ""))),
+      ...saidText(`${m.text}: ${m.value_text}`), m.id === hint.best ? " (best)" : ""))),
     hint.samples ? h("p", { class: "waiting" }, `From ${hint.samples} sampled deals of the unseen cards.`) : null);
 }
 
+/** Where the keyboard's focus is among the parts a render replaces, as a key to find it again. */
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || el === document.body) return { lost: true };
+  if (!el.closest("#hand, #moves")) return null;  // elsewhere (a panel, the header): never moved
+  const d = el.dataset;
+  if (d.move) return { sel: `[data-move="${CSS.escape(d.move)}"]` };
+  if (d.card) return { sel: `[data-card="${CSS.escape(d.card)}"]` };
+  if (d.confirm) return { sel: "[data-confirm]" };
+  const group = el.closest("details[data-group]");
+  if (group && el.tagName === "SUMMARY") return { sel: `details[data-group="${CSS.escape(group.dataset.group)}"] > summary` };
+  return { lost: true, text: el.textContent };
+}
+
+/** Put the focus back where it was, or, when its button went with the last move, on the first move
+ * offered (so a keyboard never has to start again from the top of the page), else on the status. */
+function restoreFocus(key, mine) {
+  if (!key) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const same = key.sel ? document.querySelector(key.sel) : null;
+  if (same && !same.disabled && same.offsetParent !== null) { same.focus(); return; }
+  const first = mine ? document.querySelector("#hand [data-move]:not([disabled]), #moves [data-move]:not([disabled]), " +
+    "#hand [data-card], #moves summary") : null;
+  if (first) first.focus();
+  else if (!key.lost || key.sel) $("status").focus();
+}
+
 export function render(view, ctx) {
+  const key = focusKey();
   let st = statusText(view, ctx.you, ctx.forced);
   if (st.mine && !ctx.connected) {
     st = { text: `${st.text} (Not connected: you can move once the page is connected again.)`, mine: false };
@@ -326,10 +358,11 @@ export function render(view, ctx) {
   renderMoves(view, ctx, moves);
   renderScoring(view);
   renderHint(ctx);
-  $("log").replaceChildren(...(view.log || []).map((line) => h("li", {}, ...suitedText(plain(line)))));
+  $("log").replaceChildren(...(view.log || []).map((line) => h("li", {}, ...saidText(plain(line)))));
   const notices = view.notices || [];
   $("notices").replaceChildren(...notices.map((n) => h("li", {}, n)));
   $("notices-panel").classList.toggle("hidden", !notices.length);
   document.body.dataset.turn = mine ? "you" : view.to_act === null || view.to_act === undefined ? "none" : "other";
+  restoreFocus(key, mine && ctx.connected && !ctx.pending);
   document.body.dataset.over = view.game_over ? "1" : "";
 }
