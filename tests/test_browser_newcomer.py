@@ -26,6 +26,7 @@ pytest.importorskip("playwright")
 pytest.importorskip("starlette")
 
 from browser_kit import (
+    ACC_NAME,
     CHROMIUM,
     LAUNCH_ARGS,
     POLL,
@@ -91,6 +92,7 @@ def dealer_shown(page: Any) -> str:
 
 # ------------------------------------------------------------------ points 6 and 7: a hand's end
 _HAND_STATE = """() => {
+  """ + ACC_NAME + """
   const text = (sel) => document.querySelector(sel).innerText;
   const notice = document.querySelector('#banner-notice');
   const b = document.body.dataset;
@@ -103,7 +105,7 @@ _HAND_STATE = """() => {
       ? notice.innerText : '',
     mine: b.turn === 'you' && b.conn === 'up',
     moves: [...document.querySelectorAll('[data-move]:not([disabled])')]
-      .map((el) => el.getAttribute('aria-label') || el.textContent),
+      .map(accName),
   };
 }"""
 """What the loop below looks at, read in one script: one rendered state, never the status of one

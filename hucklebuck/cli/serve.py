@@ -207,7 +207,14 @@ class _Redact(logging.Filter):
 
 def _resumed_line(app: Any, db: str) -> str:
     """What a restart found: how many stored tables it resumed, and where the database is."""
-    where = db if db == ":memory:" else os.path.abspath(db)
+    from ..server.storage import is_database_url
+
+    if is_database_url(db):  # the address as given (never its password), not a path made from it
+        from ..server.store_postgres import describe_url
+
+        where = f"the {describe_url(db)}"
+    else:
+        where = db if db == ":memory:" else os.path.abspath(db)
     tables = getattr(getattr(app.state, "manager", None), "tables", {})
     n = len(tables)
     if not n:

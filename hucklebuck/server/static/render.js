@@ -165,11 +165,10 @@ function sortMoves(view, mine) {
 
 function moveButton(move, ctx, extra = {}) {
   const best = ctx.hint && ctx.hint.best === move.id;
-  const heard = spoken(move.text);
+  // The name a screen reader says names the cards ("order up jack of diamonds"); the eye reads "J♦".
   return h("button", { type: "button", class: `btn${best ? " best" : ""}`, dataset: { move: move.id },
-    "aria-label": heard !== move.text ? heard : null,
     disabled: !ctx.connected || ctx.pending, onclick: () => ctx.act(move), ...extra },
-  h("span", {}, ...suitedText(move.text)));  // one flex item, so the name reads as one run of text
+  h("span", {}, ...saidText(move.text)));  // one flex item, so the name reads as one run of text
 }
 
 function renderHand(view, ctx, moves) {
@@ -240,8 +239,8 @@ function renderMoves(view, ctx, moves) {
     const match = moves.legal.find((m) => m.cards.length && [...m.cards].sort().join(" ") === sel);
     out.unshift(h("p", { class: "waiting" }, "Choose with the list below, or pick cards in your hand and confirm."));
     plain.push(h("button", { type: "button", class: "btn primary", disabled: !match || !ctx.connected || ctx.pending,
-      "aria-label": match ? `Confirm: ${spoken(match.text)}` : null, dataset: { confirm: "1" },
-      onclick: () => match && ctx.act(match) }, match ? `Confirm: ${match.text}` : "Confirm the picked cards"));
+      dataset: { confirm: "1" }, onclick: () => match && ctx.act(match) },
+    h("span", {}, ...(match ? saidText(`Confirm: ${match.text}`) : ["Confirm the picked cards"]))));
   }
   if (moves.legal.length) {
     plain.push(h("button", { type: "button", class: "btn small", onclick: ctx.askHint,
