@@ -80,6 +80,8 @@ def test_a_friend_who_never_opened_their_link_is_not_here_yet(
     assert "in 29 min" in line or "in 30 min" in line  # the table's own wait, not the 60 s grace
     assert "not here yet" in (ben.get_attribute("aria-label") or "")
     assert "dropped" not in page.locator("main").inner_text()
+    # point 7: a computer's kind by its one friendly name, as the lobby offered it
+    assert page.locator("#seats article").nth(2).get_by_text("computer: quick").count() == 1
     shot(page, tmp_path, f"not-here-yet-{width}")
     page.context.close()
     watch.check()
@@ -142,5 +144,30 @@ def test_a_notice_about_one_hand_goes_when_the_next_is_dealt(
             click_move(page, stay[0] if stay else rng.choice(moves), state)
         else:
             wait_for_news(page, state["seq"])
+    page.context.close()
+    watch.check()
+
+
+# ------------------------------------------------------------------ point 7: plain names for options and kinds
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_lobby_names_options_and_computer_kinds_in_plain_words(
+    browser: Any, server: Server, tmp_path: Path, width: int
+) -> None:
+    from hucklebuck.words.people import COMPUTER_KINDS, OPTION_LABELS
+
+    page, watch = new_page(browser, server, width)
+    page.goto(server.base + "/")
+    page.get_by_role("radio", name="Deer Park Euchre").check()
+    page.get_by_text("rule variants").click()
+    label = page.locator("label[for=opt-round2_excludes_turned_suit]").inner_text()
+    assert label == OPTION_LABELS["round2_excludes_turned_suit"] == "Round 2 may not call the turned suit"
+    labels = page.locator("#options label").all_inner_texts()
+    assert labels and not any("_" in t or t[:1].islower() for t in labels), labels
+    kinds = page.get_by_label("Seat 2: who plays").locator("option").all_inner_texts()
+    offered = ("mc", "mc-solver", "heuristic", "random")
+    assert kinds[1:] == [f"computer: {COMPUTER_KINDS[k][0]}" for k in offered]
+    legend = page.locator("#seat-kinds").inner_text()
+    assert "Monte Carlo" not in legend
+    shot(page, tmp_path, f"lobby-options-{width}")
     page.context.close()
     watch.check()

@@ -142,3 +142,13 @@ def test_scoring_lines_say_tricks_in_one_voice() -> None:
     assert score_reason("set: bid 3, took 2: -3") == "set: bid 3, took 2 tricks: -3"
     assert score_reason("the maker needed 3 and took 0: +5") == "the maker needed 3 and took no trick: +5"
     assert score_reason("stayed and took no trick: -5") == "stayed and took no trick: -5"
+
+
+def test_the_options_command_gives_each_option_its_friendly_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from hucklebuck.cli import main
+
+    assert main(["options", "deerpark"]) == 0
+    out = capsys.readouterr().out
+    assert "round2_excludes_turned_suit   (Round 2 may not call the turned suit)" in out
