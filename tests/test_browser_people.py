@@ -148,7 +148,7 @@ def test_a_notice_about_one_hand_goes_when_the_next_is_dealt(
     watch.check()
 
 
-# ------------------------------------------------------------------ point 7: plain names for options and kinds
+# ------------------------------------------------------------------ point 7: plain names
 @pytest.mark.parametrize("width", [390, 1280])
 def test_the_lobby_names_options_and_computer_kinds_in_plain_words(
     browser: Any, server: Server, tmp_path: Path, width: int
