@@ -152,3 +152,16 @@ def test_the_options_command_gives_each_option_its_friendly_name(
     assert main(["options", "deerpark"]) == 0
     out = capsys.readouterr().out
     assert "round2_excludes_turned_suit   (Round 2 may not call the turned suit)" in out
+
+
+# ------------------------------------------------------------------ point 10: simulate names its policy
+@pytest.mark.parametrize("game", ["hucklebuck", "deerpark", "buckem"])
+def test_simulate_names_the_fixed_policy_behind_its_numbers(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    from hucklebuck.cli import main
+
+    assert main(["simulate", game, "--hands", "50"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "These numbers describe the fixed simulation policy, not the game:" in out
+    assert "playout policy" in out
