@@ -57,7 +57,8 @@ def test_the_landing_pages_first_install_lines_fit_a_phone() -> None:
     block = text[text.index(".. code-block:: sh") :].split("\n\n")[1]
     install = [line.strip() for line in block.splitlines() if "venv" in line and "play" not in line]
     install += [line.strip() for line in block.splitlines() if line.strip().startswith("--config")]
-    assert len(install) == 3 and max(len(line) for line in install) <= 48, block  # about 340 px of monospace: inside the code box at 390 px
+    # at most 48 characters: about 340 px of monospace, inside the code box at 390 px
+    assert len(install) == 3 and max(len(line) for line in install) <= 48, block
 
 
 def test_the_several_servers_example_shows_host_and_hostname_and_the_docs_install_line() -> None:
