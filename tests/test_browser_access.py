@@ -252,7 +252,9 @@ def test_a_whole_game_with_the_keyboard_alone(
         if not state["moves"]:
             wait_for_news(page, state["seq"])
             continue
-        name, group = rng.choice(sorted(state["moves"], key=str))  # any move offered, in a closed list too
+        offered = sorted(state["moves"], key=str)
+        stay = [m for m in offered if m[0].startswith("stay")]  # stay, so Ann draws and plays cards too
+        name, group = stay[0] if stay else rng.choice(offered)  # else any move, in a closed list too
         for _ in range(150):  # Tab through the page until that move has the focus; focus never sticks
             focus = page.evaluate(_FOCUS)
             if focus["kind"] != "none":
