@@ -71,7 +71,7 @@ BAD = [
     (["solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AH"], "same number of cards"),
     (["solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AS QH"], "AS is in two hands"),
     (["solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "zz"], "'zz' is not a card"),
-    (["solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AH KH", "--leader", "2"], "--leader 2"),
+    (["solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AH KH", "--leader", "3"], "--leader 3"),
     (["solve", "hucklebuck", "--trump", "Q", "--hands", "AS", "AH"], "not a suit"),
     (["solve", "nim", "--trump", "S", "--hands", "AS", "AH"], "unknown game"),
     (["simulate", "hucklebuck", "--players", "4", "--hands", "0"], "must be 1 or more"),
@@ -337,11 +337,12 @@ def test_evaluate_buckem_and_deerpark_advice(capsys: pytest.CaptureFixture[str])
 
 def test_solve_gives_each_seat_its_sure_tricks(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(
-        capsys, "solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AH KH", "2C 3C", "--leader", "1"
+        capsys, "solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AH KH", "2C 3C", "--leader", "2"
     )
     assert code == 0
     rows = dict(re.findall(r"^(\d)\s+.*?\s(\d)$", out, re.M))
-    assert rows == {"0": "2", "1": "0", "2": "0"}
+    assert rows == {"1": "2", "2": "0", "3": "0"}  # seats counted from 1, as people do
+    assert "seat 2 leads" in out
 
 
 def test_simulate_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
