@@ -38,7 +38,10 @@ def register(subparsers: Any) -> None:
         "--hands", required=True, nargs="+", metavar="CARDS", help="each seat's cards, in seat order"
     )
     p.add_argument(
-        "--leader", type=int, default=1, help="the seat that leads, counted from 1 in --hands order (default 1)"
+        "--leader",
+        type=int,
+        default=1,
+        help="the seat that leads, counted from 1 in --hands order (default 1)",
     )
     add_ascii_argument(p)
     p.set_defaults(run=run)
