@@ -165,3 +165,15 @@ def test_simulate_names_the_fixed_policy_behind_its_numbers(
     out = " ".join(capsys.readouterr().out.split())
     assert "These numbers describe the fixed simulation policy, not the game:" in out
     assert "playout policy" in out
+
+
+def test_a_tournament_by_default_is_a_first_look_of_about_two_minutes() -> None:
+    import argparse
+
+    from hucklebuck.cli import tournament
+
+    parser = argparse.ArgumentParser()
+    tournament.register(parser.add_subparsers())
+    args = parser.parse_args(["tournament", "hucklebuck"])
+    assert args.games == tournament.DEFAULT_GAMES == 240  # 0.47 s of CPU a Hucklebuck game: ~2 min
+    assert "about two minutes" in tournament.DESCRIPTION
