@@ -177,3 +177,27 @@ def test_a_tournament_by_default_is_a_first_look_of_about_two_minutes() -> None:
     args = parser.parse_args(["tournament", "hucklebuck"])
     assert args.games == tournament.DEFAULT_GAMES == 240  # 0.47 s of CPU a Hucklebuck game: ~2 min
     assert "about two minutes" in tournament.DESCRIPTION
+
+
+def test_ctrl_c_in_a_tournament_prints_the_table_of_the_deals_finished(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hucklebuck import tournament
+    from hucklebuck.cli import main
+
+    real = tournament._deal_scores
+
+    def deal(spec: object, index: int) -> object:
+        if index == 8:  # the third chunk of four deals: Ctrl-C comes in the middle of the run
+            raise KeyboardInterrupt
+        return real(spec, index)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tournament, "_deal_scores", deal)
+    with pytest.raises(tournament.TournamentStopped) as stop:
+        tournament.run_tournament("hucklebuck", players=3, bots=("heuristic", "random"), games=600)
+    assert stop.value.result.deals == 8 and isinstance(stop.value, KeyboardInterrupt)
+    code = main(["tournament", "hucklebuck", "-n", "3", "--bots", "heuristic,random", "--games", "600"])
+    out, err = capsys.readouterr()
+    assert code == 130
+    assert "Stopped (Ctrl-C) after 8 deals" in err
+    assert "share of games won" in out and "8 deals" in out
