@@ -171,3 +171,26 @@ def test_the_lobby_names_options_and_computer_kinds_in_plain_words(
     shot(page, tmp_path, f"lobby-options-{width}")
     page.context.close()
     watch.check()
+
+
+# ------------------------------------------------------------------ point 8: a link that leads nowhere
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_bad_seat_link_says_to_ask_the_host(
+    browser: Any, server: Server, tmp_path: Path, width: int
+) -> None:
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "computer", "player": "random"}] * 2
+    table = server.post("/api/tables", {"game": "deerpark", "players": 3, "seats": seats})
+    page, watch = new_page(browser, server, width)
+    page.goto(f"{server.base}/t/{table['id']}#not-the-right-secret")
+    page.get_by_role("link", name="Back to the lobby").wait_for()
+    banner = page.locator("#banner-conn").inner_text()
+    assert "does not open a seat at this table" in banner
+    assert "Ask the person who set up the table to send you your seat's link again" in banner
+    shot(page, tmp_path, f"bad-seat-link-{width}")
+    page.goto(server.base + "/t/no-such-table")
+    page.reload()
+    page.get_by_role("link", name="Back to the lobby").wait_for()
+    banner = page.locator("#banner-conn").inner_text()
+    assert "there is no such table" in banner and "ask them for it again" in banner
+    page.context.close()
+    watch.check()
