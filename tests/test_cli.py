@@ -17,6 +17,7 @@ from hucklebuck.cli import main
 from hucklebuck.cli.common import Output
 from hucklebuck.errors import OptionsError, UnsupportedOption
 from hucklebuck.games import BuckEmOptions, DeerParkOptions, HucklebuckOptions
+from hucklebuck.words.people import option_label
 
 pytestmark = pytest.mark.single_core
 
@@ -159,7 +160,7 @@ def test_options_command_lists_every_option(capsys: pytest.CaptureFixture[str]) 
     code, out, _ = cli(capsys, "options", "hucklebuck")
     assert code == 0
     for info in HucklebuckOptions.describe():
-        assert f"  {info.name}   default: {info.default}" in out
+        assert f"  {info.name}   ({option_label(info.name)})   default: {info.default}" in out
     assert "values: 11 | 15" in out and "DEF #4" in out and "dealer_must_bid: The dealer may not pass" in out
 
 
