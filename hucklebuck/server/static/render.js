@@ -98,12 +98,13 @@ function renderSeats(view, ctx) {
     if (s.seat === view.dealer) tags.push(h("span", { class: "tag dealer" }, "dealer"));
     if (view.to_act === s.seat) tags.push(h("span", { class: "tag turn" }, "to play"));
     const first = s.kind === "human" && s.opened === false;
+    const off = first ? "tag" : "tag off";  // not here yet is no trouble: only a dropped connection is red
     if (s.kind === "computer") tags.push(h("span", { class: "tag" }, s.player_text || "computer"));
-    else if (s.away) tags.push(h("span", { class: "tag off" }, first ? "not here yet: computer plays" : "away: computer plays"));
+    else if (s.away) tags.push(h("span", { class: off }, first ? "not here yet: computer plays" : "away: computer plays"));
     else if (!s.connected && typeof s.grace_left === "number") {
-      tags.push(h("span", { class: "tag off", dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000),
+      tags.push(h("span", { class: off, dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000),
         graceFirst: first ? "1" : "" } }, graceText(s.grace_left, first)));
-    } else if (!s.connected) tags.push(h("span", { class: "tag off" }, first ? "not here yet" : "not connected"));
+    } else if (!s.connected) tags.push(h("span", { class: off }, first ? "not here yet" : "not connected"));
     if (s.status) tags.push(h("span", { class: "tag" }, s.status));
     const backs = h("div", { class: "backs", "aria-hidden": "true" },
       Array.from({ length: Math.min(s.cards, 8) }, () => cardImg(null, { alt: "", cls: "" })));
