@@ -201,3 +201,23 @@ def test_ctrl_c_in_a_tournament_prints_the_table_of_the_deals_finished(
     assert code == 130
     assert "Stopped (Ctrl-C) after 8 deals" in err
     assert "share of games won" in out and "8 deals" in out
+
+
+def test_ctrl_c_in_a_board_match_prints_the_table_of_the_deals_finished(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hucklebuck import boards
+    from hucklebuck.cli import main
+
+    real = boards.deal_boards
+
+    def deal(spec: object, index: int) -> object:
+        if index == 4:  # the second chunk of four deals
+            raise KeyboardInterrupt
+        return real(spec, index)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(boards, "deal_boards", deal)
+    args = ["tournament", "deerpark", "-n", "3", "--bots", "heuristic,random", "--games", "600", "--boards"]
+    assert main(args) == 130
+    out, err = capsys.readouterr()
+    assert "Stopped (Ctrl-C) after 4 deals" in err and "a board match" in out

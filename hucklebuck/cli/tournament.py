@@ -46,7 +46,7 @@ seat rotation and composition). Deals run in seeded chunks of {CHUNK_DEALS}, so
 the same --seed gives the same table whatever --workers is, on either core.
 Progress goes to stderr when stderr is a terminal: the deals to play, then,
 after the first few, how many are done and about how long the rest will take.
-Ctrl-C stops a tournament of whole games and prints the table of the deals
+Ctrl-C stops a tournament (or a board match) and prints the table of the deals
 finished by then (exit status 130).
 The default (240 games of mc against heuristic) takes about two minutes of one
 core (a game took 0.47 s of CPU in Hucklebuck, 0.27 s in Deer Park Euchre and
