@@ -14,20 +14,53 @@ every text a person reads counts them from 1 (:func:`~hucklebuck.words.people.se
 
 from __future__ import annotations
 
-from .cards import SUIT_NAMES, card_name, card_text, cards_text, sort_hand
-from .lines import describe_action, trick_line
-from .moves import move_text, parse_answer
+from .cards import (
+    LEFT_BOWER_MARK,
+    SUIT_NAMES,
+    card_name,
+    card_text,
+    cards_text,
+    discard_order,
+    is_left_bower,
+    is_trump,
+    sort_hand,
+)
+from .lines import (
+    CITATIONS,
+    PHASE_WORDS,
+    describe_action,
+    drop_citations,
+    game_rules_line,
+    order_up_line,
+    score_reason,
+    second_person,
+    trick_line,
+)
+from .moves import NotNow, Unreadable, move_text, parse_answer
 from .narrator import Narrator
 
 __all__ = [
+    "CITATIONS",
+    "LEFT_BOWER_MARK",
+    "PHASE_WORDS",
     "SUIT_NAMES",
     "Narrator",
+    "NotNow",
+    "Unreadable",
     "card_name",
     "card_text",
     "cards_text",
     "describe_action",
+    "discard_order",
+    "drop_citations",
+    "game_rules_line",
+    "is_left_bower",
+    "is_trump",
     "move_text",
+    "order_up_line",
     "parse_answer",
+    "score_reason",
+    "second_person",
     "sort_hand",
     "trick_line",
 ]

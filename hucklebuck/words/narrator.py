@@ -31,7 +31,7 @@ from .lines import (
     trick_line,
 )
 
-__all__ = ["Narrator", "Table"]
+__all__ = ["Narrator"]  # Table: the same class under the terminal's old name
 
 
 class Table:
