@@ -221,3 +221,18 @@ def test_ctrl_c_in_a_board_match_prints_the_table_of_the_deals_finished(
     assert main(args) == 130
     out, err = capsys.readouterr()
     assert "Stopped (Ctrl-C) after 4 deals" in err and "a board match" in out
+
+
+def test_a_deer_park_hint_to_make_trump_states_the_goal_once_with_its_risk() -> None:
+    from hucklebuck.actions import Order
+    from hucklebuck.games import DeerParkGame
+    from hucklebuck.packs import GameKind
+    from hucklebuck.players.hints import _why
+
+    game = DeerParkGame(4, seed=5)
+    obs = game.observation(game.to_act)
+    text = _why(obs, GameKind.DEERPARK, Order(obs.seat))
+    assert text.count("playing for") == 1  # the goal, once
+    assert "ordering up and missing your three tricks moves you 5 toward it" in text or (
+        "ordering up means taking three tricks" in text and "5 further from it" in text
+    ), text
