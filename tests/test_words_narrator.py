@@ -236,3 +236,21 @@ def test_a_deer_park_hint_to_make_trump_states_the_goal_once_with_its_risk() -> 
     assert "ordering up and missing your three tricks moves you 5 toward it" in text or (
         "ordering up means taking three tricks" in text and "5 further from it" in text
     ), text
+
+
+def test_every_named_option_value_has_a_friendly_name_the_lobby_gets() -> None:
+    from hucklebuck.server.catalog import games_listing
+    from hucklebuck.words.people import CHOICE_LABELS
+
+    named = {
+        (info.name, v)
+        for spec in GAMES.values()
+        for info in spec.options_type.describe()
+        if info.value_docs
+        for v in info.choices
+    }
+    assert named == set(CHOICE_LABELS)
+    for game in games_listing()["games"]:
+        for option in game["options"]:
+            for value, label in (option.get("choice_labels") or {}).items():
+                assert label == CHOICE_LABELS[(option["name"], value)] and "_" not in label

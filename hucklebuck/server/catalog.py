@@ -17,7 +17,7 @@ from ..errors import HucklebuckError
 from ..games.options import OptionInfo
 from ..players import PLAYER_KINDS
 from ..players.seer import SEER_KINDS
-from ..words.people import COMPUTER_KINDS, default_name, option_label
+from ..words.people import COMPUTER_KINDS, choice_label, default_name, option_label
 from .protocol import ProtocolError
 
 __all__ = [
@@ -71,6 +71,7 @@ def option_entry(info: OptionInfo) -> dict[str, Any]:
     else:
         entry |= {"type": "choice", "choices": list(info.choices), "default": info.default}
         entry["choice_descriptions"] = {v: d.replace("``", "") for v, d in info.value_docs}
+        entry["choice_labels"] = {v: choice_label(info.name, v) for v in info.choices}
     return entry
 
 

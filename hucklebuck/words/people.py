@@ -11,8 +11,10 @@ that turns one into the other.
 from __future__ import annotations
 
 __all__ = [
+    "CHOICE_LABELS",
     "COMPUTER_KINDS",
     "OPTION_LABELS",
+    "choice_label",
     "computer_label",
     "default_name",
     "option_label",
@@ -106,3 +108,43 @@ def option_label(name: str) -> str:
         return label
     words = name.replace("_", " ")
     return words[:1].upper() + words[1:]
+
+
+CHOICE_LABELS: dict[tuple[str, str], str] = {
+    ("all_pass", "dealer_scores_5"): "the dealer scores 5",
+    ("all_pass", "dealer_must_bid"): "the dealer must bid",
+    ("moon_at_zero", "reset_to_zero"): "the score stays 0",
+    ("moon_at_zero", "win"): "the bidder wins the game",
+    ("moon_at_zero", "score_normally"): "it scores 5 like any hand",
+    ("lone_moon_bidder", "scores_5"): "it scores 5",
+    ("lone_moon_bidder", "wins_game"): "it wins the game",
+    ("tie_break", "highest_then_bidder"): "highest score, then the bidder",
+    ("tie_break", "bidder_first"): "the bidder first",
+    ("tie_break", "shared"): "the tied players share the win",
+    ("tie_break", "distance_then_maker"): "farthest past the goal, then the maker",
+    ("exchange_order", "bidder_left_bidder_last"): "bidder's left first, bidder last",
+    ("exchange_order", "dealer_left_dealer_last"): "dealer's left first, dealer last",
+    ("in_the_hole_reset_applies_to", "moon_only"): "a successful moon only",
+    ("in_the_hole_reset_applies_to", "any_bid"): "any successful bid",
+    ("short_handed_trump", "flip"): "turn the top card",
+    ("short_handed_trump", "removed_card"): "one of the removed low cards",
+    ("odd_chip", "buckup"): "to the winner with three tricks",
+    ("odd_chip", "carry"): "it stays in the pot",
+    ("odd_chip", "first_left_of_dealer"): "to the first winner left of the dealer",
+    ("split", "equal"): "in halves",
+    ("split", "proportional"): "by the tricks each took",
+    ("rake_hand", "as_dealt"): "the hand as dealt",
+    ("rake_hand", "after_swap"): "the hand after a deuce swap",
+    ("rake_rounding", "floor"): "rounded down",
+    ("rake_rounding", "ceil"): "rounded up",
+    ("first_lead", "eldest"): "the dealer's left",
+    ("first_lead", "maker"): "the maker",
+    ("eight_player_turnup", "none"): "not used (at most seven players)",
+    ("eight_player_turnup", "dealer_last_card"): "the dealer's last card is turned",
+}
+"""Each named value of a variant option as people read it (the value itself is what ``--option`` takes)."""
+
+
+def choice_label(option: str, value: str) -> str:
+    """The friendly name of ``value`` of the option ``option`` (the value in words if it has none here)."""
+    return CHOICE_LABELS.get((option, value), value.replace("_", " "))

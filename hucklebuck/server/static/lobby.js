@@ -25,8 +25,11 @@ function current() {
 }
 
 function humanize(name) { return name.replace(/_/g, " "); }
-/** A choice as the lobby shows it: "none" reads as "not used". */
-function choiceLabel(value) { return value === "none" ? "not used" : humanize(value); }
+/** A choice as the lobby shows it: the server's friendly name for it, "none" read as "not used". */
+function choiceLabel(value, o = null) {
+  const named = o && o.choice_labels ? o.choice_labels[value] : null;
+  return named || (value === "none" ? "not used" : humanize(value));
+}
 function cap(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
 function title(name) { const t = humanize(name); return t[0].toUpperCase() + t.slice(1); }
 
@@ -107,7 +110,7 @@ function optionControl(o) {
   if (o.type === "choice" && Array.isArray(o.choices)) {
     return h("select", { id, name: o.name }, o.choices.map((c) => {
       const value = c === null ? "none" : String(c);
-      const label = choiceLabel(value) + (c === o.default ? " (usual)" : "");
+      const label = choiceLabel(value, o) + (c === o.default ? " (usual)" : "");
       return h("option", { value, selected: c === o.default }, label);
     }));
   }
@@ -135,7 +138,7 @@ function defaultText(o) {
   if (o.default === null) return "not used";
   if (o.default === true) return "on";
   if (o.default === false) return "off";
-  return choiceLabel(String(o.default));
+  return choiceLabel(String(o.default), o);
 }
 
 function optionDesc(o, control) {
@@ -145,7 +148,7 @@ function optionDesc(o, control) {
   if (o.type === "choice" && o.choice_descriptions) {
     const value = control.value;
     const d = words(o.choice_descriptions[value] || "").replace(/\s*\(default\)|;?\s*default\b/g, "");
-    if (d) parts.push(`${cap(choiceLabel(value))}: ${d}`);
+    if (d) parts.push(`${cap(choiceLabel(value, o))}: ${d}`);
   }
   parts.push(`Usual: ${defaultText(o)}.`);
   return parts.join(" ");
