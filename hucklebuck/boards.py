@@ -51,6 +51,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from . import parallel
 from ._core import get_core
 from .games.base import Phase
 from .games.engine import TrickGame
@@ -63,6 +64,7 @@ from .tournament import (
     CompositionResult,
     KindResult,
     TournamentResult,
+    TournamentStopped,
     _check_all,
     _deal_seed,
     _kinds,
@@ -207,7 +209,17 @@ def run_board_match(
     deals = -(-games // per_deal)
     spec = _Spec(kind.value, players, lineups, opts, rounds, get_core().name, seed, extra, common_seeds)
     # deal -> (composition -> kind -> summed scores, boards)
-    per = _run_deals(deal_boards, spec, deals, executor=executor, workers=workers, progress=progress)
+    try:
+        per = _run_deals(deal_boards, spec, deals, executor=executor, workers=workers, progress=progress)
+    except parallel.Interrupted as stop:  # Ctrl-C: the deals finished so far still make a table
+        per = [row for _, part in stop.completed for row in part]
+        if not per:
+            raise
+        deals = games = len(per)  # as asked: no "rounded up" line for a stopped run
+        games *= per_deal
+        stopped = True
+    else:
+        stopped = False
     kinds = _kinds(lineups)
     counts = [b for _, b in per]
     comps = []
@@ -224,7 +236,7 @@ def run_board_match(
         seats = _seat_count(sum(lu.count(name) for lu in lineups) / nc)
         totals.append(KindResult(name, seats, m, low, high, 0.0))
     buck = kind is GameKind.BUCKEM
-    return TournamentResult(
+    result = TournamentResult(
         game=kind,
         players=players,
         bots=tuple(lineup_in),
@@ -241,3 +253,6 @@ def run_board_match(
         common_seeds=common_seeds,
         hands=sum(counts),
     )
+    if stopped:
+        raise TournamentStopped(result)
+    return result

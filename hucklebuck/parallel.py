@@ -55,7 +55,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final, NoReturn, TypeVar
+from typing import Any, Final, NoReturn, TypeVar
 
 from ._core import Core, get_core
 from ._core._py_eval import SplitMix64
@@ -65,6 +65,7 @@ from .errors import BackendError, ChunkError, HucklebuckError, OptionsError
 __all__ = [
     "MAX_CHUNKS",
     "Chunk",
+    "Interrupted",
     "Progress",
     "check_executor",
     "core_named",
@@ -72,6 +73,16 @@ __all__ = [
     "plan",
     "run_chunks",
 ]
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_chunks`: a :class:`KeyboardInterrupt` that keeps the results of the
+    chunks that had finished (``completed``: ``(chunk index, result)`` pairs in plan order)."""
+
+    def __init__(self, completed: list[tuple[int, Any]]) -> None:
+        """Stopped with ``completed`` chunks done."""
+        super().__init__(f"stopped after {len(completed)} finished chunks")
+        self.completed = completed
+
 
 MAX_CHUNKS: Final = 100_000
 """The most chunks a plan may hold (about 10 MB of bookkeeping)."""
@@ -217,6 +228,8 @@ def run_chunks(
         for c in chunks:
             try:
                 out.append(task(c))
+            except KeyboardInterrupt:
+                raise Interrupted([(chunks[i].index, r) for i, r in enumerate(out)]) from None
             except Exception as exc:
                 _reraise(c, exc)
             done += c.size
@@ -256,13 +269,13 @@ def _on_pool(
     progress: Progress | None,
 ) -> list[R]:
     futures: dict[cf.Future[R], Chunk] = {}
+    results: dict[int, R] = {}
     try:
         for c in chunks:
             try:
                 futures[pool.submit(task, c)] = c
             except Exception as exc:
                 _reraise(c, exc)
-        results: dict[int, R] = {}
         done = 0
         pending = set(futures)
         while pending:
@@ -284,6 +297,10 @@ def _on_pool(
             if lost:
                 _cancelled(min(lost, key=lambda c: c.index), None)
         return [results[c.index] for c in chunks]
+    except KeyboardInterrupt:
+        for fut in futures:
+            fut.cancel()
+        raise Interrupted(sorted(results.items())) from None
     except BaseException:
         for fut in futures:
             fut.cancel()

@@ -76,6 +76,7 @@ __all__ = [
     "CompositionResult",
     "KindResult",
     "TournamentResult",
+    "TournamentStopped",
     "bot_seed",
     "compositions",
     "period",
@@ -543,7 +544,9 @@ def run_tournament(
     :func:`bot_seed`): two kinds that differ in few choices then play the same
     game until they differ, so a small difference between them shows with
     fewer games; the expected result is the same.  Bad input raises
-    :class:`~hucklebuck.errors.OptionsError` naming what is allowed.
+    :class:`~hucklebuck.errors.OptionsError` naming what is allowed.  Ctrl-C
+    raises :class:`TournamentStopped` (a :class:`KeyboardInterrupt`) holding the
+    table of the deals finished by then, once at least one has.
     """
     kind, players, lineup_in, opts, lineups, extra = _check_all(
         game, players, bots, games, rounds, seed, options, custom, common_seeds
@@ -552,7 +555,37 @@ def run_tournament(
     deals = -(-games // per_deal_games)
     spec = _Spec(kind.value, players, lineups, opts, rounds, get_core().name, seed, extra, common_seeds)
     # deal -> composition -> kind
-    per_deal = _run_deals(_deal_scores, spec, deals, executor=executor, workers=workers, progress=progress)
+    try:
+        per_deal = _run_deals(
+            _deal_scores, spec, deals, executor=executor, workers=workers, progress=progress
+        )
+    except parallel.Interrupted as stop:  # Ctrl-C: the deals finished so far still make a table
+        per_deal = [row for _, part in stop.completed for row in part]
+        if not per_deal:
+            raise
+        played = len(per_deal) * per_deal_games  # as asked: no "rounded up" line for a stopped run
+        raise TournamentStopped(
+            _whole(kind, players, lineup_in, opts, lineups, spec, per_deal, played, common_seeds)
+        ) from None
+    return _whole(kind, players, lineup_in, opts, lineups, spec, per_deal, games, common_seeds)
+
+
+class TournamentStopped(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_tournament`: ``result`` is the table of the deals finished by then."""
+
+    def __init__(self, result: TournamentResult) -> None:
+        """Stopped with ``result`` (its ``deals`` are those finished)."""
+        super().__init__(f"stopped after {result.deals} deals")
+        self.result = result
+
+
+def _whole(
+    kind: GameKind, players: int, lineup_in: Sequence[str], opts: Mapping[str, Any],
+    lineups: Sequence[tuple[str, ...]], spec: _Spec, per_deal: list[list[list[float]]], games: int,
+    common_seeds: bool,
+) -> TournamentResult:  # fmt: skip
+    """The table of a tournament of whole games from each deal's scores."""
+    seed, rounds, deals, per_deal_games = spec.seed, spec.rounds, len(per_deal), players * len(lineups)
     kinds = _kinds(lineups)
     buck = kind is GameKind.BUCKEM
     comps = []

@@ -193,11 +193,25 @@ def seq(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.seq || '-1'"))
 
 
+ACC_NAME = """function accName(el) {
+  const label = el.getAttribute && el.getAttribute('aria-label');
+  if (label) return label;
+  let out = '';
+  for (const n of el.childNodes) {
+    if (n.nodeType === 3) out += n.textContent;
+    else if (n.nodeType === 1 && n.getAttribute('aria-hidden') !== 'true') out += accName(n);
+  }
+  return out;
+}"""
+"""A script defining ``accName(el)``: an element's accessible name as a screen reader gets it (its
+``aria-label``, else its text without the parts hidden from screen readers)."""
+
+
 def offered_moves(page: Any) -> list[str]:
     """The accessible names of the move buttons the page offers now."""
     names: list[str] = page.evaluate(
-        """() => [...document.querySelectorAll('[data-move]:not([disabled])')]
-              .map((el) => el.getAttribute('aria-label') || el.textContent)"""
+        "() => { " + ACC_NAME + " return [...document.querySelectorAll('[data-move]:not([disabled])')]"
+        ".map(accName); }"
     )
     return names
 
@@ -207,11 +221,12 @@ def errors_shown(page: Any) -> int:
 
 
 _PAGE_STATE = """() => {
+  """ + ACC_NAME + """
   const b = document.body.dataset;
   const mine = b.turn === 'you' && b.conn === 'up';
   const moves = mine ? [...document.querySelectorAll('[data-move]:not([disabled])')].map((el) => {
     const d = el.closest('details:not([open])');
-    return [el.getAttribute('aria-label') || el.textContent, d ? d.dataset.group : null];
+    return [accName(el), d ? d.dataset.group : null];
   }) : [];
   return {seq: Number(b.seq ?? -1), errors: Number(b.errors || 0), over: b.over === '1', mine, moves};
 }"""
@@ -255,7 +270,12 @@ def click_move(page: Any, name: str, state: dict[str, Any] | None = None) -> Non
     )
 
 
-CARD = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")
+CARD = re.compile(
+    r"(?:10|[2-9JQKA])[♣♦♥♠]"
+    r"|(?:two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace)"
+    r" of (?:clubs|diamonds|hearts|spades)"
+)
+"""A card in a button's name: as it is shown (``10♥``) or as a screen reader says it (``ten of hearts``)."""
 
 
 def play_turn(page: Any, rng: random.Random, state: dict[str, Any] | None = None) -> str | None:

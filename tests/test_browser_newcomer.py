@@ -26,6 +26,7 @@ pytest.importorskip("playwright")
 pytest.importorskip("starlette")
 
 from browser_kit import (
+    ACC_NAME,
     CHROMIUM,
     HANG_MS,
     LAUNCH_ARGS,
@@ -73,9 +74,7 @@ def make_table(
     server: Server, game: str, players: int, people: list[str], bot: str = "heuristic"
 ) -> dict[str, Any]:
     seats = [{"kind": "human", "name": n} for n in people]
-    seats += [
-        {"kind": "computer", "player": bot, "name": f"Computer {i}"} for i in range(len(people), players)
-    ]
+    seats += [{"kind": "computer", "player": bot} for _ in range(len(people), players)]  # default names
     table: dict[str, Any] = server.post("/api/tables", {"game": game, "players": players, "seats": seats})
     return table
 
@@ -94,6 +93,7 @@ def dealer_shown(page: Any) -> str:
 
 # ------------------------------------------------------------------ points 6 and 7: a hand's end
 _HAND_STATE = """() => {
+  """ + ACC_NAME + """
   const text = (sel) => document.querySelector(sel).innerText;
   const notice = document.querySelector('#banner-notice');
   const b = document.body.dataset;
@@ -106,7 +106,7 @@ _HAND_STATE = """() => {
       ? notice.innerText : '',
     mine: b.turn === 'you' && b.conn === 'up',
     moves: [...document.querySelectorAll('[data-move]:not([disabled])')]
-      .map((el) => el.getAttribute('aria-label') || el.textContent),
+      .map(accName),
   };
 }"""
 """What the loop below looks at, read in one script: one rendered state, never the status of one
@@ -169,7 +169,7 @@ def test_a_club_turned_up_in_deer_park_shows_in_the_log(browser: Any, server: Se
         table = make_table(server, "deerpark", 3, ["Ann"])
         page, watch = seat_page(browser, server, table, 0, 1280)
         turned = page.locator("#faceup img").first.get_attribute("alt") or ""
-        if turned.endswith("♣"):
+        if turned.endswith("of clubs"):  # the picture's name, as a screen reader says it
             log = page.locator("#log").inner_text()
             card = turned.split(": ")[-1]
             assert f"{card} is turned: clubs are trump without calling" in log, log
@@ -206,23 +206,23 @@ def test_a_bad_link_says_so_once_and_leads_back_to_the_lobby(
 
 
 # ------------------------------------------------------------------ point 8: seats, names, lobby words
-def test_seats_count_from_zero_as_in_the_terminal(browser: Any, server: Server) -> None:
+def test_seats_count_from_one_for_people(browser: Any, server: Server) -> None:
     table = make_table(server, "hucklebuck", 4, ["Ann", "Ben"])
     page, watch = seat_page(browser, server, table, 1, 1280)
     names = page.locator("#seats .name").all_inner_texts()
-    assert names == ["0. Ann", "1. Ben", "2. Computer 2", "3. Computer 3"]
+    assert names == ["1. Ann", "2. Ben", "3. Computer 3", "4. Computer 4"]  # the API's seats 0 to 3
     labels = [page.locator("#seats article").nth(i).get_attribute("aria-label") or "" for i in range(4)]
-    assert [label.split(",")[0] for label in labels] == ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]
+    assert [label.split(",")[0] for label in labels] == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
     page.context.close()
     watch.check()
 
 
-def test_the_terminal_numbers_seats_from_zero_too(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_terminal_numbers_seats_from_one_too(capsys: pytest.CaptureFixture[str]) -> None:
     from hucklebuck.cli import main
 
     assert main(["play", "hucklebuck", "--players", "4", "--seed", "3", "--bots", "random"]) == 0
     out = capsys.readouterr().out
-    assert "Seats are numbered 0 to 3 going left" in " ".join(out.split())
+    assert "Seats are numbered 1 to 4 going left" in " ".join(out.split())
 
 
 def test_one_name_limit_everywhere(browser: Any, server: Server) -> None:
@@ -234,11 +234,14 @@ def test_one_name_limit_everywhere(browser: Any, server: Server) -> None:
     assert name_schema["maxLength"] == limit == 24
     page, watch = new_page(browser, server, 390)
     page.goto(server.base + "/")
-    field = page.get_by_label("Seat 0: name")
+    field = page.get_by_label("Seat 1: name")
     field.fill("")
+    assert page.locator("#seat-0-name-note").inner_text() == ""
     field.press_sequentially("A" * (limit + 10))
     assert field.input_value() == "A" * limit  # the lobby stops where the server would cut
     assert f"up to {limit} characters" in page.locator("#seats").inner_text()
+    # ... and says so at the field, where the typing stopped (issue 58, point 8)
+    assert page.locator("#seat-0-name-note").inner_text() == f"Names stop at {limit} characters."
     page.context.close()
     watch.check()
 
@@ -256,7 +259,7 @@ def test_the_lobby_speaks_plainly_and_offers_friends_no_research_player(
         page.get_by_role("button", name="Create the table").wait_for()
         for g in games:
             page.get_by_role("radio", name=g["title"]).check()
-            kinds = page.get_by_label("Seat 1: who plays").locator("option").all_inner_texts()
+            kinds = page.get_by_label("Seat 2: who plays").locator("option").all_inner_texts()
             assert not any("no inference" in k or "mc-blind" in k for k in kinds), kinds
             assert "mc-blind" not in page.locator("#seat-kinds").inner_text()
             assert len(kinds) == len(g["computer_players"])  # a person, and every kind but mc-blind

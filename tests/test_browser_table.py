@@ -105,7 +105,7 @@ GAME_TITLES = {"hucklebuck": "Hucklebuck", "buckem": "Buck 'Em", "deerpark": "De
 def create_in_lobby(
     page: Any, server: Server, game: str, players: int, options: dict[str, str], hands: str | None = None
 ) -> list[str]:
-    """Set up a table in the lobby: seats 0 and 1 people (Ann, Ben), the rest quick computer players.
+    """Set up a table in the lobby: seats 1 and 2 people (Ann, Ben), the rest quick computer players.
 
     Returns the two seat links the lobby shows; the page is left on the "table ready" panel.
     """
@@ -114,10 +114,10 @@ def create_in_lobby(
     page.get_by_label("Number of players").select_option(str(players))
     if hands is not None:
         page.get_by_label("Session length").select_option(hands)
-    page.get_by_label("Seat 0: name").fill("Ann")  # seats count from 0, as in the terminal (issue 39)
-    page.get_by_label("Seat 1: who plays").select_option("human")
-    page.get_by_label("Seat 1: name").fill("Ben")
-    for i in range(2, players):
+    page.get_by_label("Seat 1: name").fill("Ann")  # people count seats from 1 (issue 58; the API from 0)
+    page.get_by_label("Seat 2: who plays").select_option("human")
+    page.get_by_label("Seat 2: name").fill("Ben")
+    for i in range(3, players + 1):
         page.get_by_label(f"Seat {i}: who plays").select_option("heuristic")
     page.get_by_text("rule variants").click()
     for name, value in options.items():
@@ -125,7 +125,7 @@ def create_in_lobby(
     page.get_by_role("button", name="Create the table").click()
     page.get_by_role("heading", name="Your table is ready").wait_for()
     return [page.get_by_label(f"Seat {n}: {who}{me}: link").input_value()
-            for n, who, me in ((0, "Ann", " (you)"), (1, "Ben", ""))]  # fmt: skip
+            for n, who, me in ((1, "Ann", " (you)"), (2, "Ben", ""))]  # fmt: skip
 
 
 def stored_game(server: Server, table_id: str) -> Any:
@@ -157,7 +157,7 @@ def two_people_play_a_whole_game_by_clicking(
     links = create_in_lobby(lobby, server, game, players, options, extra.get("hands"))
     if game == "hucklebuck":
         shot(lobby, tmp_path, "lobby-ready-1280")
-    lobby.get_by_role("link", name="Take your seat (seat 0)").click()
+    lobby.get_by_role("link", name="Take your seat (seat 1)").click()
     ann = lobby
     ben, w1 = new_page(browser, server, 390)
     ben.goto(links[1])
@@ -251,7 +251,7 @@ def test_lobby_offers_every_game_option_and_seat(browser: Any, server: Server, t
             lo, hi = g["players"]["min"], g["players"]["max"]
             assert counts == [f"{n} players" for n in range(lo, hi + 1)]
             assert page.get_by_label("Number of players").input_value() == str(g["players"]["default"])
-            kinds = page.get_by_label("Seat 1: who plays").locator("option").all_inner_texts()
+            kinds = page.get_by_label("Seat 2: who plays").locator("option").all_inner_texts()
             research = {"mc-blind"}  # for measuring the computer players, not offered to friends
             offered = [c for c in g["computer_players"] if c["name"] not in research]
             assert kinds[0] == "a person" and len(kinds) == 1 + len(offered)

@@ -17,6 +17,7 @@ from hucklebuck.cli import main
 from hucklebuck.cli.common import Output
 from hucklebuck.errors import OptionsError, UnsupportedOption
 from hucklebuck.games import BuckEmOptions, DeerParkOptions, HucklebuckOptions
+from hucklebuck.words.people import option_label
 
 pytestmark = pytest.mark.single_core
 
@@ -40,8 +41,8 @@ BAD = [
     (["play", "hucklebuck", "--option", "target=12"], "valid values: 11 | 15"),
     (["play", "hucklebuck", "--option", "target"], "NAME=VALUE"),
     (["play", "buckem", "--option", "deuce_swap=maybe"], "valid values: true | false"),
-    (["play", "hucklebuck", "--players", "4", "--you", "4"], "no such seat; seats are 0 to 3"),
-    (["play", "hucklebuck", "--players", "4", "--you", "-1"], "no such seat"),
+    (["play", "hucklebuck", "--players", "4", "--you", "5"], "no such seat; seats are 1 to 4"),
+    (["play", "hucklebuck", "--players", "4", "--you", "0"], "no such seat"),
     (["play", "hucklebuck", "--you", "1", "--you", "1"], "--you 1 is given twice"),
     (["play", "hucklebuck", "--you", "x"], "'x' is not a seat number"),
     (["play", "hucklebuck", "--players", "9"], "Hucklebuck is for 3 to 7 players, not 9"),
@@ -71,7 +72,7 @@ BAD = [
     (["solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AH"], "same number of cards"),
     (["solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AS QH"], "AS is in two hands"),
     (["solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "zz"], "'zz' is not a card"),
-    (["solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AH KH", "--leader", "2"], "--leader 2"),
+    (["solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AH KH", "--leader", "3"], "--leader 3"),
     (["solve", "hucklebuck", "--trump", "Q", "--hands", "AS", "AH"], "not a suit"),
     (["solve", "nim", "--trump", "S", "--hands", "AS", "AH"], "unknown game"),
     (["simulate", "hucklebuck", "--players", "4", "--hands", "0"], "must be 1 or more"),
@@ -159,7 +160,7 @@ def test_options_command_lists_every_option(capsys: pytest.CaptureFixture[str]) 
     code, out, _ = cli(capsys, "options", "hucklebuck")
     assert code == 0
     for info in HucklebuckOptions.describe():
-        assert f"  {info.name}   default: {info.default}" in out
+        assert f"  {info.name}   ({option_label(info.name)})   default: {info.default}" in out
     assert "values: 11 | 15" in out and "DEF #4" in out and "dealer_must_bid: The dealer may not pass" in out
 
 
@@ -169,7 +170,7 @@ def test_watched_game_reads_like_a_card_table(capsys: pytest.CaptureFixture[str]
     assert code == 0
     head = out.split("=== Hand 1")[0]
     assert "First to 15 points wins" in head
-    assert "Players:\n  P0  heuristic computer player\n" in head and "Seats are numbered 0 to 3" in head
+    assert "Players:\n  P1  computer: quick (heuristic)\n" in head and "Seats are numbered 1 to 4" in head
     assert re.search(r"\n  P\d: \S+ \S+ \S+ \S+ \S+\n", out)  # every hand shown when watching bots
     assert re.search(r"\n  P\d discards \S+( \S+)*\n  P\d gets ", out)  # what each player drew
     assert "--- Scoring of hand 1 ---" in out
@@ -264,9 +265,9 @@ def test_hot_seat_shows_each_person_only_their_own_hand(capsys: pytest.CaptureFi
         "-n",
         "3",
         "--you",
-        "0",
+        "1",
         "--you",
-        "2",
+        "3",
         "--seed",
         "3",
         "--bots",
@@ -274,7 +275,7 @@ def test_hot_seat_shows_each_person_only_their_own_hand(capsys: pytest.CaptureFi
         stdin="quit\n",
     )
     assert code == 0
-    assert "  P0  a person\n  P1  heuristic computer player\n  P2  a person\n" in out
+    assert "  P1  a person\n  P2  computer: quick (heuristic)\n  P3  a person\n" in out
     before_prompt = out.split("Your hand:")[0]
     assert not re.search(r"\n  P\d: ", before_prompt)  # nobody's hand is dealt face up on the screen
     assert "Leaving the game." in out
@@ -337,11 +338,12 @@ def test_evaluate_buckem_and_deerpark_advice(capsys: pytest.CaptureFixture[str])
 
 def test_solve_gives_each_seat_its_sure_tricks(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(
-        capsys, "solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AH KH", "2C 3C", "--leader", "1"
+        capsys, "solve", "hucklebuck", "--trump", "S", "--hands", "AS KS", "AH KH", "2C 3C", "--leader", "2"
     )
     assert code == 0
     rows = dict(re.findall(r"^(\d)\s+.*?\s(\d)$", out, re.M))
-    assert rows == {"0": "2", "1": "0", "2": "0"}
+    assert rows == {"1": "2", "2": "0", "3": "0"}  # seats counted from 1, as people do
+    assert "seat 2 leads" in out
 
 
 def test_simulate_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -374,7 +376,7 @@ def test_every_option_value_plays_from_the_command_line(
 
 
 def test_hint_rates_every_legal_move(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["play", "deerpark", "-n", "3", "--you", "1", "--seed", "9", "--bots", "heuristic"]
+    args = ["play", "deerpark", "-n", "3", "--you", "2", "--seed", "9", "--bots", "heuristic"]
     code, out, _ = cli(capsys, *args, stdin="hint\nquit\n")
     assert code == 0
     moves = re.search(r"Your moves:\n((?:  .*\n)+)", out)
@@ -388,14 +390,14 @@ def test_hint_rates_every_legal_move(capsys: pytest.CaptureFixture[str]) -> None
 def test_simultaneous_declaring_hides_earlier_decisions_from_a_person(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    args = ["play", "buckem", "-n", "5", "--you", "2", "--seed", "4", "--bots", "heuristic"]
+    args = ["play", "buckem", "-n", "5", "--you", "3", "--seed", "4", "--bots", "heuristic"]
     code, out, _ = cli(capsys, *args, "-o", "simultaneous_declare=true", stdin="1\nquit\n")
     assert code == 0
     before, after = out.split("> 1\n", 1)
-    assert not re.search(r"P1 (stays|folds)", before)  # P1 spoke first, unseen
-    assert re.search(r"Everyone has declared:\n  P1 (stays|folds)", after)
+    assert not re.search(r"P2 (stays|folds)", before)  # P2 spoke first, unseen
+    assert re.search(r"Everyone has declared:\n  P2 (stays|folds)", after)
     code, out, _ = cli(capsys, *args, stdin="1\nquit\n")
-    assert re.search(r"P1 (stays|folds)", out.split("> 1\n", 1)[0])  # the default: decisions in turn, seen
+    assert re.search(r"P2 (stays|folds)", out.split("> 1\n", 1)[0])  # the default: decisions in turn, seen
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

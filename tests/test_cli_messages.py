@@ -134,10 +134,10 @@ def test_solve_refuses_cards_outside_the_pack(capsys: pytest.CaptureFixture[str]
 
 def test_solve_names_a_leader_whose_seat_is_not_in_play(capsys: pytest.CaptureFixture[str]) -> None:
     solve = ["solve", "deerpark", "--trump", "S", "--hands", "QH", "-", "KH", "--leader"]
-    code, _, err = cli(capsys, *solve, "1")
-    assert code == 2 and "that seat is not in play (its hand is '-')" in err and "seats 0 to" not in err
+    code, _, err = cli(capsys, *solve, "2")  # seats count from 1 (issue 58)
+    assert code == 2 and "that seat is not in play (its hand is '-')" in err and "seats 1 to" not in err
     code, _, err = cli(capsys, *solve, "5")
-    assert code == 2 and "no such seat (seats 0 to 2)" in err
+    assert code == 2 and "no such seat (seats 1 to 3)" in err
 
 
 def test_bench_help_is_plain_text() -> None:

@@ -27,7 +27,7 @@ GAMES = {
         "--players",
         "3",
         "--you",
-        "1",
+        "2",
         "--seed",
         "4",
         "-o",
@@ -35,13 +35,13 @@ GAMES = {
         "--bots",
         "heuristic",
     ],
-    "deerpark": ["deerpark", "--players", "3", "--you", "0", "--seed", "2", "--bots", "heuristic"],
+    "deerpark": ["deerpark", "--players", "3", "--you", "1", "--seed", "2", "--bots", "heuristic"],
     "buckem": [
         "buckem",
         "--players",
         "5",
         "--you",
-        "2",
+        "3",
         "--seed",
         "3",
         "--hands",
@@ -89,7 +89,7 @@ def _drive(child: Any, game: str) -> dict[str, str]:
             seen["text checked"] = "yes"
         if "Your moves:" in text:
             screen = text  # a refused answer is asked again without the table
-        in_play = ", the play ---" in screen
+        in_play = ", the play; " in screen  # the turn's header: "hand 2, the play; P3 deals"
         if "unreadable" not in seen:
             assert "Your moves:" in screen and " 1) " in screen
             child.sendline("xyzzy")
@@ -225,7 +225,7 @@ def test_simulate_shows_progress_on_a_terminal_only() -> None:
 
 @pytest.mark.single_core
 def test_hot_seat_in_a_terminal_hides_each_hand_until_its_owner_is_ready() -> None:
-    args = ["deerpark", "--players", "3", "--you", "0", "--you", "1", "--seed", "8", "--bots", "heuristic"]
+    args = ["deerpark", "--players", "3", "--you", "1", "--you", "2", "--seed", "8", "--bots", "heuristic"]
     child = pexpect.spawn(CMD[0], CMD[1:] + args, env=_env(), encoding="utf-8", timeout=120)
     try:
         people = set()
@@ -238,7 +238,7 @@ def test_hot_seat_in_a_terminal_hides_each_hand_until_its_owner_is_ready() -> No
             child.expect(rf"--- {who}'s turn: .*?Your hand: .*?{PROMPT}", timeout=120)
             child.sendline("1")
             child.expect(rf"\({who} has moved\)")
-        assert people == {"P0", "P1"}
+        assert people == {"P1", "P2"}
         child.sendline("quit")
     finally:
         child.close(force=True)

@@ -19,7 +19,7 @@ pexpect = pytest.importorskip("pexpect")
 pytestmark = pytest.mark.single_core
 
 CMD = [sys.executable, "-m", "hucklebuck", "play"]
-DEERPARK = ["deerpark", "--players", "3", "--you", "0", "--seed", "2", "--bots", "heuristic"]
+DEERPARK = ["deerpark", "--players", "3", "--you", "1", "--seed", "2", "--bots", "heuristic"]
 RED = "\x1b[31m"
 
 
@@ -63,7 +63,7 @@ def test_red_suits_in_red_on_a_terminal_only() -> None:
 
 
 def test_hot_seat_clears_the_screen_and_the_scrollback() -> None:
-    args = ["deerpark", "--players", "3", "--you", "0", "--you", "1", "--seed", "8", "--bots", "heuristic"]
+    args = ["deerpark", "--players", "3", "--you", "1", "--you", "2", "--seed", "8", "--bots", "heuristic"]
     child = pexpect.spawn(CMD[0], CMD[1:] + args, env=_env(), encoding="utf-8", timeout=120)
     try:
         child.expect(r"(P\d): your turn\. Press Enter")
@@ -79,7 +79,7 @@ def test_hot_seat_clears_the_screen_and_the_scrollback() -> None:
 
 
 def test_a_unicode_digit_answer_is_refused_not_a_crash() -> None:
-    result = _run(["hucklebuck", "--you", "0", "--seed", "1", "--bots", "random"], ["²", "quit", ""])
+    result = _run(["hucklebuck", "--you", "1", "--seed", "1", "--bots", "random"], ["²", "quit", ""])
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr and "There is no move ²" in result.stdout
 
@@ -121,7 +121,7 @@ def test_resume_recaps_the_hand_in_order_and_quit_offers_to_save(tmp_path: Path)
         "--players",
         "3",
         "--you",
-        "1",
+        "2",
         "--seed",
         "4",
         "-o",

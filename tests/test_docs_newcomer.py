@@ -65,7 +65,7 @@ def test_the_landing_page_gives_the_two_first_steps() -> None:
     assert first < toc
     assert (
         "Play a game in the terminal" in steps
-        and "-m hucklebuck play hucklebuck --players 4 --you 0" in steps
+        and "-m hucklebuck play hucklebuck --players 4 --you 1" in steps
     )
     assert "Start a table for friends" in steps and "hucklebuck serve" in steps
 

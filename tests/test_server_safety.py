@@ -209,8 +209,9 @@ def test_presence_changes_are_sent_coalesced() -> None:
 # --------------------------------------------------- point 6: grace from table start
 
 
-def test_a_fresh_tables_unopened_seat_is_taken_over_after_the_grace_period() -> None:
-    with kit.client(kit.config(grace=0.2)) as c:
+def test_a_fresh_tables_unopened_seat_is_taken_over_after_its_first_wait() -> None:
+    # an unopened seat waits the first wait (issue 58), a dropped one the grace period
+    with kit.client(kit.config(grace=600.0, first_wait=0.2)) as c:
         t = kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3))
         deadline = time.monotonic() + kit.HANG
         summary = c.get(f"/api/tables/{t['id']}").json()

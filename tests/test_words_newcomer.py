@@ -83,12 +83,14 @@ def test_a_fold_says_what_its_figure_is() -> None:
     assert "a fold costs nothing now" in text and "later rounds" in text
 
 
-def test_the_docs_say_why_the_table_and_the_terminal_sample_differently() -> None:
+def test_the_table_and_the_terminal_hint_from_the_same_number_of_deals() -> None:
+    # issue 58, point 8: one number of sampled deals, said once (the docs say it too)
     from hucklebuck.players.hints import DEFAULT_HINT_SAMPLES
     from hucklebuck.server.hints import HINT_SAMPLES
 
+    assert HINT_SAMPLES == DEFAULT_HINT_SAMPLES
     text = " ".join((ROOT / "docs/server.rst").read_text().split())
-    assert f"{HINT_SAMPLES} sampled deals" in text and f"terminal's {DEFAULT_HINT_SAMPLES}" in text
+    assert f"{HINT_SAMPLES} sampled deals" in text and "the same number as the terminal's" in text
 
 
 # ------------------------------------------------------------------ the terminal (point 11)

@@ -30,7 +30,7 @@ Play Hucklebuck, Buck 'Em and Deer Park Euchre in the terminal, watch computer
 players, list each game's variant options, and evaluate, solve or simulate hands.
 
 examples:
-  hucklebuck play hucklebuck --players 4 --you 0     sit at seat 0 against three bots
+  hucklebuck play hucklebuck --players 4 --you 1     sit at seat 1 against three bots
   hucklebuck play deerpark --players 3 --seed 5      watch three bots play
   hucklebuck options buckem                          every Buck 'Em variant option
   hucklebuck evaluate hucklebuck --hand "AS KS QS 2H 3D" --trump S --players 4

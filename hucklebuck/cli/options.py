@@ -6,6 +6,7 @@ import argparse
 import textwrap
 from typing import Any
 
+from ..words.people import option_label
 from .common import add_ascii_argument, add_game_argument, game_spec, make_output
 
 __all__ = ["register", "run"]
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     wrap = textwrap.TextWrapper(width=78, initial_indent="    ", subsequent_indent="    ")
     for info in spec.options_type.describe():
         say("")
-        say(f"  {info.name}   default: {info.default}")
+        say(f"  {info.name}   ({option_label(info.name)})   default: {info.default}")
         say(f"    values: {info.values}")
         if info.doc:
             for line in wrap.wrap(info.doc.replace("``", "")):

@@ -19,6 +19,7 @@ from ..packs import GameKind
 from ..players import DEFAULT_PLAYER_KIND, PLAYER_KINDS, Player, make_player
 from ..players.hints import Hint
 from ..players.hints import hint as make_hint
+from ..words.people import computer_label, seat_label, short_name
 from .common import (
     DEFAULT_PLAYERS,
     CliError,
@@ -53,8 +54,8 @@ one is played for you (--ask-forced to be asked anyway). Red suits print in red
 on a terminal (--no-color or the NO_COLOR variable to turn it off).
 
 examples:
-  hucklebuck play hucklebuck --players 4 --you 0
-  hucklebuck play deerpark --players 3 --you 0 --you 1 --bots random
+  hucklebuck play hucklebuck --players 4 --you 1
+  hucklebuck play deerpark --players 3 --you 1 --you 2 --bots random
   hucklebuck play buckem --players 5 --hands 3 --seed 1
   hucklebuck play --resume saved.json
 """
@@ -83,7 +84,7 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="SEAT",
-        help="your seat, 0 to players-1 (repeat for hot-seat play)",
+        help="your seat, counted from 1 (1 to the number of players; repeat for hot-seat play)",
     )
     p.add_argument(
         "--bots",
@@ -182,14 +183,17 @@ def run(args: argparse.Namespace) -> int:
         options = parse_options(spec, args.options)
         players = args.players if args.players is not None else DEFAULT_PLAYERS[spec.name]
         game = spec.game_type(players, options=options, rng=random.Random(seed))
-    humans: list[int] = list(args.you) if args.you else [int(s) for s in meta.get("you", [])]
+    # --you counts seats from 1, as people do; the game and the saved file count from 0.
     seen: set[int] = set()
-    for s in humans:
-        if not 0 <= s < players:
-            raise CliError(f"--you {s}: no such seat; seats are 0 to {players - 1}")
+    for s in args.you:
+        if not 1 <= s <= players:
+            raise CliError(f"--you {s}: no such seat; seats are 1 to {players}")
         if s in seen:
             raise CliError(f"--you {s} is given twice; each person needs a seat of their own")
         seen.add(s)
+    humans: list[int] = [s - 1 for s in args.you] if args.you else [int(s) for s in meta.get("you", [])]
+    if any(not 0 <= s < players for s in humans):
+        raise CliError(f"{args.resume} is not a valid saved game: its 'table' entry is damaged")
     bots_text = args.bots if args.bots is not None else meta.get("bots")
     kinds = _kinds(bots_text if isinstance(bots_text, str) or bots_text is None else None)
     bot_seed = int(meta.get("bot_seed", seed)) if args.resume is not None else seed
@@ -281,22 +285,19 @@ def _isatty(stream: Any) -> bool:
 
 def _names(players: int, humans: list[int]) -> list[str]:
     if len(humans) == 1:
-        return ["You" if s in humans else f"P{s}" for s in range(players)]
-    return [f"P{s}" for s in range(players)]
-
-
-_KIND_WORDS = {"mc": "Monte Carlo (mc)"}
+        return ["You" if s in humans else short_name(s) for s in range(players)]
+    return [short_name(s) for s in range(players)]
 
 
 def _labels(names: list[str], humans: list[int], kinds: dict[int, str], players: int) -> str:
     width = max(len(n) for n in names)
     lines = ["Players:"]
     for s in range(players):
-        who = "a person" if s in humans else f"{_KIND_WORDS.get(kinds[s], kinds[s])} computer player"
-        seat = f" (seat {s})" if names[s] == "You" else ""
+        who = "a person" if s in humans else f"{computer_label(kinds[s])} ({kinds[s]})"
+        seat = f" ({seat_label(s)})" if names[s] == "You" else ""
         lines.append(f"  {names[s]:<{width}}  {who}{seat}")
     lines.append(
-        f"Seats are numbered 0 to {players - 1} going left; the deal and the turn pass to the next number."
+        f"Seats are numbered 1 to {players} going left; the deal and the turn pass to the next number."
     )
     return "\n".join(lines)
 

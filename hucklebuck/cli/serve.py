@@ -104,6 +104,14 @@ def register(subparsers: Any) -> None:
         f"their seat (default {d.grace:g})",
     )
     p.add_argument(
+        "--first-wait",
+        type=_seconds,
+        default=d.first_wait,
+        metavar="SECONDS",
+        help=f"wait this long for a person who has not opened their seat link yet before the computer "
+        f"plays their seat, unless their table asks for another wait (default {d.first_wait:g})",
+    )
+    p.add_argument(
         "--bot-pause",
         type=_seconds,
         default=d.bot_pause,
@@ -222,7 +230,14 @@ class _Redact(logging.Filter):
 
 def _resumed_line(app: Any, db: str) -> str:
     """What a restart found: how many stored tables it resumed, and where the database is."""
-    where = db if db == ":memory:" else os.path.abspath(db)
+    from ..server.storage import is_database_url
+
+    if is_database_url(db):  # the address as given (never its password), not a path made from it
+        from ..server.store_postgres import describe_url
+
+        where = f"the {describe_url(db)}"
+    else:
+        where = db if db == ":memory:" else os.path.abspath(db)
     tables = getattr(getattr(app.state, "manager", None), "tables", {})
     n = len(tables)
     if not n:
@@ -279,6 +294,7 @@ def run(args: argparse.Namespace) -> int:
         db=args.db,
         origins=tuple(args.origin),
         grace=args.grace,
+        first_wait=args.first_wait,
         bot_pause=args.bot_pause,
         deal_pause=args.deal_pause,
         max_tables=args.max_tables,

@@ -7,6 +7,7 @@ import argparse
 import dataclasses
 import json
 import sys
+import textwrap
 import time
 from typing import Any
 
@@ -135,6 +136,13 @@ def run(args: argparse.Namespace) -> int:
     say = make_output(args)
     say(f"{spec.title}, {args.players} players, {args.hands:,} hands, seed {args.seed} ({seconds:.1f} s)")
     _table(say, spec, stats)
+    say("")
+    note = (
+        "These numbers describe the fixed simulation policy, not the game: "
+        f"{POLICY[spec.kind]}. Other players (hucklebuck tournament) bid, stay and play otherwise."
+    )
+    for line in textwrap.wrap(note, 78):
+        say(line)
     return 0
 
 
@@ -155,6 +163,19 @@ def _to_json(stats: Any) -> dict[str, Any]:
 
 def _pct(n: int, d: int) -> str:
     return f"{n / d:7.1%}" if d else "      -"
+
+
+POLICY = {
+    GameKind.HUCKLEBUCK: "each seat bids up to its hand's trick estimate with its best suit as trump "
+    "(the moon from about 4.7 tricks) and passes for good once past it, a non-bidder stays "
+    "from about 0.3 of a trick, and every card is played by the library's playout policy",
+    GameKind.DEERPARK: "a seat orders up from a hand worth about 2.6 tricks in the turned suit and "
+    "calls its best suit in round 2 from about 2.8, and every card is played by the library's "
+    "playout policy",
+    GameKind.BUCKEM: "a seat stays with two trumps, or with the queen of trump or better and an ace "
+    "of another suit, and folds otherwise, and every card is played by the library's playout policy",
+}
+"""The fixed simulation policy of each game, in words: the numbers describe it, not the game."""
 
 
 def _table(say: Output, spec: GameSpec, s: Any) -> None:

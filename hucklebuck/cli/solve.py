@@ -37,7 +37,12 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--hands", required=True, nargs="+", metavar="CARDS", help="each seat's cards, in seat order"
     )
-    p.add_argument("--leader", type=int, default=0, help="the seat that leads (default 0)")
+    p.add_argument(
+        "--leader",
+        type=int,
+        default=1,
+        help="the seat that leads, counted from 1 in --hands order (default 1)",
+    )
     add_ascii_argument(p)
     p.set_defaults(run=run)
 
@@ -48,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     say = make_output(args)
     trump = read_suit(args.trump)
     hands = [
-        () if h.strip() == "-" else read_hand(h, f"--hands (seat {i})", None)
+        () if h.strip() == "-" else read_hand(h, f"--hands (seat {i + 1})", None)
         for i, h in enumerate(args.hands)
     ]
     if not 2 <= len(hands) <= 8:
@@ -75,9 +80,10 @@ def run(args: argparse.Namespace) -> int:
             f"--hands: {' '.join(sorted(outside))} not in the {spec.title} pack for {players} players"
             f" ({lowest} to A in each suit)"
         )
-    if not 0 <= args.leader < len(hands):
-        raise CliError(f"--leader {args.leader}: no such seat (seats 0 to {len(hands) - 1})")
-    if not hands[args.leader]:
+    if not 1 <= args.leader <= len(hands):
+        raise CliError(f"--leader {args.leader}: no such seat (seats 1 to {len(hands)})")
+    leader = args.leader - 1  # people count seats from 1, the solver from 0
+    if not hands[leader]:
         raise CliError(f"--leader {args.leader}: that seat is not in play (its hand is '-')")
     say(
         f"{spec.title}, trump {trump.glyph} {SUIT_NAMES[trump]},"
@@ -86,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
     say(f"{'seat':<6}{'hand':<22}{'sure tricks':>12}")
     for seat, h in enumerate(hands):
         if not h:
-            say(f"{seat:<6}{'(not in play)':<22}")
+            say(f"{seat + 1:<6}{'(not in play)':<22}")
             continue
-        result = ev.solve(spec.kind, trump, hands, leader=args.leader, seat=seat)
-        say(f"{seat:<6}{cards_text(h):<22}{result:>12}")
+        result = ev.solve(spec.kind, trump, hands, leader=leader, seat=seat)
+        say(f"{seat + 1:<6}{cards_text(h):<22}{result:>12}")
     return 0

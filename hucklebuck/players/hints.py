@@ -132,12 +132,17 @@ def _why(obs: Any, game: GameKind, best: Action) -> str:
             if high
             else "playing for 0 every trick you take counts"
         )
-        if isinstance(best, Order):
-            t = euchre_strength(obs.hand, obs.turned.suit)
-            return f"{goal}, and your hand is worth about {t:.1f} tricks in {_suit(obs.turned.suit)}"
-        if isinstance(best, Call):
-            t = euchre_strength(obs.hand, best.suit)
-            return f"{goal}, and your hand is worth about {t:.1f} tricks in {_suit(best.suit)}"
+        if isinstance(best, Order | Call):  # the goal once, with what making trump risks for it
+            suit = obs.turned.suit if isinstance(best, Order) else best.suit
+            t = euchre_strength(obs.hand, suit)
+            doing = "ordering up" if isinstance(best, Order) else f"calling {_suit(suit)}"
+            risk = (
+                f"playing for 50, {doing} and missing your three tricks moves you 5 toward it"
+                if high
+                else f"playing for 0, {doing} means taking three tricks (a point down each); missing "
+                "them puts you 5 further from it"
+            )
+            return f"{risk}; your hand is worth about {t:.1f} tricks in {_suit(suit)}"
         return goal
     if game is GameKind.HUCKLEBUCK:
         if isinstance(best, Bid | Pass) and obs.phase is Phase.AUCTION:

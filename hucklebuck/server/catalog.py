@@ -17,6 +17,7 @@ from ..errors import HucklebuckError
 from ..games.options import OptionInfo
 from ..players import PLAYER_KINDS
 from ..players.seer import SEER_KINDS
+from ..words.people import COMPUTER_KINDS, choice_label, default_name, option_label
 from .protocol import ProtocolError
 
 __all__ = [
@@ -40,13 +41,7 @@ MAX_HANDS = 1000
 MAX_TURN_TIMER = 86_400
 """Longest turn timer in seconds (a day)."""
 
-COMPUTER_PLAYERS: dict[str, str] = {
-    "mc": "Monte Carlo: samples the hidden cards and plays each deal out (the strongest)",
-    "mc-solver": "Monte Carlo with open-cards solving of each sampled deal (slower)",
-    "heuristic": "rules of thumb for the game (quick)",
-    "random": "a random legal move",
-    "mc-blind": "Monte Carlo without reading the other players' bids and calls (for comparison)",
-}
+COMPUTER_PLAYERS: dict[str, str] = {kind: words[1] for kind, words in COMPUTER_KINDS.items()}
 """The computer player kinds (the names ``play --bots`` takes), each in a few words."""
 
 
@@ -54,7 +49,12 @@ def option_entry(info: OptionInfo) -> dict[str, Any]:
     """One option as ``/api/games`` lists it."""
     kind = info.kind
     doc = info.doc.replace("``", "")
-    entry: dict[str, Any] = {"name": info.name, "description": doc, "default": None}
+    entry: dict[str, Any] = {
+        "name": info.name,
+        "label": option_label(info.name),
+        "description": doc,
+        "default": None,
+    }
     if kind is bool:
         entry |= {"type": "bool", "choices": None, "default": info.default == "true"}
     elif kind is int or kind == (int | None):
@@ -71,6 +71,7 @@ def option_entry(info: OptionInfo) -> dict[str, Any]:
     else:
         entry |= {"type": "choice", "choices": list(info.choices), "default": info.default}
         entry["choice_descriptions"] = {v: d.replace("``", "") for v, d in info.value_docs}
+        entry["choice_labels"] = {v: choice_label(info.name, v) for v in info.choices}
     return entry
 
 
@@ -85,10 +86,15 @@ def games_listing() -> dict[str, Any]:
                 "title": spec.title,
                 "players": {"min": lo, "max": hi, "default": DEFAULT_PLAYERS[spec.name]},
                 "options": [option_entry(i) for i in spec.options_type.describe()],
-                "computer_players": [{"name": k, "description": COMPUTER_PLAYERS[k]} for k in PLAYER_KINDS],
+                "computer_players": [
+                    {"name": k, "label": COMPUTER_KINDS[k][0], "description": COMPUTER_KINDS[k][1]}
+                    for k in PLAYER_KINDS
+                ],
             }
         )
-    return {"games": out}
+    most = max(spec.player_range[1] for spec in GAMES.values())
+    names = {kind: [default_name(i, kind) for i in range(most)] for kind in ("human", "computer")}
+    return {"games": out, "default_names": names}
 
 
 @dataclass(frozen=True)
@@ -116,6 +122,8 @@ class TableRequest:
     public: bool = False
     """Open to everyone: listed by ``GET /api/tables`` (the lobby).  A table is private unless
     its host chose this: not listed, and watched only by those given its watch link."""
+    first_wait: float | None = None
+    """Seconds a person's seat nobody has opened yet waits for them (``None``: the server's setting)."""
 
 
 def _bad(message: str) -> ProtocolError:
@@ -188,7 +196,7 @@ def read_table_request(body: object, max_name: int) -> TableRequest:
             raise _bad(f'seat {i} must be an object with a "kind"')
         kind = raw.get("kind")
         if kind == "human":
-            seats.append(SeatRequest("human", clean_name(raw.get("name"), max_name, f"Player {i + 1}"), None))
+            seats.append(SeatRequest("human", clean_name(raw.get("name"), max_name, default_name(i)), None))
         elif kind == "computer":
             player = raw.get("player", "mc")
             if player in SEER_KINDS:
@@ -198,7 +206,7 @@ def read_table_request(body: object, max_name: int) -> TableRequest:
                 )
             if player not in PLAYER_KINDS:
                 raise _bad(f"seat {i}: unknown computer player {player!r} (use {', '.join(PLAYER_KINDS)})")
-            name = clean_name(raw.get("name"), max_name, f"Computer {i + 1}")
+            name = clean_name(raw.get("name"), max_name, default_name(i, "computer"))
             seats.append(SeatRequest("computer", name, player))
         else:
             raise _bad(f'seat {i}: "kind" must be "human" or "computer"')
@@ -207,6 +215,13 @@ def read_table_request(body: object, max_name: int) -> TableRequest:
         isinstance(timer, bool) or not isinstance(timer, int | float) or not 0 < timer <= MAX_TURN_TIMER
     ):
         raise _bad(f'"turn_timer" must be a number of seconds above 0 and at most {MAX_TURN_TIMER}, or null')
+    first_wait = body.get("first_wait")
+    if first_wait is not None and (
+        isinstance(first_wait, bool)
+        or not isinstance(first_wait, int | float)
+        or not 0 < first_wait <= MAX_TURN_TIMER
+    ):
+        raise _bad(f'"first_wait" must be a number of seconds above 0 and at most {MAX_TURN_TIMER}, or null')
     hands = body.get("hands")
     if hands is not None and (
         isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS
@@ -221,5 +236,13 @@ def read_table_request(body: object, max_name: int) -> TableRequest:
         )  # the engine checks the player count for these options
     except HucklebuckError as exc:
         raise _bad(str(exc)) from None
-    timer_s = None if timer is None else float(timer)
-    return TableRequest(spec, players, options, tuple(seats), timer_s, hands, public)
+    return TableRequest(
+        spec,
+        players,
+        options,
+        tuple(seats),
+        None if timer is None else float(timer),
+        hands,
+        public,
+        None if first_wait is None else float(first_wait),
+    )

@@ -24,6 +24,9 @@ class ServerConfig:
     and the hosts of ``origins``; a request naming another host is refused."""
     grace: float = 60.0
     """Seconds a person's seat waits after their connection drops before the computer plays it."""
+    first_wait: float = 600.0
+    """Seconds a person's seat waits for its link to be first opened before the computer plays it
+    (a table may ask for another wait: its ``first_wait``)."""
     bot_pause: float = 0.8
     """Seconds a computer seat waits before its move is sent, so people can follow the play."""
     deal_pause: float = 2.0

@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..games.engine import TrickGame
-from ..players.hints import hint
+from ..players.hints import DEFAULT_HINT_SAMPLES, hint
 from .views import legal_moves
 
 __all__ = ["HINT_SAMPLES", "hint_for"]
 
-HINT_SAMPLES = 200
-"""Sampled deals per hint."""
+HINT_SAMPLES = DEFAULT_HINT_SAMPLES
+"""Sampled deals per hint: the terminal's own number, so both give the same advice."""
 
 
 def hint_for(game: TrickGame[Any, Any], seat: int, *, samples: int = HINT_SAMPLES) -> dict[str, Any]:
@@ -36,5 +36,5 @@ def hint_for(game: TrickGame[Any, Any], seat: int, *, samples: int = HINT_SAMPLE
                 "value_text": advice.figure(rated),
             }
         )
-    why = f"{advice.reason} Based on {advice.samples} sampled deals of the cards you cannot see."
+    why = advice.reason  # the page says the sample size once, beside the list (from "samples")
     return {"type": "hint", "moves": out, "best": out[0]["id"], "why": why, "samples": advice.samples}

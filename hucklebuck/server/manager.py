@@ -41,6 +41,10 @@ def replay_moves(game: TrickGame[Any, Any], moves: Sequence[str]) -> None:
             game.apply(text)
 
 
+ENDED_KEPT = 10_000
+"""How many removed tables' ids a server remembers, to tell their links the game ended."""
+
+
 class TableManager:
     """Every table of a server: creating, restoring, looking up; the limits."""
 
@@ -63,6 +67,8 @@ class TableManager:
         self.hinter = hinter
         self.tables: dict[str, ServerTable] = {}
         self.broken: dict[str, str] = {}
+        self.ended: dict[str, None] = {}
+        """Finished tables removed to make room (the newest ``ENDED_KEPT``), so their links can say so."""
         self.connections = 0
         self.closing = False
         cfg = config
@@ -154,7 +160,10 @@ class TableManager:
         game = spec.game_type.from_dict(data)  # replays and checks every step
         replay_moves(game, row.moves)  # the moves (and deals) made after the snapshot
         seats = [
-            Seat(s["kind"], s["name"], s.get("player"), s.get("digest"), bool(s.get("away")))
+            Seat(
+                s["kind"], s["name"], s.get("player"), s.get("digest"), bool(s.get("away")),
+                opened=bool(s.get("opened", True)),  # a table stored before seats kept it: as before
+            )
             for s in json.loads(row.seats)
         ]
         if len(seats) != game.players:
@@ -190,6 +199,7 @@ class TableManager:
         game = request.spec.game_type(request.players, options=request.options, seed=secrets.randbits(64))
         fields: dict[str, Any] = {
             "turn_timer": request.turn_timer,
+            "first_wait": request.first_wait,
             "notices": [],
             "last_hand": None,
             "game_over": None,
@@ -214,6 +224,9 @@ class TableManager:
                 table.stop()
                 self.store.delete(table_id)
                 del self.tables[table_id]
+                self.ended[table_id] = None
+                while len(self.ended) > ENDED_KEPT:
+                    del self.ended[next(iter(self.ended))]
                 self.report(f"table {table_id} was finished and unwatched: removed to make room")
                 return
 
@@ -223,6 +236,12 @@ class TableManager:
         if table is None:
             if table_id in self.broken:
                 raise TableRefused("unrestorable", f"table {table_id} could not be restored after a restart")
+            if table_id in self.ended:
+                raise TableRefused(
+                    "unknown_table",
+                    "this table's game is over and the server has since removed it to make room for new "
+                    "tables",
+                )
             raise TableRefused("unknown_table", "there is no such table")
         return table
 

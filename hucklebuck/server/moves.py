@@ -14,9 +14,9 @@ from typing import Any, cast
 
 from ..actions import Action, Order, Play, parse_action
 from ..cards import Card, Suit
-from ..cli.human import move_text, parse_answer
 from ..errors import HucklebuckError
 from ..games.engine import TrickGame
+from ..words.moves import move_text, parse_answer
 from .protocol import ProtocolError
 
 __all__ = ["MoveReader", "read_move", "why_illegal"]

@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..cli.common import GameSpec
-from ..cli.table import Table as Narrator
 from ..errors import HucklebuckError
 from ..games.base import GameOverEvent, Phase, ScoreEvent
 from ..games.engine import TrickGame
 from ..packs import GameKind
+from ..words.lines import score_reason
+from ..words.narrator import Narrator
 from .config import ServerConfig
 from .moves import MoveReader
 from .protocol import ClientMessage, ProtocolError, error_message
@@ -87,6 +88,8 @@ class Seat:
     """The person is back but the computer is finishing the move it began."""
     grace_until: float | None = None
     """While nobody is connected to a person's seat: when (``time.monotonic()``) the computer takes it."""
+    opened: bool = False
+    """Someone has opened this person's seat link (until then the seat waits longer: "not here yet")."""
 
     def stored(self) -> dict[str, Any]:
         """The seat as stored."""
@@ -96,6 +99,7 @@ class Seat:
             "player": self.player,
             "digest": self.digest,
             "away": self.away,
+            "opened": self.opened,
         }
 
     def public(self) -> dict[str, Any]:
@@ -106,6 +110,7 @@ class Seat:
             "player": self.player,
             "connected": self.kind == "computer" or self.connections > 0,
             "away": self.away,
+            "opened": self.kind == "computer" or self.opened,
             "grace_left": None
             if self.grace_until is None
             else max(0, round(self.grace_until - time.monotonic())),
@@ -317,6 +322,7 @@ class ServerTable:
         if seat is not None:
             info = self.seats[seat]
             info.connections += 1
+            info.opened = True
             timer = self._grace.pop(seat, None)
             info.grace_until = None
             if timer is not None:
@@ -390,8 +396,15 @@ class ServerTable:
         if seat in self._grace or self.over:
             return
         loop = asyncio.get_running_loop()
-        self._grace[seat] = loop.call_later(self.config.grace, self._take_over, seat)
-        self.seats[seat].grace_until = time.monotonic() + self.config.grace  # every view shows the countdown
+        wait = self.config.grace if self.seats[seat].opened else self.first_wait
+        self._grace[seat] = loop.call_later(wait, self._take_over, seat)
+        self.seats[seat].grace_until = time.monotonic() + wait  # every view shows the countdown
+
+    @property
+    def first_wait(self) -> float:
+        """Seconds a person's seat nobody has opened yet waits before the computer plays it."""
+        wait = self.fields.get("first_wait")
+        return float(wait) if isinstance(wait, int | float) else self.config.first_wait
 
     def _take_over(self, seat: int) -> None:
         self._grace.pop(seat, None)
@@ -402,9 +415,15 @@ class ServerTable:
 
         def mutate() -> None:
             info.away = True
-            self.notice(
-                f"{info.name}'s connection dropped: the computer plays for {info.name} until they return"
-            )
+            if info.opened:
+                self.notice(
+                    f"{info.name}'s connection dropped: the computer plays for {info.name} until they return"
+                )
+            else:
+                self.notice(
+                    f"{info.name} has not opened their link yet: the computer plays for {info.name}"
+                    " until they come"
+                )
 
         self._safe_change(mutate)
 
@@ -499,7 +518,7 @@ class ServerTable:
         reason = ""
         for ev in hand_events(game)[1]:
             if isinstance(ev, ScoreEvent) and (ev.delta or ev.reason):
-                text = f"{names[ev.seat]}: {ev.reason}"
+                text = f"{names[ev.seat]}: {score_reason(ev.reason)}"
                 lines.append({"seat": ev.seat, "delta": ev.delta, "text": text})
             elif isinstance(ev, GameOverEvent):
                 reason = ev.reason
@@ -522,7 +541,7 @@ class ServerTable:
             who = " and ".join(names[s] for s in winners)
             self.fields["game_over"] = {
                 "winners": winners,
-                "text": f"The session of {game.hand_number} rounds is over: "
+                "text": f"The session of {game.hand_number} hands is over: "
                 f"{who} has the biggest bankroll ({top}).",
             }
 

@@ -4,8 +4,8 @@ Every view is built from the engine's ``observation(seat)`` (``observation(None)
 for a spectator: public facts only) and the game's public events, so it can hold
 nothing the seat may not know (DEF #84-#91): no other hand, no private discard,
 no Buck 'Em declaration (nor the card count that would show a fold) before
-everyone has declared.  The words are the
-terminal table's own (:mod:`hucklebuck.cli.table`, :mod:`hucklebuck.cli.human`).
+everyone has declared.  The words come from :mod:`hucklebuck.words`, the one narrator
+the terminal uses too.
 """
 
 from __future__ import annotations
@@ -24,12 +24,14 @@ from ..actions import (
     _ActionBase,
 )
 from ..cards import Card, Suit
-from ..cli.human import move_text
-from ..cli.table import SUIT_NAMES, describe_action, order_up_line, sort_hand, trick_line
-from ..cli.table import Table as Narrator
 from ..games.base import ActionEvent, DealEvent, Phase, TrickEvent
 from ..games.engine import TrickGame
 from ..packs import GameKind
+from ..words.cards import SUIT_NAMES, sort_hand
+from ..words.lines import describe_action, order_up_line, trick_line
+from ..words.moves import move_text
+from ..words.narrator import Narrator
+from ..words.people import computer_label
 
 __all__ = ["HandLog", "hand_events", "hand_log", "legal_moves", "public_seat_fields", "seat_view"]
 
@@ -211,6 +213,7 @@ def seat_view(
     for s in range(game.players):
         info = dict(seats[s])
         info["seat"] = s
+        info["player_text"] = computer_label(info.get("player")) if info.get("kind") == "computer" else None
         info["cards"] = obs.hand_sizes[s]  # as far as this seat may know: a hidden fold keeps its cards
         info["tricks"] = tricks_won[s]
         info["score"] = standings[s]

@@ -25,6 +25,32 @@ function append(el, children) {
   }
 }
 
+// A card as a screen reader says it: the card pictures' own names (hucklebuck.cardart.spoken).
+const RANK_WORD = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven",
+  6: "six", 5: "five", 4: "four", 3: "three", 2: "two" };
+const GLYPH_SUIT = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
+
+/** "QH" -> "queen of hearts" */
+export function cardName(code) {
+  return `${RANK_WORD[code.slice(0, -1)] || code.slice(0, -1)} of ${SUIT_NAME[code.slice(-1)] || "?"}`;
+}
+
+/** Text with every card in it named for a screen reader: "play Q♥" -> "play queen of hearts"
+ * ("J♦*", Deer Park's marked left bower: "jack of diamonds, left bower"). */
+export function spoken(text) {
+  return String(text).replace(/\b(10|[2-9JQKA])([♣♦♥♠])(\*?)/g, (_, rank, glyph, mark) =>
+    cardName(`${rank === "10" ? "T" : rank}${GLYPH_SUIT[glyph]}`) + (mark ? " (left bower)" : ""))
+    .replace(/( of (?:clubs|diamonds|hearts|spades)(?: \(left bower\))?) (?=(?:two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of )/g, "$1, ")
+    .replace(/([♣♦♥♠]) (clubs|diamonds|hearts|spades)\b/g, "$2");  // "♥ hearts": "hearts" once
+}
+
+/** Text with coloured suit symbols for the eye and the cards named for a screen reader. */
+export function saidText(text) {
+  const heard = spoken(text);
+  if (heard === String(text)) return suitedText(text);
+  return [h("span", { "aria-hidden": "true" }, ...suitedText(text)), h("span", { class: "sr-only" }, heard)];
+}
+
 /** "TH" -> "10♥" */
 export function cardText(code) {
   const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
@@ -38,7 +64,7 @@ export function isRed(suit) { return suit === "H" || suit === "D"; }
 /** The picture of one card (served by the table server), or of a card back when code is null. */
 export function cardImg(code, { alt = null, cls = "card" } = {}) {
   const src = `/cards/${code || "back"}.svg`;
-  return h("img", { class: cls, src, alt: alt === null ? (code ? cardText(code) : "face-down card") : alt,
+  return h("img", { class: cls, src, alt: alt === null ? (code ? cardName(code) : "a face-down card") : alt,
     width: 60, height: 84, draggable: "false" });
 }
 

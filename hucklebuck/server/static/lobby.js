@@ -8,6 +8,7 @@ const seatsBox = document.getElementById("seats");
 const optionsBox = document.getElementById("options");
 const errorBox = document.getElementById("form-error");
 let games = [];
+let defaultNames = { human: [], computer: [] };  // the server's one rule: "Player 1" at seat 1 ...
 let seatChoices = [];  // what each seat row holds, kept when the player count changes
 
 // One limit for a name everywhere: the server's (ServerConfig.max_name) and the state schema's.
@@ -15,14 +16,20 @@ const MAX_NAME = 24;
 // Player kinds for measuring the computer players, not for playing with friends.
 const RESEARCH_KINDS = new Set(["mc-blind"]);
 
+/** The name a seat gets when nobody names it (i counts from 0, as the API does). */
+function defaultName(kind, i) { return (defaultNames[kind] || [])[i] || ""; }
+
 function current() {
   const checked = form.querySelector("input[name=game]:checked");
   return games.find((g) => g.name === (checked ? checked.value : games[0].name));
 }
 
 function humanize(name) { return name.replace(/_/g, " "); }
-/** A choice as the lobby shows it: "none" reads as "not used". */
-function choiceLabel(value) { return value === "none" ? "not used" : humanize(value); }
+/** A choice as the lobby shows it: the server's friendly name for it, "none" read as "not used". */
+function choiceLabel(value, o = null) {
+  const named = o && o.choice_labels ? o.choice_labels[value] : null;
+  return named || (value === "none" ? "not used" : humanize(value));
+}
 function cap(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
 function title(name) { const t = humanize(name); return t[0].toUpperCase() + t.slice(1); }
 
@@ -50,18 +57,10 @@ function renderGame() {
   renderOptions(g);
 }
 
-const STRENGTH = {
-  mc: "computer: strong (Monte Carlo)",
-  "mc-solver": "computer: strongest, slow (Monte Carlo + solver)",
-  heuristic: "computer: fair, quick (rules of thumb)",
-  random: "computer: beginner (random moves)",
-  "mc-blind": "computer: strong, no inference (Monte Carlo, for comparison)",
-};
-
 function seatKinds(g) {
   return [{ value: "human", label: "a person", desc: "gets a secret link to this seat to send them" },
-    ...g.computer_players.filter((c) => !RESEARCH_KINDS.has(c.name)).map((c) => ({ value: c.name, label: STRENGTH[c.name] || `computer (${c.name})`,
-      desc: c.description }))];
+    ...g.computer_players.filter((c) => !RESEARCH_KINDS.has(c.name)).map((c) => ({ value: c.name,
+      label: `computer: ${c.label}`, desc: c.description }))];
 }
 
 function renderSeats() {
@@ -77,24 +76,32 @@ function renderSeats() {
   for (let i = 0; i < n; i++) {
     const choice = seatChoices[i];
     if (!kinds.some((k) => k.value === choice.kind)) choice.kind = defaultBot;
-    const kindSel = h("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i}: who plays` },
+    const no = i + 1;  // seats count from 1 for people (the API counts from 0)
+    const kindSel = h("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${no}: who plays` },
       kinds.map((k) => h("option", { value: k.value, selected: k.value === choice.kind }, k.label)));
     const nameIn = h("input", { type: "text", id: `seat-${i}-name`, maxlength: MAX_NAME, value: choice.name,
-      placeholder: i === 0 ? "your name" : `Player ${i}`, "aria-label": `Seat ${i}: name`, autocomplete: "off" });
+      placeholder: i === 0 ? "your name" : defaultName("human", i), "aria-label": `Seat ${no}: name`,
+      autocomplete: "off", "aria-describedby": `seat-${i}-name-note` });
+    const note = h("span", { class: "name-note", id: `seat-${i}-name-note`, "aria-live": "polite" });
     kindSel.setAttribute("aria-describedby", "seat-kinds");
-    const update = () => { nameIn.classList.toggle("hidden", choice.kind !== "human"); };
+    const noteText = () => { note.textContent = nameIn.value.length >= MAX_NAME ? `Names stop at ${MAX_NAME} characters.` : ""; };
+    const update = () => {
+      nameIn.classList.toggle("hidden", choice.kind !== "human");
+      note.classList.toggle("hidden", choice.kind !== "human");
+    };
     update();
+    noteText();
     kindSel.addEventListener("change", () => { choice.kind = kindSel.value; update(); });
-    nameIn.addEventListener("input", () => { choice.name = nameIn.value; });
+    nameIn.addEventListener("input", () => { choice.name = nameIn.value; noteText(); });
     rows.push(h("div", { class: "seat-row" },
-      h("span", { class: "seat-no" }, `Seat ${i}`, i === 0 ? h("span", { class: "sr-only" }, " (you)") : null),
-      kindSel, nameIn));
+      h("span", { class: "seat-no" }, `Seat ${no}`, i === 0 ? h("span", { class: "sr-only" }, " (you)") : null),
+      kindSel, nameIn, note));
   }
   const legend = h("ul", { class: "desc seat-kinds", id: "seat-kinds" },
     kinds.map((k) => h("li", {}, h("b", {}, `${k.label}: `), k.desc)));
   seatsBox.replaceChildren(h("p", { class: "desc" },
-    `Seat 0 is yours. Seats count from 0, as in the terminal game; play passes to the left: seat 1 after ` +
-    `seat 0, and so on. A name may have up to ${MAX_NAME} characters.`), ...rows, legend);
+    `Seat 1 is yours. Play passes to the left: seat 2 after seat 1, and so on. ` +
+    `A name may have up to ${MAX_NAME} characters; an unnamed seat is called by its number.`), ...rows, legend);
 }
 
 function optionControl(o) {
@@ -103,7 +110,7 @@ function optionControl(o) {
   if (o.type === "choice" && Array.isArray(o.choices)) {
     return h("select", { id, name: o.name }, o.choices.map((c) => {
       const value = c === null ? "none" : String(c);
-      const label = choiceLabel(value) + (c === o.default ? " (usual)" : "");
+      const label = choiceLabel(value, o) + (c === o.default ? " (usual)" : "");
       return h("option", { value, selected: c === o.default }, label);
     }));
   }
@@ -131,7 +138,7 @@ function defaultText(o) {
   if (o.default === null) return "not used";
   if (o.default === true) return "on";
   if (o.default === false) return "off";
-  return choiceLabel(String(o.default));
+  return choiceLabel(String(o.default), o);
 }
 
 function optionDesc(o, control) {
@@ -141,7 +148,7 @@ function optionDesc(o, control) {
   if (o.type === "choice" && o.choice_descriptions) {
     const value = control.value;
     const d = words(o.choice_descriptions[value] || "").replace(/\s*\(default\)|;?\s*default\b/g, "");
-    if (d) parts.push(`${cap(choiceLabel(value))}: ${d}`);
+    if (d) parts.push(`${cap(choiceLabel(value, o))}: ${d}`);
   }
   parts.push(`Usual: ${defaultText(o)}.`);
   return parts.join(" ");
@@ -155,7 +162,7 @@ function renderOptions(g) {
     control.setAttribute("aria-describedby", desc.id);
     control.addEventListener("change", update);
     update();
-    return h("div", { class: "field" }, h("label", { for: control.id }, title(o.name)), control, desc);
+    return h("div", { class: "field" }, h("label", { for: control.id }, o.label || title(o.name)), control, desc);
   }));
   document.getElementById("options-count").textContent =
     `Show the ${g.options.length} rule variants (each at its usual setting)`;
@@ -181,15 +188,18 @@ async function create(event) {
   errorBox.textContent = "";
   const g = current();
   const n = Number(playersSel.value);
-  const seats = seatChoices.slice(0, n).map((c, i) => (c.kind === "human"
-    ? { kind: "human", name: c.name.trim() || `Player ${i}` }
-    : { kind: "computer", player: c.kind, name: `Computer ${i}` }));
+  // A seat left unnamed gets the server's default name (the same rule the API applies).
+  const seats = seatChoices.slice(0, n).map((c) => (c.kind === "human"
+    ? { kind: "human", name: c.name.trim() || null }
+    : { kind: "computer", player: c.kind }));
   if (!seats.some((s) => s.kind === "human")) {
     errorBox.textContent = "Choose “a person” for at least one seat (yours).";
     return;
   }
   const timer = document.getElementById("turn-timer").value;
-  const body = { game: g.name, players: n, options: readOptions(g), seats, turn_timer: timer ? Number(timer) : null };
+  const firstWait = document.getElementById("first-wait").value;
+  const body = { game: g.name, players: n, options: readOptions(g), seats, turn_timer: timer ? Number(timer) : null,
+    first_wait: firstWait ? Number(firstWait) : null };
   body.public = document.getElementById("public").checked;
   if (g.name === "buckem") {
     const hands = document.getElementById("hands").value;
@@ -212,7 +222,7 @@ function showCreated(table) {
   const items = [];
   for (const s of table.seats) {
     if (s.kind !== "human") continue;
-    items.push(linkItem(`Seat ${s.seat}: ${s.name}${s === mine ? " (you)" : ""}`, base + s.link));
+    items.push(linkItem(`Seat ${s.seat + 1}: ${s.name}${s === mine ? " (you)" : ""}`, base + s.link));
   }
   if (table.spectator_link) items.push(linkItem("Watch link (no hand shown)", base + table.spectator_link));
   document.getElementById("links").replaceChildren(...items);
@@ -221,7 +231,7 @@ function showCreated(table) {
     : "This table is private: the lobby does not list it, so only people with one of these links can find it.";
   const go = document.getElementById("go");
   go.href = mine.link;
-  go.textContent = `Take your seat (seat ${mine.seat})`;
+  go.textContent = `Take your seat (seat ${mine.seat + 1})`;
   form.classList.add("hidden");
   document.getElementById("created").classList.remove("hidden");
   document.getElementById("created-title").focus();
@@ -256,7 +266,9 @@ async function listTables() {
 
 async function start() {
   try {
-    games = (await api("/api/games")).games;
+    const listing = await api("/api/games");
+    games = listing.games;
+    defaultNames = listing.default_names || defaultNames;
   } catch (err) {
     document.getElementById("loading").textContent = `Could not load the games: ${err.message}. Reload to try again.`;
     return;

@@ -1,12 +1,12 @@
 // Drawing the table from one VIEW (the server's state for this seat). No state of its own except what
 // the caller passes in ctx: {you, connected, pending, selected:Set, hint, act(move), toggle(code), askHint(), rematch()}.
-import { cardImg, cardText, h, plain, plural, suitGlyph, suitName, suitedText } from "./common.js";
+import { cardImg, cardName, cardText, h, plain, plural, saidText, spoken, suitGlyph, suitName, suitedText } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 
 function seatName(view, seat) {
   const s = view.seats[seat];
-  return s ? s.name : `seat ${seat}`;  // seats count from 0, as in the terminal and the protocol
+  return s ? s.name : `seat ${seat + 1}`;  // the protocol counts seats from 0, people from 1
 }
 
 function trumpWords(view) {
@@ -16,6 +16,9 @@ function trumpWords(view) {
 
 export function statusText(view, you, forced = null) {
   if (view.game_over) return { text: `Game over. ${plain(view.game_over.text)}`, mine: false, over: true };
+  if (view.phase === "hand_over") {
+    return { text: `Hand ${view.hand_number} is over: the next one is being dealt…`, mine: false };
+  }
   if (view.to_act === null || view.to_act === undefined) {
     return { text: view.phase_text ? `${cap(view.phase_text)}…` : "Dealing the next hand…", mine: false };
   }
@@ -46,12 +49,22 @@ function renderFacts(view, you) {
   const scores = view.seats.map((s) => `${s.name} ${scoreText(view, s.score)}`).join(", ");
   facts.push(h("span", { class: "sr-only" }, `Scores: ${scores}.`));
   $("facts").replaceChildren(...facts);
-  $("contract").replaceChildren(...(view.contract ? [h("p", { class: "contract" }, ...suitedText(view.contract))] : []));
+  $("contract").replaceChildren(...(view.contract ? [h("p", { class: "contract" }, ...saidText(view.contract))] : []));
 }
 
-/** A dropped person's countdown in their seat: the seconds until the computer plays for them. */
-export function graceText(seconds) {
-  return `not connected · ${Math.max(0, Math.ceil(seconds))} s`;  // short: it sits in a seat's tag row
+/** A wait in words: "45 s", "9 min 40 s", "1 h 2 min". */
+export function waitText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 90) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** A person's countdown in their seat: the time until the computer plays for them. ``first``: they
+ * have not opened their link yet. */
+export function graceText(seconds, first = false) {
+  return `${first ? "not here yet" : "not connected"} · ${waitText(seconds)}`;  // short: it sits in a seat's tag row
 }
 
 /** One line everyone sees while a person's grace period runs (the table waits for them meanwhile). */
@@ -59,13 +72,22 @@ function renderGrace(view, ctx) {
   const box = $("grace-line");
   const gone = view.seats.filter((s) => s.kind === "human" && !s.connected && typeof s.grace_left === "number");
   box.classList.toggle("hidden", !gone.length);
+  // A friend who has not come yet is news, not trouble: a red banner only for a dropped connection.
+  const dropped = gone.some((s) => s.opened !== false);
+  box.classList.toggle("down", dropped);
+  box.classList.toggle("notice", !dropped);
   box.replaceChildren(...gone.map((s) => h("span", { dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000),
-    graceName: s.name } }, graceLine(s.name, s.grace_left))));
+    graceName: s.name, graceFirst: s.opened === false ? "1" : "" } }, graceLine(s.name, s.grace_left, s.opened === false))));
 }
 
-export function graceLine(name, seconds) {
+/** The line everyone reads while a person is away: ``first``, they never opened their link. */
+export function graceLine(name, seconds, first = false) {
+  if (first) {
+    return `${name} is not here yet (their link has not been opened): the table waits for them, then the ` +
+      `computer plays for them in ${waitText(seconds)}. `;
+  }
   return `${name}'s connection dropped: the table waits for them, then the computer plays for them in ` +
-    `${Math.max(0, Math.ceil(seconds))} s. `;
+    `${waitText(seconds)}. `;
 }
 
 function renderSeats(view, ctx) {
@@ -75,21 +97,24 @@ function renderSeats(view, ctx) {
     if (s.seat === you) tags.push(h("span", { class: "tag" }, "you"));
     if (s.seat === view.dealer) tags.push(h("span", { class: "tag dealer" }, "dealer"));
     if (view.to_act === s.seat) tags.push(h("span", { class: "tag turn" }, "to play"));
-    if (s.kind === "computer") tags.push(h("span", { class: "tag" }, `computer (${s.player})`));
-    else if (s.away) tags.push(h("span", { class: "tag off" }, "away: computer plays"));
+    const first = s.kind === "human" && s.opened === false;
+    const off = first ? "tag" : "tag off";  // not here yet is no trouble: only a dropped connection is red
+    if (s.kind === "computer") tags.push(h("span", { class: "tag" }, s.player_text || "computer"));
+    else if (s.away) tags.push(h("span", { class: off }, first ? "not here yet: computer plays" : "away: computer plays"));
     else if (!s.connected && typeof s.grace_left === "number") {
-      tags.push(h("span", { class: "tag off", dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000) } },
-        graceText(s.grace_left)));
-    } else if (!s.connected) tags.push(h("span", { class: "tag off" }, "not connected"));
+      tags.push(h("span", { class: off, dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000),
+        graceFirst: first ? "1" : "" } }, graceText(s.grace_left, first)));
+    } else if (!s.connected) tags.push(h("span", { class: off }, first ? "not here yet" : "not connected"));
     if (s.status) tags.push(h("span", { class: "tag" }, s.status));
     const backs = h("div", { class: "backs", "aria-hidden": "true" },
       Array.from({ length: Math.min(s.cards, 8) }, () => cardImg(null, { alt: "", cls: "" })));
-    const label = [`Seat ${s.seat}, ${s.name}`, s.seat === you ? "you" : "", s.kind === "computer" ? "computer" : "",
+    const label = [`Seat ${s.seat + 1}, ${s.name}`, s.seat === you ? "you" : "", s.kind === "computer" ? (s.player_text || "computer") : "",
+      first ? "not here yet" : "",
       view.to_act === s.seat ? "to play" : "", `${scoreText(view, s.score)}`, plural(s.tricks, "trick"),
       `${plural(s.cards, "card")} in hand`].filter(Boolean).join(", ");
     return h("article", { class: `seat${view.to_act === s.seat ? " turn" : ""}${s.seat === you ? " me" : ""}`,
       "aria-label": label },
-    h("div", { class: "name", title: s.name }, `${s.seat}. ${s.name}`),
+    h("div", { class: "name", title: s.name }, `${s.seat + 1}. ${s.name}`),
     h("div", { class: "tags" }, tags),
     h("div", { class: "nums" }, h("span", { class: "score" }, scoreText(view, s.score)),
       h("span", {}, `tricks ${s.tricks}`), h("span", {}, `cards ${s.cards}`)),
@@ -103,7 +128,7 @@ function renderTrick(view) {
   trick.classList.toggle("playing", view.phase === "play");
   const caption = $("trick-caption");
   const faceup = (view.face_up || []).flatMap((g) => g.cards.map((c) => h("div", { class: "group" },
-    cardImg(c, { alt: `${cap(g.label)}: ${cardText(c)}` }), h("span", { "aria-hidden": "true" }, cap(g.label)))));
+    cardImg(c, { alt: `${cap(g.label)}: ${cardName(c)}` }), h("span", { "aria-hidden": "true" }, cap(g.label)))));
   $("faceup").replaceChildren(...faceup);
   if (view.current_trick && view.current_trick.length) {
     trick.replaceChildren(...view.current_trick.map((p, i) => h("div", { class: "played" }, cardImg(p.card),
@@ -141,9 +166,10 @@ function sortMoves(view, mine) {
 
 function moveButton(move, ctx, extra = {}) {
   const best = ctx.hint && ctx.hint.best === move.id;
+  // The name a screen reader says names the cards ("order up jack of diamonds"); the eye reads "J♦".
   return h("button", { type: "button", class: `btn${best ? " best" : ""}`, dataset: { move: move.id },
     disabled: !ctx.connected || ctx.pending, onclick: () => ctx.act(move), ...extra },
-  h("span", {}, ...suitedText(move.text)));  // one flex item, so the name reads as one run of text
+  h("span", {}, ...saidText(move.text)));  // one flex item, so the name reads as one run of text
 }
 
 function renderHand(view, ctx, moves) {
@@ -153,18 +179,19 @@ function renderHand(view, ctx, moves) {
     const move = moves.byCard.get(code);
     if (move) {
       const best = ctx.hint && ctx.hint.best === move.id;
-      return h("button", { type: "button", class: "card-slot", "aria-label": move.text, dataset: { move: move.id },
+      return h("button", { type: "button", class: "card-slot", "aria-label": spoken(move.text), dataset: { move: move.id },
         disabled: !ctx.connected || ctx.pending, onclick: () => ctx.act(move) },
       cardImg(code, { alt: "" }), best ? h("span", { class: "cap", "aria-hidden": "true" }, "hint") : null);
     }
     if (moves.selectable && moves.legal.some((m) => m.cards.includes(code))) {
       const pressed = ctx.selected.has(code);
       return h("button", { type: "button", class: "card-slot", "aria-pressed": pressed ? "true" : "false",
-        "aria-label": `select ${cardText(code)}`, onclick: () => ctx.toggle(code) }, cardImg(code, { alt: "" }));
+        "aria-label": `select ${cardName(code)}`, dataset: { card: code }, onclick: () => ctx.toggle(code) },
+      cardImg(code, { alt: "" }));
     }
     const dim = mine && anyPlay;
     return h("div", { class: `card-slot${dim ? " dim" : ""}` },
-      cardImg(code, { alt: dim ? `${cardText(code)} (cannot be played now)` : cardText(code) }));
+      cardImg(code, { alt: dim ? `${cardName(code)} (cannot be played now)` : cardName(code) }));
   });
   if (!view.hand.length) {
     items.push(h("p", { class: "waiting" }, ctx.you === null ? "You are watching: no hand is shown." : "No cards in hand."));
@@ -213,7 +240,8 @@ function renderMoves(view, ctx, moves) {
     const match = moves.legal.find((m) => m.cards.length && [...m.cards].sort().join(" ") === sel);
     out.unshift(h("p", { class: "waiting" }, "Choose with the list below, or pick cards in your hand and confirm."));
     plain.push(h("button", { type: "button", class: "btn primary", disabled: !match || !ctx.connected || ctx.pending,
-      onclick: () => match && ctx.act(match) }, match ? `Confirm: ${match.text}` : "Confirm the picked cards"));
+      dataset: { confirm: "1" }, onclick: () => match && ctx.act(match) },
+    h("span", {}, ...(match ? saidText(`Confirm: ${match.text}`) : ["Confirm the picked cards"]))));
   }
   if (moves.legal.length) {
     plain.push(h("button", { type: "button", class: "btn small", onclick: ctx.askHint,
@@ -256,7 +284,7 @@ function renderScoring(view) {
     const who = line.seat === null || line.seat === undefined ? "" : seatName(view, line.seat);
     return h("tr", {}, h("td", {}, who),
       h("td", { class: `delta${cls}` }, typeof d === "number" ? signed(d) : ""),
-      h("td", {}, ...suitedText(plain(line.text))));
+      h("td", {}, ...saidText(plain(line.text))));
   });
   const standings = view.seats.map((s) => `${s.name} ${s.score}`).join(" · ");
   $("scoring").replaceChildren(h("table", { class: "scoring" },
@@ -272,18 +300,49 @@ function renderHint(ctx) {
   const sorted = [...hint.moves].sort((a, b) => b.value - a.value);
   box.replaceChildren(h("p", {}, ...suitedText(hint.why || "")),
     h("ol", { class: "hint-list" }, sorted.map((m) => h("li", { class: m.id === hint.best ? "best" : "" },
-      ...suitedText(`${m.text}: ${m.value_text}`), m.id === hint.best ? " (best)" : ""))),
+      ...saidText(`${m.text}: ${m.value_text}`), m.id === hint.best ? " (best)" : ""))),
     hint.samples ? h("p", { class: "waiting" }, `From ${hint.samples} sampled deals of the unseen cards.`) : null);
 }
 
+/** Where the keyboard's focus is among the parts a render replaces, as a key to find it again. */
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || el === document.body) return { lost: true };
+  if (!el.closest("#hand, #moves")) return null;  // elsewhere (a panel, the header): never moved
+  const d = el.dataset;
+  if (d.move) return { sel: `[data-move="${CSS.escape(d.move)}"]` };
+  if (d.card) return { sel: `[data-card="${CSS.escape(d.card)}"]` };
+  if (d.confirm) return { sel: "[data-confirm]" };
+  const group = el.closest("details[data-group]");
+  if (group && el.tagName === "SUMMARY") return { sel: `details[data-group="${CSS.escape(group.dataset.group)}"] > summary` };
+  return { lost: true, text: el.textContent };
+}
+
+/** Put the focus back where it was, or, when its button went with the last move, on the first move
+ * offered (so a keyboard never has to start again from the top of the page), else on the status. */
+function restoreFocus(key, mine) {
+  if (!key) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const same = key.sel ? document.querySelector(key.sel) : null;
+  if (same && !same.disabled && same.offsetParent !== null) { same.focus(); return; }
+  const first = mine ? document.querySelector("#hand [data-move]:not([disabled]), #moves [data-move]:not([disabled]), " +
+    "#hand [data-card], #moves summary") : null;
+  if (first) first.focus();
+  else if (!key.lost || key.sel) $("status").focus();
+}
+
 export function render(view, ctx) {
+  const key = focusKey();
   let st = statusText(view, ctx.you, ctx.forced);
   if (st.mine && !ctx.connected) {
     st = { text: `${st.text} (Not connected: you can move once the page is connected again.)`, mine: false };
   }
   $("title").textContent = view.title;
   document.title = `${st.mine ? "▶ Your turn · " : ""}${view.title} · hucklebuck`;
+  // The hand's own parts (its number, dealer, trump, status, the felt) are all drawn from this one view,
+  // in this one call: the body's data-hand says which hand the page shows.
   $("hand-no").textContent = `Hand ${view.hand_number}`;
+  document.body.dataset.hand = String(view.hand_number);
   const status = $("status");
   status.textContent = st.text;
   status.classList.toggle("you", st.mine);
@@ -299,10 +358,11 @@ export function render(view, ctx) {
   renderMoves(view, ctx, moves);
   renderScoring(view);
   renderHint(ctx);
-  $("log").replaceChildren(...(view.log || []).map((line) => h("li", {}, ...suitedText(plain(line)))));
+  $("log").replaceChildren(...(view.log || []).map((line) => h("li", {}, ...saidText(plain(line)))));
   const notices = view.notices || [];
   $("notices").replaceChildren(...notices.map((n) => h("li", {}, n)));
   $("notices-panel").classList.toggle("hidden", !notices.length);
   document.body.dataset.turn = mine ? "you" : view.to_act === null || view.to_act === undefined ? "none" : "other";
+  restoreFocus(key, mine && ctx.connected && !ctx.pending);
   document.body.dataset.over = view.game_over ? "1" : "";
 }

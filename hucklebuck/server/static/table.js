@@ -1,6 +1,6 @@
 // The table page: one WebSocket to the server, which is the only source of truth. The page draws each
 // state the server sends, sends moves, and reconnects by itself with backoff when the connection drops.
-import { h } from "./common.js";
+import { cardName, h, plain, spoken } from "./common.js";
 import { graceLine, graceText, render } from "./render.js";
 
 const CLOSE_TAKEN_OVER = 4001;
@@ -56,17 +56,52 @@ function showError(message) {
 }
 
 let previousNotices = null;
+let noticeHand = null;  // the hand a notice up top is about (null: about the table), gone at the next deal
 
-/** A new table notice (someone dropped out, came back, the timer ran out) shows up top for a while. */
-function showNotice(text) {
+/** A new table notice (someone dropped out, came back, the timer ran out) shows up top for a while;
+ * one about a hand (``hand``: its number) goes as soon as the next hand is dealt. */
+function showNotice(text, hand = null) {
   const b = $("banner-notice");
   b.textContent = text;
   b.classList.remove("hidden");
+  noticeHand = hand;
   clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => b.classList.add("hidden"), 10000);
+  noticeTimer = setTimeout(() => { b.classList.add("hidden"); noticeHand = null; }, 10000);
+}
+
+function hideHandNotice(handNumber) {
+  if (noticeHand === null || noticeHand === handNumber) return;
+  clearTimeout(noticeTimer);
+  $("banner-notice").classList.add("hidden");
+  noticeHand = null;
 }
 
 function draw() { if (view) render(view, ctx); }
+
+/** What happened since the view shown, said once through the page's live region (a screen reader reads
+ * it out): each card played, each line the hand's log gains (bids, calls, won tricks), a new deal. */
+export function news(before, after) {
+  const out = [];
+  const name = (seat) => (after.seats[seat] ? after.seats[seat].name : `seat ${seat + 1}`);
+  const sameHand = before && before.hand_number === after.hand_number;
+  if (!sameHand) out.push(`Hand ${after.hand_number}: ${name(after.dealer)} deals.`);
+  const oldLog = sameHand ? before.log || [] : [];
+  const newLog = after.log || [];
+  const fresh = newLog.length >= oldLog.length ? newLog.slice(oldLog.length) : newLog;
+  const oldTrick = sameHand && before.current_trick ? before.current_trick : [];
+  const trick = after.current_trick || [];
+  const played = trick.length > oldTrick.length && trick[0] && oldTrick.every((p, i) => trick[i] && trick[i].card === p.card)
+    ? trick.slice(oldTrick.length) : (trick.length && !oldTrick.length ? trick : []);
+  for (const p of played) out.push(`${name(p.seat)} plays ${cardName(p.card)}.`);
+  for (const line of fresh) out.push(`${spoken(plain(line))}.`);
+  return out.join(" ").replace(/\.\./g, ".");
+}
+
+function announce(text) {
+  if (!text) return;
+  const box = $("announce");
+  box.textContent = text;
+}
 
 function send(message) {
   if (!ws || ws.readyState !== WebSocket.OPEN) return false;
@@ -104,7 +139,10 @@ function onState(msg) {
   const newHand = view && msg.view.last_hand && JSON.stringify(msg.view.last_hand) !== JSON.stringify(view.last_hand);
   seq = msg.seq;
   ctx.you = msg.you;
+  const before = view;
   view = msg.view;
+  if (turnChanged && before) announce(news(before, view));  // a page just opened reads the table itself
+  hideHandNotice(view.hand_number);  // drawn with the new hand below, in the same frame
   if (turnChanged) {
     ctx.pending = false;
     ctx.hint = null;
@@ -140,7 +178,7 @@ function planForced(msg) {
     ctx.pending = false;
     if (!ctx.connected) { ctx.forced = null; draw(); return; }
     act(move);
-    showNotice(`Your only legal move was played for you: ${move.text.replace(/^play /i, "")}`);
+    showNotice(`Your only legal move was played for you: ${move.text.replace(/^play /i, "")}`, view.hand_number);
   }, FORCED_PAUSE_MS);
 }
 
@@ -149,7 +187,8 @@ function tickGrace() {
   const now = performance.now();
   for (const el of document.querySelectorAll("[data-grace-ends]")) {
     const left = (Number(el.dataset.graceEnds) - now) / 1000;
-    el.textContent = el.dataset.graceName ? graceLine(el.dataset.graceName, left) : graceText(left);
+    const first = el.dataset.graceFirst === "1";
+    el.textContent = el.dataset.graceName ? graceLine(el.dataset.graceName, left, first) : graceText(left, first);
   }
 }
 setInterval(tickGrace, 1000);
@@ -162,7 +201,7 @@ function onMessage(event) {
     ctx.pending = false;
     ctx.hintPending = false;
     document.body.dataset.errors = String(Number(document.body.dataset.errors || 0) + 1);
-    if (FATAL_CODES.has(msg.code)) { stop(msg.message); return; }  // said once, in the banner
+    if (FATAL_CODES.has(msg.code)) { stop(refusalText(msg.code, msg.message)); return; }  // said once, in the banner
     showError(msg.message);
     draw();
   } else if (msg.type === "hint") {
@@ -170,6 +209,23 @@ function onMessage(event) {
     if (msg.seq === seq) ctx.hint = msg;
     draw();
   }
+}
+
+/** A refused link in words, with what to do next. */
+function refusalText(code, message) {
+  if (code === "bad_token") {
+    return `This seat link does not open a seat at this table (it may be mistyped or cut short). Ask the ` +
+      `person who set up the table to send you your seat's link again.`;
+  }
+  if (code === "unknown_table" && /game is over/.test(message || "")) {
+    return `This table existed, but ${message}. Start a new table from the lobby.`;
+  }
+  if (code === "unknown_table") {
+    return `This link's table is not on this server (${message}). If someone sent you this link, ask them for ` +
+      `it again: it may be mistyped or cut short, ` +
+      `or their server may have been reset. Or start a table of your own from the lobby.`;
+  }
+  return message;
 }
 
 function stop(message) {
