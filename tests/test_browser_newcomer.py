@@ -282,6 +282,16 @@ def test_the_lobby_speaks_plainly_and_offers_friends_no_research_player(
 
 
 # ------------------------------------------------------------------ point 9: the grace countdown
+WAIT = r"(?:\d+ min \d+ s|\d+ min|\d+ s)"  # a wait in words, as the page writes it
+
+
+def _seconds(wait: str) -> int:
+    """Seconds in a wait the page wrote ("2 min", "1 min 59 s", "45 s")."""
+    m = re.fullmatch(r"(?:(\d+) min)? ?(?:(\d+) s)?", wait.strip())
+    assert m and (m.group(1) or m.group(2)), wait
+    return 60 * int(m.group(1) or 0) + int(m.group(2) or 0)
+
+
 def test_everyone_sees_the_countdown_of_a_dropped_person(browser: Any, tmp_path: Path) -> None:
     server = Server(tmp_path / "tables.sqlite", grace=120).start()  # (long: a busy machine is slow to look)
     try:
@@ -298,11 +308,11 @@ def test_everyone_sees_the_countdown_of_a_dropped_person(browser: Any, tmp_path:
             line = page.locator("#grace-line")
             line.wait_for(state="visible", timeout=HANG_MS)
             text = line.inner_text()
-            m = re.search(r"Ben's connection dropped: .* the computer plays for them in (\d+) s", text)
+            m = re.search(rf"Ben's connection dropped: .* the computer plays for them in ({WAIT})", text)
             assert m, text
-            seen[name] = int(m.group(1))
+            seen[name] = _seconds(m.group(1))
             tag = page.locator("#seats article").nth(1).locator(".tag.off").inner_text()
-            assert re.fullmatch(r"not connected · \d+ s", tag), tag
+            assert re.fullmatch(rf"not connected · {WAIT}", tag), tag
             check_layout(page)  # nothing wider than a phone's window
             assert 60 <= seen[name] <= 120
         shot(ann, tmp_path, "grace-countdown-390")
@@ -310,13 +320,14 @@ def test_everyone_sees_the_countdown_of_a_dropped_person(browser: Any, tmp_path:
         # it counts down between states, with no message from the server: two seconds less within
         # ten (a loaded machine may run the page's once-a-second tick late, never not at all)
         ann.wait_for_function(
-            "(target) => Number((/in (\\d+) s/.exec(document.querySelector('#grace-line').innerText)"
-            " || [])[1]) <= target",
+            "(target) => { const m = /in (?:(\\d+) min(?: (\\d+) s)?|(\\d+) s)/.exec("
+            "document.querySelector('#grace-line').innerText);"
+            " return m !== null && 60 * Number(m[1] || 0) + Number(m[2] || m[3] || 0) <= target; }",
             arg=seen["ann"] - 2,
             timeout=HANG_MS,
             polling=250,
         )
-        later = int(re.findall(r"in (\d+) s", ann.locator("#grace-line").inner_text())[0])
+        later = _seconds(re.findall(rf"in ({WAIT})", ann.locator("#grace-line").inner_text())[0])
         assert later <= seen["ann"] - 2, (seen, later)
         ben2, w3 = seat_page(browser, server, table, 1, 1280)  # Ben comes back: the countdown goes
         for page in (ann, watcher):
