@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from hucklebuck.actions import Action, Bid, Pass
-from hucklebuck.cards import parse_cards
+from hucklebuck.cards import Suit, parse_cards
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
 from hucklebuck.packs import GameKind, pack
 from hucklebuck.players import PLAYER_KINDS, make_player
@@ -157,3 +157,19 @@ def test_the_observation_shown_to_the_player_is_the_seat_s_own() -> None:
 
     StandIn(Keep()).choose(obs)
     assert dataclasses.replace(shown[0], legal_actions=obs.legal_actions) == obs
+
+
+@pytest.mark.single_core
+def test_the_heuristic_itself_passes_the_issue_s_hand() -> None:
+    """The default takeover player never bids this moon: its estimate of the hand is 1.15 tricks
+    (three small trumps, 0.4 for naming trump and exchanging), far from the four or so it bids 5 on."""
+    from hucklebuck.players.heuristics import EXCHANGE_GAIN, estimate_tricks
+
+    assert max(estimate_tricks(ISSUE_HAND, s) for s in Suit) + EXCHANGE_GAIN == pytest.approx(1.15)
+    for players in range(3, 8):
+        for bids in ((), (None,), (2,), (4,), (None, 3)):
+            if len(bids) >= players:
+                continue
+            for options in ({}, {"all_pass": "dealer_must_bid"}, {"target": 11}, {"moon_at_zero": "win"}):
+                obs = issue_position(players, bids=bids, **options).observation(0)
+                assert make_player("heuristic", "hucklebuck").choose(obs) != Bid(0, 5)
