@@ -60,6 +60,8 @@ class SizeReport:
     hands: int = 0
     decisions: int = 0
     """Auction decisions where a moon bid was legal."""
+    cpu: float = 0.0
+    """CPU seconds the measurement took (this process)."""
     gains: list[tuple[bool, float, float]] = field(default_factory=list)
     """Per moon bid: whether it could win the game (from above 0), the share of its plays in
     which it was made, and the share of the game after the moon minus after the best other choice."""
@@ -95,7 +97,7 @@ class SizeReport:
         n, made, mean, half = self.summary()
         out = [
             f"{self.kind}, {self.players} players: {self.hands} hands, {self.decisions} decisions "
-            f"with the moon legal, {n} moon bids"
+            f"with the moon legal, {n} moon bids ({self.cpu:.0f} s of CPU)"
         ]
         for name, part in (("from zero or below (cannot win)", False), ("from above 0 (wins if made)", True)):
             k, made, mean, half = self.summary(part)
@@ -163,6 +165,7 @@ def measure_size(
     """Measure ``kind``'s moon decisions over ``hands`` hand starts at ``players`` seats (no hand
     is started after ``deadline``, a ``time.monotonic`` value)."""
     report = SizeReport(kind, players)
+    started = time.process_time()
     for h_no, start in enumerate(hand_starts(players, hands, seed)):
         if time.monotonic() > deadline:
             break
@@ -187,6 +190,7 @@ def measure_size(
                 report.gains.append((moon_can_win(obs), made, after_moon - after_other))
                 break  # the hand was played on in the branches
             game.apply(action)
+    report.cpu = time.process_time() - started
     return report
 
 
