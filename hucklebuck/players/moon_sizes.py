@@ -20,7 +20,8 @@ was legal, the moon bids (those from zero or below apart: a moon that cannot
 win the game, which a stand-in never bids, see
 :mod:`hucklebuck.players.standin`), how often they were made, and the share
 gained against the best other choice with its 95 % interval; ``--csv`` prints
-the rows of the players page's table.
+the rows of the players page's table.  ``--late`` takes only the hand starts
+where some seat is within 4 points of the target (where moons are bid).
 
 Everything is seeded (``--seed``): the same command gives the same figures on
 the same core.  ``--minutes`` bounds each kind and size: no hand is started
@@ -109,9 +110,10 @@ class SizeReport:
         return out
 
 
-def hand_starts(players: int, hands: int, seed: int) -> Iterator[HucklebuckGame]:
+def hand_starts(players: int, hands: int, seed: int, *, late: bool = False) -> Iterator[HucklebuckGame]:
     """The first ``hands`` hand starts (a copy of each game at its auction's first decision) of
-    seeded games between the heuristic players at ``players`` seats."""
+    seeded games between the heuristic players at ``players`` seats (with ``late``, only those
+    where some seat is within 4 points of the target)."""
     given = 0
     game_no = 0
     while given < hands:
@@ -125,9 +127,10 @@ def hand_starts(players: int, hands: int, seed: int) -> Iterator[HucklebuckGame]
                 fresh = True
                 continue
             if fresh:
-                given += 1
-                yield game.copy()
                 fresh = False
+                if not late or max(game.scores) >= game.options.target - 4:
+                    given += 1
+                    yield game.copy()
             seat = game.to_act
             assert seat is not None
             game.apply(bots[seat].choose(game.observation(seat)))
@@ -160,13 +163,13 @@ def _plays(
 
 
 def measure_size(
-    kind: str, players: int, hands: int, seed: int, branches: int, deadline: float
+    kind: str, players: int, hands: int, seed: int, branches: int, deadline: float, *, late: bool = False
 ) -> SizeReport:
     """Measure ``kind``'s moon decisions over ``hands`` hand starts at ``players`` seats (no hand
-    is started after ``deadline``, a ``time.monotonic`` value)."""
+    is started after ``deadline``, a ``time.monotonic`` value; ``late``: see :func:`hand_starts`)."""
     report = SizeReport(kind, players)
     started = time.process_time()
-    for h_no, start in enumerate(hand_starts(players, hands, seed)):
+    for h_no, start in enumerate(hand_starts(players, hands, seed, late=late)):
         if time.monotonic() > deadline:
             break
         report.hands += 1
@@ -205,12 +208,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--branches", type=int, default=3, help="plays after the moon and after the other choice")
     ap.add_argument("--minutes", type=float, default=10.0, help="time for each kind and table size")
     ap.add_argument("--csv", action="store_true", help="also print the rows of the players page's table")
+    ap.add_argument(
+        "--late", action="store_true", help="only hands where some seat is within 4 points of the target"
+    )
     args = ap.parse_args(argv)
     rows = []
     for kind in args.kinds.split(","):
         for n in (int(s) for s in args.sizes.split(",")):
             deadline = time.monotonic() + 60 * args.minutes
-            rep = measure_size(kind, n, args.hands, args.seed, args.branches, deadline)
+            rep = measure_size(kind, n, args.hands, args.seed, args.branches, deadline, late=args.late)
             print("\n".join(rep.lines()), flush=True)
             rows.append(rep.row())
     if args.csv:
