@@ -24,6 +24,7 @@ from ..actions import Action
 from ..errors import HucklebuckError
 from ..packs import GameKind
 from ..players import make_player
+from ..players.standin import StandIn
 from .protocol import ClientMessage, ProtocolError
 
 __all__ = ["ComputerSeats", "SeatClient", "choose_move", "choose_or_fall_back"]
@@ -49,24 +50,28 @@ class SeatClient(Protocol):
         ...
 
 
-def choose_move(player_kind: str, game: GameKind, seed: int, observation: Any) -> Action:
-    """One decision of a fresh computer player seeded for this position (runs in the pool)."""
+def choose_move(
+    player_kind: str, game: GameKind, seed: int, observation: Any, stand_in: bool = False
+) -> Action:
+    """One decision of a fresh computer player seeded for this position (runs in the pool); with
+    ``stand_in`` it plays for an absent person (:class:`~hucklebuck.players.standin.StandIn`)."""
     player = make_player(player_kind, game, seed=seed)
-    action: Action = player.choose(observation)
+    action: Action = (StandIn(player) if stand_in else player).choose(observation)
     return action
 
 
 def choose_or_fall_back(
-    player_kind: str, game: GameKind, seed: int, observation: Any
+    player_kind: str, game: GameKind, seed: int, observation: Any, stand_in: bool = False
 ) -> tuple[Action, str | None]:
     """One decision that never leaves the table waiting: ``player_kind``'s move, or, if that
-    player fails, the :data:`FALLBACK_KIND` player's, or else the first legal move.
+    player fails, the :data:`FALLBACK_KIND` player's, or else the first legal move (with
+    ``stand_in``, each of them as a stand-in for an absent person: no risk that cannot help them).
 
     Returns the move and, when a fallback made it, a sentence for the table saying so (the
     failure is also logged, with its traceback when it is not one of the library's errors).
     """
     try:
-        return choose_move(player_kind, game, seed, observation), None
+        return choose_move(player_kind, game, seed, observation, stand_in), None
     except Exception as exc:  # any failure: the table must go on
         if isinstance(exc, HucklebuckError):
             why = str(exc)
@@ -77,10 +82,10 @@ def choose_or_fall_back(
     try:
         if player_kind == FALLBACK_KIND:
             raise HucklebuckError("the fallback is the player that failed")
-        action = choose_move(FALLBACK_KIND, game, seed, observation)
+        action = choose_move(FALLBACK_KIND, game, seed, observation, stand_in)
         instead = f"the {FALLBACK_KIND} player's move"
     except Exception:
-        action = observation.legal_actions[0]  # a legal move, whatever happens
+        action = observation.legal_actions[0]  # a legal move, whatever happens (never a moon)
         instead = "the first legal move"
     text = f"the {player_kind} computer player could not decide ({why}), so {instead} was played instead"
     return action, text
@@ -97,11 +102,11 @@ within the pause people see before a computer's move."""
 _Result = tuple[Action, str | None]
 
 
-def _choose_all(jobs: list[tuple[str, GameKind, int, Any]]) -> list[_Result | BaseException]:
+def _choose_all(jobs: list[tuple[str, GameKind, int, Any, bool]]) -> list[_Result | BaseException]:
     out: list[_Result | BaseException] = []
-    for kind, game, seed, observation in jobs:
+    for kind, game, seed, observation, stand_in in jobs:
         try:
-            out.append(choose_or_fall_back(kind, game, seed, observation))
+            out.append(choose_or_fall_back(kind, game, seed, observation, stand_in))
         except Exception as exc:  # no legal move at all: one bad decision does not sink the others
             out.append(exc)
     return out
@@ -117,7 +122,7 @@ class _Decision:
         client: SeatClient,
         seq: int,
         start: float,
-        job: tuple[str, GameKind, int, Any],
+        job: tuple[str, GameKind, int, Any, bool],
         done: Callable[[], None] | None,
     ) -> None:
         self.client, self.seq, self.start, self.job, self.done = client, seq, start, job, done
@@ -158,9 +163,10 @@ class ComputerSeats:
         game: GameKind,
         seed_text: str,
         done: Callable[[], None] | None = None,
+        stand_in: bool = False,
     ) -> None:
         """Start one decision for ``client``'s seat (the caller is on the event loop); ``done`` is
-        called once the move is sent or dropped."""
+        called once the move is sent or dropped; ``stand_in``: the seat is an absent person's."""
         loop = asyncio.get_running_loop()
         seq, observation = client.observation()
         seed = _seed(seed_text, self._secret)
@@ -170,7 +176,8 @@ class ComputerSeats:
                 loop.call_later(gather, self._submit)
             else:
                 loop.call_soon(self._submit)
-        self._queue.append(_Decision(client, seq, loop.time(), (player_kind, game, seed, observation), done))
+        job = (player_kind, game, seed, observation, stand_in)
+        self._queue.append(_Decision(client, seq, loop.time(), job, done))
 
     def _submit(self) -> None:
         """Send the gathered decisions to the pool (one thread hand-off per chunk, not one each)."""

@@ -631,7 +631,8 @@ class ServerTable:
             return
         self._thinking[seat] = self.seq
         seed = f"{self.id}:{self.fields.get('game_number', 1)}:{seat}:{self.seq}"
-        self.manager.bots.decide(_AgentClient(self, seat), kind, self.game.kind, seed)
+        stand_in = self.seats[seat].kind == "human"  # an absent person's seat, or their time ran out
+        self.manager.bots.decide(_AgentClient(self, seat), kind, self.game.kind, seed, stand_in=stand_in)
 
     def _deal(self, seq: int) -> None:
         if seq != self.seq or self.game.phase is not Phase.HAND_OVER or self.over:
