@@ -409,6 +409,12 @@ class CLane(Lane):
         _check(int(_lib.hb_vec_pool_episodes(self.pool, self.cfg, self.envs, self.env_bytes, n, ptr, n)))
         return out.tolist()
 
+    def winners(self) -> bytes:
+        out = bytearray(self.n)  # one call for the whole batch, between calls
+        n = self.n
+        _check(int(_lib.hb_vec_pool_winners(self.pool, self.cfg, self.envs, self.env_bytes, n, _from(out), n)))
+        return bytes(out)
+
     def stream(self, i: int) -> random.Random:
         seed, _, draws, _ = self._episode(i)
         return advance(random.Random(env_seed(seed, i)), draws)

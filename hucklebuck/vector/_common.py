@@ -205,6 +205,10 @@ class Lane(abc.ABC):
         """Each environment's episode number."""
 
     @abc.abstractmethod
+    def winners(self) -> bytes:
+        """Each environment's winning seats as bits (seat s: bit s) while its game is over, else 0."""
+
+    @abc.abstractmethod
     def stream(self, i: int) -> random.Random:
         """The random source environment ``i``'s current episode started from."""
 
