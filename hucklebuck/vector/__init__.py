@@ -35,6 +35,7 @@ next episode at the following step (auto-reset).
 """
 
 from ._common import MAX_ENVS, env_seed
+from ._rewards import RewardWarning
 from ._vector import VectorGame
 
-__all__ = ["MAX_ENVS", "VectorGame", "env_seed"]
+__all__ = ["MAX_ENVS", "RewardWarning", "VectorGame", "env_seed"]

@@ -412,7 +412,8 @@ class CLane(Lane):
     def winners(self) -> bytes:
         out = bytearray(self.n)  # one call for the whole batch, between calls
         n = self.n
-        _check(int(_lib.hb_vec_pool_winners(self.pool, self.cfg, self.envs, self.env_bytes, n, _from(out), n)))
+        rc = _lib.hb_vec_pool_winners(self.pool, self.cfg, self.envs, self.env_bytes, n, _from(out), n)
+        _check(int(rc))
         return bytes(out)
 
     def stream(self, i: int) -> random.Random:

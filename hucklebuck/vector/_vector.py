@@ -58,8 +58,8 @@ class VectorGame(Generic[G]):
     rounds).  With the defaults (whole games, ``reward="progress"``) a
     game's rewards sum to its result, so a learner maximising them learns to win;
     episodes cut at ``hands`` hands, and ``reward="hand"`` in Deer Park Euchre,
-    warn (:class:`~hucklebuck.vector.RewardWarning`) that they do not.  ``seed`` (0..2**64-1; None: a random one, see :attr:`seed`)
-    fixes every deal; ``threads`` native threads share the
+    warn (:class:`~hucklebuck.vector.RewardWarning`) that they do not.  ``seed``
+    (0..2**64-1; None: a random one, see :attr:`seed`) fixes every deal; ``threads`` native threads share the
     C lane's work.  ``reward`` is ``"progress"`` (the default), ``"hand"`` or
     ``"game"`` (see :attr:`rewards`).  The batch is dealt at once.
 
