@@ -9,7 +9,7 @@ from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from ..errors import ActionParseError, OptionsError, PlayerCountError
+from ..errors import ActionParseError, OptionsError, SeatError
 
 if TYPE_CHECKING:
     from .._hbcall import VecCalls
@@ -116,7 +116,7 @@ def check_seat(seat: object, players: int) -> int | None:
     if seat is None:
         return None
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise PlayerCountError(f"seat must be None or a seat 0..{players - 1}, not {seat!r}"[:200])
+        raise SeatError(f"seat must be None or a seat 0..{players - 1}, not {seat!r}"[:200])
     return seat
 
 
