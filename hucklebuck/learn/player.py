@@ -47,6 +47,11 @@ class LearnedPlayer:
         self.greedy = greedy
         self._rng = np.random.default_rng(seed)
 
+    def tensor(self, observation: Any) -> np.ndarray:
+        """What the network is given: the observation tensor of ``observation``
+        (:func:`~hucklebuck.games.tensors.tensor_of`), as the batched lane gives it."""
+        return np.frombuffer(tensor_of(observation), dtype=np.float32)
+
     def choose(self, observation: Any) -> Action:
         """One of ``observation.legal_actions``, chosen by the network."""
         check_observation(observation, self.kind)
@@ -58,8 +63,7 @@ class LearnedPlayer:
         legal: tuple[Action, ...] = observation.legal_actions
         hand = observation.hand.mask
         ids = [action_id(self.kind, a, hand) for a in legal]
-        tensor = np.frombuffer(tensor_of(observation), dtype=np.float32)[None, :]
-        logits, _, _ = self.network.forward(tensor)
+        logits, _, _ = self.network.forward(self.tensor(observation)[None, :])
         row = logits[0, ids]
         if self.greedy:
             return legal[int(np.argmax(row))]
