@@ -16,7 +16,7 @@ from hucklebuck.games import DeerParkGame, Phase
 from hucklebuck.games.tensors import tensor_of
 from hucklebuck.vector import VectorGame
 
-pytestmark = pytest.mark.filterwarnings("ignore::hucklebuck.vector.RewardWarning")  # short episodes on purpose
+pytestmark = pytest.mark.filterwarnings("ignore::hucklebuck.vector.RewardWarning")  # short episodes
 
 
 @pytest.mark.parametrize("name,make", VARIANTS, ids=[n for n, _ in VARIANTS])
@@ -27,7 +27,8 @@ def test_the_tensor_of_a_view_is_the_games_tensor_at_every_step(name: str, make:
         n = game.players if hasattr(game, "players") else len(game.standings)
         for _ in range(160):
             for s in range(n):
-                assert tensor_of(game.observation(s)).tobytes() == game.observation_tensor(s).tobytes(), (name, s)
+                want = game.observation_tensor(s).tobytes()
+                assert tensor_of(game.observation(s)).tobytes() == want, (name, s)
             if game.is_over:
                 break
             if game.phase is Phase.HAND_OVER:
