@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="1,2.5,5,10",
         help="CPU minutes at which to write a checkpoint, comma-separated (1,2.5,5,10)",
     )
+    tr.add_argument("--updates", type=int, help="stop after this many updates (default: the budget only)")
     tr.add_argument("--lr", type=float, default=3e-4)
     tr.add_argument("--seed", type=int, default=1)
     tr.add_argument("--out", default="learn-run", help="folder for checkpoints (learn-run)")
@@ -59,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             opponent_envs=args.opponent_envs,
             cpu_budget=60.0 * args.cpu_minutes,
             checkpoints=tuple(60.0 * float(x) for x in args.checkpoints.split(",") if x.strip()),
+            updates=args.updates,
             lr=args.lr,
             seed=args.seed,
             out=args.out,

@@ -59,6 +59,8 @@ class TrainConfig:
     opponent: str = "self"
     opponent_envs: int = 128
     cpu_budget: float = 600.0
+    updates: int | None = None
+    """Stop after this many updates even if CPU time is left (None: only the budget counts)."""
     checkpoints: Sequence[float] = field(default_factory=lambda: (60.0, 150.0, 300.0, 600.0))
     out: str = "learn-run"
     resume: str | None = None
@@ -175,7 +177,7 @@ def train(
             print(f"checkpoint {path} at {used:.1f} CPU-s", file=log, flush=True)
             if on_checkpoint is not None:
                 on_checkpoint(path, info)
-        if used >= cfg.cpu_budget:
+        if used >= cfg.cpu_budget or (cfg.updates is not None and update >= cfg.updates):
             break
     final = os.path.join(cfg.out, "final.npz")
     net.save(final, training={"cpu_seconds": round(cpu_seconds() - start_cpu, 1), "games": games})
