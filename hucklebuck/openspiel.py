@@ -129,8 +129,10 @@ __all__ = [
     "BuckEmSpielGame",
     "DeerParkSpielGame",
     "HucklebuckSpielGame",
+    "MAX_HANDS",
     "SpielState",
     "TrickSpielGame",
+    "WHOLE_GAME_HANDS",
     "ismcts_bot",
     "load",
     "resampler",
@@ -141,7 +143,7 @@ MAX_HANDS = 10_000
 WHOLE_GAME_HANDS = 100
 """``hands=0`` (the default): an episode is the whole game, cut at this many hands if it is
 still going (OpenSpiel needs a bound on an episode's length).  Buck 'Em, whose session has
-no end: :data:`hucklebuck.vector.VectorGame`'s and PettingZoo's 10 rounds."""
+no end: 10 rounds, as on the batched lane and in PettingZoo."""
 _INT32 = (-(1 << 31), (1 << 31) - 1)
 GAME_NAMES = {
     GameKind.HUCKLEBUCK: "python_hucklebuck",
