@@ -126,13 +126,13 @@ from .vector._rewards import (
 
 __all__ = [
     "GAME_NAMES",
+    "MAX_HANDS",
+    "WHOLE_GAME_HANDS",
     "BuckEmSpielGame",
     "DeerParkSpielGame",
     "HucklebuckSpielGame",
-    "MAX_HANDS",
     "SpielState",
     "TrickSpielGame",
-    "WHOLE_GAME_HANDS",
     "ismcts_bot",
     "load",
     "resampler",
