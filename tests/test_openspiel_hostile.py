@@ -87,7 +87,7 @@ def test_a_chance_action_that_is_not_an_outcome_is_refused() -> None:
 @pytest.mark.parametrize(
     ("game", "params", "match"),
     [
-        ("hucklebuck", {"hands": 0}, "hands must be an integer from 1"),  # before: ValueError
+        ("hucklebuck", {"hands": -1}, "hands must be an integer from 1"),  # 0 is whole games
         ("hucklebuck", {"hands": 10**8}, "hands must be an integer from 1"),  # before: pybind TypeError
         ("hucklebuck", {"seed": 2**40}, "32 bits"),  # before: pybind RuntimeError
         ("buckem", {"ante": 2**31}, "32 bits"),
