@@ -371,7 +371,14 @@ def learning_curve() -> Figure:
         ylim=(0, 1),
         xscale="log",
     )
-    ax.legend(frameon=False, loc="center right")
+    ticks = [
+        t
+        for t in (0.5, 1, 2.5, 5, 10, 20, 30, 60)
+        if t <= 1.5 * max(r["training"]["cpu_seconds"] / 60 for r in rows)
+    ]
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.legend(frameon=False, loc="best")
     last = rows[-1]["training"]
     return Figure(
         _svg(fig),
