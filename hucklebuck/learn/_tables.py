@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import OptionsError
 from ..games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
 from ..packs import GameKind
 from ..players import make_player
@@ -38,7 +39,7 @@ class OpponentTables:
 
     def __init__(self, kind: GameKind, players: int, num_envs: int, opponent: str, seed: int = 0) -> None:
         if kind is GameKind.BUCKEM:
-            raise ValueError("opponent tables play whole games: Hucklebuck or Deer Park Euchre")
+            raise OptionsError("opponent tables play whole games: Hucklebuck or Deer Park, not Buck 'Em")
         self.kind, self.players, self.num_envs = kind, players, num_envs
         self._cls = _CLASSES[kind]
         self._rng = random.Random(seed)
