@@ -135,3 +135,17 @@ def test_make_players_run_time_signature_names_its_general_type() -> None:
     """Point 5: the signature seen at run time is the general one, not Player[Any]."""
     shown = str(inspect.signature(make_player).return_annotation)
     assert "AnyObservation" in shown and "Any]" not in shown.replace("AnyObservation", "")
+
+
+@pytest.mark.single_core
+def test_the_tournament_command_seats_a_checkpoint(
+    checkpoint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hucklebuck.cli import main as cli_main
+
+    args = ["tournament", "deerpark", "--bots", "learned,random", "--games", "8", "--learned", checkpoint]
+    assert cli_main(args) == 0
+    shown = capsys.readouterr().out
+    assert "learned" in shown and "8 games" in shown
+    assert cli_main(["tournament", "deerpark", "--bots", "learned,random", "--games", "8"]) == 2
+    assert "unknown player kind 'learned'" in capsys.readouterr().err
