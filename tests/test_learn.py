@@ -149,3 +149,13 @@ def test_the_tournament_command_seats_a_checkpoint(
     assert "learned" in shown and "8 games" in shown
     assert cli_main(["tournament", "deerpark", "--bots", "learned,random", "--games", "8"]) == 2
     assert "unknown player kind 'learned'" in capsys.readouterr().err
+
+
+@pytest.mark.single_core
+def test_the_terminal_seats_a_checkpoint(checkpoint: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from hucklebuck.cli import main as cli_main
+
+    args = ["play", "deerpark", "--bots", "learned,heuristic", "--learned", checkpoint, "--seed", "3"]
+    assert cli_main([*args, "--hands", "1"]) == 0
+    shown = capsys.readouterr().out
+    assert "learned computer player" in shown and "Stopped after 1 hand" in shown
