@@ -144,43 +144,48 @@ def train(
         file=log,
         flush=True,
     )
-    while True:
-        batches = [col.collect(net, cfg.steps) for col in collectors]
-        stats = ppo_update(net, opt, _concat(batches), cfg, rng)
-        update += 1
-        used = cpu_seconds() - start_cpu
-        decisions = sum(c.decisions for c in collectors)
-        games = sum(c.games for c in collectors)
-        hands = sum(c.hands for c in collectors)
-        print(
-            f"update {update:5d}  {used:7.1f} CPU-s  {hands:>10,} hands"
-            f"  {hands / max(used, 1e-9):7,.0f} hands/CPU-s"
-            f"  {games:>8,} games  {decisions:>11,} decisions  entropy {stats['entropy']:.3f}"
-            f"  value loss {stats['value_loss']:.4f}  kl {stats['kl']:+.4f}",
-            file=log,
-            flush=True,
-        )
-        while marks and used >= marks[0]:
-            mark = marks.pop(0)
-            path = os.path.join(cfg.out, f"cpu{int(mark):05d}.npz")
-            info = {
-                "cpu_seconds": round(used, 1),
-                "wall_seconds": round(time.perf_counter() - start_wall, 1),
-                "hands": hands,
-                "games": games,
-                "decisions": decisions,
-                "updates": update,
-                "load_average": os.getloadavg()[0],
-                "config": {k: v for k, v in cfg.__dict__.items() if k not in ("checkpoints",)},
-            }
-            net.save(path, training=info)
-            print(f"checkpoint {path} at {used:.1f} CPU-s", file=log, flush=True)
-            if on_checkpoint is not None:
-                on_checkpoint(path, info)
-        if used >= cfg.cpu_budget or (cfg.updates is not None and update >= cfg.updates):
-            break
+    games = hands = decisions = 0
+    try:
+        while True:
+            batches = [col.collect(net, cfg.steps) for col in collectors]
+            stats = ppo_update(net, opt, _concat(batches), cfg, rng)
+            update += 1
+            used = cpu_seconds() - start_cpu
+            decisions = sum(c.decisions for c in collectors)
+            games = sum(c.games for c in collectors)
+            hands = sum(c.hands for c in collectors)
+            print(
+                f"update {update:5d}  {used:7.1f} CPU-s  {hands:>10,} hands"
+                f"  {hands / max(used, 1e-9):7,.0f} hands/CPU-s"
+                f"  {games:>8,} games  {decisions:>11,} decisions  entropy {stats['entropy']:.3f}"
+                f"  value loss {stats['value_loss']:.4f}  kl {stats['kl']:+.4f}",
+                file=log,
+                flush=True,
+            )
+            while marks and used >= marks[0]:
+                mark = marks.pop(0)
+                path = os.path.join(cfg.out, f"cpu{int(mark):05d}.npz")
+                info = {
+                    "cpu_seconds": round(used, 1),
+                    "wall_seconds": round(time.perf_counter() - start_wall, 1),
+                    "hands": hands,
+                    "games": games,
+                    "decisions": decisions,
+                    "updates": update,
+                    "load_average": os.getloadavg()[0],
+                    "config": {k: v for k, v in cfg.__dict__.items() if k not in ("checkpoints",)},
+                }
+                net.save(path, training=info)
+                print(f"checkpoint {path} at {used:.1f} CPU-s", file=log, flush=True)
+                if on_checkpoint is not None:
+                    on_checkpoint(path, info)
+            if used >= cfg.cpu_budget or (cfg.updates is not None and update >= cfg.updates):
+                break
+    except KeyboardInterrupt:  # Ctrl-C: stop here, and keep what was learnt in final.npz
+        print(f"stopped at {cpu_seconds() - start_cpu:.1f} CPU-s", file=log, flush=True)
     final = os.path.join(cfg.out, "final.npz")
-    net.save(final, training={"cpu_seconds": round(cpu_seconds() - start_cpu, 1), "games": games})
+    done = {"cpu_seconds": round(cpu_seconds() - start_cpu, 1), "hands": hands, "games": games}
+    net.save(final, training={**done, "decisions": decisions, "updates": update})
     with open(os.path.join(cfg.out, "config.json"), "w", encoding="utf-8") as fh:
         json.dump({k: v for k, v in cfg.__dict__.items()}, fh, indent=1, default=list)
     lane.close()
