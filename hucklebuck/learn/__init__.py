@@ -13,6 +13,6 @@ from __future__ import annotations
 
 from ._net import Network
 from ._train import TrainConfig, train
-from .player import LearnedPlayer, load_network
+from .player import LearnedPlayer, load_network, shipped_weights
 
-__all__ = ["LearnedPlayer", "Network", "TrainConfig", "load_network", "train"]
+__all__ = ["LearnedPlayer", "Network", "TrainConfig", "load_network", "shipped_weights", "train"]

@@ -17,10 +17,17 @@ from ..actions import Action
 from ..errors import OptionsError
 from ..games.ids import action_id
 from ..games.tensors import tensor_of
+from ..packs import GameKind
 from ..players.base import check_observation
 from ._net import Network, masked_softmax
 
-__all__ = ["LearnedPlayer", "load_network"]
+__all__ = ["LearnedPlayer", "load_network", "shipped_weights"]
+
+
+def shipped_weights(game: GameKind) -> str | None:
+    """The path of the trained weights shipped for ``game`` (4 players), or None if none ship."""
+    path = os.path.join(os.path.dirname(__file__), "weights", f"{game.value}-4.npz")
+    return path if os.path.exists(path) else None
 
 
 def load_network(path: str | os.PathLike[str]) -> Network:

@@ -182,16 +182,19 @@ def make_player(
 
 def _learned(game: GameKind, seed: int | None, path: _Path | None) -> Player[AnyObservation]:
     """The ``"learned"`` kind: a checkpoint of :mod:`hucklebuck.learn` for ``game``."""
-    if path is None:
-        raise OptionsError(
-            f"the {LEARNED_KIND!r} player needs path= (a checkpoint of python -m hucklebuck.learn)"
-        )
     try:
-        from ..learn.player import LearnedPlayer
+        from ..learn.player import LearnedPlayer, shipped_weights
     except ImportError as exc:  # NumPy missing
         raise ImportError(
             f"the {LEARNED_KIND!r} player needs NumPy: pip install 'hucklebuck[pettingzoo]' ({exc})"
         ) from exc
+    if path is None:
+        path = shipped_weights(game)
+        if path is None:
+            raise OptionsError(
+                f"the {LEARNED_KIND!r} player needs path= (a checkpoint of python -m hucklebuck.learn): "
+                f"no trained weights ship for {game.title}"
+            )
     player = LearnedPlayer(path, seed=seed)
     if player.kind is not game:
         raise OptionsError(
