@@ -159,3 +159,17 @@ def test_the_terminal_seats_a_checkpoint(checkpoint: str, capsys: pytest.Capture
     assert cli_main([*args, "--hands", "1"]) == 0
     shown = capsys.readouterr().out
     assert "learned computer player" in shown and "Stopped after 1 hand" in shown
+
+
+def test_the_command_says_what_is_wrong_in_one_line(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for args, words in (
+        (["evaluate", str(tmp_path / "none.npz"), "--games", "4"], "cannot load a learned player"),
+        (["train", "--opponent", "wizard", "--updates", "1", "--out", str(tmp_path)], "unknown player kind"),
+        (["train", "--players", "9", "--updates", "1", "--out", str(tmp_path)], "3 to 7 players, not 9"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            learn_main(args)
+        assert stop.value.code == 2
+        assert words in capsys.readouterr().err

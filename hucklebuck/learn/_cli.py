@@ -6,6 +6,8 @@ import argparse
 import os
 from collections.abc import Sequence
 
+from ..errors import HucklebuckError
+
 __all__ = ["build_parser", "main"]
 
 
@@ -47,7 +49,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; 0 on success."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small products: BLAS threads only take cores
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except HucklebuckError as exc:  # a bad checkpoint, player kind or count: said in one line
+        parser.error(str(exc))
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "train":
         from ._train import TrainConfig, train
 

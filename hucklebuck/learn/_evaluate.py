@@ -10,7 +10,7 @@ from typing import Any
 
 from ..tournament import TournamentResult, run_tournament
 from ._net import Network
-from .player import LearnedPlayer
+from .player import LearnedPlayer, load_network
 
 __all__ = ["evaluate_checkpoint", "evaluate_network"]
 
@@ -32,7 +32,7 @@ def evaluate_checkpoint(
     path: str, against: Sequence[str], games: int = 2000, seed: int = 7, json_path: str | None = None
 ) -> dict[str, Any]:
     """Evaluate the checkpoint at ``path`` against each kind; prints each table, returns the shares."""
-    net = Network.load(path)
+    net = load_network(path)
     record: dict[str, Any] = {"checkpoint": os.path.basename(path), "training": net.meta.get("training", {})}
     for kind in against:
         start = time.process_time()
