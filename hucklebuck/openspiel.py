@@ -19,20 +19,14 @@ Parameters
     number belongs, an unknown name) is refused by OpenSpiel itself.
 
 Episodes
-    By default (``hands=0``) an OpenSpiel episode is a whole Hucklebuck or Deer
-    Park Euchre game, so that its returns (``reward="progress"``: the game's
-    result) teach winning it.  OpenSpiel needs a bound on an episode's length
-    (``max_game_length``), so a game still going after
-    :data:`WHOLE_GAME_HANDS` hands (very rare) ends there, paid the progress
-    it made.  A Buck 'Em session has no end: its episode is 10 rounds.
-    ``hands=K`` makes an episode K hands, or fewer if the game ends first (a
-    Hucklebuck moon, a Deer Park Euchre goal), and warns
-    (:class:`~hucklebuck.vector.RewardWarning`) that its returns do not rank
-    the players by winning.  The information-state tensor keeps every hand of
-    the episode, so for whole games it is long (about 7,000 floats a hand at
-    four players, for :data:`WHOLE_GAME_HANDS` hands): learners that need a
-    fixed-size input use the observation tensor (OpenSpiel's
-    ``rl_environment.Environment(..., observation_type=OBSERVATION)``).
+    By default (``hands=0``) an episode is a whole Hucklebuck or Deer Park
+    game, so its returns (by default the game's result) teach winning; one
+    still going after :data:`WHOLE_GAME_HANDS` hands (OpenSpiel needs a bound)
+    ends there, paid its progress.  Buck 'Em: 10 rounds.  ``hands=K`` makes an
+    episode K hands (fewer if the game ends first) and warns
+    (:class:`~hucklebuck.vector.RewardWarning`).  The information-state tensor
+    keeps every hand, so for whole games it is long: fixed-size learners use
+    the observation tensor (see :doc:`/agents`).
 
 Chance
     Each hand is dealt by chance nodes, one card at a time: the outcomes of a
@@ -141,9 +135,7 @@ __all__ = [
 MAX_HANDS = 10_000
 """The most hands an episode may hold (``hands``)."""
 WHOLE_GAME_HANDS = 100
-"""``hands=0`` (the default): an episode is the whole game, cut at this many hands if it is
-still going (OpenSpiel needs a bound on an episode's length).  Buck 'Em, whose session has
-no end: 10 rounds, as on the batched lane and in PettingZoo."""
+"""``hands=0`` (the default) plays whole games, cut at this many hands (OpenSpiel needs a bound)."""
 _INT32 = (-(1 << 31), (1 << 31) - 1)
 GAME_NAMES = {
     GameKind.HUCKLEBUCK: "python_hucklebuck",
