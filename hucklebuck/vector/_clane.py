@@ -55,6 +55,7 @@ try:
         and int(_lib.hb_vec_version()) == VERSION
         and hasattr(_lib, "hb_vec_pool_new")
         and hasattr(_lib, "hb_vec_pool_close")
+        and hasattr(_lib, "hb_vec_pool_winners")
     )
 except ImportError:  # pragma: no cover - only without the compiled module
     _HAVE = False
