@@ -554,3 +554,20 @@ int hb_vec_episodes(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, si
     }
     return HB_OK;
 }
+
+/* hb_vec.h: each environment's winners (bits) while its game is over, else 0. */
+int hb_vec_winners(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint8_t *out,
+                   size_t out_len)
+{
+    const hb_vec_env *all = (const hb_vec_env *)envs;
+    size_t i;
+    int rc = check_envs(cfg, envs, envs_len, num_envs);
+    if (rc != HB_OK) return rc;
+    if (out == NULL) return HB_E_NULL;
+    if (out_len != num_envs) return HB_E_V_LEN;
+    for (i = 0; i < num_envs; i++) {
+        if (g_check_env(cfg, &all[i]) != HB_OK || all[i].env != i) return HB_E_V_STATE;
+        out[i] = all[i].phase == HB_PH_GAME_OVER ? all[i].winners : 0;
+    }
+    return HB_OK;
+}

@@ -183,6 +183,15 @@ int hb_vec_pool_stats(hb_vec_pool *pool, uint64_t *busy_ns, uint64_t *items, siz
 /* The first n outputs of the Mersenne Twister seeded as random.Random(seed) with
    seed = (hi << 32) | lo (for tests of the deal). */
 int hb_vec_mt_fill(uint64_t hi, uint32_t lo, uint32_t *out, size_t n);
+/* Who won each environment's game (issue 59): out[i] gets the winning seats of environment i
+   as bits (seat s: bit s) when its game is over -- the step that ended it has just run, and
+   the next step deals the next episode -- else 0 (a game in progress, an episode cut at
+   `hands` hands, a Buck 'Em session).  out_len = num_envs.  hb_vec_pool_winners is the same
+   between calls, never during one.  Not a hot path: read on demand. */
+int hb_vec_winners(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint8_t *out,
+                   size_t out_len);
+int hb_vec_pool_winners(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                        size_t num_envs, uint8_t *out, size_t out_len);
 /* CDEF-END */
 
 #endif

@@ -554,3 +554,14 @@ int hb_p_run_alone(pass_fn first, pass_fn run, void *job, size_t n, size_t *bad,
     }
     return rc;
 }
+
+int hb_vec_pool_winners(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                        size_t num_envs, uint8_t *out, size_t out_len)
+{
+    int mine, rc;
+    if (p == NULL) return HB_E_NULL;
+    mine = hb_p_enter(p) == 0;
+    rc = hb_vec_winners(cfg, envs, envs_len, num_envs, out, out_len);
+    if (mine) hb_p_leave(p);
+    return rc;
+}

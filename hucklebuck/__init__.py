@@ -20,6 +20,7 @@ from .errors import (
     OptionsError,
     PlayerCountError,
     RestoreError,
+    SeatError,
     SolveBudgetExceeded,
 )
 from .packs import GameKind, pack, player_range
@@ -50,6 +51,7 @@ __all__ = [
     "PlayerCountError",
     "Rank",
     "RestoreError",
+    "SeatError",
     "SolveBudgetExceeded",
     "Suit",
     "__version__",

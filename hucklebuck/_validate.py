@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final, ParamSpec, TypeVar
 
 from .cards import Card, CardSet, Suit
-from .errors import CardError, HucklebuckError, OptionsError, PlayerCountError
+from .errors import CardError, HucklebuckError, OptionsError, PlayerCountError, SeatError
 from .packs import GameKind, pack, player_range
 
 __all__ = [
@@ -118,8 +118,8 @@ def boolean(value: object, name: str) -> bool:
 
 
 def seat(value: object, name: str, players: int) -> int:
-    """A seat number ``0..players-1``, else :class:`PlayerCountError` naming ``name``."""
-    return integer(value, name, 0, players - 1, PlayerCountError)
+    """A seat number ``0..players-1``, else :class:`SeatError` naming ``name``."""
+    return integer(value, name, 0, players - 1, SeatError)
 
 
 def seat_list(value: object, name: str, players: int) -> list[int]:

@@ -27,6 +27,7 @@ __all__ = [
     "OptionsError",
     "PlayerCountError",
     "RestoreError",
+    "SeatError",
     "SolveBudgetExceeded",
     "UnsupportedOption",
 ]
@@ -42,6 +43,13 @@ class CardError(HucklebuckError, ValueError):
 
 class PlayerCountError(HucklebuckError, ValueError):
     """A player count outside the range a game supports."""
+
+
+class SeatError(PlayerCountError):
+    """A seat number that is not a seat of the game (the player count itself is fine).
+
+    A subclass of :class:`PlayerCountError`, which such numbers raised before it
+    existed, so code that catches that still catches this."""
 
 
 class OptionsError(HucklebuckError, ValueError):

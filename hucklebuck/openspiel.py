@@ -6,8 +6,8 @@ Importing this module registers ``python_hucklebuck``, ``python_buckem`` and
 OpenSpiel algorithm written against the Python game API can play them.
 
 Parameters
-    ``players`` (default 4; Buck 'Em 5), ``hands`` (default 1; at most
-    :data:`MAX_HANDS`), ``seed`` (0), ``reward`` (``"progress"``, the default;
+    ``players`` (default 4; Buck 'Em 5), ``hands`` (default 0: whole games, see
+    Episodes; else 1 to :data:`MAX_HANDS`), ``seed`` (0), ``reward`` (``"progress"``, the default;
     ``"hand"``; ``"game"``) and every variant option of the game under
     its own name, as in the game's options class.  An option whose value may be
     "none" (Buck 'Em's ``pot_limit``) takes 0 for none.  OpenSpiel carries
@@ -19,11 +19,14 @@ Parameters
     number belongs, an unknown name) is refused by OpenSpiel itself.
 
 Episodes
-    An OpenSpiel episode is ``hands`` hands (one by default), or fewer if the
-    game ends first (a Hucklebuck moon, a Deer Park Euchre goal).  A Buck 'Em
-    session and a whole Hucklebuck or Deer Park game have no useful bound on
-    their length, and OpenSpiel needs one (``max_game_length``): play a longer
-    match as a series of episodes, or raise ``hands``.
+    By default (``hands=0``) an episode is a whole Hucklebuck or Deer Park
+    game, so its returns (by default the game's result) teach winning; one
+    still going after :data:`WHOLE_GAME_HANDS` hands (OpenSpiel needs a bound)
+    ends there, paid its progress.  Buck 'Em: 10 rounds.  ``hands=K`` makes an
+    episode K hands (fewer if the game ends first) and warns
+    (:class:`~hucklebuck.vector.RewardWarning`).  The information-state tensor
+    keeps every hand, so for whole games it is long: fixed-size learners use
+    the observation tensor (see :doc:`/agents`).
 
 Chance
     Each hand is dealt by chance nodes, one card at a time: the outcomes of a
@@ -106,10 +109,19 @@ from .games.engine import TrickGame
 from .games.hucklebuck import HucklebuckOptions
 from .games.ids import NUM_ACTIONS
 from .packs import GameKind, player_range
-from .vector._rewards import DEFAULT_REWARD, RewardMode, check_reward, progress_rewards
+from .vector._rewards import (
+    BUCKEM_HANDS,
+    DEFAULT_REWARD,
+    RewardMode,
+    check_reward,
+    progress_rewards,
+    warn_if_not_winning,
+)
 
 __all__ = [
     "GAME_NAMES",
+    "MAX_HANDS",
+    "WHOLE_GAME_HANDS",
     "BuckEmSpielGame",
     "DeerParkSpielGame",
     "HucklebuckSpielGame",
@@ -122,6 +134,8 @@ __all__ = [
 
 MAX_HANDS = 10_000
 """The most hands an episode may hold (``hands``)."""
+WHOLE_GAME_HANDS = 100
+"""``hands=0`` (the default) plays whole games, cut at this many hands (OpenSpiel needs a bound)."""
 _INT32 = (-(1 << 31), (1 << 31) - 1)
 GAME_NAMES = {
     GameKind.HUCKLEBUCK: "python_hucklebuck",
@@ -177,7 +191,7 @@ def _game_type(kind: GameKind) -> Any:
         high = 8  # with eight_player_turnup=dealer_last_card
     spec = {
         "players": _DEFAULT_PLAYERS[kind],
-        "hands": 1,
+        "hands": 0,
         "seed": 0,
         "reward": DEFAULT_REWARD,
         **_option_defaults(kind),
@@ -242,8 +256,10 @@ def _check_params(kind: GameKind, full: dict[str, Any]) -> None:
         value = full[name]
         if isinstance(value, bool) or not isinstance(value, int):
             raise OptionsError(f"{name} must be an integer, not {value!r}")
-    if not 1 <= full["hands"] <= MAX_HANDS:
-        raise OptionsError(f"hands must be an integer from 1 to {MAX_HANDS}, not {full['hands']}")
+    if not 0 <= full["hands"] <= MAX_HANDS:
+        raise OptionsError(
+            f"hands must be an integer from 1 to {MAX_HANDS}, or 0 for whole games, not {full['hands']}"
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -261,6 +277,8 @@ class _Config:
     pack_ids: tuple[int, ...]
     """The pack's card numbers, ascending (the outcomes of a hand's first chance node)."""
     reward: RewardMode
+    whole: bool = False
+    """``hands=0``: whole games (``hands`` is then the bound, :data:`WHOLE_GAME_HANDS`)."""
 
     @property
     def slots(self) -> int:
@@ -303,7 +321,7 @@ def _config(kind: GameKind, params: dict[str, Any]) -> _Config:
     """The configuration for ``params`` (checked by building a game once)."""
     full = {
         "players": _DEFAULT_PLAYERS[kind],
-        "hands": 1,
+        "hands": 0,
         "seed": 0,
         "reward": DEFAULT_REWARD,
         **_option_defaults(kind),
@@ -315,6 +333,9 @@ def _config(kind: GameKind, params: dict[str, Any]) -> _Config:
         return cfg
     _check_params(kind, full)
     players, hands, seed = full["players"], full["hands"], full["seed"]
+    whole = hands == 0
+    if whole:
+        hands = BUCKEM_HANDS if kind is GameKind.BUCKEM else WHOLE_GAME_HANDS
     options = _options_from_params(kind, full)
     probe = _CLASSES[kind](players, options=options, seed=seed)  # type: ignore[call-arg]  # checks everything
     the_pack: CardSet = probe._pack  # the game's pack for these players and options
@@ -333,7 +354,9 @@ def _config(kind: GameKind, params: dict[str, Any]) -> _Config:
         removed,
         tuple(sorted(c.index for c in the_pack)),
         check_reward(full["reward"], kind, hands),
+        whole,
     )
+    warn_if_not_winning(kind, None if whole or kind is GameKind.BUCKEM else hands, cfg.reward, stacklevel=2)
     _CONFIGS[key] = cfg
     return cfg
 
@@ -360,7 +383,7 @@ class TrickSpielGame(pyspiel.Game):  # type: ignore[misc]
         )
         full = {
             "players": cfg.players,
-            "hands": cfg.hands,
+            "hands": 0 if cfg.whole else cfg.hands,
             "seed": cfg.seed,
             "reward": cfg.reward,
             **_option_defaults(kind),

@@ -96,7 +96,7 @@ from .errors import ActionParseError, IllegalAction, OptionsError
 from .games import BuckEmGame, DeerParkGame, HucklebuckGame, Phase
 from .games.engine import TrickGame
 from .packs import GameKind
-from .vector._rewards import DEFAULT_REWARD, RewardMode, check_reward, progress_rewards
+from .vector._rewards import DEFAULT_REWARD, RewardMode, check_reward, progress_rewards, warn_if_not_winning
 
 __all__ = [
     "HucklebuckAECEnv",
@@ -179,6 +179,7 @@ class TrickGameAECEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.hands = hands if hands is not None or self.kind is not GameKind.BUCKEM else BUCKEM_HANDS
         self.reward_mode: RewardMode = check_reward(reward, self.kind, self.hands)
+        warn_if_not_winning(self.kind, hands if self.kind is not GameKind.BUCKEM else None, self.reward_mode)
         self.max_cycles = max_cycles
         self.illegal: IllegalMode = illegal
         self.illegal_reward = _reward(illegal_reward, "illegal_reward")

@@ -174,7 +174,7 @@ def test_the_batched_lane_bench_times_the_steps_and_not_the_counting(monkeypatch
         return count(vg)
 
     monkeypatch.setattr(vector_bench, "episodes_ended", slow_count)
-    vg = VectorGame("deerpark", 4, 32, seed=3)
+    vg = VectorGame("deerpark", 4, 32, seed=3, hands=1)
     wall, _ = vector_bench.hands_per_second(vg, 60, 1)
     assert wall > 1000  # some 80 hands: with the two counts timed, under 80 / 0.5 s
     hands, secs, _cpu = vector_bench.play_random(vg, 60, 0)

@@ -19,7 +19,10 @@ from hucklebuck.games.base import DealEvent  # noqa: E402
 from hucklebuck.openspiel import GAME_NAMES, load  # noqa: E402
 from hucklebuck.packs import GameKind  # noqa: E402
 
-pytestmark = pytest.mark.single_core  # the games' logic runs on both cores in the game tests
+pytestmark = [
+    pytest.mark.single_core,  # the games' logic runs on both cores in the game tests
+    pytest.mark.filterwarnings("ignore::hucklebuck.vector.RewardWarning"),  # episodes cut on purpose
+]
 
 CASES = [
     "python_hucklebuck(players=3,hands=2)",

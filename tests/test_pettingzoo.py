@@ -45,7 +45,10 @@ DICT_OBS_WARNINGS = (
     "Observation is not a NumPy array",
 )
 
-pytestmark = pytest.mark.single_core  # the environments' logic is core-independent; the game tests cover both
+pytestmark = [
+    pytest.mark.single_core,  # the environments' logic is core-independent; the game tests cover both
+    pytest.mark.filterwarnings("ignore::hucklebuck.vector.RewardWarning"),  # episodes cut on purpose
+]
 
 
 def _unexpected(caught: list[warnings.WarningMessage]) -> list[str]:

@@ -19,6 +19,9 @@ from hucklebuck.games.base import Phase
 from hucklebuck.games.engine import TrickGame
 from hucklebuck.vector import VectorGame, env_seed
 
+# episodes of K hands warn (RewardWarning) that they do not teach winning; these tests cut them on purpose
+pytestmark = pytest.mark.filterwarnings("ignore::hucklebuck.vector.RewardWarning")
+
 CLASSES: dict[str, type[TrickGame[Any, Any]]] = {
     "hucklebuck": HucklebuckGame,
     "buckem": BuckEmGame,
@@ -281,7 +284,7 @@ def test_hypothesis_differential(data: st.DataObject) -> None:
 
 
 def test_episode_zero_is_the_seeded_game_and_auto_reset_goes_on_with_its_stream() -> None:
-    vg = VectorGame("deerpark", 4, 2, seed=5)
+    vg = VectorGame("deerpark", 4, 2, seed=5, hands=1)
     assert vg.game(1).to_dict() == DeerParkGame(4, seed=env_seed(5, 1)).to_dict()
     rng = random.Random(env_seed(5, 0))
     ref = DeerParkGame(4, rng=rng)
@@ -305,7 +308,7 @@ def test_episode_zero_is_the_seeded_game_and_auto_reset_goes_on_with_its_stream(
 @pytest.mark.parametrize("game", ["hucklebuck", "deerpark"])
 def test_reset_without_seed_goes_on_and_with_seed_starts_over(game: str) -> None:
     cls = CLASSES[game]
-    vg = VectorGame(game, 4, 2, seed=9)
+    vg = VectorGame(game, 4, 2, seed=9, hands=1)
     first = vg.game(1).to_dict()
     rng = random.Random(env_seed(9, 1))
     cls(4, rng=rng)
@@ -318,7 +321,7 @@ def test_reset_without_seed_goes_on_and_with_seed_starts_over(game: str) -> None
 
 @pytest.mark.parametrize("game,players", [("buckem", 5), ("deerpark", 6)])
 def test_copy_is_independent(game: str, players: int) -> None:
-    vg = VectorGame(game, players, 3, seed=2)
+    vg = VectorGame(game, players, 3, seed=2, hands=1)
     vg.step(vg.sample_legal(1))
     other = vg.copy()
     before = (other.legal_mask.tobytes(), other.current_player.tobytes(), other.game(2).to_dict())
@@ -407,8 +410,11 @@ def lanes_agree(c: VectorGame, py: VectorGame, steps: int, games: int = 0) -> No
         with hucklebuck.using("python"):
             py.step(acts)
         pairs = ((c.legal_mask, py.legal_mask), (c.rewards, py.rewards), (c.terminated, py.terminated))
+        with hucklebuck.using("python"):
+            won = py.winners.tobytes()
         for a, b in (*pairs, (c.truncated, py.truncated)):
             assert a.tobytes() == b.tobytes()
+        assert c.winners.tobytes() == won  # who won each game that just ended
         if k % 20 == 0:
             with hucklebuck.using("python"):
                 assert c.observation_tensor().tobytes() == py.observation_tensor().tobytes()
@@ -447,9 +453,9 @@ def test_progress_rewards_of_a_whole_game_sum_to_its_result(game: str, players: 
 
 
 def test_default_rewards_give_a_signal_and_a_cut_episode_is_truncated() -> None:
-    """One Deer Park hand per episode (the default hands=1) pays something every hand,
-    and ends truncated, not terminated: the game was not over."""
-    vg = VectorGame("deerpark", 4, 16, seed=2)
+    """One Deer Park hand per episode (hands=1, the default before whole games) pays
+    something every hand, and ends truncated, not terminated: the game was not over."""
+    vg = VectorGame("deerpark", 4, 16, seed=2, hands=1)
     got = 0.0
     cut = 0
     for k in range(200):

@@ -13,6 +13,9 @@ from hucklebuck._fast import compiled
 from hucklebuck.errors import ActionParseError, IllegalAction, OptionsError
 from hucklebuck.vector import VectorGame
 
+# episodes of K hands warn (RewardWarning) that they do not teach winning; these tests cut them on purpose
+pytestmark = pytest.mark.filterwarnings("ignore::hucklebuck.vector.RewardWarning")
+
 GAMES = [("deerpark", 4), ("hucklebuck", 5), ("buckem", 6)]
 
 
@@ -42,7 +45,7 @@ def fast_of(vg: VectorGame[Any]) -> Any:
 def test_one_call_path_gives_the_lane_s_own_results(game: str, players: int, n: int, threads: int) -> None:
     """Two copies of a batch: one through the public calls, the other through the lane's cffi
     calls; the same ids and the same states after every step."""
-    vg = VectorGame(game, players, n, seed=n + 1, threads=threads)
+    vg = VectorGame(game, players, n, seed=n + 1, threads=threads, hands=1)
     other = vg.copy()
     fast = fast_of(vg)
     for k in range(40):
@@ -61,7 +64,7 @@ def test_one_call_path_gives_the_lane_s_own_results(game: str, players: int, n: 
 
 @pytest.mark.parametrize("seed", [True, -1, 1 << 64, 1.5, "3", None, 2**70])
 def test_a_seed_that_is_not_the_plain_call_is_declined(seed: object) -> None:
-    vg = VectorGame("deerpark", 4, 9, seed=2)
+    vg = VectorGame("deerpark", 4, 9, seed=2, hands=1)
     fast = fast_of(vg)
     if fast is not None:
         assert fast.sample(seed) is None
@@ -74,7 +77,7 @@ def test_a_seed_that_is_not_the_plain_call_is_declined(seed: object) -> None:
 def test_declined_steps_change_nothing(game: str, players: int) -> None:
     """Each kind of ids the one-call path does not take: it answers None and changes nothing;
     the public step then applies the plain ones and raises for the rest."""
-    vg = VectorGame(game, players, 6, seed=5, threads=2)
+    vg = VectorGame(game, players, 6, seed=5, threads=2, hands=1)
     fast = fast_of(vg)
     for k in range(5):
         vg.step(vg.sample_legal(k))
@@ -112,7 +115,7 @@ def test_declined_steps_change_nothing(game: str, players: int) -> None:
 
 @pytest.mark.parametrize("typecode", ["b", "B", "h", "H", "i", "I", "l", "L", "q", "Q"])
 def test_every_native_integer_format_steps_in_one_call(typecode: str) -> None:
-    vg = VectorGame("hucklebuck", 4, 5, seed=8)
+    vg = VectorGame("hucklebuck", 4, 5, seed=8, hands=1)
     other = vg.copy()
     fast = fast_of(vg)
     for k in range(12):
@@ -130,7 +133,10 @@ def test_every_native_integer_format_steps_in_one_call(typecode: str) -> None:
 def test_vec_calls_refuses_what_it_cannot_use() -> None:
     ext = compiled()
     if ext is None:
-        assert VectorGame("deerpark", 4, 2).lane == "python" or fast_of(VectorGame("deerpark", 4, 2)) is None
+        assert (
+            VectorGame("deerpark", 4, 2, hands=1).lane == "python"
+            or fast_of(VectorGame("deerpark", 4, 2, hands=1)) is None
+        )
         return
     zeros = array("i", bytes(8))
     good = [1, 2, 3, 4, 5, 100, 2, 6, 7, 8, zeros]
@@ -175,7 +181,7 @@ def test_a_copy_while_another_thread_steps_is_one_moment() -> None:
     import threading
     import time
 
-    vg = VectorGame("deerpark", 4, 48, seed=4, threads=2)
+    vg = VectorGame("deerpark", 4, 48, seed=4, threads=2, hands=1)
     stop = threading.Event()
 
     def play() -> None:
@@ -204,14 +210,14 @@ def test_a_copy_while_another_thread_steps_is_one_moment() -> None:
 
 
 def test_copy_batch_refuses_what_does_not_match() -> None:
-    vg = VectorGame("hucklebuck", 5, 3, seed=1)
+    vg = VectorGame("hucklebuck", 5, 3, seed=1, hands=1)
     if vg.lane != "c":
         assert fast_of(vg) is None
         return
     from hucklebuck.vector._clane import _ffi, _lib
 
     a, b = vg._lane, vg.copy()._lane
-    other = VectorGame("hucklebuck", 5, 4, seed=1)._lane
+    other = VectorGame("hucklebuck", 5, 4, seed=1, hands=1)._lane
     copy_batch = _lib.hb_vec_pool_copy_batch
     assert copy_batch(a.pool, a.envs, b.envs, a.env_bytes, a.io, other.io) == -41  # lengths differ
     assert copy_batch(a.pool, a.envs, b.envs, a.env_bytes, _ffi.NULL, b.io) != 0

@@ -20,6 +20,9 @@ from hucklebuck import backend
 from hucklebuck.errors import ActionParseError, IllegalAction
 from hucklebuck.vector import VectorGame, _clane
 
+# episodes of K hands warn (RewardWarning) that they do not teach winning; these tests cut them on purpose
+pytestmark = pytest.mark.filterwarnings("ignore::hucklebuck.vector.RewardWarning")
+
 
 def _buffers(vg: VectorGame) -> tuple[bytes, ...]:
     return (
@@ -70,7 +73,7 @@ def test_one_two_and_three_threads_give_identical_buffers(game: str, players: in
 @pytest.mark.parametrize("threads", [2, 3])
 def test_an_illegal_id_anywhere_changes_no_environment(threads: int) -> None:
     n = 257
-    vg = VectorGame("hucklebuck", 4, n, seed=5, threads=threads)
+    vg = VectorGame("hucklebuck", 4, n, seed=5, threads=threads, hands=1)
     for k in range(9):
         vg.step(vg.sample_legal(k))
     for bad_env in (0, n // 2, n - 1):
@@ -95,7 +98,7 @@ def test_an_illegal_id_anywhere_changes_no_environment(threads: int) -> None:
 
 def test_thread_times_count_every_environment_of_every_pass() -> None:
     n = 500
-    vg = VectorGame("deerpark", 4, n, seed=2, threads=2)  # the seeded reset: one pass
+    vg = VectorGame("deerpark", 4, n, seed=2, threads=2, hands=1)  # the seeded reset: one pass
     out = memoryview(bytearray(4 * n * vg.tensor_size)).cast("f")
     for k in range(10):
         vg.step(vg.sample_legal(k))  # a pass to sample, two to step (check every id, then apply)
@@ -107,14 +110,14 @@ def test_thread_times_count_every_environment_of_every_pass() -> None:
     assert len(times) == 2
     assert sum(items for _, items in times) == n * (1 + 10 * 4)
     assert all(secs >= 0.0 for secs, _ in times)
-    assert len(VectorGame("deerpark", 4, 3, threads=3).thread_times()) == 3
+    assert len(VectorGame("deerpark", 4, 3, threads=3, hands=1).thread_times()) == 3
     vg.close()  # the workers are joined; the batch goes on in the calling thread
     vg.step(vg.sample_legal(11))
     assert len(vg.thread_times()) == 1
 
 
 def test_two_python_threads_sampling_one_batch_get_its_ids() -> None:
-    vg = VectorGame("deerpark", 5, 200, seed=4, threads=2)
+    vg = VectorGame("deerpark", 5, 200, seed=4, threads=2, hands=1)
     vg.step(vg.sample_legal(1))
     want = {k: vg.sample_legal(k).tobytes() for k in range(40)}
     got: list[bool] = []
@@ -137,10 +140,10 @@ _CHILD = textwrap.dedent(
     from hucklebuck import using
     from hucklebuck.vector import VectorGame
     with using(sys.argv[1]):
-        keep = VectorGame("deerpark", 4, 300, seed=1, threads=3)  # never closed: joined at exit
+        keep = VectorGame("deerpark", 4, 300, seed=1, threads=3, hands=1)  # never closed: joined at exit
         for k in range(5):
             keep.step(keep.sample_legal(k))
-        gone = VectorGame("hucklebuck", 4, 100, seed=1, threads=2)
+        gone = VectorGame("hucklebuck", 4, 100, seed=1, threads=2, hands=1)
         gone.step(gone.sample_legal(1))
         del gone  # collected: its threads are joined now
         if hasattr(os, "fork"):  # a forked child has no workers: its calls run in its one thread

@@ -342,6 +342,57 @@ def value_model() -> Figure:
     )
 
 
+def learning_curve() -> Figure:
+    """The learner's share of games won against random and heuristic players over its training
+    CPU time, read from the stored evaluations of one training run (it is not retrained here)."""
+    import json
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "examples" / "learning_curve.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows.sort(key=lambda r: r["training"]["cpu_seconds"])
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    games = 0
+    for against in ("random", "heuristic"):
+        label = f"against two {against} players"
+        have = [r for r in rows if against in r]
+        xs = [r["training"]["cpu_seconds"] / 60 for r in have]
+        ys = [r[against]["share"] for r in have]
+        below = [r[against]["share"] - r[against]["low"] for r in have]
+        above = [r[against]["high"] - r[against]["share"] for r in have]
+        err = [below, above]
+        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=label)
+        games = max([games] + [r[against]["games"] for r in have])
+    ax.axhline(0.5, linestyle=":", color="grey", linewidth=1)
+    ax.set(
+        xlabel="training, CPU minutes",
+        ylabel="share of games won (2 of 4 seats)",
+        ylim=(0, 1),
+        xscale="log",
+    )
+    ticks = [
+        t
+        for t in (0.5, 1, 2.5, 5, 10, 20, 30, 60)
+        if t <= 1.5 * max(r["training"]["cpu_seconds"] / 60 for r in rows)
+    ]
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.legend(frameon=False, loc="best")
+    last = rows[-1]["training"]
+    return Figure(
+        _svg(fig),
+        "Deer Park Euchre, 4 players: the learner of hucklebuck.learn (PPO, NumPy only) in two seats "
+        f"of whole games, {games:,} games per point in the duplicate tournament (seed 7), bars the "
+        "95 % intervals; dotted: the even share. One training run (seed 1) on the project's shared "
+        "2-core machine, "
+        f"{last['cpu_seconds'] / 60:.1f} CPU minutes and {last['hands']:,} hands at its last checkpoint; "
+        "the stored results are docs/examples/learning_curve.jsonl.",
+        "Line chart of the share of games won against CPU minutes of training: against random players "
+        "high from the first checkpoint, against heuristic players lower",
+    )
+
+
 FIGURES: dict[str, Callable[[], Figure]] = {
     "hucklebuck-bids": hucklebuck_bids,
     "buckem-burn": buckem_burn,
@@ -349,6 +400,7 @@ FIGURES: dict[str, Callable[[], Figure]] = {
     "deerpark-bowers": deerpark_bowers,
     "deerpark-length": deerpark_length,
     "value-model": value_model,
+    "learning-curve": learning_curve,
 }
 
 

@@ -13,8 +13,8 @@ Run it as ``python docs/examples/vector_selfplay.py`` (the tests run it smaller)
 * Evaluation: :func:`hucklebuck.tournament.run_tournament` with the policy as a
   custom kind (greedy: its most likely legal id), two seats against two random
   players, over whole games with every rotation of the seats.  The policy sees
-  in the tournament what it saw in training: :func:`tensor_from_observation`
-  rebuilds the observation tensor from the typed observation a player receives.
+  in the tournament what it saw in training: :func:`~hucklebuck.games.tensors.tensor_of`
+  gives the observation tensor of the typed observation a player receives.
 """
 
 from __future__ import annotations
@@ -31,10 +31,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 
-from hucklebuck.cards import Card
-from hucklebuck.games import DeerParkObservation, Phase
+from hucklebuck.games import DeerParkObservation
 from hucklebuck.games.ids import action_id
-from hucklebuck.games.tensors import layout
+from hucklebuck.games.tensors import layout, tensor_of
 from hucklebuck.packs import GameKind
 from hucklebuck.tournament import TournamentResult, run_tournament
 from hucklebuck.vector import VectorGame
@@ -42,7 +41,6 @@ from hucklebuck.vector import VectorGame
 PLAYERS = 4
 KIND = GameKind.DEERPARK
 LAYOUT = layout(KIND, PLAYERS)
-PHASES = list(Phase)
 
 
 def feature_scale() -> np.ndarray:
@@ -149,55 +147,10 @@ def train(
 
 
 def tensor_from_observation(obs: DeerParkObservation) -> np.ndarray:
-    """The seat's observation tensor rebuilt from its typed observation (what a
-    :class:`~hucklebuck.players.Player` receives): equal to
-    ``game.observation_tensor(seat)``."""
-    n, at, seat = PLAYERS, LAYOUT.at, obs.seat
-    t = np.zeros(LAYOUT.size, dtype=np.float32)
-
-    def rel(s: int) -> int:
-        return (s - seat) % n
-
-    for c in obs.hand:
-        t[at["hand"] + c.index] = 1.0
-    for trick in obs.tricks:
-        for s, c in zip(trick.seats, trick.cards, strict=False):
-            t[at["played"] + 52 * rel(s) + c.index] = 1.0
-    if obs.current_trick:
-        assert obs.trick_leader is not None
-        for k, c in enumerate(obs.current_trick):
-            s = (obs.trick_leader + k) % n
-            t[at["played"] + 52 * rel(s) + c.index] = 1.0
-            t[at["trick"] + 52 * rel(s) + c.index] = 1.0
-    if obs.phase is Phase.PLAY and obs.trick_leader is not None:
-        t[at["leader"] + rel(obs.trick_leader)] = 1.0
-    if obs.to_act is not None:
-        t[at["to_act"] + rel(obs.to_act)] = 1.0
-    t[at["dealer"] + rel(obs.dealer)] = 1.0
-    if obs.trump is not None:
-        t[at["trump"] + int(obs.trump)] = 1.0
-    t[at["phase"] + PHASES.index(obs.phase)] = 1.0
-    for s in range(n):
-        t[at["tricks_won"] + rel(s)] = obs.tricks_won[s]
-        t[at["standings"] + rel(s)] = obs.scores[s]
-    t[at["turned"] + obs.turned.index] = 1.0
-    if obs.maker is not None:
-        t[at["maker"] + rel(obs.maker)] = 1.0
-    if obs.requirement is not None:
-        t[at["requirement"] + (0 if obs.requirement == 2 else 1)] = 1.0
-    for s in obs.locked:
-        t[at["locked"] + rel(s)] = 1.0
-    passes = 0
-    for text in obs.history:
-        who, verb, *rest = text.split()
-        if verb == "pass":
-            t[at["passed_order" if passes < n else "passed_call"] + rel(int(who))] = 1.0
-            passes += 1
-        elif verb == "discard" and int(who) == seat:
-            t[at["own_discard"] + Card.parse(rest[0]).index] = 1.0
-        elif verb == "play":
-            break
-    return t
+    """The seat's observation tensor from its typed observation (what a
+    :class:`~hucklebuck.players.Player` receives): the library's
+    :func:`~hucklebuck.games.tensors.tensor_of`, the tensor the lane gave in training."""
+    return np.frombuffer(tensor_of(obs), dtype=np.float32)
 
 
 class LinearPolicyPlayer:

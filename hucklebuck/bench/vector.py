@@ -38,12 +38,16 @@ import statistics
 import threading
 import time
 import tracemalloc
+import warnings
 from collections.abc import Callable
 from typing import Any, cast
 
 from .. import backend, using
-from ..vector import VectorGame
+from ..vector import RewardWarning, VectorGame
 from . import mark, targets
+
+# The timed batches play one hand per episode (a timing, not a learner): no RewardWarning.
+warnings.filterwarnings("ignore", category=RewardWarning)
 
 __all__ = [
     "hands_per_second",
@@ -302,8 +306,8 @@ def threads_against_one(game: str, players: int, n: int, steps: int, rounds: int
     """Random hands per second of one batch size on one thread and on two, timed
     alternately (the best of ``rounds`` rounds each), with the two-thread runs' CPU
     time and each thread's busy time."""
-    vgs = [VectorGame(game, players, n, seed=n, threads=t) for t in (1, 2)]
-    halves = [VectorGame(game, players, n // 2, seed=n + k, threads=1) for k in (1, 2)]
+    vgs = [VectorGame(game, players, n, seed=n, threads=t, hands=1) for t in (1, 2)]
+    halves = [VectorGame(game, players, n // 2, seed=n + k, threads=1, hands=1) for k in (1, 2)]
     before = vgs[1].thread_times()
     plays = [_player(vgs[0]), _player(vgs[1]), _together(*halves)]
     runs: list[list[Rate]] = []
@@ -327,7 +331,7 @@ def threads_against_one(game: str, players: int, n: int, steps: int, rounds: int
 def sizes_against(game: str, players: int, sizes: tuple[int, ...], scale: float, rounds: int) -> list[Rate]:
     """One thread's random hands per second at each batch size, timed alternately
     (the best of ``rounds`` rounds each), so that every size sees the same load."""
-    vgs = [VectorGame(game, players, n, seed=n) for n in sizes]
+    vgs = [VectorGame(game, players, n, seed=n, hands=1) for n in sizes]
     best, _ = _alternate([_player(vg) for vg in vgs], [_timed_steps(n, scale) for n in sizes], rounds)
     for vg in vgs:
         vg.close()
@@ -404,7 +408,7 @@ def bytes_per_env(game: str, players: int, n: int = 64) -> float:
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        vg = VectorGame(game, players, n, seed=1)
+        vg = VectorGame(game, players, n, seed=1, hands=1)
         after = tracemalloc.get_traced_memory()[0]
     finally:
         tracemalloc.stop()
@@ -464,7 +468,7 @@ def run(args: argparse.Namespace) -> None:
     sizes: dict[str, list[Rate]] = {}  # game: one thread at _SMALL and _BIG tables, timed alternately
     for game, players in _GAMES:
         for n in _SIZES:
-            vg = VectorGame(game, players, n, seed=n)
+            vg = VectorGame(game, players, n, seed=n, hands=1)
             lane = vg.lane
             if lane == "python" and n > 64:
                 vg.close()
@@ -486,7 +490,7 @@ def run(args: argparse.Namespace) -> None:
                 rows.append((f"{game} {players}p (vs 1 thread)", "c", n, 2, pair.two))
             with using("python"):  # the Python twin of the same game
                 for n in (1, 64):
-                    vg = VectorGame(game, players, n, seed=n)
+                    vg = VectorGame(game, players, n, seed=n, hands=1)
                     for tensors in (False, True):
                         rate = hands_per_second(vg, _steps(n, "python", scale), repeat, tensors)
                         py_lane[(game, n, tensors)] = rate

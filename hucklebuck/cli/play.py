@@ -16,7 +16,7 @@ from ..games.base import Phase
 from ..games.engine import TrickGame
 from ..games.persist import load_json
 from ..packs import GameKind
-from ..players import DEFAULT_PLAYER_KIND, PLAYER_KINDS, Player, make_player
+from ..players import DEFAULT_PLAYER_KIND, LEARNED_KIND, PLAYER_KINDS, Player, make_player
 from ..players.hints import Hint
 from ..players.hints import hint as make_hint
 from ..words.people import computer_label, seat_label, short_name
@@ -94,6 +94,11 @@ def register(subparsers: Any) -> None:
         f"(default {DEFAULT_PLAYER_KIND}, the strongest; mc-solver solves every sampled deal "
         "exactly and thinks many times longer)",
     )
+    p.add_argument(
+        "--learned",
+        metavar="PATH",
+        help="a checkpoint of python -m hucklebuck.learn (needs NumPy): --bots may then name 'learned'",
+    )
     p.add_argument("--seed", type=int, default=None, help="random seed (default: a random one)")
     p.add_argument(
         "--hands",
@@ -156,10 +161,10 @@ def _load(path: str) -> tuple[GameSpec, TrickGame[Any, Any], dict[str, Any]]:
     return spec, game, meta
 
 
-def _kinds(text: str | None) -> list[str]:
+def _kinds(text: str | None, learned: str | None = None) -> list[str]:
     if text is None:
         return [DEFAULT_PLAYER_KIND]
-    return parse_kinds(text, PLAYER_KINDS)
+    return parse_kinds(text, (*PLAYER_KINDS, LEARNED_KIND) if learned else PLAYER_KINDS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -195,12 +200,14 @@ def run(args: argparse.Namespace) -> int:
     if any(not 0 <= s < players for s in humans):
         raise CliError(f"{args.resume} is not a valid saved game: its 'table' entry is damaged")
     bots_text = args.bots if args.bots is not None else meta.get("bots")
-    kinds = _kinds(bots_text if isinstance(bots_text, str) or bots_text is None else None)
+    learned = args.learned if args.learned is not None else meta.get("learned")
+    learned = learned if isinstance(learned, str) else None
+    kinds = _kinds(bots_text if isinstance(bots_text, str) or bots_text is None else None, learned)
     bot_seed = int(meta.get("bot_seed", seed)) if args.resume is not None else seed
     bot_kind: dict[int, str] = {}
     for i, s in enumerate(s for s in range(players) if s not in humans):
         bot_kind[s] = kinds[i % len(kinds)]
-    bots = _Bots(spec, bot_kind, bot_seed)
+    bots = _Bots(spec, bot_kind, bot_seed, learned if LEARNED_KIND in kinds else None)
     names = _names(players, humans)
     limit = (
         args.hands
@@ -217,7 +224,9 @@ def run(args: argparse.Namespace) -> int:
     table.intro(header, _labels(names, humans, bot_kind, players))
     if args.cite:
         table.say(f"Rule citations: {CITATIONS}")
-    save_meta = {"you": humans, "bots": ",".join(kinds), "bot_seed": bot_seed}
+    save_meta: dict[str, Any] = {"you": humans, "bots": ",".join(kinds), "bot_seed": bot_seed}
+    if bots.learned is not None:
+        save_meta["learned"] = learned
     terminal = say.tty and _isatty(sys.stdin)
     person = Human(
         table,
@@ -326,17 +335,22 @@ class _Bots:
     """The computer players.  Each decision gets a fresh player seeded from the
     game's position, so a saved and resumed game continues exactly as it would have."""
 
-    def __init__(self, spec: GameSpec, kinds: dict[int, str], seed: int) -> None:
+    def __init__(self, spec: GameSpec, kinds: dict[int, str], seed: int, learned: str | None = None) -> None:
         self.spec = spec
         self.kinds = kinds
         self.seed = seed
+        # the --learned checkpoint, loaded once (it plays its most likely action: no seed to vary)
+        self.learned = None if learned is None else make_player(LEARNED_KIND, spec.kind, path=learned)
 
     def __contains__(self, seat: object) -> bool:
         return seat in self.kinds
 
     def choose(self, game: TrickGame[Any, Any], seat: int) -> Action:
         decision = random.Random(f"{self.seed}:{seat}:{len(game.events)}").getrandbits(63)
-        player: Player[Any] = make_player(self.kinds[seat], self.spec.kind, seed=decision)
+        kind = self.kinds[seat]
+        if kind == LEARNED_KIND and self.learned is not None:
+            return self.learned.choose(game.observation(seat))
+        player: Player[Any] = make_player(kind, self.spec.kind, seed=decision)
         return player.choose(game.observation(seat))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import math
 import sys
@@ -12,7 +13,7 @@ from typing import Any
 
 from ..boards import run_board_match
 from ..packs import GameKind
-from ..players import PLAYER_KINDS
+from ..players import LEARNED_KIND, PLAYER_KINDS, make_player
 from ..players.seer import SEER_KINDS
 from ..tournament import CHUNK_DEALS, TournamentStopped, run_tournament
 from .common import (
@@ -124,6 +125,11 @@ def register(subparsers: Any) -> None:
         "about half the games",
     )
     p.add_argument("--json", action="store_true", help="print the table as JSON")
+    p.add_argument(
+        "--learned",
+        metavar="PATH",
+        help="a checkpoint of python -m hucklebuck.learn (needs NumPy): --bots may then name 'learned'",
+    )
     add_option_argument(p)
     p.set_defaults(run=run)
 
@@ -136,7 +142,11 @@ def run(args: argparse.Namespace) -> int:
     options = parse_options(spec, args.options)
     defaults = spec.options_type().to_dict()
     changed = {k: v for k, v in options.to_dict().items() if v != defaults[k]}
-    kinds = parse_kinds(str(args.bots), _KINDS)
+    kinds = parse_kinds(str(args.bots), (*_KINDS, LEARNED_KIND) if args.learned else _KINDS)
+    extra: dict[str, Any] = {}
+    if args.learned:
+        make_player(LEARNED_KIND, spec.kind, path=args.learned)  # a bad file is refused before any game
+        extra["custom"] = {LEARNED_KIND: functools.partial(_learned, spec.kind, args.learned)}
     # the player count is checked by run_tournament, after the options (eight_player_turnup allows 8)
     stopped = None
     try:
@@ -172,7 +182,13 @@ def _play(args: argparse.Namespace, spec: Any, kinds: list[str], changed: dict[s
         **({} if args.rounds is None else {"rounds": args.rounds}),  # run_tournament's default otherwise
         workers=args.workers,
         common_seeds=args.common_seeds,
+        **extra,
     )
+
+
+def _learned(kind: GameKind, path: str, seed: int) -> Any:
+    """The ``--learned`` checkpoint as a player (a module-level function: picklable)."""
+    return make_player(LEARNED_KIND, kind, path=path, seed=seed)
 
 
 def _no_nan(data: Any) -> Any:

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 from .. import _fast
 from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, PlayerCountError
+from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, SeatError
 from ..packs import GameKind
 from . import ids as _ids
 from ._agent_api import AgentAPI
@@ -264,7 +264,7 @@ class TrickGame(AgentAPI, ShownGame, SavedGame, abc.ABC, Generic[D, OptT]):
 
     def _check_seat(self, seat: object, what: str) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
-            raise PlayerCountError(f"{what} must be a seat 0..{self._n - 1}, not {seat!r}")
+            raise SeatError(f"{what} must be a seat 0..{self._n - 1}, not {seat!r}")
 
     # -------------------------------------------------------- abstract hooks
     @abc.abstractmethod

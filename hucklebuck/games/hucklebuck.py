@@ -287,7 +287,9 @@ class HucklebuckObservation:
 @dataclass(frozen=True)
 class HucklebuckOnlookerObservation(HucklebuckObservation):
     """What an onlooker of a Hucklebuck table may know (DEF #89): only what is public.
-    ``seat`` is None, ``hand`` is empty and ``legal_actions`` is always empty."""
+    ``seat`` is None, ``hand`` is empty and ``legal_actions`` is always empty.  ``hand`` stays a
+    card set (an onlooker holds no cards), so code that reads any viewer's hand works unchanged;
+    the protocol's view (:func:`~hucklebuck.games.observe.view`) says ``null`` instead: no seat."""
 
     seat: None  # type: ignore[assignment]
 

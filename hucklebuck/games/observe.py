@@ -97,6 +97,9 @@ def observation_json(obs: HucklebuckObservation | BuckEmObservation | DeerParkOb
 
 
 def view(game: TrickGame[Any, Any], seat: int | None) -> dict[str, Any]:
-    """``observation_json(game.observation(seat))``: what ``seat`` (``None``: an onlooker) may know now."""
+    """``observation_json(game.observation(seat))``: what ``seat`` (``None``: an onlooker) may know now.
+
+    An onlooker's ``"hand"`` is ``null`` (no seat, so no hand), where the typed onlooker
+    observation keeps an empty card set."""
     obs: Any = game.observation(seat)
     return observation_json(obs)

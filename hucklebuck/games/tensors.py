@@ -408,3 +408,8 @@ def observation_tensor(game: TrickGame[Any, Any], seat: int) -> array[float]:
         t[units_off] = g._units + 0.0
         t[stock_off] = _FLOATS[len(g._stock)]
     return t
+
+
+from ._view_tensor import tensor_of  # noqa: E402  (it reads this module's layouts)
+
+__all__ += ["tensor_of"]

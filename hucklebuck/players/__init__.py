@@ -15,8 +15,9 @@ True
 
 from __future__ import annotations
 
+import os
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from ..errors import OptionsError
 from ..games.buckem import BuckEmObservation
@@ -67,6 +68,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "DEFAULT_PLAYER_KIND",
+    "LEARNED_KIND",
     "PLAYER_KINDS",
     "AnyObservation",
     "BuckEmHeuristic",
@@ -87,6 +89,11 @@ PLAYER_KINDS: tuple[str, ...] = ("mc", "mc-solver", "heuristic", "random", "mc-b
 """The player kinds :func:`make_player` knows: strongest first, then ``mc-blind``
 (``mc`` without inference, to measure what inference gains)."""
 
+LEARNED_KIND: str = "learned"
+"""The kind of a trained network (:mod:`hucklebuck.learn`), made with ``path=`` its checkpoint."""
+
+_Path = str | os.PathLike[str]
+
 DEFAULT_PLAYER_KIND: str = PLAYER_KINDS[0]
 """The strongest player kind: what an empty seat gets unless told otherwise."""
 
@@ -105,19 +112,31 @@ AnyObservation = HucklebuckObservation | BuckEmObservation | DeerParkObservation
 # time gets one typed for any of the three (the overlap with the first three is intended).
 @overload
 def make_player(  # type: ignore[overload-overlap]
-    kind: str, game: Literal[GameKind.HUCKLEBUCK, "hucklebuck"], *, seed: int | None = None
+    kind: str,
+    game: Literal[GameKind.HUCKLEBUCK, "hucklebuck"],
+    *,
+    seed: int | None = None,
+    path: _Path | None = None,
 ) -> Player[HucklebuckObservation]: ...
 @overload
 def make_player(  # type: ignore[overload-overlap]
-    kind: str, game: Literal[GameKind.BUCKEM, "buckem"], *, seed: int | None = None
+    kind: str, game: Literal[GameKind.BUCKEM, "buckem"], *, seed: int | None = None, path: _Path | None = None
 ) -> Player[BuckEmObservation]: ...
 @overload
 def make_player(  # type: ignore[overload-overlap]
-    kind: str, game: Literal[GameKind.DEERPARK, "deerpark"], *, seed: int | None = None
+    kind: str,
+    game: Literal[GameKind.DEERPARK, "deerpark"],
+    *,
+    seed: int | None = None,
+    path: _Path | None = None,
 ) -> Player[DeerParkObservation]: ...
 @overload
-def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> Player[AnyObservation]: ...
-def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> Player[Any]:
+def make_player(
+    kind: str, game: GameKind | str, *, seed: int | None = None, path: _Path | None = None
+) -> Player[AnyObservation]: ...
+def make_player(
+    kind: str, game: GameKind | str, *, seed: int | None = None, path: _Path | None = None
+) -> Player[AnyObservation]:
     """A new computer player of ``kind`` (one of :data:`PLAYER_KINDS`) for ``game``.
 
     ``seed`` seeds the player's own random source (the heuristics use none
@@ -125,10 +144,23 @@ def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> 
     settings, ``"mc-solver"`` the same with ``method="solver"`` (open-cards
     solves instead of playouts: slower), ``"mc-blind"`` ``"mc"`` without
     inference (each sampled deal counts the same), ``"heuristic"`` the game's
-    rule-of-thumb player.  An unknown kind or game raises
-    :class:`~hucklebuck.errors.OptionsError` naming the valid ones.
+    rule-of-thumb player.  ``"learned"`` is a network trained on the batched
+    lane (:mod:`hucklebuck.learn`, which needs NumPy), loaded from the
+    checkpoint at ``path``; ``path`` is for ``"learned"`` only.  An unknown
+    kind or game raises :class:`~hucklebuck.errors.OptionsError` naming the
+    valid ones.
+
+    The return type is exact for a game named by a literal
+    (``make_player("heuristic", "deerpark")`` is a
+    ``Player[DeerParkObservation]``); the signature seen at run time
+    (:func:`inspect.signature`) is the general one, ``Player[AnyObservation]``:
+    a player that takes an observation of its game.
     """
     g = GameKind.coerce(game)
+    if kind == LEARNED_KIND:
+        return _learned(g, seed, path)
+    if path is not None:
+        raise OptionsError(f"path= is for the {LEARNED_KIND!r} player kind only, not {kind!r}")
     from .montecarlo import MonteCarloPlayer
 
     if kind == "mc":
@@ -142,4 +174,30 @@ def make_player(kind: str, game: GameKind | str, *, seed: int | None = None) -> 
     if kind == "heuristic":
         made: Player[Any] = getattr(import_module(".heuristics", __name__), _HEURISTICS[g])()
         return made
-    raise OptionsError(f"unknown player kind {kind!r} (use one of: {', '.join(PLAYER_KINDS)})")
+    raise OptionsError(
+        f"unknown player kind {kind!r} (use one of: {', '.join(PLAYER_KINDS)}; "
+        f"or {LEARNED_KIND!r} with path=)"
+    )
+
+
+def _learned(game: GameKind, seed: int | None, path: _Path | None) -> Player[AnyObservation]:
+    """The ``"learned"`` kind: a checkpoint of :mod:`hucklebuck.learn` for ``game``."""
+    try:
+        from ..learn.player import LearnedPlayer, shipped_weights
+    except ImportError as exc:  # NumPy missing
+        raise ImportError(
+            f"the {LEARNED_KIND!r} player needs NumPy: pip install 'hucklebuck[pettingzoo]' ({exc})"
+        ) from exc
+    if path is None:
+        path = shipped_weights(game)
+        if path is None:
+            raise OptionsError(
+                f"the {LEARNED_KIND!r} player needs path= (a checkpoint of python -m hucklebuck.learn): "
+                f"no trained weights ship for {game.title}"
+            )
+    player = LearnedPlayer(path, seed=seed)
+    if player.kind is not game:
+        raise OptionsError(
+            f"the checkpoint at {os.fspath(path)!r} plays {player.kind.title}, not {game.title}"
+        )
+    return cast("Player[AnyObservation]", player)

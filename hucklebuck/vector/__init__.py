@@ -12,7 +12,13 @@ PettingZoo environments and the OpenSpiel games pay), :attr:`~VectorGame.termina
 and :attr:`~VectorGame.truncated` (uint8: the game ended, or the episode was cut
 at ``hands`` hands) and :meth:`~VectorGame.observation_tensor` (float32, the layout of
 :mod:`hucklebuck.games.tensors`).  The buffers are updated in place by every
-:meth:`~VectorGame.step` and :meth:`~VectorGame.reset`.
+:meth:`~VectorGame.step` and :meth:`~VectorGame.reset`; :attr:`~VectorGame.winners`
+(who won each game the last step ended) is read when asked.
+
+By default every episode is a whole game (Buck 'Em: 10 rounds), so a game's
+``"progress"`` rewards sum to its result and a learner maximising them learns
+to win; ``hands=K`` and Deer Park's ``reward="hand"`` warn
+(:class:`RewardWarning`) that they do not.
 
 Every call on one batch from several Python threads takes its turn,
 :meth:`~VectorGame.close` and :meth:`~VectorGame.copy` included.
@@ -35,6 +41,7 @@ next episode at the following step (auto-reset).
 """
 
 from ._common import MAX_ENVS, env_seed
+from ._rewards import RewardWarning
 from ._vector import VectorGame
 
-__all__ = ["MAX_ENVS", "VectorGame", "env_seed"]
+__all__ = ["MAX_ENVS", "RewardWarning", "VectorGame", "env_seed"]

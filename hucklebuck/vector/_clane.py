@@ -55,6 +55,7 @@ try:
         and int(_lib.hb_vec_version()) == VERSION
         and hasattr(_lib, "hb_vec_pool_new")
         and hasattr(_lib, "hb_vec_pool_close")
+        and hasattr(_lib, "hb_vec_pool_winners")
     )
 except ImportError:  # pragma: no cover - only without the compiled module
     _HAVE = False
@@ -408,6 +409,13 @@ class CLane(Lane):
         n = self.n
         _check(int(_lib.hb_vec_pool_episodes(self.pool, self.cfg, self.envs, self.env_bytes, n, ptr, n)))
         return out.tolist()
+
+    def winners(self) -> bytes:
+        out = bytearray(self.n)  # one call for the whole batch, between calls
+        n = self.n
+        rc = _lib.hb_vec_pool_winners(self.pool, self.cfg, self.envs, self.env_bytes, n, _from(out), n)
+        _check(int(rc))
+        return bytes(out)
 
     def stream(self, i: int) -> random.Random:
         seed, _, draws, _ = self._episode(i)

@@ -9,7 +9,7 @@ from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from ..errors import ActionParseError, OptionsError, PlayerCountError
+from ..errors import ActionParseError, OptionsError, SeatError
 
 if TYPE_CHECKING:
     from .._hbcall import VecCalls
@@ -116,7 +116,7 @@ def check_seat(seat: object, players: int) -> int | None:
     if seat is None:
         return None
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise PlayerCountError(f"seat must be None or a seat 0..{players - 1}, not {seat!r}"[:200])
+        raise SeatError(f"seat must be None or a seat 0..{players - 1}, not {seat!r}"[:200])
     return seat
 
 
@@ -203,6 +203,10 @@ class Lane(abc.ABC):
     @abc.abstractmethod
     def episodes(self) -> list[int]:
         """Each environment's episode number."""
+
+    @abc.abstractmethod
+    def winners(self) -> bytes:
+        """Each environment's winning seats as bits (seat s: bit s) while its game is over, else 0."""
 
     @abc.abstractmethod
     def stream(self, i: int) -> random.Random:

@@ -88,6 +88,14 @@ class PythonLane(Lane):
     def episodes(self) -> list[int]:
         return list(self.eps)
 
+    def winners(self) -> bytes:
+        out = bytearray(self.buf.n)
+        for i, game in enumerate(self.games):
+            if game.phase is _GAME_OVER:
+                for s in game.winners:
+                    out[i] |= 1 << s
+        return bytes(out)
+
     def stream(self, i: int) -> random.Random:
         rng = random.Random()
         rng.setstate(self.starts[i])

@@ -30,12 +30,22 @@ OpenSpiel), computed from a game object at the end of a hand.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Final, Literal
 
 from ..errors import OptionsError
 from ..packs import GameKind
 
-__all__ = ["DEFAULT_REWARD", "REWARDS", "RewardMode", "check_reward", "progress_rewards"]
+__all__ = [
+    "BUCKEM_HANDS",
+    "DEFAULT_REWARD",
+    "REWARDS",
+    "RewardMode",
+    "RewardWarning",
+    "check_reward",
+    "progress_rewards",
+    "warn_if_not_winning",
+]
 
 RewardMode = Literal["progress", "hand", "game"]
 REWARDS: Final[tuple[str, ...]] = ("progress", "hand", "game")
@@ -45,6 +55,43 @@ DEERPARK_SPAN: Final = 20
 """Deer Park Euchre: every score starts 20 from its nearer goal (0)."""
 DEERPARK_MIN_HANDS: Final = 4
 """Deer Park Euchre: a hand moves a score by at most 5, so a game takes at least 4 hands."""
+BUCKEM_HANDS: Final = 10
+"""Rounds in a Buck 'Em episode unless ``hands`` says otherwise (a session has no end)."""
+
+
+class RewardWarning(UserWarning):
+    """A learning interface was set up so that maximising its summed reward does not
+    mean winning the game (episodes cut short, or ``reward="hand"`` in Deer Park
+    Euchre).  The setup is allowed (a learner that bootstraps at truncated steps
+    still learns to win), so this is a warning, not an error."""
+
+
+def warn_if_not_winning(kind: GameKind, hands: int | None, reward: str, stacklevel: int = 3) -> None:
+    """Warn (:class:`RewardWarning`) when the summed reward of an episode of ``hands``
+    hands (None: a whole game) paid as ``reward`` does not rank the players by winning.
+
+    Buck 'Em sessions have no winner: their rewards are chips, always what a session is for.
+    """
+    if kind is GameKind.BUCKEM:
+        return
+    if hands is not None:
+        unit = "hand" if hands == 1 else "hands"
+        warnings.warn(
+            f"episodes of {hands} {unit} end before the game does: their rewards sum to the game's result "
+            "only over whole games, so a learner that does not bootstrap from its value estimate where "
+            f"an episode is truncated learns what pays in {hands} {unit} (in Deer Park Euchre at four "
+            "players, taking tricks, which loses games); use hands=None (whole games, the default) to "
+            "teach winning",
+            RewardWarning,
+            stacklevel=stacklevel,
+        )
+    elif kind is GameKind.DEERPARK and reward == "hand":
+        warnings.warn(
+            "reward='hand' pays Deer Park Euchre tricks, and most games are won by a seat pushed up to 50: "
+            "its summed reward works against winning; use reward='progress' (the default) or 'game'",
+            RewardWarning,
+            stacklevel=stacklevel,
+        )
 
 
 def check_reward(reward: object, kind: GameKind, hands: int | None) -> RewardMode:

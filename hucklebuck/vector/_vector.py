@@ -32,7 +32,7 @@ from ._common import (
     read_actions,
 )
 from ._pylane import PythonLane
-from ._rewards import DEFAULT_REWARD, RewardMode, check_reward
+from ._rewards import BUCKEM_HANDS, DEFAULT_REWARD, RewardMode, check_reward, warn_if_not_winning
 
 __all__ = ["VectorGame"]
 
@@ -52,11 +52,14 @@ class VectorGame(Generic[G]):
 
     ``game`` is ``"hucklebuck"``, ``"buckem"`` or ``"deerpark"`` (or a
     :class:`~hucklebuck.packs.GameKind`); ``players`` and ``options`` are those of
-    the game class (same names, same checks).  Each environment is one episode of
-    ``hands`` hands (Buck 'Em: rounds), or, with ``hands=None``, one whole game
-    (to its target or elimination; a Buck 'Em session has no end, so it needs
-    ``hands``).  ``seed`` (0..2**64-1; None: a random one, see :attr:`seed`)
-    fixes every deal; ``threads`` native threads share the
+    the game class (same names, same checks).  Each environment is one episode:
+    by default (``hands=None``) one whole game, to its target or elimination (a
+    Buck 'Em session has no end: 10 rounds), or ``hands`` hands (Buck 'Em:
+    rounds).  With the defaults (whole games, ``reward="progress"``) a
+    game's rewards sum to its result, so a learner maximising them learns to win;
+    episodes cut at ``hands`` hands, and ``reward="hand"`` in Deer Park Euchre,
+    warn (:class:`~hucklebuck.vector.RewardWarning`) that they do not.  ``seed``
+    (0..2**64-1; None: a random one, see :attr:`seed`) fixes every deal; ``threads`` native threads share the
     C lane's work.  ``reward`` is ``"progress"`` (the default), ``"hand"`` or
     ``"game"`` (see :attr:`rewards`).  The batch is dealt at once.
 
@@ -74,7 +77,7 @@ class VectorGame(Generic[G]):
         *,
         options: HucklebuckOptions | _Opts = None,
         seed: int | None = None,
-        hands: int | None = 1,
+        hands: int | None = None,
         threads: int = 1,
         reward: RewardMode = DEFAULT_REWARD,
     ) -> None: ...
@@ -88,7 +91,7 @@ class VectorGame(Generic[G]):
         *,
         options: BuckEmOptions | _Opts = None,
         seed: int | None = None,
-        hands: int | None = 1,
+        hands: int | None = None,
         threads: int = 1,
         reward: RewardMode = DEFAULT_REWARD,
     ) -> None: ...
@@ -102,7 +105,7 @@ class VectorGame(Generic[G]):
         *,
         options: DeerParkOptions | _Opts = None,
         seed: int | None = None,
-        hands: int | None = 1,
+        hands: int | None = None,
         threads: int = 1,
         reward: RewardMode = DEFAULT_REWARD,
     ) -> None: ...
@@ -116,7 +119,7 @@ class VectorGame(Generic[G]):
         *,
         options: Any = None,
         seed: int | None = None,
-        hands: int | None = 1,
+        hands: int | None = None,
         threads: int = 1,
         reward: str = DEFAULT_REWARD,
     ) -> None: ...
@@ -129,7 +132,7 @@ class VectorGame(Generic[G]):
         *,
         options: Any = None,
         seed: int | None = None,
-        hands: int | None = 1,
+        hands: int | None = None,
         threads: int = 1,
         reward: str = DEFAULT_REWARD,
     ) -> None:
@@ -139,9 +142,10 @@ class VectorGame(Generic[G]):
         if hands is not None:
             check_count("hands", hands, 1, (1 << 31) - 1)  # the C lane counts hands in 32 bits
         elif kind is GameKind.BUCKEM:
-            raise OptionsError("a Buck 'Em session has no end: give hands=K, the rounds of one episode")
+            hands = BUCKEM_HANDS  # a session has no end: episodes of 10 rounds, as PettingZoo's
         self._threads = check_count("threads", threads, 1, MAX_THREADS)
         mode = check_reward(reward, kind, hands)
+        warn_if_not_winning(kind, hands, mode, stacklevel=3)
         seed = check_seed(seed)
         if options is not None and not isinstance(options, (Mapping, cls.options_type)):
             raise OptionsError(
@@ -267,6 +271,22 @@ class VectorGame(Generic[G]):
         ``truncated``: the game could go on, so a learner should bootstrap there, not
         take its value as final).  An episode ends one way: :attr:`terminated` or this."""
         return self._buf.trunc_view.toreadonly()
+
+    @property
+    def winners(self) -> memoryview:
+        """uint8 ``[num_envs, players]``: 1 for each seat that won the game ended by the last
+        step (where :attr:`terminated` is 1 in Hucklebuck and Deer Park Euchre), 0 elsewhere:
+        a game still going, an episode cut at ``hands`` hands (:attr:`truncated`), a Buck 'Em
+        session (which has no winner).  Whatever the ``reward`` mode.
+
+        Read when asked, not updated in place by :meth:`step` as the other buffers are: each
+        read is a new read-only buffer of the batch as it is then.
+        """
+        with self._lock:
+            bits = self._lane.winners()
+        p = self._players
+        rows = bytes((b >> s) & 1 for b in bits for s in range(p))
+        return memoryview(rows).cast("B", (self._n, p))
 
     def observation_tensor(self, out: object = None, *, seat: int | None = None) -> memoryview[float]:
         """float32 ``[num_envs, T]``: each environment's observation tensor, byte for byte

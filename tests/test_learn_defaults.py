@@ -1,0 +1,180 @@
+"""The batched lane's defaults teach winning (issue 59, point 1).
+
+A naive learner, written as a downstream developer would write it against the
+defaults (``VectorGame("deerpark", 4, n)``, nothing else said): a linear
+softmax policy trained by REINFORCE on each decision's reward-to-go, with the
+batch mean as baseline.  It is then seated in two seats of whole games against
+two uniformly random players.  With the old defaults (one hand per episode of a
+fresh game, where progress is only the fall of a score, i.e. taking tricks) the
+same code won about 0.1 of the games; with whole games it wins well over half.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+from hucklebuck.games import DeerParkGame
+from hucklebuck.games.tensors import layout
+from hucklebuck.vector import RewardWarning, VectorGame
+
+np = pytest.importorskip("numpy")
+
+PLAYERS = 4
+
+
+def _scale() -> np.ndarray:
+    lay = layout("deerpark", PLAYERS)
+    scale = np.ones(lay.size, np.float32)
+    for name, divide in (("standings", 50.0), ("tricks_won", 5.0)):
+        at, size = lay.blocks[name]
+        scale[at : at + size] = 1.0 / divide
+    return scale
+
+
+SCALE = _scale()
+
+
+def _features(tensors: np.ndarray) -> np.ndarray:
+    """Scores and trick counts near 0..1, and a bias column."""
+    return np.concatenate([tensors * SCALE, np.ones((len(tensors), 1), np.float32)], axis=1)
+
+
+def _train_on_defaults(updates: int, envs: int, steps: int, seed: int) -> np.ndarray:
+    """REINFORCE on the lane's defaults; each decision credited with its seat's rewards from then
+    to the end of its episode (terminated or truncated, whatever the defaults make it)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter(
+            "ignore"
+        )  # the defaults must not need any setting; warnings are beside the point
+        vg = VectorGame("deerpark", PLAYERS, envs, seed=seed)
+    rng = np.random.default_rng(seed)
+    mask, cp = np.asarray(vg.legal_mask), np.asarray(vg.current_player)
+    rewards, term, trunc = np.asarray(vg.rewards), np.asarray(vg.terminated), np.asarray(vg.truncated)
+    tensor = np.zeros((envs, vg.tensor_size), np.float32)
+    weights = np.zeros((vg.tensor_size + 1, vg.num_distinct_actions), np.float32)
+    paid = np.zeros((envs, PLAYERS))  # what each seat has been paid in its episode so far
+    rows = np.arange(envs)
+    open_x, open_dir, open_env, open_seat, open_paid = [], [], [], [], []
+    for _ in range(updates):
+        done_x, done_dir, done_ret = [], [], []
+        for _ in range(steps):
+            acting = cp >= 0
+            vg.observation_tensor(out=tensor)
+            x = _features(tensor)
+            z = np.where(mask > 0, x @ weights, -np.inf)
+            z -= np.where(acting[:, None], z.max(axis=1, keepdims=True), 0)
+            p = np.where(mask > 0, np.exp(z), 0.0)
+            p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
+            pick = np.minimum((p.cumsum(axis=1) < rng.random((envs, 1))).sum(axis=1), p.shape[1] - 1)
+            d = -p
+            d[rows, pick] += 1.0
+            a = rows[acting]
+            open_x.append(x[a])
+            open_dir.append(d[a])
+            open_env.append(a)
+            open_seat.append(cp[a].astype(np.int64))
+            open_paid.append(paid[a, cp[a]])
+            pick[~acting] = 0
+            vg.step(pick.astype(np.int32))
+            paid += rewards
+            ended = (term > 0) | (trunc > 0)
+            if ended.any():
+                xs, ds = np.concatenate(open_x), np.concatenate(open_dir)
+                es, ss, ps = np.concatenate(open_env), np.concatenate(open_seat), np.concatenate(open_paid)
+                closing = ended[es]
+                done_x.append(xs[closing])
+                done_dir.append(ds[closing])
+                done_ret.append(paid[es[closing], ss[closing]] - ps[closing])
+                keep = ~closing
+                open_x, open_dir, open_env = [xs[keep]], [ds[keep]], [es[keep]]
+                open_seat, open_paid = [ss[keep]], [ps[keep]]
+                paid[ended] = 0.0
+        if done_ret:
+            ret = np.concatenate(done_ret)
+            if len(ret) > 1 and ret.std() > 0:
+                adv = (ret - ret.mean()) / ret.std()
+                xs, ds = np.concatenate(done_x), np.concatenate(done_dir)
+                weights += 0.5 * (xs.T @ (adv[:, None] * ds)) / len(ret)
+    vg.close()
+    return weights
+
+
+def _share_against_random(weights: np.ndarray, deals: int, seed: int) -> tuple[float, float]:
+    """The policy (greedy) in seats 0 and 2, then 1 and 3, of each deal's whole game against
+    random players: its share of the games' wins and the 95 % interval's half-width."""
+    shares = []
+    for deal in range(deals):
+        for first in (0, 1):
+            game = DeerParkGame(PLAYERS, seed=seed + deal)
+            rng = random.Random(deal * 2 + first)
+            mine = {first, first + 2}
+            while not game.is_over:
+                if game.phase.value == "hand_over":
+                    game.next_hand()
+                    continue
+                seat = game.to_act
+                ids = game.legal_action_ids()
+                if seat in mine:
+                    x = _features(np.frombuffer(game.observation_tensor(seat), np.float32)[None, :])
+                    logits = (x @ weights)[0]
+                    game.apply_id(max(ids, key=lambda i: logits[i]))
+                else:
+                    game.apply_id(rng.choice(ids))
+            won = set(game.winners)
+            shares.append(len(won & mine) / len(won))
+    s = np.array(shares)
+    return float(s.mean()), float(1.96 * s.std() / np.sqrt(len(s)))
+
+
+@pytest.mark.single_core
+def test_a_policy_trained_on_the_defaults_wins_against_random() -> None:
+    weights = _train_on_defaults(updates=30, envs=64, steps=40, seed=3)
+    share, half = _share_against_random(weights, deals=60, seed=500)
+    assert share - half > 0.5, (share, half)  # above even with its whole 95 % interval
+
+
+def test_the_defaults_are_whole_games_with_rewards_that_sum_to_the_result() -> None:
+    vg = VectorGame("deerpark", PLAYERS, 4, seed=1)
+    assert (vg.hands, vg.reward) == (None, "progress")
+    assert VectorGame("hucklebuck", 4, 2, seed=1).hands is None
+    assert VectorGame("buckem", 5, 2, seed=1).hands == 10  # a session has no end: 10 rounds
+    totals = np.zeros((4, PLAYERS))
+    ended = 0
+    for k in range(3000):
+        vg.step(vg.sample_legal(k))
+        totals += np.asarray(vg.rewards)
+        for i in np.flatnonzero(np.asarray(vg.terminated)):
+            won = np.asarray(vg.winners)[i]
+            assert won.sum() >= 1
+            assert totals[i] == pytest.approx(won.astype(float), abs=1e-5)
+            totals[i] = 0.0
+            ended += 1
+        assert not np.asarray(vg.truncated).any()
+        if ended >= 4:
+            break
+    assert ended >= 4
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"game": "deerpark", "players": 4, "num_envs": 2, "hands": 1},
+        {"game": "hucklebuck", "players": 4, "num_envs": 2, "hands": 3},
+        {"game": "deerpark", "players": 3, "num_envs": 2, "reward": "hand"},
+    ],
+)
+def test_a_setup_that_does_not_teach_winning_warns(args: dict[str, object]) -> None:
+    with pytest.warns(RewardWarning, match="hands=None|reward='progress'"):
+        VectorGame(**args)  # type: ignore[arg-type]
+
+
+def test_the_setups_that_teach_winning_do_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RewardWarning)
+        VectorGame("deerpark", 4, 2)
+        VectorGame("hucklebuck", 4, 2, reward="hand")
+        VectorGame("deerpark", 5, 2, reward="game")
+        VectorGame("buckem", 5, 2, hands=3)  # chips are what a session is for
