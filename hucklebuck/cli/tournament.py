@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     # the player count is checked by run_tournament, after the options (eight_player_turnup allows 8)
     stopped = None
     try:
-        result = _play(args, spec, kinds, changed)
+        result = _play(args, spec, kinds, changed, extra)
     except TournamentStopped as stop:  # Ctrl-C: the table of the deals finished so far
         result, stopped = stop.result, stop
     if stopped is not None:
@@ -170,8 +170,10 @@ def run(args: argparse.Namespace) -> int:
     return 130 if stopped is not None else 0
 
 
-def _play(args: argparse.Namespace, spec: Any, kinds: list[str], changed: dict[str, Any]) -> Any:
-    """The tournament (or board match) the arguments ask for."""
+def _play(
+    args: argparse.Namespace, spec: Any, kinds: list[str], changed: dict[str, Any], extra: dict[str, Any]
+) -> Any:
+    """The tournament (or board match) the arguments ask for (``extra``: more keyword arguments)."""
     return (run_board_match if args.boards else run_tournament)(
         spec.kind,
         players=args.players,
