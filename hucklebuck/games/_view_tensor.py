@@ -25,6 +25,8 @@ __all__ = ["tensor_of"]
 
 _KIND_BY_CLASS: dict[type, GameKind] = {}
 _PLAY: Final = Phase.PLAY
+_HAND_OVER: Final = Phase.HAND_OVER
+_GAME_OVER: Final = Phase.GAME_OVER
 _DECISION_SLOT: Final = {"stay": 0, "stay swap": 1, "fold": 2}
 
 
@@ -99,7 +101,7 @@ def tensor_of(view: Any) -> array[float]:
         t[at["leader"] + rel(view.trick_leader)] = 1.0
     if view.to_act is not None:
         t[at["to_act"] + rel(view.to_act)] = 1.0
-    t[at["dealer"] + rel(view.dealer)] = 1.0
+    t[at["dealer"] + rel(_tensor_dealer(kind, view, n))] = 1.0
     if view.trump is not None:
         t[at["trump"] + int(view.trump)] = 1.0
     t[at["phase"] + _PHASES[view.phase]] = 1.0
@@ -112,6 +114,24 @@ def tensor_of(view: Any) -> array[float]:
     else:
         _buckem(view, t, at, rel, n)
     return t
+
+
+def _tensor_dealer(kind: GameKind, view: Any, n: int) -> int:
+    """The tensor's dealer: the view's, except once a hand is scored, where the tensor (as the
+    engine's, the lane's and the agent interfaces') names who deals next, while the view names the
+    dealer of the hand it describes."""
+    dealer: int = view.dealer
+    if view.phase is not _HAND_OVER and view.phase is not _GAME_OVER:
+        return dealer
+    if kind is not GameKind.HUCKLEBUCK:
+        return (dealer + 1) % n
+    out = set(view.out)
+    if len(out) >= n:  # everyone out: nobody deals again
+        return dealer
+    s = (dealer + 1) % n
+    while s in out:
+        s = (s + 1) % n
+    return s
 
 
 def _absent(kind: GameKind, view: Any) -> set[int]:
