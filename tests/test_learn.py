@@ -158,7 +158,7 @@ def test_the_terminal_seats_a_checkpoint(checkpoint: str, capsys: pytest.Capture
     args = ["play", "deerpark", "--bots", "learned,heuristic", "--learned", checkpoint, "--seed", "3"]
     assert cli_main([*args, "--hands", "1"]) == 0
     shown = capsys.readouterr().out
-    assert "learned computer player" in shown and "Stopped after 1 hand" in shown
+    assert "computer: learned (learned)" in shown and "Stopped after 1 hand" in shown
 
 
 def test_the_command_says_what_is_wrong_in_one_line(

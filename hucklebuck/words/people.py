@@ -13,6 +13,7 @@ from __future__ import annotations
 __all__ = [
     "CHOICE_LABELS",
     "COMPUTER_KINDS",
+    "LEARNED_WORDS",
     "OPTION_LABELS",
     "choice_label",
     "computer_label",
@@ -58,9 +59,13 @@ COMPUTER_KINDS: dict[str, tuple[str, str]] = {
 """Each computer player kind (the names ``--bots`` takes): its friendly name and what it does."""
 
 
+LEARNED_WORDS: tuple[str, str] = ("learned", "plays a policy trained with python -m hucklebuck.learn")
+"""The friendly name of a checkpoint seated with ``--learned`` (the terminal and tournaments only)."""
+
+
 def computer_label(kind: str | None) -> str:
     """A computer seat's kind as every page shows it (``computer: strong``)."""
-    words = COMPUTER_KINDS.get(kind or "")
+    words = LEARNED_WORDS if kind == "learned" else COMPUTER_KINDS.get(kind or "")
     return f"computer: {words[0]}" if words else "computer"
 
 
