@@ -248,7 +248,9 @@ def create_app(
     async def index(_request: Request) -> Response:
         return await page("index.html")
 
-    async def table_page(_request: Request) -> Response:
+    async def table_page(request: Request) -> Response:
+        if not canonical_table_id(request.scope, request.path_params["table_id"]):
+            return _error(404, "unknown_table", "there is no such table")
         return await page("table.html")
 
     pictures = {code: svg.encode() for code, svg in card_files().items()}  # drawn once, served from memory

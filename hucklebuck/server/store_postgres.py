@@ -333,7 +333,7 @@ class PostgresStore:
                         if time.time() - claimed >= MOVE_HOLD:  # else it has only just moved there
                             db.execute(b"UPDATE tables SET wanted = %s WHERE id = %s", (self.node, table_id))
                         return _Busy  # the mark is committed
-                moved = owner is not None and owner != self.node
+                moved = owner != self.node  # changed hands (from a live, gone or released owner)
                 epoch += 1
                 db.execute(
                     b"UPDATE tables SET owner = %s, epoch = %s, wanted = NULL, "
