@@ -104,3 +104,67 @@ def test_each_table_s_requests_reach_one_server_and_a_dead_one_is_routed_around(
         for s in servers:
             s.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _epochs(url: str) -> dict[str, tuple[str | None, int]]:
+    with psycopg.connect(url) as con:
+        return {r[0]: (r[1], r[2]) for r in con.execute(b"SELECT id, owner, epoch FROM tables").fetchall()}
+
+
+def test_an_id_written_otherwise_never_moves_a_table(postgres_server: PgServer, haproxy_installed: None) -> None:
+    url = fresh_database(postgres_server)
+    folder = ck.temp_folder()
+    servers = [ck.Serve(url, ck.free_port(), folder) for _ in range(2)]
+    proxy = ck.HAProxy([s.port for s in servers], folder)
+    try:
+        proxy.wait_up()
+        seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "computer", "player": "random"}] * 3
+        tables = [ck.create_table(proxy.port, "deerpark", seats) for _ in range(8)]
+        for _attempt in range(5):
+            flaps = proxy.health_changes()
+            for t in tables:
+                _answer(proxy, t["id"])  # each table settles where its id hashes to
+            before = _epochs(url)
+            for t in tables:  # the same ids percent-encoded, once decoded the same: 404, at the proxy
+                tid = t["id"]
+                for path in (f"/api/tables/%{ord(tid[0]):02X}{tid[1:]}", f"/ws/tables/{tid[:3]}%{ord(tid[3]):02X}"
+                             f"{tid[4:]}", f"/t/{tid}%2F", "/api/tables/%00x"):  # fmt: skip
+                    status, answer = ck.http(proxy.port, path)
+                    assert status == 404, (path, answer)
+                for s in servers:  # and straight at each server, the same
+                    status, _answer_ = ck.http(s.port, f"/api/tables/%{ord(tid[0]):02X}{tid[1:]}")
+                    assert status == 404
+            for t in tables:
+                assert ck.http(proxy.port, f"/api/tables/{t['id']}")[0] == 200
+            if proxy.health_changes() == flaps:
+                assert _epochs(url) == before  # no table changed hands
+                return
+            proxy.wait_up()  # a loaded machine's health check timed out: the tables may move; again
+        raise AssertionError("the proxy's health checks kept changing their minds")
+    finally:
+        proxy.stop()
+        for s in servers:
+            s.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_proxy_sets_the_forwarded_address_itself(haproxy_installed: None) -> None:
+    folder = ck.temp_folder()
+    server = ck.Serve(str(folder / "tables.sqlite"), ck.free_port(), folder)
+    proxy = ck.HAProxy([server.port], folder)
+    try:
+        proxy.wait_up()
+        seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "computer", "player": "random"}] * 3
+        table = ck.create_table(proxy.port, "deerpark", seats)
+        url = f"ws://127.0.0.1:{proxy.port}/ws/tables/{table['id']}"
+        refused = 0
+        for i in range(150):  # each claims another address: all of them are this one
+            fake = f"10.{i // 250}.{i % 250}.7"
+            with sync_client.connect(url, open_timeout=30, additional_headers={"X-Forwarded-For": fake}) as ws:
+                first = str(ws.recv(timeout=30))
+                refused += '"rate_limited"' in first
+        assert refused >= 150 - 60 - 20  # past the burst (60) and what the rate refills meanwhile
+    finally:
+        proxy.stop()
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)

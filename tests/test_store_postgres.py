@@ -189,16 +189,17 @@ def test_a_request_at_a_process_that_does_not_own_the_table_gets_a_retry_answer(
                 for _ in range(200):
                     state = kit.receive_state(ws)
             assert "1012" in str(closed.value) or getattr(closed.value, "code", None) == 1012, closed.value
-        for _ in range(50):
-            r = b.get(f"/api/tables/{t['id']}")
-            if r.status_code == 200:
-                break
-            time.sleep(0.1)
+        end = time.monotonic() + 60  # catches a hang only: the hand-over is waited for
+        while (r := b.get(f"/api/tables/{t['id']}")).status_code != 200 and time.monotonic() < end:
+            time.sleep(0.05)
         assert r.status_code == 200 and r.json()["seq"] == state["seq"]  # the same table, played on at b
         assert a.app_ref.state.manager.tables.get(t["id"]) is None  # and a holds no copy of it
-        listed = {row["id"] for row in a.get("/api/tables").json()["tables"]}
         t2 = kit.new_table(b, "hucklebuck", kit.humans_and_bots(1, 3))
-        listed = {row["id"] for row in a.get("/api/tables").json()["tables"]}
+        while True:  # the listing is kept a moment (LISTING_FOR): b's new table shows up after it
+            listed = {row["id"] for row in a.get("/api/tables").json()["tables"]}
+            if {t["id"], t2["id"]} <= listed or time.monotonic() > end:
+                break
+            time.sleep(0.05)
         assert {t["id"], t2["id"]} <= listed  # each process lists every process's tables
 
 
@@ -218,3 +219,46 @@ def test_the_heartbeat_reconnects_and_holds_the_process_s_lock_again(pg_url: str
     finally:
         a.close()
         b.close()
+
+
+def test_no_password_is_printed_at_start(postgres_server: PgServer, tmp_path: Any) -> None:
+    import cluster_kit as ck
+
+    url = fresh_database(postgres_server).replace("hbtest@", "hbtest:s3cretword@")  # trust: any password
+    server = ck.Serve(url, ck.free_port(), tmp_path)
+    try:
+        end = time.monotonic() + 60
+        while "resume" not in server.messages():  # the second start-up line
+            assert time.monotonic() < end, server.messages()
+            time.sleep(0.05)
+    finally:
+        server.stop()
+    said = server.messages()
+    assert "s3cretword" not in said and "postgresql://" not in said, said
+    assert "no stored tables to resume in the PostgreSQL database" in said
+
+
+def test_after_a_database_restart_the_connections_reopen_and_a_clean_stop_hands_tables_back() -> None:
+    from hucklebuck.bench.pgtemp import start_postgres
+
+    try:
+        pg = start_postgres()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    try:
+        url = fresh_database(pg)
+        store = PostgresStore(url)
+        store.commit([_row("abc")], [])
+        pg.restart()
+        end = time.monotonic() + 60
+        while True:  # the heartbeat reaches the database again (it opens its connection anew)
+            try:
+                store.heartbeat()
+                break
+            except (psycopg.Error, StoreError):
+                assert time.monotonic() < end
+                time.sleep(0.05)
+        store.close()  # on the main connection, opened again with the heartbeat's
+        assert _rows(url, "SELECT owner FROM tables") == [(None,)]
+    finally:
+        pg.stop()

@@ -240,6 +240,7 @@ class ClusterManager(TableManager):
         from .store_postgres import TableFull
 
         self._check_bound()
+        self._listed = None  # this process's new table is listed at once
         try:
             return super().create(request)
         except TableFull as exc:
