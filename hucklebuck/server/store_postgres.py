@@ -135,6 +135,9 @@ _LAYOUT: Final = (
     "CREATE TABLE IF NOT EXISTS nodes (id TEXT PRIMARY KEY, started DOUBLE PRECISION NOT NULL, "
     "expires TIMESTAMPTZ NOT NULL)",
     "CREATE INDEX IF NOT EXISTS tables_owner ON tables (owner)",
+)
+
+_SUMMARY: Final = (
     "ALTER TABLE tables ADD COLUMN IF NOT EXISTS claimed DOUBLE PRECISION",
     "ALTER TABLE tables ADD COLUMN IF NOT EXISTS kind TEXT",
     "ALTER TABLE tables ADD COLUMN IF NOT EXISTS players INTEGER",
@@ -143,6 +146,8 @@ _LAYOUT: Final = (
     "over = coalesce(jsonb_typeof(tbl::jsonb -> 'game_over'), 'null') <> 'null' WHERE kind IS NULL",
     "CREATE INDEX IF NOT EXISTS tables_created ON tables (created DESC)",
 )
+"""Added to a database made before the hand-over hold and the listing's summary columns (once: a
+process that finds them there runs none of this, so its start locks nothing the others use)."""
 
 _MOVES_ONLY: Final = (
     b"WITH d AS MATERIALIZED (SELECT %(batch)s::jsonb AS j), "
@@ -261,8 +266,18 @@ class PostgresStore:
                         f"{self.where} was written by another version of hucklebuck (table database "
                         f"version {version}; this version reads version {SCHEMA_VERSION})"
                     )
-            for statement in _LAYOUT:
-                db.execute(statement.encode())
+            db.execute(b"SET LOCAL statement_timeout = 0")  # a first set-up may fill the summary columns
+            db.execute(b"SET LOCAL lock_timeout = '30s'")
+            if not {"meta", "tables", "moves", "nodes"} <= names:  # (each statement: if not there)
+                for statement in _LAYOUT:
+                    db.execute(statement.encode())
+            has = db.execute(
+                b"SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() "
+                b"AND table_name = 'tables' AND column_name = 'claimed'"
+            ).fetchone()
+            if not (has and has[0]):
+                for statement in _SUMMARY:
+                    db.execute(statement.encode())
             meta_rows = (("schema", SCHEMA), ("version", str(SCHEMA_VERSION)), ("opened", str(time.time())))
             for key, value in meta_rows:
                 db.execute(
