@@ -203,7 +203,9 @@ def test_a_stopped_process_inside_a_transaction_loses_its_locks(pg_url: str) -> 
         store.close()
 
 
-def test_a_row_lock_held_elsewhere_never_blocks_the_event_loop(pg_client: tuple[Any, str, list[str]]) -> None:
+def test_a_row_lock_held_elsewhere_never_blocks_the_event_loop(
+    pg_client: tuple[Any, str, list[str]],
+) -> None:
     c, url, _said = pg_client
     other = PostgresStore(url)
     _table_row(other, "locked")
@@ -234,7 +236,9 @@ def test_a_row_lock_held_elsewhere_never_blocks_the_event_loop(pg_client: tuple[
 # -------------------------------------------------------------------- listing
 
 
-def test_the_listing_reads_summary_columns_and_is_kept_a_moment(pg_client: tuple[Any, str, list[str]]) -> None:
+def test_the_listing_reads_summary_columns_and_is_kept_a_moment(
+    pg_client: tuple[Any, str, list[str]],
+) -> None:
     c, url, _said = pg_client
     t = sk.new_table(c, "deerpark", SEATS)
     with psycopg.connect(url, autocommit=True) as con:  # a row whose JSON the listing must not parse
