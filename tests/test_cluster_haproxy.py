@@ -130,7 +130,8 @@ def test_an_id_written_otherwise_never_moves_a_table(
             for t in tables:  # the same ids percent-encoded, once decoded the same: 404, at the proxy
                 tid = t["id"]
                 encoded = f"%{ord(tid[0]):02X}{tid[1:]}"
-                strange = (f"/api/tables/{encoded}", f"/ws/tables/{encoded}", f"/t/{tid}%2F", "/api/tables/%00x")
+                strange = (f"/api/tables/{encoded}", f"/ws/tables/{encoded}", f"/t/{tid}%2F",
+                           "/api/tables/%00x")  # fmt: skip
                 for path in strange:
                     status, answer = ck.http(proxy.port, path)
                     assert status == 404, (path, answer)
