@@ -25,9 +25,8 @@ import server_kit as sk
 from pg_kit import PgServer, fresh_database
 
 from hucklebuck.server.app import create_app
-from hucklebuck.server.netlimits import QuietReport, canonical_table_id
 from hucklebuck.server.store import StoreError
-from hucklebuck.server.store_postgres import MOVE_HOLD, PostgresStore, TableBusy, TableFull
+from hucklebuck.server.store_postgres import PostgresStore, TableBusy
 
 pytestmark = [pytest.mark.single_core, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -65,6 +64,8 @@ def test_a_table_id_is_served_only_when_written_as_itself() -> None:
 
 
 def test_the_canonical_check_reads_the_raw_path() -> None:
+    from hucklebuck.server.netlimits import canonical_table_id
+
     assert canonical_table_id({"raw_path": b"/api/tables/AbC-_9"}, "AbC-_9")
     assert not canonical_table_id({"raw_path": b"/api/tables/%41bC"}, "AbC")
     assert not canonical_table_id({"raw_path": b"/api/tables/x%00"}, "x\x00")
@@ -83,6 +84,8 @@ def test_strange_ids_never_reach_the_database(pg_client: tuple[Any, str, list[st
 
 
 def test_a_repeated_log_line_is_said_once_a_minute() -> None:
+    from hucklebuck.server.netlimits import QuietReport
+
     said: list[str] = []
     report = QuietReport(said.append, every=60)
     for i in range(500):
@@ -101,6 +104,8 @@ def _table_row(store: PostgresStore, table_id: str) -> None:
 
 
 def test_a_table_that_just_changed_hands_is_not_asked_away_again(pg_url: str) -> None:
+    from hucklebuck.server.store_postgres import MOVE_HOLD
+
     a, b = PostgresStore(pg_url), PostgresStore(pg_url)
     try:
         _table_row(a, "abc")
@@ -126,6 +131,8 @@ def test_a_table_that_just_changed_hands_is_not_asked_away_again(pg_url: str) ->
 
 
 def test_a_process_makes_no_table_past_its_bound_counted_in_the_database(pg_url: str) -> None:
+    from hucklebuck.server.store_postgres import TableFull
+
     a = PostgresStore(pg_url)
     try:
         a.bound = 2
@@ -260,6 +267,8 @@ def test_the_listing_reads_summary_columns_and_is_kept_a_moment(
 
 
 def test_a_database_that_fails_is_said_once_not_per_request() -> None:
+    from hucklebuck.server.netlimits import QuietReport
+
     said: list[str] = []
     report = QuietReport(said.append, every=60)
     error = StoreError("cannot read the table database (PostgreSQL database x on h:5432): the server closed")

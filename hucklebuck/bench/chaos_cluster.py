@@ -88,6 +88,9 @@ class Figures:
     acks: list[Ack] = field(default_factory=list)
     gaps: dict[str, list[float]] = field(default_factory=dict)
     """Per fault kind: seconds from a person's dropped connection to its next state."""
+    waits: dict[str, list[float]] = field(default_factory=dict)
+    """Per fault kind: seconds from a move sent to its acknowledgement, for the moves whose answer
+    a fault held up (sent before the fault, or on a connection that was then cut)."""
     faults: list[tuple[float, str]] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
     attacks: Counter[str] = field(default_factory=Counter)
@@ -203,8 +206,13 @@ async def _person(port: int, table: dict[str, Any], fig: Figures, stop: asyncio.
                         if seq > at:  # nobody else acts at this seat's turn: ours is at ``at + 1``
                             cards = tuple(move["cards"])
                             fig.acks.append(Ack(tid, at + 1, int(move["id"]), str(move["kind"]), cards))
+                            waited = loop.time() - began
                             if sent_here and seq == at + 1:
-                                fig.latencies.append(loop.time() - began)
+                                fig.latencies.append(waited)
+                            held_up = [k for w, k in fig.faults if began - 1 <= w <= began + waited]
+                            if held_up or not sent_here:
+                                kind = held_up[-1] if held_up else "a drop"
+                                fig.waits.setdefault(kind, []).append(waited)
                             pending = None
                         elif fresh and seq == at:  # a new connection at the same state: not stored
                             pending = None
@@ -479,6 +487,11 @@ def report(fig: Figures) -> list[str]:
         lines.append(
             f"failover after {kind}: {len(gaps)} reconnections, p50 {_pct(gaps, 0.5):.1f} s, p99 "
             f"{_pct(gaps, 0.99):.1f} s, max {max(gaps):.1f} s"
+        )
+    for kind, waits in sorted(fig.waits.items()):
+        lines.append(
+            f"moves held up by {kind}: {len(waits)}, answered after p50 {_pct(waits, 0.5):.1f} s, p99 "
+            f"{_pct(waits, 0.99):.1f} s, max {max(waits):.1f} s"
         )
     lines.append("attacks: " + "; ".join(f"{k} {v}" for k, v in sorted(fig.attacks.items())))
     lines.append("answers: " + "; ".join(f"{k} {v}" for k, v in sorted(fig.refusals.items())))
