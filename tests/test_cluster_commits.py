@@ -123,7 +123,7 @@ def test_changes_made_during_a_commit_go_as_the_next_batch(pg_url: str) -> None:
                 table._safe_change(lambda: table.notice("second"))
                 await asyncio.sleep(0.2)
                 assert len(watcher.seqs) == seen  # nothing shown before it is stored
-            for _ in range(200):
+            for _ in range(3000):  # a minute: catches a hang only (each pass ends at the state it waits for)
                 await asyncio.sleep(0.02)
                 if not manager.is_pending(table):
                     break
@@ -157,7 +157,7 @@ def test_a_refused_commit_takes_back_the_changes_built_on_it(pg_url: str) -> Non
                 table._safe_change(lambda: table.notice("built on the move"))
                 with psycopg.connect(pg_url, autocommit=True) as con:  # another server took it over
                     con.execute(b"UPDATE tables SET epoch = epoch + 1 WHERE id = %s", (table.id,))
-            for _ in range(200):
+            for _ in range(3000):  # a minute: catches a hang only (each pass ends at the state it waits for)
                 await asyncio.sleep(0.02)
                 if MOVED in person.closed:
                     break
@@ -204,7 +204,7 @@ def test_a_failed_commit_takes_back_the_changes_built_on_it_and_the_table_plays_
                 await asyncio.sleep(0.2)
                 _next_move(table, person)  # a move built on the person's
                 await asyncio.sleep(0.2)
-            for _ in range(200):
+            for _ in range(3000):  # a minute: catches a hang only (each pass ends at the state it waits for)
                 await asyncio.sleep(0.02)
                 if person.errors:
                     break
@@ -214,7 +214,7 @@ def test_a_failed_commit_takes_back_the_changes_built_on_it_and_the_table_plays_
             assert _stored_seq(pg_url, table.id) == before  # and neither stored
             person.act = True  # the person sends the move again: it is stored this time
             table.client_message(person, ClientMessage("act", before, _legal(table)))
-            for _ in range(200):
+            for _ in range(3000):  # a minute: catches a hang only (each pass ends at the state it waits for)
                 await asyncio.sleep(0.02)
                 if max(person.seqs) > before:
                     break
@@ -232,7 +232,7 @@ def test_a_failed_commit_takes_back_the_changes_built_on_it_and_the_table_plays_
 
 
 async def _persons_turn(manager: ClusterManager, table: ServerTable) -> None:
-    for _ in range(500):  # the computers play until it is the person's turn
+    for _ in range(3000):  # the computers play until it is the person's turn (a minute: a hang)
         await asyncio.sleep(0.02)
         if table.game.to_act == 0 and not manager.is_pending(table):
             return
