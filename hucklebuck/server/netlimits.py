@@ -240,7 +240,7 @@ class QuietReport:
 
     def __call__(self, line: str) -> None:
         """Say ``line`` unless it was said less than ``every`` seconds ago."""
-        key = _SHAPE.sub("#", line)  # the same complaint about another table is the same line
+        key = _SHAPE.sub("#", line)  # the same complaint with other numbers in it is the same line
         now = time.monotonic()
         with self._lock:
             seen = self._seen.get(key)
@@ -254,4 +254,4 @@ class QuietReport:
         self.say(line if not held else f"{line} (and {held} more like it in the last {self.every:g} s)")
 
 
-_SHAPE = re.compile(r"[A-Za-z0-9_-]{12}|\d+")
+_SHAPE = re.compile(r"\d+")
