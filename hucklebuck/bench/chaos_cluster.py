@@ -88,9 +88,9 @@ class Figures:
     acks: list[Ack] = field(default_factory=list)
     gaps: dict[str, list[float]] = field(default_factory=dict)
     """Per fault kind: seconds from a person's dropped connection to its next state."""
-    waits: dict[str, list[float]] = field(default_factory=dict)
-    """Per fault kind: seconds from a move sent to its acknowledgement, for the moves whose answer
-    a fault held up (sent before the fault, or on a connection that was then cut)."""
+    failover: dict[str, list[float]] = field(default_factory=dict)
+    """Per fault kind, per fault: seconds from the fault until every table being played answered
+    ``GET /api/tables/ID`` through the proxy again (200)."""
     faults: list[tuple[float, str]] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
     attacks: Counter[str] = field(default_factory=Counter)
@@ -160,6 +160,29 @@ def _latest_fault(fig: Figures, at: float) -> str:
     return "a drop"
 
 
+async def _player(
+    port: int,
+    table: dict[str, Any],
+    fig: Figures,
+    stop: asyncio.Event,
+    seed: int,
+    honest: list[dict[str, Any]],
+) -> None:
+    """A person who plays ``table`` to its end, then sits down at a new table, until the run stops."""
+    rng = random.Random(seed)
+    while not stop.is_set():
+        await _person(port, table, fig, stop, rng.randrange(1 << 30))
+        if stop.is_set():
+            return
+        game = GAMES[rng.randrange(len(GAMES))]
+        try:
+            table = await asyncio.to_thread(_create, port, *game)
+        except RuntimeError:
+            fig.problems.append("a person could not sit down at a new table")
+            return
+        honest.append(table)
+
+
 async def _person(port: int, table: dict[str, Any], fig: Figures, stop: asyncio.Event, seed: int) -> None:
     """Seat 0 of ``table`` through the proxy: plays each turn at once, reconnects whenever cut."""
     from websockets.asyncio.client import connect
@@ -206,13 +229,8 @@ async def _person(port: int, table: dict[str, Any], fig: Figures, stop: asyncio.
                         if seq > at:  # nobody else acts at this seat's turn: ours is at ``at + 1``
                             cards = tuple(move["cards"])
                             fig.acks.append(Ack(tid, at + 1, int(move["id"]), str(move["kind"]), cards))
-                            waited = loop.time() - began
                             if sent_here and seq == at + 1:
-                                fig.latencies.append(waited)
-                            held_up = [k for w, k in fig.faults if began - 1 <= w <= began + waited]
-                            if held_up or not sent_here:
-                                kind = held_up[-1] if held_up else "a drop"
-                                fig.waits.setdefault(kind, []).append(waited)
+                                fig.latencies.append(loop.time() - began)
                             pending = None
                         elif fresh and seq == at:  # a new connection at the same state: not stored
                             pending = None
@@ -286,13 +304,60 @@ async def _lister(proxy: int, fig: Figures, stop: asyncio.Event) -> None:
             await asyncio.sleep(0.2)
 
 
-async def _faults(nodes: list[_Server], pg: Any, fig: Figures, stop: asyncio.Event, began: float) -> None:
+async def _answers(port: int, path: str) -> int:
+    """The status of ``GET path`` through loopback ``port`` (0: no answer), without a thread."""
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 10)
+    except (OSError, asyncio.TimeoutError):
+        return 0
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        line = await asyncio.wait_for(reader.readline(), 20)
+        parts = line.split()
+        return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    except (OSError, asyncio.TimeoutError):
+        return 0
+    finally:
+        writer.close()
+
+
+async def _probe(proxy: int, tables: list[str], kind: str, at: float, fig: Figures) -> None:
+    """After a fault at ``at``: until each of ``tables`` answers 200 through the proxy again (60 s
+    at most; a table that never does is a problem), then the time the last one took."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(0.1)  # the fault has struck
+
+    async def one(table_id: str) -> float | None:
+        while loop.time() - at < 60:
+            if await _answers(proxy, f"/api/tables/{table_id}") == 200:
+                return loop.time() - at
+            await asyncio.sleep(0.1)
+        return None
+
+    times = await asyncio.gather(*(one(t) for t in tables))
+    if any(t is None for t in times):
+        fig.problems.append(f"after {kind}, {times.count(None)} table(s) did not answer within 60 s")
+    fig.failover.setdefault(kind, []).append(max((t for t in times if t is not None), default=0.0))
+
+
+async def _faults(
+    nodes: list[_Server],
+    pg: Any,
+    fig: Figures,
+    stop: asyncio.Event,
+    proxy: int,
+    playing: list[dict[str, Any]],
+) -> None:
     turn = 0
+    probes: list[asyncio.Task[None]] = []
     while await _every(FAULT_EVERY, stop):
         kind = FAULTS[turn % len(FAULTS)]
         node = nodes[(turn // len(FAULTS)) % len(nodes)]
         turn += 1
-        fig.faults.append((asyncio.get_running_loop().time(), kind))
+        now = asyncio.get_running_loop().time()
+        fig.faults.append((now, kind))
+        ids = [t["id"] for t in playing[-TABLES:]]  # the newest tables: those being played
+        probes.append(asyncio.create_task(_probe(proxy, ids, kind, now, fig)))
         if kind == "kill -9":
             node.kill9()
             await asyncio.to_thread(node.start)
@@ -303,6 +368,7 @@ async def _faults(nodes: list[_Server], pg: Any, fig: Figures, stop: asyncio.Eve
             node.proc.send_signal(signal.SIGCONT)
         else:
             await asyncio.to_thread(pg.restart)
+    await asyncio.gather(*probes)
 
 
 async def _attack(
@@ -314,12 +380,11 @@ async def _attack(
     fig: Figures,
 ) -> None:
     stop = asyncio.Event()
-    began = time.monotonic()
     ports = [n.port for n in nodes]
-    tasks = [asyncio.create_task(_person(proxy, t, fig, stop, i)) for i, t in enumerate(honest)]
+    tasks = [asyncio.create_task(_player(proxy, t, fig, stop, i, honest)) for i, t in enumerate(list(honest))]
     tasks += [asyncio.create_task(_lister(proxy, fig, stop)) for _ in range(8)]
     tasks += [
-        asyncio.create_task(_faults(nodes, pg, fig, stop, began)),
+        asyncio.create_task(_faults(nodes, pg, fig, stop, proxy, honest)),
         asyncio.create_task(_strangers(proxy, ports, honest, fig, stop)),
         asyncio.create_task(_hostile_messages(proxy, own[0], _ChaosFigures(fig), stop)),  # type: ignore[arg-type]
         asyncio.create_task(_cross_site(proxy, _ChaosFigures(fig), stop)),  # type: ignore[arg-type]
@@ -485,13 +550,14 @@ def report(fig: Figures) -> list[str]:
     ]
     for kind, gaps in sorted(fig.gaps.items()):
         lines.append(
-            f"failover after {kind}: {len(gaps)} reconnections, p50 {_pct(gaps, 0.5):.1f} s, p99 "
-            f"{_pct(gaps, 0.99):.1f} s, max {max(gaps):.1f} s"
+            f"people's reconnections after {kind}: {len(gaps)}, next state after p50 "
+            f"{_pct(gaps, 0.5):.1f} s, p99 {_pct(gaps, 0.99):.1f} s, max {max(gaps):.1f} s"
         )
-    for kind, waits in sorted(fig.waits.items()):
+    for kind, downs in sorted(fig.failover.items()):
         lines.append(
-            f"moves held up by {kind}: {len(waits)}, answered after p50 {_pct(waits, 0.5):.1f} s, p99 "
-            f"{_pct(waits, 0.99):.1f} s, max {max(waits):.1f} s"
+            f"failover after {kind}: every table answered again through the proxy after p50 "
+            f"{_pct(downs, 0.5):.1f} s, p99 {_pct(downs, 0.99):.1f} s, max {max(downs):.1f} s "
+            f"({len(downs)} faults)"
         )
     lines.append("attacks: " + "; ".join(f"{k} {v}" for k, v in sorted(fig.attacks.items())))
     lines.append("answers: " + "; ".join(f"{k} {v}" for k, v in sorted(fig.refusals.items())))
