@@ -5,7 +5,8 @@ soak of section ``chaos`` on several servers, on loopback only, stopping by itse
 A throw-away PostgreSQL with the advised settings (:mod:`hucklebuck.bench.pgtemp`), :data:`SERVERS`
 ``hucklebuck serve`` processes sharing it, and Debian's HAProxy with the shipped
 ``deploy/haproxy.cfg`` (its addresses made loopback ones) in front.  :data:`TABLES` tables each
-have one scripted person (seat 0, playing through the proxy) and computer seats.  Every
+have one scripted person (seat 0, playing through the proxy) and computer seats; a person
+whose game ends sits down at a new table, so that people play all run long.  Every
 :data:`FAULT_EVERY` seconds one fault, in turn:
 
 * ``kill -9`` of a server (restarted at once on its port);
@@ -27,8 +28,10 @@ before it; for a finished game, stored whole, its kind and cards), by seat 0.  A
 stored at another ``seq`` or stored twice fails the run, as does a client that saw ``seq`` go
 back, an attack answered other than 404, or a traceback in a server's log.
 
-Reported: the p50/p99 latency of the honest moves, the failover gaps (from a person's dropped
-connection to its next state) by fault, the handovers, the attacks and their answers.
+Reported: the p50/p99 latency of the honest moves; per fault kind, the failover time (from the
+fault until every table being played answers ``GET /api/tables/ID`` through the proxy again) and
+the people's reconnections (from a dropped connection to the next state); the hand-overs, the
+attacks and their answers.
 """
 
 from __future__ import annotations
