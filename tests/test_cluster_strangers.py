@@ -240,6 +240,42 @@ def test_a_row_lock_held_elsewhere_never_blocks_the_event_loop(
         other.close()
 
 
+def test_making_a_table_while_the_database_waits_never_blocks_the_event_loop(
+    pg_client: tuple[Any, str, list[str]],
+) -> None:
+    c, url, _said = pg_client
+    holder = psycopg.connect(url)  # someone holds the tables table: an insert has to wait
+    holder.execute(b"LOCK TABLE tables IN SHARE MODE")
+    answered = threading.Event()
+    released = threading.Event()
+
+    def release_at_last() -> None:  # only catches a hang: the test never waits for it otherwise
+        if not answered.wait(60):
+            holder.rollback()
+            released.set()
+
+    threading.Thread(target=release_at_last, daemon=True).start()
+    body = {"game": "deerpark", "players": 4, "seats": SEATS}
+    made: list[int] = []
+    create = threading.Thread(target=lambda: made.append(c.post("/api/tables", json=body).status_code))
+    try:
+        create.start()
+        with psycopg.connect(url, autocommit=True) as watch:
+            end = time.monotonic() + 60
+            while watch.execute(b"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                ).fetchone() == (0,) and create.is_alive():  # fmt: skip
+                assert time.monotonic() < end
+                time.sleep(0.01)
+        assert c.get("/api/games").status_code == 200  # while the new table's row waits for the lock
+        assert not released.is_set(), "the event loop waited for the database"
+        answered.set()
+        create.join(60)
+        assert made == [503]  # the insert gave up at the lock timeout: "try again"
+    finally:
+        answered.set()
+        holder.close()
+
+
 # -------------------------------------------------------------------- listing
 
 

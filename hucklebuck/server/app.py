@@ -289,7 +289,10 @@ def create_app(
             return _error(400, "bad_request", "the request body is not JSON")
         try:
             req = read_table_request(data, cfg.max_name)
-            table, tokens = manager.create(req)
+            if isinstance(manager, ClusterManager):  # stored off the event loop
+                table, tokens = await manager.create_async(req)
+            else:
+                table, tokens = manager.create(req)
         except ProtocolError as exc:
             return _error(400, exc.code, exc.message)
         except TableRefused as exc:

@@ -239,12 +239,46 @@ class ClusterManager(TableManager):
         (counted where the table is made, so a restart or the claims cannot get past it)."""
         from .store_postgres import TableFull
 
-        self._check_bound()
-        self._listed = None  # this process's new table is listed at once
+        self._room_for_one()
         try:
             return super().create(request)
         except TableFull as exc:
             raise TableRefused("full", str(exc)) from None
+
+    def _room_for_one(self) -> None:
+        if len(self.tables) >= self.config.max_tables:
+            self._make_room()  # a finished table nobody watches goes
+        self._check_bound()
+        self._listed = None  # this process's new table is listed at once
+
+    async def create_async(self, request: TableRequest) -> tuple[ServerTable, list[str | None]]:
+        """As :meth:`create`, with the new table's row stored on the commit thread while the event
+        loop goes on: that thread takes one job at a time, in order, so the row is stored before
+        any change of the table; the answer waits for it (within :data:`DB_DEADLINE`)."""
+        writer = self._writer
+        if writer is None:
+            return self.create(request)
+        from .store_postgres import TableFull
+
+        self._room_for_one()
+        real = self.store
+        capture = _NewRow(real)
+        self.store = cast("PostgresStore", capture)
+        try:
+            table, tokens = TableManager.create(self, request)  # its row is kept aside, not stored
+        finally:
+            self.store = real
+        stored = asyncio.wrap_future(writer.submit(real.commit, capture.rows, []))
+        try:
+            await asyncio.wait_for(asyncio.shield(stored), DB_DEADLINE)
+        except (StoreError, asyncio.TimeoutError) as exc:
+            self._give_up(table.id, "this table could not be stored")
+            if isinstance(exc, TableFull):
+                raise TableRefused("full", str(exc)) from None
+            if isinstance(exc, StoreError):
+                raise
+            raise StoreError("the table database did not store the new table in time") from None
+        return table, tokens
 
     def _release_later(self, table_id: str) -> None:
         """Hand ``table_id`` back to the database off the event loop (at the hold's epoch now)."""
@@ -396,6 +430,24 @@ class ClusterManager(TableManager):
         if self._writing is not None:
             self._written(self._writing)  # the commits left are made here and now
         super().close()
+
+
+class _NewRow:
+    """The store as :meth:`ClusterManager.create_async` shows it to the table manager's ``create``:
+    the new table's row is kept (stored afterwards on the commit thread); the rest is the store's."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self._store = store
+        self.rows: list[StoredTable] = []
+
+    def commit(self, tables: list[StoredTable], moves: list[Any]) -> None:
+        """Keep the new table's row (``create`` stores nothing else)."""
+        if moves or len(tables) != 1:
+            raise RuntimeError("only a new table's row is kept aside")
+        self.rows.extend(tables)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
 
 
 class _Writing:
