@@ -255,3 +255,44 @@ def _next_move(table: ServerTable, person: _Client) -> None:
 def _legal(table: ServerTable) -> Any:
     view = table.view(0)
     return view["legal"][0]["id"]
+
+
+def test_a_commit_cut_off_tells_nobody_it_was_not_stored_and_the_table_is_read_again(pg_url: str) -> None:
+    from hucklebuck.server.store_postgres import OutcomeUnknown
+
+    async def run() -> tuple[ServerTable, _Client, int, list[str], ClusterManager]:
+        manager = _manager(pg_url)
+        reports: list[str] = []
+        manager.report = reports.append
+        store = manager.store
+        real = store.commit
+
+        def stored_then_cut(tables: Any, moves: Any) -> None:  # stored, but the answer never came
+            store.commit = real  # type: ignore[method-assign]
+            real(tables, moves)
+            raise OutcomeUnknown("cannot write the table database: the connection dropped")
+
+        manager.start()
+        try:
+            table = _table(manager)
+            person = _Client(pg_url, table, 0)
+            table.join(person)
+            await _persons_turn(manager, table)
+            before = table.seq
+            store.commit = stored_then_cut  # type: ignore[method-assign]
+            table.client_message(person, ClientMessage("act", before, _legal(table)))
+            for _ in range(3000):  # a minute: catches a hang only
+                await asyncio.sleep(0.02)
+                if person.closed:
+                    break
+            return table, person, before, reports, manager
+        finally:
+            manager.close()
+
+    table, person, before, reports, manager = asyncio.run(run())
+    person.con.close()
+    assert person.closed == [MOVED]  # reconnect: the next state will say what was stored
+    assert "busy" not in person.errors  # never "not stored, send it again" for a move that was
+    assert table.id not in manager.tables
+    assert _stored_seq(pg_url, table.id) == before + 1  # the database has the move
+    assert any("may or may not be stored" in r for r in reports), reports

@@ -339,6 +339,9 @@ class ClusterManager(TableManager):
                 self._give_up(table_id, "this table moved to another server; reconnect")
         for table_id in wanted:
             table = self.tables.get(table_id)
+            if table is None and table_id not in self._claims:  # held in the database only (given
+                self._release_later(table_id)  # up after a commit of unknown outcome): let it go
+                continue
             if table is None or self.is_pending(table):
                 continue  # asked again at the next heartbeat
             epoch = self.store.epoch(table_id)
@@ -395,6 +398,8 @@ class ClusterManager(TableManager):
                 if table.id not in waiting:  # else its newer state goes out with its own commit
                     table.broadcast()
                     table.drive()
+        elif _unknown(exc):
+            self._reload(writing, exc)
         else:
             for table in writing.tables:
                 table.fields_changed = True
@@ -406,6 +411,16 @@ class ClusterManager(TableManager):
             self._refused(exc, writing.batch + gone, writing.undo, writing.tables)
         self._give_up_lost()
         self.flush()
+
+    def _reload(self, writing: _Writing, exc: BaseException) -> None:
+        """A commit whose outcome is unknown (the connection dropped during it): its tables are
+        given up here, their connections closed with 1012 and nobody told "not stored"; whoever
+        asks next reads them from the database, which alone knows what was stored."""
+        self.report(f"{len(writing.batch)} change(s) may or may not be stored: {exc}; read again")
+        ids = {table.id for table in writing.tables}
+        for table_id in ids:
+            self._give_up(table_id, "the server lost the database for a moment; reconnect")
+            self._release_later(table_id)
 
     def _give_up_lost(self) -> None:
         """Give up the tables the database said were taken over by another process (nothing of
@@ -430,6 +445,12 @@ class ClusterManager(TableManager):
         if self._writing is not None:
             self._written(self._writing)  # the commits left are made here and now
         super().close()
+
+
+def _unknown(exc: BaseException) -> bool:
+    from .store_postgres import OutcomeUnknown
+
+    return isinstance(exc, OutcomeUnknown)
 
 
 class _NewRow:

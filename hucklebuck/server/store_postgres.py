@@ -52,6 +52,7 @@ __all__ = [
     "LEASE",
     "MOVE_HOLD",
     "TIMEOUTS",
+    "OutcomeUnknown",
     "PostgresStore",
     "TableBusy",
     "TableFull",
@@ -99,6 +100,12 @@ class TableMoved(StoreError):
 
 class TableBusy(StoreError):
     """Another live process owns the table: ask again in a moment (it is handed over)."""
+
+
+class OutcomeUnknown(StoreError):
+    """The connection dropped while a batch was being committed: it may or may not have been
+    stored (the database restarted, say).  Nobody may be told it was not; the server reloads the
+    tables from the database instead."""
 
 
 class TableFull(StoreError):
@@ -300,14 +307,18 @@ class PostgresStore:
             raise
         except psycopg.Error as exc:
             con = getattr(self, connection)
-            if con.closed or con.broken:
+            lost = con.closed or con.broken
+            if lost:
                 try:
                     setattr(self, connection, self._connect())
                 except StoreError:
                     pass
             if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
                 raise StoreError(self._refusal(exc)) from None
-            raise StoreError(f"cannot {what} the table database ({self.where}): {_first_line(exc)}") from None
+            message = f"cannot {what} the table database ({self.where}): {_first_line(exc)}"
+            if lost and connection == "_wdb":  # a commit cut off: stored or not, nobody can tell here
+                raise OutcomeUnknown(message + " (the commit may have been stored)") from None
+            raise StoreError(message) from None
 
     # ------------------------------------------------------------- ownership
     def owns(self, table_id: str) -> bool:
