@@ -385,11 +385,8 @@ class PostgresStore:
         """Give ``table_id`` up (it has no owner until another process claims it); with ``epoch``,
         only the hold at that epoch (a later claim by this process stays)."""
         with self._lock:
-            held = self._epochs.get(table_id)
             if epoch is None:
-                epoch = held
-            if held == epoch:
-                self._epochs.pop(table_id, None)
+                epoch = self._epochs.get(table_id)
         if epoch is None:
             return
         self._run(
@@ -399,6 +396,9 @@ class PostgresStore:
                 (table_id, self.node, epoch),
             ),
         )
+        with self._lock:  # only once the database let it go: a failed release is tried again when
+            if self._epochs.get(table_id) == epoch:  # the table is next asked for
+                del self._epochs[table_id]
 
     def heartbeat(self) -> tuple[list[str], list[str]]:
         """Renew this process's lease; the tables others asked for, and the tables found lost.
