@@ -264,3 +264,26 @@ def test_after_a_database_restart_the_connections_reopen_and_a_clean_stop_hands_
         assert _rows(url, "SELECT owner FROM tables") == [(None,)]
     finally:
         pg.stop()
+
+
+def test_a_release_the_database_did_not_take_is_kept_to_be_tried_again(pg_url: str) -> None:
+    a = PostgresStore(pg_url)
+    try:
+        a.commit([_row("abc")], [])
+        real = a._db
+
+        class Restarting:  # the database is down for the moment
+            closed = broken = False
+
+            def execute(self, *_args: Any, **_kw: Any) -> Any:
+                raise psycopg.OperationalError("the database system is starting up")
+
+        a._db = Restarting()  # type: ignore[assignment]
+        with pytest.raises(StoreError):
+            a.release("abc")
+        a._db = real
+        assert a.owns("abc")  # still held: when it is next wanted, the release is tried again
+        a.release("abc")
+        assert not a.owns("abc") and _rows(pg_url, "SELECT owner FROM tables") == [(None,)]
+    finally:
+        a.close()
