@@ -58,7 +58,9 @@ class Serve:
 
     def start(self) -> None:
         """Start (again) on the same port."""
-        args = ["--port", str(self.port), "--db", self.db, "--rate", "1000", *self.extra]
+        # every test client comes from one address (through the proxy too): no per-address table quota
+        quotas = ["--create-rate", "100000", "--tables-per-address", "100000"]
+        args = ["--port", str(self.port), "--db", self.db, "--rate", "1000", *quotas, *self.extra]
         with open(self.log, "a", encoding="utf-8") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "hucklebuck", "serve", *args],
@@ -121,12 +123,54 @@ class HAProxy:
     def __init__(self, ports: list[int], folder: Path) -> None:
         binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
         self.port = free_port()
+        self.servers = len(ports)
+        self.socket = folder / "haproxy.sock"
         cfg = folder / "haproxy.cfg"
-        cfg.write_text(haproxy_config(self.port, ports), encoding="utf-8")
+        text = haproxy_config(self.port, ports)  # with a stats socket, so that tests see its health view
+        text = text.replace("global\n", f"global\n    stats socket {self.socket} mode 600 level admin\n", 1)
+        cfg.write_text(text, encoding="utf-8")
         self.log = folder / "haproxy.log"
         with open(self.log, "w", encoding="utf-8") as log:
             self.proc = subprocess.Popen([binary, "-db", "-f", str(cfg)], stdout=log, stderr=log)
         wait_listening(self.port)
+
+    def stats(self) -> dict[str, dict[str, str]]:
+        """``show stat`` of the table backend's servers: by server name, each column."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(10)
+            s.connect(str(self.socket))
+            s.sendall(b"show stat\n")
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        lines = data.decode().splitlines()
+        head = lines[0].lstrip("# ").split(",")
+        out = {}
+        for line in lines[1:]:
+            row = dict(zip(head, line.split(","), strict=False))
+            if row.get("pxname") == "by_table" and row.get("svname") not in ("FRONTEND", "BACKEND"):
+                out[row["svname"]] = row
+        return out
+
+    def health_changes(self) -> int:
+        """How many times the proxy took a server out so far (its choice of server for some tables
+        changed each time)."""
+        return sum(int(row.get("chkdown") or 0) for row in self.stats().values())
+
+    def wait_up(self, count: int | None = None, seconds: float = 120) -> None:
+        """Wait until the proxy's health checks see ``count`` servers (default all) up."""
+        want = self.servers if count is None else count
+        end = time.monotonic() + seconds
+        up = 0
+        while time.monotonic() < end:
+            try:
+                up = sum(1 for row in self.stats().values() if row.get("status") == "UP")
+            except OSError:
+                up = 0
+            if up == want:
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"the proxy sees {up} servers up, not {want}")
 
     def stop(self) -> None:
         """Stop it."""

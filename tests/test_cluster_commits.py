@@ -123,7 +123,7 @@ def test_changes_made_during_a_commit_go_as_the_next_batch(pg_url: str) -> None:
                 table._safe_change(lambda: table.notice("second"))
                 await asyncio.sleep(0.2)
                 assert len(watcher.seqs) == seen  # nothing shown before it is stored
-            for _ in range(200):
+            for _ in range(3000):  # a minute: catches a hang only (each pass ends at the state it waits for)
                 await asyncio.sleep(0.02)
                 if not manager.is_pending(table):
                     break
@@ -157,7 +157,7 @@ def test_a_refused_commit_takes_back_the_changes_built_on_it(pg_url: str) -> Non
                 table._safe_change(lambda: table.notice("built on the move"))
                 with psycopg.connect(pg_url, autocommit=True) as con:  # another server took it over
                     con.execute(b"UPDATE tables SET epoch = epoch + 1 WHERE id = %s", (table.id,))
-            for _ in range(200):
+            for _ in range(3000):  # a minute: catches a hang only (each pass ends at the state it waits for)
                 await asyncio.sleep(0.02)
                 if MOVED in person.closed:
                     break
@@ -204,7 +204,7 @@ def test_a_failed_commit_takes_back_the_changes_built_on_it_and_the_table_plays_
                 await asyncio.sleep(0.2)
                 _next_move(table, person)  # a move built on the person's
                 await asyncio.sleep(0.2)
-            for _ in range(200):
+            for _ in range(3000):  # a minute: catches a hang only (each pass ends at the state it waits for)
                 await asyncio.sleep(0.02)
                 if person.errors:
                     break
@@ -214,7 +214,7 @@ def test_a_failed_commit_takes_back_the_changes_built_on_it_and_the_table_plays_
             assert _stored_seq(pg_url, table.id) == before  # and neither stored
             person.act = True  # the person sends the move again: it is stored this time
             table.client_message(person, ClientMessage("act", before, _legal(table)))
-            for _ in range(200):
+            for _ in range(3000):  # a minute: catches a hang only (each pass ends at the state it waits for)
                 await asyncio.sleep(0.02)
                 if max(person.seqs) > before:
                     break
@@ -232,7 +232,7 @@ def test_a_failed_commit_takes_back_the_changes_built_on_it_and_the_table_plays_
 
 
 async def _persons_turn(manager: ClusterManager, table: ServerTable) -> None:
-    for _ in range(500):  # the computers play until it is the person's turn
+    for _ in range(3000):  # the computers play until it is the person's turn (a minute: a hang)
         await asyncio.sleep(0.02)
         if table.game.to_act == 0 and not manager.is_pending(table):
             return
@@ -255,3 +255,44 @@ def _next_move(table: ServerTable, person: _Client) -> None:
 def _legal(table: ServerTable) -> Any:
     view = table.view(0)
     return view["legal"][0]["id"]
+
+
+def test_a_commit_cut_off_tells_nobody_it_was_not_stored_and_the_table_is_read_again(pg_url: str) -> None:
+    from hucklebuck.server.store_postgres import OutcomeUnknown
+
+    async def run() -> tuple[ServerTable, _Client, int, list[str], ClusterManager]:
+        manager = _manager(pg_url)
+        reports: list[str] = []
+        manager.report = reports.append
+        store = manager.store
+        real = store.commit
+
+        def stored_then_cut(tables: Any, moves: Any) -> None:  # stored, but the answer never came
+            store.commit = real  # type: ignore[method-assign]
+            real(tables, moves)
+            raise OutcomeUnknown("cannot write the table database: the connection dropped")
+
+        manager.start()
+        try:
+            table = _table(manager)
+            person = _Client(pg_url, table, 0)
+            table.join(person)
+            await _persons_turn(manager, table)
+            before = table.seq
+            store.commit = stored_then_cut  # type: ignore[method-assign]
+            table.client_message(person, ClientMessage("act", before, _legal(table)))
+            for _ in range(3000):  # a minute: catches a hang only
+                await asyncio.sleep(0.02)
+                if person.closed:
+                    break
+            return table, person, before, reports, manager
+        finally:
+            manager.close()
+
+    table, person, before, reports, manager = asyncio.run(run())
+    person.con.close()
+    assert person.closed == [MOVED]  # reconnect: the next state will say what was stored
+    assert "busy" not in person.errors  # never "not stored, send it again" for a move that was
+    assert table.id not in manager.tables
+    assert _stored_seq(pg_url, table.id) == before + 1  # the database has the move
+    assert any("may or may not be stored" in r for r in reports), reports

@@ -85,7 +85,7 @@ def test_tables_play_to_their_end_through_kill_9s_of_their_servers(
     restarts: dict[int, threading.Thread] = {}  # by port: the restart of a killed server, in the background
     failed: list[str] = []
     try:
-        time.sleep(2.5)  # HAProxy's first health checks
+        proxy.wait_up()  # HAProxy's first health checks see all three servers
         deadline = time.monotonic() + 280  # bounded: the kills take about 45 s on a quiet machine
 
         def new_tables() -> None:

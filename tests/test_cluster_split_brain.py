@@ -69,7 +69,7 @@ def test_a_paused_owner_resumed_after_a_takeover_changes_nothing(postgres_server
             if status == 200:
                 break
             assert status == 503 and answer["error"]["code"] == "moving", answer
-            assert time.monotonic() - paused < 15, "b never took the table over"
+            assert time.monotonic() - paused < 60, "b never took the table over"  # (a hang only)
             time.sleep(0.2)
         assert answers[0] == 503 and answer["seq"] == s0  # the same table, at the same state
         with _connect(_url(b, table)) as new:
@@ -93,9 +93,10 @@ def test_a_paused_owner_resumed_after_a_takeover_changes_nothing(postgres_server
             assert getattr(closed.value, "rcvd", None) is not None, closed.value  # a closed it
             assert closed.value.rcvd.code == 1012  # type: ignore[attr-defined]
             assert all(h.get("seq", s0) <= s0 for h in heard), heard  # nothing past s0 from a
-            time.sleep(1.5)  # a's heartbeat, and any late write it still tries
-            log = a.messages()
-            assert f"table {table['id']} was taken over by another server" in log, log
+            end = time.monotonic() + 60  # a's heartbeat, and any late write it still tries
+            while f"table {table['id']} was taken over by another server" not in (log := a.messages()):
+                assert time.monotonic() < end, log
+                time.sleep(0.05)
 
             status, answer = ck.http(a.port, f"/api/tables/{table['id']}")
             assert status == 503  # a gave the table up: it holds no copy to answer from

@@ -28,13 +28,15 @@ SECTIONS: dict[str, str] = {
     "vector": "hucklebuck.bench.vector",
     "server": "hucklebuck.bench.server",
     "chaos": "hucklebuck.bench.chaos",
+    "chaos-cluster": "hucklebuck.bench.chaos_cluster",
+    "capacity": "hucklebuck.bench.capacity",
     "cluster": "hucklebuck.bench.servers",
     "mutation": "hucklebuck.bench.mutation",
 }
 """Section name -> module with a ``run(args: argparse.Namespace) -> None`` function.  (``dask`` was
 called ``cluster`` before ``cluster`` became the several-servers section.)"""
 
-OPT_IN: frozenset[str] = frozenset({"server", "cluster", "mutation", "chaos"})
+OPT_IN: frozenset[str] = frozenset({"server", "cluster", "mutation", "chaos", "chaos-cluster", "capacity"})
 """Sections too long for the default run: they run only when named."""
 
 

@@ -108,14 +108,14 @@ def _free_port() -> int:
 class _Server:
     """``hucklebuck serve`` as a process: started, killed, restarted on the same database."""
 
-    def __init__(self, db: str, port: int, log: str) -> None:
-        self.db, self.port, self.log = db, port, log
+    def __init__(self, db: str, port: int, log: str, extra: tuple[str, ...] = ()) -> None:
+        self.db, self.port, self.log, self.extra = db, port, log, extra
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> float:
         began = time.monotonic()
         cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(self.port), "--db", self.db,
-               "--grace", "600", "--connect-rate", "1000", "--request-timeout", "5"]  # fmt: skip
+               "--grace", "600", "--connect-rate", "1000", "--request-timeout", "5", *self.extra]  # fmt: skip
         with open(self.log, "ab") as err:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
         for _ in range(3000):

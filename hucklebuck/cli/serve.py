@@ -228,16 +228,10 @@ class _Redact(logging.Filter):
         return True
 
 
-def _resumed_line(app: Any, db: str) -> str:
-    """What a restart found: how many stored tables it resumed, and where the database is."""
-    from ..server.storage import is_database_url
-
-    if is_database_url(db):  # the address as given (never its password), not a path made from it
-        from ..server.store_postgres import describe_url
-
-        where = f"the {describe_url(db)}"
-    else:
-        where = db if db == ":memory:" else os.path.abspath(db)
+def _resumed_line(app: Any, db: str, shown: str | None = None) -> str:
+    """What a restart found: how many stored tables it resumed, and where the database is
+    (``shown``: how to name a database that is not a file, never with its password)."""
+    where = shown if shown is not None else db if db == ":memory:" else os.path.abspath(db)
     tables = getattr(getattr(app.state, "manager", None), "tables", {})
     n = len(tables)
     if not n:
@@ -344,15 +338,16 @@ def run(args: argparse.Namespace) -> int:
     )
     shown = f"[{args.host}]" if ":" in args.host else args.host
     where = args.db
+    named: str | None = None
     if is_database_url(args.db):
         from ..server.store_postgres import describe_url
 
-        where = f"the {describe_url(args.db)}"  # never the password
+        where = named = f"the {describe_url(args.db)}"  # never the password
     print(
         f"hucklebuck tables at http://{shown}:{server.config.port}/  (tables in {where}; Ctrl-C stops)",
         flush=True,
     )
-    print(_resumed_line(app, args.db), flush=True)
+    print(_resumed_line(app, args.db, named), flush=True)
     # uvicorn stops gracefully on SIGINT/SIGTERM and then raises the signal again:
     # let that land in a no-op handler so the command ends with its own message and status 0.
     quiet = {sig: signal.signal(sig, lambda _sig, _frame: None) for sig in (signal.SIGINT, signal.SIGTERM)}

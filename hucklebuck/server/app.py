@@ -31,7 +31,7 @@ from .cluster import RETRY_AFTER, ClusterManager, is_shared, table_listing
 from .config import ServerConfig
 from .guard import PageHeaders, RequestGuard, origin_allowed
 from .manager import TableManager
-from .netlimits import quiet_accept_errors
+from .netlimits import QuietReport, canonical_table_id, quiet_accept_errors
 from .protocol import (
     SUBPROTOCOL,
     ProtocolError,
@@ -233,7 +233,7 @@ def create_app(
     :class:`~hucklebuck.server.store.StoreError` if the database cannot be used.
     """
     cfg = config or ServerConfig()
-    say = report or (lambda line: print(f"hucklebuck serve: {line}", file=sys.stderr, flush=True))
+    say = report or QuietReport(lambda line: print(f"hucklebuck serve: {line}", file=sys.stderr, flush=True))
     backing = store if store is not None else open_store(cfg.db)
     if is_shared(backing):  # several processes share the database: tables are claimed one by one
         manager: TableManager = ClusterManager(cfg, backing, report=say, hinter=hinter)
@@ -266,7 +266,9 @@ def create_app(
     async def index(_request: Request) -> Response:
         return await page("index.html")
 
-    async def table_page(_request: Request) -> Response:
+    async def table_page(request: Request) -> Response:
+        if not canonical_table_id(request.scope, request.path_params["table_id"]):
+            return _error(404, "unknown_table", "there is no such table")
         return await page("table.html")
 
     quotas = TableQuotas(cfg, _Buckets(cfg.create_rate, cfg.create_burst).take)
@@ -308,7 +310,10 @@ def create_app(
         try:
             req = read_table_request(data, cfg.max_name)
             quotas.check(host, req, manager.tables)
-            table, tokens = manager.create(req)
+            if isinstance(manager, ClusterManager):  # stored off the event loop
+                table, tokens = await manager.create_async(req)
+            else:
+                table, tokens = manager.create(req)
         except ProtocolError as exc:
             return _error(400, exc.code, exc.message)
         except TableRefused as exc:
@@ -336,11 +341,20 @@ def create_app(
         made = {"id": table.id, "seats": seats, "spectator_link": f"/t/{table.id}", "public": req.public}
         return JSONResponse(made, 201)
 
+    async def lookup(scope: Any, table_id: str) -> Any:
+        """The table ``table_id`` (claimed off the event loop where the database is shared); an id
+        that is not a table id written as itself is refused before any lookup."""
+        if not canonical_table_id(scope, table_id):
+            raise TableRefused("unknown_table", "there is no such table")
+        if isinstance(manager, ClusterManager):
+            return await manager.fetch(table_id)
+        return manager.get(table_id)
+
     async def api_table(request: Request) -> Response:
         try:
-            table = manager.get(request.path_params["table_id"])
+            table = await lookup(request.scope, request.path_params["table_id"])
         except TableRefused as exc:
-            if exc.code in ("moving", "busy"):  # another process plays it, handing it over: ask again
+            if exc.code in ("moving", "busy", "full"):  # another process plays it, handing it over: ask again
                 answer = _error(503, exc.code, exc.message)
                 answer.headers["Retry-After"] = str(RETRY_AFTER)
                 return answer
@@ -355,6 +369,8 @@ def create_app(
 
     async def api_list(_request: Request) -> Response:
         try:
+            if isinstance(manager, ClusterManager):
+                return JSONResponse({"tables": await manager.listing()})
             return JSONResponse({"tables": table_listing(manager)})
         except StoreError as exc:
             say(str(exc))
@@ -385,9 +401,9 @@ def create_app(
             await ws.close(1008, "this page's origin may not open tables here")
             return
         try:
-            table = manager.get(ws.path_params["table_id"])
+            table = await lookup(ws.scope, ws.path_params["table_id"])
         except TableRefused as exc:
-            if exc.code in ("moving", "busy"):  # another process is handing the table over: try again
+            if exc.code in ("moving", "busy", "full"):  # another process is handing the table over: try again
                 await refuse(ws, "busy", exc.message, 1013)
             else:
                 await refuse(ws, "unknown_table", exc.message, 4404)

@@ -14,6 +14,13 @@ finds the tables it lost (it was paused and others took them over): those are
 given up, their connections closed, and their late writes were refused by the
 database anyway (every commit is checked against the table's epoch).
 
+No database call runs on the event loop: claims, hand-overs and the table listing go to
+one thread of their own (:meth:`ClusterManager.fetch`, each with a deadline; the listing
+is kept for :data:`LISTING_FOR` seconds), and every connection has the store's timeouts,
+so that a paused process holding a row lock, or a database that stopped answering, slows
+only the requests for the tables concerned, never the others.  A process claims no more
+tables than its ``--max-tables`` (the database counts them when one is made).
+
 Commits run on a thread of their own, one at a time, so that the event loop goes on
 with other tables while PostgreSQL writes a batch to disk: the changes made meanwhile
 wait for that commit to end and then go as the next batch (the longer a commit takes,
@@ -26,25 +33,40 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from .manager import TableManager, _Entry
-from .store import Store, StoreError
+from .store import Store, StoredTable, StoreError
 from .tables import ServerTable, TableRefused
 
 if TYPE_CHECKING:
     from ..games.engine import TrickGame
+    from .catalog import TableRequest
     from .config import ServerConfig
     from .store_postgres import PostgresStore
 
-__all__ = ["MOVED", "RETRY_AFTER", "ClusterManager", "is_shared", "table_listing"]
+__all__ = [
+    "DB_DEADLINE",
+    "LISTING_FOR",
+    "MOVED",
+    "RETRY_AFTER",
+    "ClusterManager",
+    "is_shared",
+    "table_listing",
+]
 
 MOVED: Final = 1012
 """WebSocket close code for the connections of a table handed to another process (reconnect)."""
 RETRY_AFTER: Final = 1
 """Seconds a client waits before asking again for a table that is moving between processes."""
+LISTING_FOR: Final = 1.5
+"""Seconds the table listing is kept before the database is read again."""
+DB_DEADLINE: Final = 10.0
+"""Seconds a request waits for its database call (a claim, the listing) before it is answered
+"try again" (each statement is bounded by the store's timeouts well before that)."""
 
 
 def is_shared(store: object) -> bool:
@@ -74,6 +96,11 @@ class ClusterManager(TableManager):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._writer: ThreadPoolExecutor | None = None
         self._writing: _Writing | None = None
+        self._reader: ThreadPoolExecutor | None = None
+        self._claims: dict[str, asyncio.Future[ServerTable]] = {}
+        self._listed: tuple[float, list[dict[str, Any]]] | None = None
+        self._listing: asyncio.Future[list[dict[str, Any]]] | None = None
+        self.store.bound = config.max_tables
 
     # ------------------------------------------------------------- claiming
     def restore(self) -> None:
@@ -104,6 +131,7 @@ class ClusterManager(TableManager):
         self._beats = threading.Thread(target=beats, name="hucklebuck-heartbeat", daemon=True)
         self._beats.start()
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hucklebuck-commit")
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="hucklebuck-db")
 
     def _soon(self, fn: Callable[..., None], *args: Any) -> None:
         loop = self._loop
@@ -115,16 +143,68 @@ class ClusterManager(TableManager):
 
     def get(self, table_id: str) -> ServerTable:
         """The table ``table_id``, claimed from the database if this process does not hold it;
-        :class:`TableRefused` ``moving`` if another live process plays it now (ask again)."""
+        :class:`TableRefused` ``moving`` if another live process plays it now (ask again).
+
+        This calls the database where it runs: the server uses :meth:`fetch` instead."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         if table_id in self.broken:
             return super().get(table_id)
+        self._check_bound()
+        return self._claimed(table_id, self._claim(table_id))
+
+    async def fetch(self, table_id: str) -> ServerTable:
+        """:meth:`get` with the claim made off the event loop (one claim per table at a time, the
+        others waiting for it), within :data:`DB_DEADLINE`."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if table_id in self.broken or self._reader is None:
+            return self.get(table_id)
+        running = self._claims.get(table_id)
+        if running is None:
+            self._check_bound()
+            running = self._claims[table_id] = asyncio.ensure_future(self._fetch(table_id))
+            running.add_done_callback(lambda _f: self._claims.pop(table_id, None))
+        return await asyncio.shield(running)
+
+    async def _fetch(self, table_id: str) -> ServerTable:
+        assert self._reader is not None
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(self._reader, self._claim, table_id)
+        try:
+            row = await asyncio.wait_for(asyncio.shield(work), DB_DEADLINE)
+        except asyncio.TimeoutError:
+            work.add_done_callback(lambda f: self._late_claim(table_id, f))
+            slow = "the table database is slow to answer; try again in a moment"
+            raise TableRefused("busy", slow) from None
+        table = self.tables.get(table_id)
+        if table is not None:  # claimed meanwhile by another way in
+            return table
+        return self._claimed(table_id, row)
+
+    def _late_claim(self, table_id: str, done: Any) -> None:
+        """A claim that ended after its request gave up: hand the table back (nobody waits for it)."""
+        if done.cancelled() or done.exception() is not None or done.result() is None:
+            return
+        if table_id not in self.tables and self._reader is not None:
+            epoch = self.store.epoch(table_id)
+            self._reader.submit(self._quietly_release, table_id, epoch)
+
+    def _check_bound(self) -> None:
+        if len(self.tables) >= self.config.max_tables:
+            raise TableRefused(
+                "full", f"this server plays {self.config.max_tables} tables already; try again later"
+            )
+
+    def _claim(self, table_id: str) -> StoredTable | None:
+        """The claim itself (on the database thread, or here): the stored table, ``None`` if there
+        is none; :class:`TableRefused` ``moving`` or ``busy``."""
         from .store_postgres import TableBusy
 
         try:
-            row = self.store.claim(table_id)
+            return self.store.claim(table_id)
         except TableBusy:
             raise TableRefused(
                 "moving", "this table is moving to another server; try again in a moment"
@@ -134,6 +214,9 @@ class ClusterManager(TableManager):
             raise TableRefused(
                 "busy", "the table database cannot be reached; try again in a moment"
             ) from None
+
+    def _claimed(self, table_id: str, row: StoredTable | None) -> ServerTable:
+        """Set the claimed ``row`` going here (on the event loop)."""
         if row is None:
             raise TableRefused("unknown_table", "there is no such table")
         try:
@@ -142,7 +225,7 @@ class ClusterManager(TableManager):
             reason = " ".join(str(exc).split()) or type(exc).__name__
             self.broken[table_id] = reason
             self.report(f"table {table_id} cannot be restored: {reason}")
-            self._quietly(self.store.release, table_id)
+            self._release_later(table_id)
             return super().get(table_id)
         self.tables[table_id] = table
         for i, seat in enumerate(table.seats):
@@ -151,11 +234,91 @@ class ClusterManager(TableManager):
         table.drive()
         return table
 
-    def _quietly(self, fn: Callable[[str], None], table_id: str) -> None:
+    def create(self, request: TableRequest) -> tuple[ServerTable, list[str | None]]:
+        """As :meth:`TableManager.create`; the database refuses a table past this process's bound
+        (counted where the table is made, so a restart or the claims cannot get past it)."""
+        from .store_postgres import TableFull
+
+        self._room_for_one()
         try:
-            fn(table_id)
+            return super().create(request)
+        except TableFull as exc:
+            raise TableRefused("full", str(exc)) from None
+
+    def _room_for_one(self) -> None:
+        if len(self.tables) >= self.config.max_tables:
+            self._make_room()  # a finished table nobody watches goes
+        self._check_bound()
+        self._listed = None  # this process's new table is listed at once
+
+    async def create_async(self, request: TableRequest) -> tuple[ServerTable, list[str | None]]:
+        """As :meth:`create`, with the new table's row stored on the commit thread while the event
+        loop goes on: that thread takes one job at a time, in order, so the row is stored before
+        any change of the table; the answer waits for it (within :data:`DB_DEADLINE`)."""
+        writer = self._writer
+        if writer is None:
+            return self.create(request)
+        from .store_postgres import TableFull
+
+        self._room_for_one()
+        real = self.store
+        capture = _NewRow(real)
+        self.store = cast("PostgresStore", capture)
+        try:
+            table, tokens = TableManager.create(self, request)  # its row is kept aside, not stored
+        finally:
+            self.store = real
+        stored = asyncio.wrap_future(writer.submit(real.commit, capture.rows, []))
+        try:
+            await asyncio.wait_for(asyncio.shield(stored), DB_DEADLINE)
+        except (StoreError, asyncio.TimeoutError) as exc:
+            self._give_up(table.id, "this table could not be stored")
+            if isinstance(exc, TableFull):
+                raise TableRefused("full", str(exc)) from None
+            if isinstance(exc, StoreError):
+                raise
+            raise StoreError("the table database did not store the new table in time") from None
+        return table, tokens
+
+    def _release_later(self, table_id: str) -> None:
+        """Hand ``table_id`` back to the database off the event loop (at the hold's epoch now)."""
+        epoch = self.store.epoch(table_id)
+        if self._reader is None:
+            self._quietly_release(table_id, epoch)
+        else:
+            self._reader.submit(self._quietly_release, table_id, epoch)
+
+    def _quietly_release(self, table_id: str, epoch: int | None) -> None:
+        try:
+            self.store.release(table_id, epoch)
         except StoreError as exc:
-            self.report(str(exc))
+            self._soon(self.report, str(exc))
+
+    async def listing(self) -> list[dict[str, Any]]:
+        """Every table of every process (``GET /api/tables``): read off the event loop, and kept
+        for :data:`LISTING_FOR` seconds (one read at a time, however many ask meanwhile)."""
+        listed = self._listed
+        if listed is not None and time.monotonic() - listed[0] < LISTING_FOR:
+            return listed[1]
+        if self._reader is None:
+            return self.store.listing()
+        if self._listing is None:
+            loop = asyncio.get_running_loop()
+            self._listing = asyncio.ensure_future(self._read_listing(loop))
+        return await asyncio.shield(self._listing)
+
+    async def _read_listing(self, loop: asyncio.AbstractEventLoop) -> list[dict[str, Any]]:
+        assert self._reader is not None
+        try:
+            work = loop.run_in_executor(self._reader, self.store.listing)
+            try:
+                rows = await asyncio.wait_for(work, DB_DEADLINE)
+            except asyncio.TimeoutError:
+                raise StoreError("the table database did not answer the listing in time") from None
+            self._listed = (time.monotonic(), rows)
+            return rows
+        finally:
+            self._listing = None
 
     # -------------------------------------------------------- giving tables up
     def _give_up(self, table_id: str, reason: str) -> None:
@@ -176,14 +339,17 @@ class ClusterManager(TableManager):
                 self._give_up(table_id, "this table moved to another server; reconnect")
         for table_id in wanted:
             table = self.tables.get(table_id)
+            if table is None and table_id not in self._claims:  # held in the database only (given
+                self._release_later(table_id)  # up after a commit of unknown outcome): let it go
+                continue
             if table is None or self.is_pending(table):
                 continue  # asked again at the next heartbeat
-            try:
-                self.store.release(table_id)
-            except StoreError as exc:
-                self.report(str(exc))
-                continue
+            epoch = self.store.epoch(table_id)
             self._give_up(table_id, "this table moved to another server; reconnect")
+            if self._reader is None:
+                self._quietly_release(table_id, epoch)
+            else:  # off the event loop; a claim of it asked later runs after this
+                self._reader.submit(self._quietly_release, table_id, epoch)
 
     def begin(self, table: ServerTable) -> None:
         """As :meth:`TableManager.begin`, for a table this process still plays (else nothing)."""
@@ -232,6 +398,8 @@ class ClusterManager(TableManager):
                 if table.id not in waiting:  # else its newer state goes out with its own commit
                     table.broadcast()
                     table.drive()
+        elif _unknown(exc):
+            self._reload(writing, exc)
         else:
             for table in writing.tables:
                 table.fields_changed = True
@@ -243,6 +411,16 @@ class ClusterManager(TableManager):
             self._refused(exc, writing.batch + gone, writing.undo, writing.tables)
         self._give_up_lost()
         self.flush()
+
+    def _reload(self, writing: _Writing, exc: BaseException) -> None:
+        """A commit whose outcome is unknown (the connection dropped during it): its tables are
+        given up here, their connections closed with 1012 and nobody told "not stored"; whoever
+        asks next reads them from the database, which alone knows what was stored."""
+        self.report(f"{len(writing.batch)} change(s) may or may not be stored: {exc}; read again")
+        ids = {table.id for table in writing.tables}
+        for table_id in ids:
+            self._give_up(table_id, "the server lost the database for a moment; reconnect")
+            self._release_later(table_id)
 
     def _give_up_lost(self) -> None:
         """Give up the tables the database said were taken over by another process (nothing of
@@ -261,9 +439,36 @@ class ClusterManager(TableManager):
         writer, self._writer = self._writer, None
         if writer is not None:
             writer.shutdown(wait=True)
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            reader.shutdown(wait=True)
         if self._writing is not None:
             self._written(self._writing)  # the commits left are made here and now
         super().close()
+
+
+def _unknown(exc: BaseException) -> bool:
+    from .store_postgres import OutcomeUnknown
+
+    return isinstance(exc, OutcomeUnknown)
+
+
+class _NewRow:
+    """The store as :meth:`ClusterManager.create_async` shows it to the table manager's ``create``:
+    the new table's row is kept (stored afterwards on the commit thread); the rest is the store's."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self._store = store
+        self.rows: list[StoredTable] = []
+
+    def commit(self, tables: list[StoredTable], moves: list[Any]) -> None:
+        """Keep the new table's row (``create`` stores nothing else)."""
+        if moves or len(tables) != 1:
+            raise RuntimeError("only a new table's row is kept aside")
+        self.rows.extend(tables)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
 
 
 class _Writing:

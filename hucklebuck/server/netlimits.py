@@ -34,14 +34,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
     "RESERVED_FILES",
+    "TABLE_ID",
     "WRITE_HIGH",
     "ConnectionLimits",
+    "QuietReport",
     "accept_backlog",
+    "canonical_table_id",
     "connection_bound",
     "protocols",
     "quiet_accept_errors",
@@ -278,3 +284,52 @@ def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
             lp.default_exception_handler(context)
 
     loop.set_exception_handler(handler)
+
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a table id may be: letters, digits, ``-`` and ``_`` (the ids the server makes are 12 of them)."""
+
+
+def canonical_table_id(scope: Any, table_id: str) -> bool:
+    """Whether ``table_id`` (from a route's path) is a table id written as itself: in the id
+    alphabet, and the last segment of the raw path exactly (no percent-encoding, which a proxy
+    hashing the raw path would route elsewhere).  Anything else is refused before any lookup."""
+    if TABLE_ID.fullmatch(table_id) is None:
+        return False
+    raw = scope.get("raw_path")
+    if not isinstance(raw, bytes | bytearray):
+        return True
+    path = bytes(raw).split(b"?", 1)[0]
+    return path.rsplit(b"/", 1)[-1] == table_id.encode("ascii")
+
+
+class QuietReport:
+    """A report function that says a repeated line at most once per ``every`` seconds, then how
+    many times it came meanwhile: a stranger who makes the server complain cannot fill its log."""
+
+    KEEP = 1000
+    """Distinct lines remembered (the oldest are forgotten past this)."""
+
+    def __init__(self, say: Callable[[str], None], every: float = 60.0) -> None:
+        """Pass lines to ``say``, each repeat held back for ``every`` seconds."""
+        self.say, self.every = say, every
+        self._seen: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, line: str) -> None:
+        """Say ``line`` unless it was said less than ``every`` seconds ago."""
+        key = _SHAPE.sub("#", line)  # the same complaint with other numbers in it is the same line
+        now = time.monotonic()
+        with self._lock:
+            seen = self._seen.get(key)
+            if seen is not None and now - seen[0] < self.every:
+                seen[1] += 1
+                return
+            held = int(seen[1]) if seen is not None else 0
+            if len(self._seen) >= self.KEEP:
+                self._seen.clear()
+            self._seen[key] = [now, 0]
+        self.say(line if not held else f"{line} (and {held} more like it in the last {self.every:g} s)")
+
+
+_SHAPE = re.compile(r"\d+")

@@ -18,12 +18,23 @@ what sharing needs:
   advisory lock named after itself on its heartbeat connection, which the
   database drops the moment the process dies: a killed process's tables are
   taken over at once, a paused one's when its lease runs out (:data:`LEASE`).
+* ``tables.claimed``: when the table last changed hands.  A live owner is asked for a table
+  only once :data:`MOVE_HOLD` seconds have passed since then, so that the tables settle
+  where the proxy sends them and no pattern of requests makes one bounce between processes.
+* ``tables.kind``, ``players``, ``over``, ``listed`` (open to everyone): a summary of each table written with it, which
+  the listing reads (no row's JSON is parsed to list the tables).
+
+Every connection runs with :data:`TIMEOUTS` (each below the lease) and TCP keepalives: a
+process paused inside a transaction loses it (and its row locks) within seconds, and no
+statement waits on a lock or a dead peer for longer than that, so one stopped process
+never freezes the others.
 
 Nothing here is imported by ``import hucklebuck`` or by the SQLite path.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import threading
@@ -39,8 +50,12 @@ from .store import READS, SCHEMA, SCHEMA_VERSION, StoredMove, StoredTable, Store
 __all__ = [
     "HEARTBEAT",
     "LEASE",
+    "MOVE_HOLD",
+    "TIMEOUTS",
+    "OutcomeUnknown",
     "PostgresStore",
     "TableBusy",
+    "TableFull",
     "TableMoved",
     "describe_url",
 ]
@@ -51,6 +66,25 @@ HEARTBEAT: Final = 1.0
 """Seconds between two heartbeats (a third of the lease or less)."""
 CONNECT_TIMEOUT: Final = 5
 """Seconds to wait for the database when connecting."""
+MOVE_HOLD: Final = 10.0
+"""Seconds a table stays with the process that took it over before a live owner is asked for
+it again (a proxy whose health checks flap cannot make a table bounce faster than this)."""
+TIMEOUTS: Final = {
+    "lock_timeout": 1000,
+    "statement_timeout": 2500,
+    "idle_in_transaction_session_timeout": 2000,
+}
+"""Milliseconds, set on every connection: the longest wait for a row lock, the longest
+statement, and the longest a transaction may sit idle (a process paused inside one loses it,
+and its locks, well within the :data:`LEASE`)."""
+KEEPALIVES: Final[dict[str, Any]] = {
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 8000,
+}
+"""TCP keepalives on every connection: a database that vanished without a reset is noticed."""
 
 
 class TableMoved(StoreError):
@@ -66,6 +100,16 @@ class TableMoved(StoreError):
 
 class TableBusy(StoreError):
     """Another live process owns the table: ask again in a moment (it is handed over)."""
+
+
+class OutcomeUnknown(StoreError):
+    """The connection dropped while a batch was being committed: it may or may not have been
+    stored (the database restarted, say).  Nobody may be told it was not; the server reloads the
+    tables from the database instead."""
+
+
+class TableFull(StoreError):
+    """This process holds as many tables as it may (its ``bound``): the table was not made."""
 
 
 def describe_url(url: str) -> str:
@@ -100,6 +144,21 @@ _LAYOUT: Final = (
     "CREATE INDEX IF NOT EXISTS tables_owner ON tables (owner)",
 )
 
+_SUMMARY: Final = (
+    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS claimed DOUBLE PRECISION",
+    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS kind TEXT",
+    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS players INTEGER",
+    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS over BOOLEAN NOT NULL DEFAULT false",
+    "UPDATE tables SET kind = game::jsonb ->> 'game', players = jsonb_array_length(seats::jsonb), "
+    "over = coalesce(jsonb_typeof(tbl::jsonb -> 'game_over'), 'null') <> 'null' WHERE kind IS NULL",
+    "CREATE INDEX IF NOT EXISTS tables_created ON tables (created DESC)",
+    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS listed BOOLEAN NOT NULL DEFAULT false",
+    "UPDATE tables SET listed = true WHERE tbl::jsonb -> 'public' = 'true'::jsonb AND NOT listed",
+    "CREATE INDEX IF NOT EXISTS tables_listed ON tables (created DESC) WHERE listed",
+)
+"""Added to a database made before the hand-over hold and the listing's summary columns (once: a
+process that finds them there runs none of this, so its start locks nothing the others use)."""
+
 _MOVES_ONLY: Final = (
     b"WITH d AS MATERIALIZED (SELECT %(batch)s::jsonb AS j), "
     b"want AS MATERIALIZED (SELECT e.key AS id, e.value::bigint AS epoch "
@@ -113,8 +172,9 @@ _MOVES_ONLY: Final = (
     b"SELECT m.t, m.s, m.a, (d.j->'e'->>m.t)::bigint "
     b"FROM d, jsonb_to_recordset(d.j->'m') AS m(t text, s bigint, a text) "
     b"WHERE (SELECT yes FROM go)), "
-    b"upd AS (UPDATE tables SET tbl = (SELECT d.j->'f'->>tables.id FROM d) "
-    b"WHERE id = ANY(ARRAY(SELECT jsonb_object_keys(d.j->'f') FROM d)) AND (SELECT yes FROM go)) "
+    b"upd AS (UPDATE tables SET tbl = f.value, over = coalesce(jsonb_typeof(f.value::jsonb->'game_over'), "
+    b"'null') <> 'null' FROM d, jsonb_each_text(d.j->'f') AS f "
+    b"WHERE tables.id = f.key AND (SELECT yes FROM go)) "
     b"SELECT c FROM n"
 )
 """Moves (and the table fields some of them carry) in one statement, written only if every
@@ -150,11 +210,14 @@ class PostgresStore:
         self.lease = lease
         self.node = secrets.token_hex(8)
         self._epochs: dict[str, int] = {}
+        self.bound: int | None = None
+        """The most tables this process may own (checked in the transaction that makes one)."""
         self._lock = threading.Lock()
         self.taken_from_us: set[str] = set()
         """Tables found taken over by another process, not yet given up by the server."""
         self._db = self._connect()
         self._write_lock = threading.Lock()
+        self._db_lock = threading.Lock()  # the main connection: one call at a time
         try:
             self._check_layout()
             self._wdb = self._connect()  # commits: they may run on a thread of their own
@@ -178,6 +241,8 @@ class PostgresStore:
                 autocommit=True,
                 connect_timeout=CONNECT_TIMEOUT,
                 application_name="hucklebuck-serve",
+                options=" ".join(f"-c {k}={v}" for k, v in TIMEOUTS.items()),
+                **KEEPALIVES,
             )
         except psycopg.Error as exc:
             raise StoreError(f"cannot reach the table database ({self.where}): {_first_line(exc)}") from None
@@ -211,8 +276,18 @@ class PostgresStore:
                         f"{self.where} was written by another version of hucklebuck (table database "
                         f"version {version}; this version reads version {SCHEMA_VERSION})"
                     )
-            for statement in _LAYOUT:
-                db.execute(statement.encode())
+            db.execute(b"SET LOCAL statement_timeout = 0")  # a first set-up may fill the summary columns
+            db.execute(b"SET LOCAL lock_timeout = '30s'")
+            if not {"meta", "tables", "moves", "nodes"} <= names:  # (each statement: if not there)
+                for statement in _LAYOUT:
+                    db.execute(statement.encode())
+            has = db.execute(
+                b"SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() "
+                b"AND table_name = 'tables' AND column_name = 'listed'"
+            ).fetchone()
+            if not (has and has[0]):
+                for statement in _SUMMARY:
+                    db.execute(statement.encode())
             meta_rows = (("schema", SCHEMA), ("version", str(SCHEMA_VERSION)), ("opened", str(time.time())))
             for key, value in meta_rows:
                 db.execute(
@@ -227,19 +302,26 @@ class PostgresStore:
         the commits' own); a database failure becomes a :class:`StoreError` and a lost connection
         is opened again for the next call."""
         try:
+            if connection == "_db":
+                with self._db_lock:
+                    return work()
             return work()
         except StoreError:
             raise
         except psycopg.Error as exc:
             con = getattr(self, connection)
-            if con.closed or con.broken:
+            lost = con.closed or con.broken
+            if lost:
                 try:
                     setattr(self, connection, self._connect())
                 except StoreError:
                     pass
             if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
                 raise StoreError(self._refusal(exc)) from None
-            raise StoreError(f"cannot {what} the table database ({self.where}): {_first_line(exc)}") from None
+            message = f"cannot {what} the table database ({self.where}): {_first_line(exc)}"
+            if lost and connection == "_wdb":  # a commit cut off: stored or not, nobody can tell here
+                raise OutcomeUnknown(message + " (the commit may have been stored)") from None
+            raise StoreError(message) from None
 
     # ------------------------------------------------------------- ownership
     def owns(self, table_id: str) -> bool:
@@ -256,32 +338,36 @@ class PostgresStore:
         The table is taken if it has no owner or its owner is gone (its
         advisory lock is free, or its lease ran out); its epoch goes up by
         one, so the earlier owner can no longer write it.  A table owned by a
-        live process is marked as wanted here and :class:`TableBusy` raised:
-        ask again in a moment."""
+        live process is marked as wanted here (unless it changed hands less than
+        :data:`MOVE_HOLD` seconds ago) and :class:`TableBusy` raised: ask again in a moment."""
 
         def work() -> StoredTable | type[_Busy] | None:
             db = self._db
             with db.transaction():
                 row = db.execute(
                     b"SELECT t.owner, t.epoch, t.seq, t.game, t.seats, t.tbl, "
-                    b"(SELECT n.expires > now() FROM nodes n WHERE n.id = t.owner) "
+                    b"(SELECT n.expires > now() FROM nodes n WHERE n.id = t.owner), "
+                    b"coalesce(t.claimed, 0) "
                     b"FROM tables t WHERE t.id = %s FOR UPDATE OF t",
                     (table_id,),
                 ).fetchone()
                 if row is None:
                     return None
-                owner, epoch, seq, game, seats, tbl, live = row
+                owner, epoch, seq, game, seats, tbl, live, claimed = row
                 if owner is not None and owner != self.node and live:
                     free = db.execute(
                         ("SELECT pg_try_advisory_xact_lock(" + _NODE_KEY + ")").encode(), (owner,)
                     ).fetchone()
                     if not (free and free[0]):  # the owner is alive: it hands the table over when asked
-                        db.execute(b"UPDATE tables SET wanted = %s WHERE id = %s", (self.node, table_id))
+                        if time.time() - claimed >= MOVE_HOLD:  # else it has only just moved there
+                            db.execute(b"UPDATE tables SET wanted = %s WHERE id = %s", (self.node, table_id))
                         return _Busy  # the mark is committed
+                moved = owner != self.node  # changed hands (from a live, gone or released owner)
                 epoch += 1
                 db.execute(
-                    b"UPDATE tables SET owner = %s, epoch = %s, wanted = NULL WHERE id = %s",
-                    (self.node, epoch, table_id),
+                    b"UPDATE tables SET owner = %s, epoch = %s, wanted = NULL, "
+                    b"claimed = CASE WHEN %s THEN %s ELSE claimed END WHERE id = %s",
+                    (self.node, epoch, moved, time.time(), table_id),
                 )
                 moves = db.execute(
                     b"SELECT seq, action FROM moves WHERE table_id = %s ORDER BY seq", (table_id,)
@@ -298,11 +384,12 @@ class PostgresStore:
         assert not isinstance(result, type)
         return result
 
-    def release(self, table_id: str) -> None:
-        """Give ``table_id`` up (it has no owner until another process claims it)."""
-        epoch = self._epochs.get(table_id)
+    def release(self, table_id: str, epoch: int | None = None) -> None:
+        """Give ``table_id`` up (it has no owner until another process claims it); with ``epoch``,
+        only the hold at that epoch (a later claim by this process stays)."""
         with self._lock:
-            self._epochs.pop(table_id, None)
+            if epoch is None:
+                epoch = self._epochs.get(table_id)
         if epoch is None:
             return
         self._run(
@@ -312,6 +399,9 @@ class PostgresStore:
                 (table_id, self.node, epoch),
             ),
         )
+        with self._lock:  # only once the database let it go: a failed release is tried again when
+            if self._epochs.get(table_id) == epoch:  # the table is next asked for
+                del self._epochs[table_id]
 
     def heartbeat(self) -> tuple[list[str], list[str]]:
         """Renew this process's lease; the tables others asked for, and the tables found lost.
@@ -321,6 +411,7 @@ class PostgresStore:
         if self._beat.closed or self._beat.broken:  # the database restarted, or the link dropped
             self._beat = self._connect()
             self._beat.execute(("SELECT pg_advisory_lock(" + _NODE_KEY + ")").encode(), (self.node,))
+            self.reopen()
         beat = self._beat
         mine = dict(self._epochs)
         beat.execute(
@@ -339,6 +430,28 @@ class PostgresStore:
                         del self._epochs[t]
                         self.taken_from_us.add(t)
         return wanted, lost
+
+    def reopen(self) -> None:
+        """Open the main and the commits' connections again if they are broken: called when the
+        heartbeat found the database restarted, so that the next claim, listing or clean stop
+        does not fail first.  A connection in use (a call under way) is left to that call."""
+        for name, lock in (("_db", self._db_lock), ("_wdb", self._write_lock)):
+            if not lock.acquire(blocking=False):
+                continue
+            try:
+                con = getattr(self, name)
+                alive = False
+                if not (con.closed or con.broken):
+                    try:
+                        con.execute(b"SELECT 1")
+                        alive = True
+                    except psycopg.Error:
+                        pass
+                if not alive:
+                    with contextlib.suppress(StoreError):
+                        setattr(self, name, self._connect())
+            finally:
+                lock.release()
 
     def take_lost(self) -> set[str]:
         """The tables found lost since the last call (each reported once)."""
@@ -393,19 +506,33 @@ class PostgresStore:
                     if gone:
                         raise TableMoved(gone)
                 now = time.time()
+                if new and self.bound is not None:  # counted here, where the new rows go in (this
+                    # process's commits run one at a time, and its claims are bounded before they start)
+                    held = db.execute(
+                        b"SELECT count(*) FROM tables WHERE owner = %s", (self.node,)
+                    ).fetchone()
+                    if held is not None and int(held[0]) + len(new) > self.bound:
+                        raise TableFull(f"this server holds {self.bound} tables already; try later")
                 for row in new:
                     done = db.execute(
-                        b"INSERT INTO tables (id, created, seq, game, seats, tbl, owner, epoch) "
-                        b"VALUES (%s, %s, %s, %s, %s, %s, %s, 1) ON CONFLICT (id) DO NOTHING",
-                        (row.id, now, row.seq, row.game, row.seats, row.table, self.node),
-                    )
+                        b"INSERT INTO tables (id, created, seq, game, seats, tbl, owner, epoch, kind, "
+                        b"players, over, listed) VALUES (%s, %s, %s, %s, %s, %s, %s, 1, %s::jsonb ->> 'game', "
+                        b"jsonb_array_length(%s::jsonb), "
+                        b"coalesce(jsonb_typeof(%s::jsonb -> 'game_over'), 'null') <> 'null', "
+                        b"%s::jsonb -> 'public' = 'true'::jsonb) "
+                        b"ON CONFLICT (id) DO NOTHING",
+                        (row.id, now, row.seq, row.game, row.seats, row.table, self.node, row.game, row.seats,
+                         row.table, row.table),
+                    )  # fmt: skip
                     if done.rowcount != 1:  # it exists, and is not this process's (any more)
                         raise TableMoved([row.id])
                 for row in tables:
                     if row.id not in fresh:
                         db.execute(
-                            b"UPDATE tables SET seq = %s, game = %s, seats = %s, tbl = %s WHERE id = %s",
-                            (row.seq, row.game, row.seats, row.table, row.id),
+                            b"UPDATE tables SET seq = %s, game = %s, seats = %s, tbl = %s, "
+                            b"over = coalesce(jsonb_typeof(%s::jsonb -> 'game_over'), 'null') <> 'null' "
+                            b"WHERE id = %s",
+                            (row.seq, row.game, row.seats, row.table, row.table, row.id),
                         )
                         db.execute(b"DELETE FROM moves WHERE table_id = %s", (row.id,))
                 if moves:
@@ -416,7 +543,12 @@ class PostgresStore:
                         )
                     fields = {m.table_id: m.table for m in moves if m.table is not None}  # the last wins
                     for table_id, text in fields.items():
-                        db.execute(b"UPDATE tables SET tbl = %s WHERE id = %s", (text, table_id))
+                        db.execute(
+                            b"UPDATE tables SET tbl = %s, "
+                            b"over = coalesce(jsonb_typeof(%s::jsonb -> 'game_over'), 'null') <> 'null' "
+                            b"WHERE id = %s",
+                            (text, text, table_id),
+                        )
 
         try:
             with self._write_lock:
@@ -477,13 +609,15 @@ class PostgresStore:
 
     def listing(self) -> list[dict[str, Any]]:
         """Every table open to everyone of every process (a private one is never listed), newest
-        first: id, game, players, whether it is over."""
+        first: id, game, players, whether it is over.
+
+        Read from the summary columns through the ``tables_listed`` index (no row's JSON is
+        parsed); the server calls it off its event loop and keeps the answer a moment
+        (:class:`~hucklebuck.server.cluster.ClusterManager`)."""
         rows = self._run(
             "read",
             lambda: self._db.execute(
-                b"SELECT id, game::jsonb ->> 'game', jsonb_array_length(seats::jsonb), "
-                b"coalesce(jsonb_typeof(tbl::jsonb -> 'game_over'), 'null') <> 'null' "
-                b"FROM tables WHERE tbl::jsonb -> 'public' = 'true'::jsonb ORDER BY created DESC LIMIT 1000"
+                b"SELECT id, kind, players, over FROM tables WHERE listed ORDER BY created DESC LIMIT 1000"
             ).fetchall(),
         )
         return [{"id": r[0], "game": r[1], "players": r[2], "over": r[3]} for r in rows]
