@@ -203,7 +203,9 @@ async def _person(port: int, table: dict[str, Any], fig: Figures, stop: asyncio.
     first_connection = True
     while not stop.is_set():
         try:
-            async with connect(url, open_timeout=10, max_size=None, ping_interval=None, subprotocols=offered) as ws:
+            async with connect(
+                url, open_timeout=10, max_size=None, ping_interval=None, subprotocols=offered
+            ) as ws:
                 fresh = True  # no state yet on this connection
                 sent_here = False
                 if not first_connection:

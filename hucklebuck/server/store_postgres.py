@@ -21,8 +21,8 @@ what sharing needs:
 * ``tables.claimed``: when the table last changed hands.  A live owner is asked for a table
   only once :data:`MOVE_HOLD` seconds have passed since then, so that the tables settle
   where the proxy sends them and no pattern of requests makes one bounce between processes.
-* ``tables.kind``, ``players``, ``over``, ``listed`` (open to everyone): a summary of each table written with it, which
-  the listing reads (no row's JSON is parsed to list the tables).
+* ``tables.kind``, ``players``, ``over``, ``listed`` (open to everyone): a summary of each
+  table written with it, which the listing reads (no row's JSON is parsed to list the tables).
 
 Every connection runs with :data:`TIMEOUTS` (each below the lease) and TCP keepalives: a
 process paused inside a transaction loses it (and its row locks) within seconds, and no
@@ -516,8 +516,8 @@ class PostgresStore:
                 for row in new:
                     done = db.execute(
                         b"INSERT INTO tables (id, created, seq, game, seats, tbl, owner, epoch, kind, "
-                        b"players, over, listed) VALUES (%s, %s, %s, %s, %s, %s, %s, 1, %s::jsonb ->> 'game', "
-                        b"jsonb_array_length(%s::jsonb), "
+                        b"players, over, listed) VALUES (%s, %s, %s, %s, %s, %s, %s, 1, "
+                        b"%s::jsonb ->> 'game', jsonb_array_length(%s::jsonb), "
                         b"coalesce(jsonb_typeof(%s::jsonb -> 'game_over'), 'null') <> 'null', "
                         b"%s::jsonb -> 'public' = 'true'::jsonb) "
                         b"ON CONFLICT (id) DO NOTHING",
