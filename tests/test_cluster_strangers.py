@@ -283,7 +283,7 @@ def test_the_listing_reads_summary_columns_and_is_kept_a_moment(
     pg_client: tuple[Any, str, list[str]],
 ) -> None:
     c, url, _said = pg_client
-    t = sk.new_table(c, "deerpark", SEATS)
+    t = sk.new_table(c, "deerpark", SEATS, public=True)  # open to everyone: listed
     with psycopg.connect(url, autocommit=True) as con:  # a row whose JSON the listing must not parse
         con.execute(b"UPDATE tables SET tbl = 'not json', seats = 'not json' WHERE id = %s", (t["id"],))
     manager = c.app_ref.state.manager

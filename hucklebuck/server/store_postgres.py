@@ -519,7 +519,7 @@ class PostgresStore:
                         b"players, over, listed) VALUES (%s, %s, %s, %s, %s, %s, %s, 1, "
                         b"%s::jsonb ->> 'game', jsonb_array_length(%s::jsonb), "
                         b"coalesce(jsonb_typeof(%s::jsonb -> 'game_over'), 'null') <> 'null', "
-                        b"%s::jsonb -> 'public' = 'true'::jsonb) "
+                        b"coalesce(%s::jsonb -> 'public' = 'true'::jsonb, false)) "
                         b"ON CONFLICT (id) DO NOTHING",
                         (row.id, now, row.seq, row.game, row.seats, row.table, self.node, row.game, row.seats,
                          row.table, row.table),
