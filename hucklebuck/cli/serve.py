@@ -231,6 +231,12 @@ class _Redact(logging.Filter):
 def _resumed_line(app: Any, db: str, shown: str | None = None) -> str:
     """What a restart found: how many stored tables it resumed, and where the database is
     (``shown``: how to name a database that is not a file, never with its password)."""
+    from ..server.storage import is_database_url
+
+    if shown is None and is_database_url(db):  # the address as given (never its password), not a path
+        from ..server.store_postgres import describe_url
+
+        shown = f"the {describe_url(db)}"
     where = shown if shown is not None else db if db == ":memory:" else os.path.abspath(db)
     tables = getattr(getattr(app.state, "manager", None), "tables", {})
     n = len(tables)
