@@ -95,7 +95,8 @@ def test_out_of_range_arguments_are_refused_naming_the_argument(
 ) -> None:
     kind, message = _error(call)
     assert message.startswith(name), message
-    assert kind in ("OptionsError", "PlayerCountError", "SeatError", "CardError")  # SeatError: a PlayerCountError
+    # (SeatError is the PlayerCountError of a seat out of range)
+    assert kind in ("OptionsError", "PlayerCountError", "SeatError", "CardError")
 
 
 @pytest.mark.single_core
