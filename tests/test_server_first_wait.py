@@ -5,6 +5,7 @@ and never says their connection dropped; once opened, a dropped connection waits
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -68,3 +69,23 @@ def test_a_bad_first_wait_is_refused_in_words(bad: object) -> None:
         r = c.post("/api/tables", json=body)
         assert r.status_code == 400
         assert '"first_wait" must be a number of seconds' in r.json()["error"]["message"]
+
+
+def test_an_opened_seat_stays_opened_across_a_restart_with_no_other_change(tmp_path: Path) -> None:
+    # Ben opens his link and nothing else happens at the table (the computer seats wait for the
+    # person to act); the server restarts: Ben's seat must not wait the long first wait again.
+    cfg = kit.config(db=str(tmp_path / "t.sqlite"), grace=600.0, first_wait=3600.0, bot_pause=0.01)
+    with kit.client(cfg) as c:
+        t = kit.new_table(c, "deerpark", kit.humans_and_bots(2, 2, "heuristic"))
+        with c.websocket_connect(kit.ws_url(t, 0)) as ws:
+            kit.receive_state(ws)
+            with c.websocket_connect(kit.ws_url(t, 1)) as ben:
+                kit.receive_state(ben)
+                _until(ws, lambda m: m["view"]["seats"][1]["opened"])
+    with kit.client(cfg) as c:
+        info = c.get(f"/api/tables/{t['id']}").json()
+        assert info["seats"][1]["opened"] is True and info["seats"][1]["away"] is False
+        with c.websocket_connect(kit.ws_url(t, 0)) as ws:
+            ben = kit.receive_state(ws)["view"]["seats"][1]
+            assert ben["opened"] is True
+            assert ben["grace_left"] is None or ben["grace_left"] <= 600  # the grace, not the first wait

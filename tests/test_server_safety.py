@@ -187,6 +187,10 @@ def test_presence_changes_are_sent_coalesced() -> None:
             await kit.settle(waiting_for_a_person, "a person's turn")
             watcher = kit.Recorder(0)
             table.join(watcher)
+            first = kit.Recorder(1)  # the seat's first opening is stored (and sent) at once
+            table.join(first)
+            table.leave(first)
+            await kit.settle(lambda: not table.pending and table._presence_timer is None, "the seats stored")
             before = len(watcher.texts)
             for _ in range(200):
                 looper = kit.Recorder(1)

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from .manager import TableManager, _Entry
+from .manager import ENDED_MESSAGE, TableManager, _Entry
 from .store import Store, StoredTable, StoreError
 from .tables import ServerTable, TableRefused
 
@@ -204,7 +204,10 @@ class ClusterManager(TableManager):
         from .store_postgres import TableBusy
 
         try:
-            return self.store.claim(table_id)
+            row = self.store.claim(table_id)
+            if row is None and self.store.was_removed(table_id):  # by this process or another
+                raise TableRefused("unknown_table", ENDED_MESSAGE)
+            return row
         except TableBusy:
             raise TableRefused(
                 "moving", "this table is moving to another server; try again in a moment"

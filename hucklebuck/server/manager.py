@@ -22,7 +22,7 @@ from ..packs import GameKind
 from .bots import ComputerSeats
 from .catalog import TableRequest
 from .config import ServerConfig
-from .store import DEAL, Store, StoredMove, StoredTable
+from .store import DEAL, ENDED_KEPT, Store, StoredMove, StoredTable, StoreError
 from .tables import Seat, ServerTable, TableRefused, token_digest
 
 __all__ = ["TableManager", "replay_moves"]
@@ -41,8 +41,10 @@ def replay_moves(game: TrickGame[Any, Any], moves: Sequence[str]) -> None:
             game.apply(text)
 
 
-ENDED_KEPT = 10_000
-"""How many removed tables' ids a server remembers, to tell their links the game ended."""
+ENDED_MESSAGE = (
+    "this table's game is over and the server has since removed it to make room for new tables"
+)
+"""What a link to a table removed to make room is told (the table existed, and its game ended)."""
 
 
 class TableManager:
@@ -144,6 +146,7 @@ class TableManager:
 
     def restore(self) -> None:
         """Load every stored table; one that cannot be restored is reported by id and kept aside."""
+        self.ended = dict.fromkeys(self.store.removed())
         for row in self.store.load_all():
             try:
                 self.tables[row.id] = self._restore(row)
@@ -221,8 +224,12 @@ class TableManager:
         """Forget the oldest finished table nobody is watching, if there is one."""
         for table_id, table in self.tables.items():  # oldest first
             if table.idle and not self.is_pending(table):
+                try:
+                    self.store.delete(table_id)  # its id is kept there: a restart still knows it ended
+                except StoreError as exc:
+                    self.report(f"could not remove the finished table {table_id}: {exc}")
+                    return
                 table.stop()
-                self.store.delete(table_id)
                 del self.tables[table_id]
                 self.ended[table_id] = None
                 while len(self.ended) > ENDED_KEPT:
@@ -237,11 +244,7 @@ class TableManager:
             if table_id in self.broken:
                 raise TableRefused("unrestorable", f"table {table_id} could not be restored after a restart")
             if table_id in self.ended:
-                raise TableRefused(
-                    "unknown_table",
-                    "this table's game is over and the server has since removed it to make room for new "
-                    "tables",
-                )
+                raise TableRefused("unknown_table", ENDED_MESSAGE)
             raise TableRefused("unknown_table", "there is no such table")
         return table
 

@@ -27,6 +27,7 @@ from typing import Final, Protocol
 __all__ = [
     "CHECKPOINT_EVERY",
     "DEAL",
+    "ENDED_KEPT",
     "READS",
     "SCHEMA",
     "SCHEMA_VERSION",
@@ -49,6 +50,9 @@ CHECKPOINT_EVERY: Final = 0.5
 WAL_LIMIT: Final = 32 * 1024 * 1024
 """Bytes the write-ahead log may grow to: past it, a checkpoint waits for the writer, copies the
 whole log into the database and truncates it (``journal_size_limit`` is the same size)."""
+ENDED_KEPT: Final = 10_000
+"""Tables removed to make room whose ids a store keeps (the newest), so their links can say the
+game existed and ended, after a restart too."""
 DEAL: Final = "deal"
 """A stored move that is the deal of the next hand (the engine deals the same cards again on
 replay: the deal follows from the game's seed and its history)."""
@@ -101,7 +105,11 @@ class Store(Protocol):
         ...
 
     def delete(self, table_id: str) -> None:
-        """Forget a table."""
+        """Forget a table, keeping its id among the :meth:`removed` ones."""
+        ...
+
+    def removed(self) -> list[str]:
+        """The ids of tables :meth:`delete` forgot (the newest :data:`ENDED_KEPT`, oldest first)."""
         ...
 
     def close(self) -> None:
@@ -227,6 +235,7 @@ class SQLiteStore:
                 "CREATE TABLE IF NOT EXISTS moves (table_id TEXT NOT NULL, seq INTEGER NOT NULL, "
                 "action TEXT NOT NULL, PRIMARY KEY (table_id, seq))"
             )
+            db.execute("CREATE TABLE IF NOT EXISTS ended (id TEXT PRIMARY KEY, at REAL NOT NULL)")
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA,))
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (str(SCHEMA_VERSION),))
             db.execute("INSERT OR REPLACE INTO meta VALUES ('opened', ?)", (str(time.time()),))
@@ -338,9 +347,32 @@ class SQLiteStore:
         self.commit([row], [])
 
     def delete(self, table_id: str) -> None:
-        """Forget a table."""
-        self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
-        self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+        """Forget a table, keeping its id among the :meth:`removed` ones (one transaction)."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+                db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+                db.execute("INSERT OR REPLACE INTO ended (id, at) VALUES (?, ?)", (table_id, time.time()))
+                db.execute(
+                    "DELETE FROM ended WHERE id NOT IN (SELECT id FROM ended ORDER BY at DESC LIMIT ?)",
+                    (ENDED_KEPT,),
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                _roll_back(db)
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot write the table database {self.path}: {_words(exc)}") from None
+
+    def removed(self) -> list[str]:
+        """The ids of the tables removed to make room (see :meth:`Store.removed`)."""
+        try:
+            rows = self._db.execute("SELECT id FROM ended ORDER BY at").fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot read the table database {self.path}: {_words(exc)}") from None
+        return [r[0] for r in rows]
 
     def close(self) -> None:
         """Checkpoint the write-ahead log and close."""

@@ -45,7 +45,21 @@ from typing import Any, Final
 import psycopg
 from psycopg import errors as pg_errors
 
-from .store import READS, SCHEMA, SCHEMA_VERSION, StoredMove, StoredTable, StoreError
+from .pg_layout import (
+    _ENDED,
+    _LAYOUT,
+    _MOVES_ONLY,
+    _NODE_KEY,
+    _SETUP_LOCK,
+    _SUMMARY,
+    OutcomeUnknown,
+    TableBusy,
+    TableFull,
+    TableMoved,
+    _first_line,
+    describe_url,
+)
+from .store import ENDED_KEPT, READS, SCHEMA, SCHEMA_VERSION, StoredMove, StoredTable, StoreError
 
 __all__ = [
     "HEARTBEAT",
@@ -86,107 +100,6 @@ KEEPALIVES: Final[dict[str, Any]] = {
 }
 """TCP keepalives on every connection: a database that vanished without a reset is noticed."""
 
-
-class TableMoved(StoreError):
-    """The batch touched tables this process no longer owns (another took them over): nothing
-    of it was stored.  ``table_ids`` names them."""
-
-    def __init__(self, table_ids: Sequence[str]) -> None:
-        """Refuse a batch for the tables ``table_ids``."""
-        self.table_ids = tuple(table_ids)
-        names = ", ".join(self.table_ids)
-        super().__init__(f"table(s) {names} are played by another server now: the change was not stored")
-
-
-class TableBusy(StoreError):
-    """Another live process owns the table: ask again in a moment (it is handed over)."""
-
-
-class OutcomeUnknown(StoreError):
-    """The connection dropped while a batch was being committed: it may or may not have been
-    stored (the database restarted, say).  Nobody may be told it was not; the server reloads the
-    tables from the database instead."""
-
-
-class TableFull(StoreError):
-    """This process holds as many tables as it may (its ``bound``): the table was not made."""
-
-
-def describe_url(url: str) -> str:
-    """``database NAME on HOST:PORT`` for messages (never the password)."""
-    try:
-        info = psycopg.conninfo.conninfo_to_dict(url)
-    except psycopg.ProgrammingError:
-        return "the PostgreSQL database (the address could not be read)"
-    host = info.get("host") or "localhost"
-    port = info.get("port") or "5432"
-    name = info.get("dbname") or info.get("user") or "postgres"
-    return f"PostgreSQL database {name} on {host}:{port}"
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    line = text[0] if text else type(exc).__name__
-    return line.removeprefix("connection failed: ").strip()
-
-
-_SETUP_LOCK: Final = 7_204_518_136  # an advisory lock key: one process sets the layout up at a time
-
-_LAYOUT: Final = (
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, "
-    "seq BIGINT NOT NULL, game TEXT NOT NULL, seats TEXT NOT NULL, tbl TEXT NOT NULL, "
-    "owner TEXT, epoch BIGINT NOT NULL DEFAULT 1, wanted TEXT)",
-    "CREATE TABLE IF NOT EXISTS moves (table_id TEXT NOT NULL, seq BIGINT NOT NULL, "
-    "action TEXT NOT NULL, epoch BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seq))",
-    "CREATE TABLE IF NOT EXISTS nodes (id TEXT PRIMARY KEY, started DOUBLE PRECISION NOT NULL, "
-    "expires TIMESTAMPTZ NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS tables_owner ON tables (owner)",
-)
-
-_SUMMARY: Final = (
-    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS claimed DOUBLE PRECISION",
-    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS kind TEXT",
-    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS players INTEGER",
-    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS over BOOLEAN NOT NULL DEFAULT false",
-    "UPDATE tables SET kind = game::jsonb ->> 'game', players = jsonb_array_length(seats::jsonb), "
-    "over = coalesce(jsonb_typeof(tbl::jsonb -> 'game_over'), 'null') <> 'null' WHERE kind IS NULL",
-    "CREATE INDEX IF NOT EXISTS tables_created ON tables (created DESC)",
-    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS listed BOOLEAN NOT NULL DEFAULT false",
-    "UPDATE tables SET listed = true WHERE tbl::jsonb -> 'public' = 'true'::jsonb AND NOT listed",
-    "CREATE INDEX IF NOT EXISTS tables_listed ON tables (created DESC) WHERE listed",
-)
-"""Added to a database made before the hand-over hold and the listing's summary columns (once: a
-process that finds them there runs none of this, so its start locks nothing the others use)."""
-
-_MOVES_ONLY: Final = (
-    b"WITH d AS MATERIALIZED (SELECT %(batch)s::jsonb AS j), "
-    b"want AS MATERIALIZED (SELECT e.key AS id, e.value::bigint AS epoch "
-    b"FROM d, jsonb_each_text(d.j->'e') AS e), "
-    b"ok AS (SELECT t.id, t.owner, t.epoch FROM tables t WHERE t.id = ANY(ARRAY(SELECT id FROM want)) "
-    b"ORDER BY t.id FOR UPDATE), "
-    b"n AS (SELECT count(*) AS c FROM ok JOIN want w ON w.id = ok.id AND w.epoch = ok.epoch "
-    b"WHERE ok.owner = %(node)s), "
-    b"go AS (SELECT (SELECT c FROM n) = (SELECT count(*) FROM want) AS yes), "
-    b"ins AS (INSERT INTO moves (table_id, seq, action, epoch) "
-    b"SELECT m.t, m.s, m.a, (d.j->'e'->>m.t)::bigint "
-    b"FROM d, jsonb_to_recordset(d.j->'m') AS m(t text, s bigint, a text) "
-    b"WHERE (SELECT yes FROM go)), "
-    b"upd AS (UPDATE tables SET tbl = f.value, over = coalesce(jsonb_typeof(f.value::jsonb->'game_over'), "
-    b"'null') <> 'null' FROM d, jsonb_each_text(d.j->'f') AS f "
-    b"WHERE tables.id = f.key AND (SELECT yes FROM go)) "
-    b"SELECT c FROM n"
-)
-"""Moves (and the table fields some of them carry) in one statement, written only if every
-table's row, locked, still names the writer and its epoch.
-
-The batch is one JSON parameter (``e``: each table's epoch, ``m``: the moves, ``f``: the
-fields by table): one value for the driver to send instead of a list per column, and a
-statement whose generic plan PostgreSQL keeps (every row is found by its key: the tables'
-rows through their primary key, whatever the number of tables), so that once prepared it
-is neither planned again nor parsed again."""
-
-_NODE_KEY: Final = "hashtextextended('hucklebuck-node:' || %s, 0)"
 
 
 class PostgresStore:
@@ -281,6 +194,8 @@ class PostgresStore:
             if not {"meta", "tables", "moves", "nodes"} <= names:  # (each statement: if not there)
                 for statement in _LAYOUT:
                     db.execute(statement.encode())
+            if "ended" not in names:  # (added after the first layout: the tables removed to make room)
+                db.execute(_ENDED.encode())
             has = db.execute(
                 b"SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() "
                 b"AND table_name = 'tables' AND column_name = 'listed'"
@@ -602,10 +517,31 @@ class PostgresStore:
                 )
                 if done.rowcount == 1:
                     self._db.execute(b"DELETE FROM moves WHERE table_id = %s", (table_id,))
+                    self._db.execute(
+                        b"INSERT INTO ended (id, at) VALUES (%s, %s) "
+                        b"ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+                        (table_id, time.time()),
+                    )
+                    self._db.execute(
+                        b"DELETE FROM ended WHERE id NOT IN (SELECT id FROM ended ORDER BY at DESC LIMIT %s)",
+                        (ENDED_KEPT,),
+                    )
 
         self._run("write", work)
         with self._lock:
             self._epochs.pop(table_id, None)
+
+    def removed(self) -> list[str]:
+        """The ids of the tables removed to make room, by any process (oldest first)."""
+        rows = self._run("read", lambda: self._db.execute(b"SELECT id FROM ended ORDER BY at").fetchall())
+        return [r[0] for r in rows]
+
+    def was_removed(self, table_id: str) -> bool:
+        """Whether ``table_id`` was removed to make room (by any process)."""
+        row = self._run(
+            "read", lambda: self._db.execute(b"SELECT 1 FROM ended WHERE id = %s", (table_id,)).fetchone()
+        )
+        return row is not None
 
     def listing(self) -> list[dict[str, Any]]:
         """Every table open to everyone of every process (a private one is never listed), newest

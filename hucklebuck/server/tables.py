@@ -322,7 +322,9 @@ class ServerTable:
         if seat is not None:
             info = self.seats[seat]
             info.connections += 1
-            info.opened = True
+            if not info.opened:  # stored at once (no change of seq): a restart keeps it
+                info.opened = True
+                self._store_seats()
             timer = self._grace.pop(seat, None)
             info.grace_until = None
             if timer is not None:
@@ -436,6 +438,12 @@ class ServerTable:
             self.notice(f"{info.name} is back and plays again")
 
         self._safe_change(mutate)
+
+    def _store_seats(self) -> None:
+        """Store the table whole with the batch being written (the seats changed, not the game):
+        everyone is sent the state once it is stored, as after any change."""
+        self.manager.begin(self)
+        self.manager.queue(self, None, None)
 
     def _safe_change(self, mutate: Callable[[], None]) -> None:
         """A change the server makes by itself (a deal, a takeover): stored whole."""
