@@ -53,6 +53,7 @@ from typing import Any
 
 from . import parallel
 from ._core import get_core
+from ._tournament_check import check_all as _check_all
 from .games.base import Phase
 from .games.engine import TrickGame
 from .packs import GameKind
@@ -65,7 +66,6 @@ from .tournament import (
     KindResult,
     TournamentResult,
     TournamentStopped,
-    _check_all,
     _deal_seed,
     _kinds,
     _run_deals,
