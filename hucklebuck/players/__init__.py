@@ -186,7 +186,7 @@ def _learned(game: GameKind, seed: int | None, path: _Path | None) -> Player[Any
         from ..learn.player import LearnedPlayer, shipped_weights
     except ImportError as exc:  # NumPy missing
         raise ImportError(
-            f"the {LEARNED_KIND!r} player needs NumPy: pip install 'hucklebuck[pettingzoo]' ({exc})"
+            f"the {LEARNED_KIND!r} player needs NumPy: pip install 'hucklebuck[learn]' ({exc})"
         ) from exc
     if path is None:
         path = shipped_weights(game)

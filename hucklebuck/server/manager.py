@@ -13,15 +13,18 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..cli.common import GAMES
 from ..games.engine import TrickGame
 from ..packs import GameKind
-from .bots import ComputerSeats
+from ..players import PLAYER_KINDS
+from ..words.people import seat_label
+from .bots import FALLBACK_KIND, ComputerSeats
 from .catalog import TableRequest
 from .config import ServerConfig
+from .learned import OfferedPolicy, load_offers
 from .store import DEAL, Store, StoredMove, StoredTable
 from .tables import Seat, ServerTable, TableRefused, token_digest
 
@@ -55,8 +58,10 @@ class TableManager:
         *,
         report: Callable[[str], None] = lambda _m: None,
         hinter: Callable[[TrickGame[Any, Any], int], dict[str, Any]] | None = None,
+        offers: Mapping[str, OfferedPolicy] | None = None,
     ) -> None:
-        """Tables kept in ``store``; ``report`` tells the operator about trouble."""
+        """Tables kept in ``store``; ``report`` tells the operator about trouble; ``offers``: the
+        trained policies offered for computer seats (default: ``config.learned``, loaded)."""
         self.config = config
         self.store = store
         self.report = report
@@ -72,7 +77,10 @@ class TableManager:
         self.connections = 0
         self.closing = False
         cfg = config
-        self.bots = ComputerSeats(cfg.bot_threads, cfg.bot_pause, cfg.hint_threads, cfg.hint_queue)
+        self.offers = load_offers(cfg.learned) if offers is None else offers
+        self.bots = ComputerSeats(
+            cfg.bot_threads, cfg.bot_pause, cfg.hint_threads, cfg.hint_queue, offers=self.offers
+        )
         self._undo: dict[str, tuple[ServerTable, tuple[Any, ...]]] = {}
         self._batch: list[_Entry] = []
 
@@ -171,7 +179,31 @@ class TableManager:
         fields = json.loads(row.table)
         if not isinstance(fields, dict):
             raise ValueError("the table's fields are not an object")
-        return ServerTable(self, row.id, spec, game, seats, int(row.seq), fields)
+        table = ServerTable(self, row.id, spec, game, seats, int(row.seq), fields)
+        self._check_policies(table)
+        return table
+
+    def _check_policies(self, table: ServerTable) -> None:
+        """Say so, to the operator and at the table, when a restored computer seat plays a trained
+        policy this server does not offer (or no longer fits): the fallback player takes that seat
+        until the server is started with the policy again (the seat keeps its name for that)."""
+        for i, seat in enumerate(table.seats):
+            name = seat.player
+            if seat.kind != "computer" or name is None or name in PLAYER_KINDS:
+                continue
+            offered = self.offers.get(name)
+            why = (
+                f"the trained policy {name!r} is not offered by this server"
+                f" (start it with --learned {name}=PATH)"
+                if offered is None
+                else offered.fits(table.game.kind, table.game.players)
+            )
+            if why is None:
+                continue
+            self.report(f"table {table.id}, {seat_label(i)}: {why}; the {FALLBACK_KIND} player plays it")
+            text = f"{seat.name}: {why.split(' (')[0]}, so the {FALLBACK_KIND} player plays this seat"
+            if text not in table.fields.get("notices", []):
+                table.notice(text)
 
     def start(self) -> None:
         """Set every restored table going (on the event loop): computer seats, deals, grace periods."""
