@@ -89,7 +89,7 @@ def test_a_table_with_trained_policy_seats_plays_a_whole_game(policy: str) -> No
     assert summary["over"] and summary["winners"] == view["game_over"]["winners"]
     shown = {s["seat"]: (s["player"], s["player_text"]) for s in view["seats"]}
     assert shown[1] == shown[3] == ("dp4", "computer: trained (dp4)")
-    assert not [n for n in notices if "could not decide" in n or "plays this seat" in n], notices
+    assert not [n for n in notices if "could not decide" in n or "player plays" in n], notices
     assert not reports, reports
 
 
@@ -168,7 +168,7 @@ def test_a_restart_keeps_a_policy_seat_and_says_so_when_the_policy_is_gone(
             ws.send_json({"type": "act", "action": m["view"]["legal"][0]["id"], "seq": m["seq"]})
             again = _until_to_act(ws, 0)  # the policy's seats moved round to the person again
             assert again["seq"] > m["seq"]
-            assert not [n for n in _notices(again) if "plays this seat" in n or "could not decide" in n]
+            assert not [n for n in _notices(again) if "player plays" in n or "could not decide" in n]
     assert not reports, reports
     # Restarted without it: the server says so, to its operator and at the table; the heuristic
     # player keeps the seats going, and the seats still name the policy for a later restart.
@@ -177,18 +177,16 @@ def test_a_restart_keeps_a_policy_seat_and_says_so_when_the_policy_is_gone(
         with c.websocket_connect(kit.ws_url(t, 0)) as ws:
             m = _until_to_act(ws, 0)
             said = [n for n in _notices(m) if "dp4" in n]
+            assert said[-1].startswith("Computer 2, Computer 3 and Computer 4: "), said
             assert said and "the trained policy 'dp4' is not offered by this server, so the heuristic " \
-                "player plays this seat" in said[-1], _notices(m)  # fmt: skip
+                "player plays them" in said[-1], _notices(m)  # fmt: skip
             assert [s["player"] for s in m["view"]["seats"]][1:] == ["dp4"] * 3
             ws.send_json({"type": "act", "action": m["view"]["legal"][0]["id"], "seq": m["seq"]})
             assert _until_to_act(ws, 0)["seq"] > m["seq"]
-    assert len(reports) == 3 and all(
-        f"table {t['id']}, seat " in r
-        and "the trained policy 'dp4' is not offered by this server "
-        "(start it with --learned dp4=PATH); the heuristic player plays it"
-        in r
-        for r in reports
-    ), reports
+    assert reports == [
+        f"table {t['id']}, seat 2, seat 3 and seat 4: the trained policy 'dp4' is not offered by this server"
+        " (start it with --learned dp4=PATH); the heuristic player plays them"
+    ]
 
 
 def test_every_offered_checkpoint_is_checked_when_the_server_starts(policy: str, tmp_path: Any) -> None:
@@ -201,10 +199,15 @@ def test_every_offered_checkpoint_is_checked_when_the_server_starts(policy: str,
         LearnedOfferError, match=f"{damaged} is not a checkpoint of python -m hucklebuck.learn"
     ):
         create_app(kit.config(learned=(("dp4", str(damaged)),)))
-    text = tmp_path / "notes.npz"
+    text = tmp_path / "notes.npz"  # not an archive at all
     text.write_text("just some words\n")
-    with pytest.raises(LearnedOfferError, match="is not a checkpoint"):
+    with pytest.raises(LearnedOfferError, match=r"is not a checkpoint .* \(not an .npz archive\)"):
         load_offers([("dp4", str(text))])
+    np.savez(str(tmp_path / "other.npz"), weights=np.zeros(3))
+    with pytest.raises(
+        LearnedOfferError, match=r"damaged or of another kind: meta is not a file in the archive\)"
+    ):
+        load_offers([("dp4", str(tmp_path / "other.npz"))])
     net = Network.load(policy)
     net.params["w1"] = net.params["w1"][:10]
     net.save(str(tmp_path / "cut.npz"))

@@ -86,7 +86,7 @@ def load_offers(pairs: Sequence[tuple[str, str]]) -> Mapping[str, OfferedPolicy]
     if not pairs:
         return {}
     try:
-        from ..learn.player import load_network
+        from ..learn import Network
     except ImportError as exc:
         raise LearnedOfferError(
             f"offering a trained policy needs NumPy, which is not installed: {INSTALL_HINT} ({exc})"
@@ -99,19 +99,23 @@ def load_offers(pairs: Sequence[tuple[str, str]]) -> Mapping[str, OfferedPolicy]
         if name in out:
             raise LearnedOfferError(f"the name {name!r} is given to two trained policies: give each its own")
         where = os.path.abspath(path)
+        if os.path.isdir(where):
+            raise LearnedOfferError(f"trained policy {name!r}: {where} is a folder: name a checkpoint in it")
         if not os.path.isfile(where):
             raise LearnedOfferError(f"trained policy {name!r}: there is no file {where}")
+        not_one = f"trained policy {name!r}: {where} is not a checkpoint of python -m hucklebuck.learn"
         try:
-            net = load_network(where)
-        except HucklebuckError as exc:
-            raise LearnedOfferError(
-                f"trained policy {name!r}: {where} is not a checkpoint of python -m hucklebuck.learn"
-                f" (it could not be read: {_first_line(exc)})"
-            ) from None
+            with open(where, "rb") as fh:
+                head = fh.read(4)
+        except OSError as exc:
+            raise LearnedOfferError(f"trained policy {name!r}: cannot read {where}: {exc.strerror}") from None
+        if head != b"PK\x03\x04":  # every .npz file is a zip archive
+            raise LearnedOfferError(f"{not_one} (not an .npz archive)")
+        try:
+            net = Network.load(where)
         except Exception as exc:  # a damaged archive raises whatever its reader meets
             raise LearnedOfferError(
-                f"trained policy {name!r}: {where} is not a checkpoint of python -m hucklebuck.learn"
-                f" (it is damaged or of another kind: {_first_line(exc)})"
+                f"{not_one} (it is damaged or of another kind: {_first_line(exc)})"
             ) from None
         lo, hi = next(s.player_range for s in GAMES.values() if s.kind is net.kind)
         if not lo <= net.players <= hi:
@@ -132,5 +136,7 @@ def load_offers(pairs: Sequence[tuple[str, str]]) -> Mapping[str, OfferedPolicy]
 
 
 def _first_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text[:200]
+    """The start of ``exc``'s message, cut at a word within about 120 characters."""
+    said = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc  # no quotes around it
+    text = " ".join(str(said).split()) or type(exc).__name__
+    return text if len(text) <= 120 else text[:120].rsplit(" ", 1)[0] + " ..."

@@ -44,6 +44,11 @@ def replay_moves(game: TrickGame[Any, Any], moves: Sequence[str]) -> None:
             game.apply(text)
 
 
+def _listed(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 ENDED_KEPT = 10_000
 """How many removed tables' ids a server remembers, to tell their links the game ended."""
 
@@ -184,9 +189,10 @@ class TableManager:
         return table
 
     def _check_policies(self, table: ServerTable) -> None:
-        """Say so, to the operator and at the table, when a restored computer seat plays a trained
-        policy this server does not offer (or no longer fits): the fallback player takes that seat
-        until the server is started with the policy again (the seat keeps its name for that)."""
+        """Say so, to the operator and at the table, when restored computer seats play a trained
+        policy this server does not offer (or that no longer fits): the fallback player takes those
+        seats until the server is started with the policy again (the seats keep its name for that)."""
+        unplayed: dict[str, list[int]] = {}
         for i, seat in enumerate(table.seats):
             name = seat.player
             if seat.kind != "computer" or name is None or name in PLAYER_KINDS:
@@ -198,10 +204,14 @@ class TableManager:
                 if offered is None
                 else offered.fits(table.game.kind, table.game.players)
             )
-            if why is None:
-                continue
-            self.report(f"table {table.id}, {seat_label(i)}: {why}; the {FALLBACK_KIND} player plays it")
-            text = f"{seat.name}: {why.split(' (')[0]}, so the {FALLBACK_KIND} player plays this seat"
+            if why is not None:
+                unplayed.setdefault(why, []).append(i)
+        for why, seats in unplayed.items():
+            where = _listed([seat_label(i) for i in seats])
+            them = "it" if len(seats) == 1 else "them"
+            self.report(f"table {table.id}, {where}: {why}; the {FALLBACK_KIND} player plays {them}")
+            who = _listed([table.seats[i].name for i in seats])
+            text = f"{who}: {why.split(' (')[0]}, so the {FALLBACK_KIND} player plays {them}"
             if text not in table.fields.get("notices", []):
                 table.notice(text)
 
