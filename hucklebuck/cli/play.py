@@ -28,6 +28,7 @@ from .common import (
     add_ascii_argument,
     add_option_argument,
     game_spec,
+    learned_players,
     make_output,
     parse_kinds,
     parse_options,
@@ -208,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
     for i, s in enumerate(s for s in range(players) if s not in humans):
         bot_kind[s] = kinds[i % len(kinds)]
     bots = _Bots(spec, bot_kind, bot_seed, learned if LEARNED_KIND in kinds else None)
+    if bots.learned is not None and learned is not None:
+        learned_players(bots.learned, players, learned)  # before the table is shown
     names = _names(players, humans)
     limit = (
         args.hands

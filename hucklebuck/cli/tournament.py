@@ -21,6 +21,7 @@ from .common import (
     add_game_argument,
     add_option_argument,
     game_spec,
+    learned_players,
     parse_kinds,
     parse_options,
     positive_int,
@@ -145,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
     kinds = parse_kinds(str(args.bots), (*_KINDS, LEARNED_KIND) if args.learned else _KINDS)
     extra: dict[str, Any] = {}
     if args.learned:
-        make_player(LEARNED_KIND, spec.kind, path=args.learned)  # a bad file is refused before any game
+        trained = make_player(LEARNED_KIND, spec.kind, path=args.learned)  # a bad file: before any game
+        if LEARNED_KIND in kinds:
+            args.players = learned_players(trained, args.players, args.learned)  # its size unless told
         extra["custom"] = {LEARNED_KIND: functools.partial(_learned, spec.kind, args.learned)}
     # the player count is checked by run_tournament, after the options (eight_player_turnup allows 8)
     stopped = None
