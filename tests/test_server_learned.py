@@ -259,3 +259,26 @@ def test_without_numpy_offering_a_policy_names_the_extra(policy: str) -> None:
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert clean.returncode == 0, clean.stderr
+
+
+def test_weights_shipped_with_the_library_are_a_player_kind_everywhere(
+    policy: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # None ship today: a file learned-NAME.npz in the package's weights folder is the kind learned-NAME.
+    import shutil
+
+    import hucklebuck.players as players
+    from hucklebuck.players import make_player
+
+    assert players.shipped_learned_kinds() == {}
+    shutil.copy(policy, tmp_path / "learned-dp4.npz")
+    monkeypatch.setattr(players, "SHIPPED_WEIGHTS", str(tmp_path))
+    assert players.shipped_learned_kinds() == {"learned-dp4": str(tmp_path / "learned-dp4.npz")}
+    assert isinstance(make_player("learned-dp4", "deerpark"), LearnedPlayer)
+    with kit.client() as c:  # offered without --learned
+        games = {g["name"]: g for g in c.get("/api/games").json()["games"]}
+        assert "learned-dp4" in [p["name"] for p in games["deerpark"]["computer_players"]]
+        t = kit.new_table(c, "deerpark", kit.humans_and_bots(1, 3, "learned-dp4"))
+        assert [s["player"] for s in t["seats"]][1:] == ["learned-dp4"] * 3
+    with pytest.raises(LearnedOfferError, match="kept for weights shipped with the library"):
+        load_offers([("learned-mine", policy)])

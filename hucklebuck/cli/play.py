@@ -16,7 +16,14 @@ from ..games.base import Phase
 from ..games.engine import TrickGame
 from ..games.persist import load_json
 from ..packs import GameKind
-from ..players import DEFAULT_PLAYER_KIND, LEARNED_KIND, PLAYER_KINDS, Player, make_player
+from ..players import (
+    DEFAULT_PLAYER_KIND,
+    LEARNED_KIND,
+    PLAYER_KINDS,
+    Player,
+    make_player,
+    shipped_learned_kinds,
+)
 from ..players.hints import Hint
 from ..players.hints import hint as make_hint
 from ..words.people import computer_label, seat_label, short_name
@@ -165,7 +172,8 @@ def _load(path: str) -> tuple[GameSpec, TrickGame[Any, Any], dict[str, Any]]:
 def _kinds(text: str | None, learned: str | None = None) -> list[str]:
     if text is None:
         return [DEFAULT_PLAYER_KIND]
-    return parse_kinds(text, (*PLAYER_KINDS, LEARNED_KIND) if learned else PLAYER_KINDS)
+    allowed = (*PLAYER_KINDS, *shipped_learned_kinds())  # and trained weights shipped with the library
+    return parse_kinds(text, (*allowed, LEARNED_KIND) if learned else allowed)
 
 
 def run(args: argparse.Namespace) -> int:

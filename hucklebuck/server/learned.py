@@ -20,7 +20,7 @@ from typing import Any
 from ..cli.common import GAMES
 from ..errors import HucklebuckError
 from ..packs import GameKind
-from ..players import LEARNED_KIND, PLAYER_KINDS
+from ..players import LEARNED_KIND, PLAYER_KINDS, shipped_learned_kinds
 from ..players.seer import SEER_KINDS
 
 __all__ = ["INSTALL_HINT", "LearnedOfferError", "OfferedPolicy", "load_offers", "parse_offer"]
@@ -76,26 +76,38 @@ def parse_offer(text: str) -> tuple[str, str]:
         )
     if name in PLAYER_KINDS or name in SEER_KINDS or name == LEARNED_KIND:
         raise LearnedOfferError(f"{name!r} is the name of a built-in computer player: choose another name")
+    if name.startswith(f"{LEARNED_KIND}-"):
+        raise LearnedOfferError(
+            f"{name!r}: names beginning {LEARNED_KIND}- are kept for weights shipped with the library:"
+            " choose another name"
+        )
     return name, path
 
 
-def load_offers(pairs: Sequence[tuple[str, str]]) -> Mapping[str, OfferedPolicy]:
+def load_offers(
+    pairs: Sequence[tuple[str, str]], shipped: Mapping[str, str] | None = None
+) -> Mapping[str, OfferedPolicy]:
     """Each ``(NAME, PATH)`` loaded and checked; :class:`LearnedOfferError` names the first file that
     cannot be offered and why (not found, not a checkpoint, a game or size the server does not seat,
-    NumPy missing).  An empty ``pairs`` imports nothing."""
-    if not pairs:
+    NumPy missing).  ``shipped``: the library's own trained kinds
+    (:func:`~hucklebuck.players.shipped_learned_kinds`, the default), offered too where NumPy is
+    installed.  Nothing to offer imports nothing."""
+    names = [parse_offer(f"{name}={path}") for name, path in pairs]
+    extra = list((shipped_learned_kinds() if shipped is None else shipped).items())
+    if not names and not extra:
         return {}
     try:
         from ..learn import Network
     except ImportError as exc:
+        if not names:
+            return {}  # the shipped weights wait for NumPy; the host asked for nothing
         raise LearnedOfferError(
             f"offering a trained policy needs NumPy, which is not installed: {INSTALL_HINT} ({exc})"
         ) from None
     from ..games.tensors import layout
 
     out: dict[str, OfferedPolicy] = {}
-    for raw_name, path in pairs:
-        name, _ = parse_offer(f"{raw_name}={path}")
+    for name, path in names + extra:
         if name in out:
             raise LearnedOfferError(f"the name {name!r} is given to two trained policies: give each its own")
         where = os.path.abspath(path)
