@@ -245,12 +245,18 @@ def test_without_numpy_offering_a_policy_names_the_extra(policy: str) -> None:
     code = (
         "import sys; sys.modules['numpy'] = None\n"
         "import hucklebuck, hucklebuck.server.app, hucklebuck.server.learned\n"
+        "from hucklebuck.players import make_player\n"
+        "try:\n"
+        f"    make_player('learned', 'deerpark', path={policy!r})\n"
+        "except ImportError as exc:\n"
+        "    print(exc, file=sys.stderr)\n"
         "from hucklebuck.cli import main\n"
         f"sys.exit(main(['serve', '--db', ':memory:', '--port', '0', '--learned', 'dp4={policy}']))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          env=os.environ | {"PYTHONWARNINGS": "ignore"})  # fmt: skip
     assert out.returncode == 2, out.stderr
+    assert "the 'learned' player needs NumPy: pip install 'hucklebuck[learn]'" in out.stderr
     assert "offering a trained policy needs NumPy, which is not installed: pip install 'hucklebuck[learn]'" \
         in out.stderr and "Traceback" not in out.stderr  # fmt: skip
     clean = subprocess.run(
