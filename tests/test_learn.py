@@ -148,7 +148,7 @@ def test_the_tournament_command_seats_a_checkpoint(
     shown = capsys.readouterr().out
     assert "learned" in shown and "8 games" in shown
     assert cli_main(["tournament", "deerpark", "--bots", "learned,random", "--games", "8"]) == 2
-    assert "unknown player kind 'learned'" in capsys.readouterr().err
+    assert "--bots learned needs --learned PATH" in capsys.readouterr().err
 
 
 @pytest.mark.single_core

@@ -74,9 +74,26 @@ def parse_kinds(text: str, allowed: Sequence[str]) -> list[str]:
     if not kinds:
         raise CliError(f"--bots needs at least one kind: {', '.join(allowed)}")
     for k in kinds:
+        if k == "learned" and k not in allowed:
+            raise CliError(
+                "--bots learned needs --learned PATH, the checkpoint it plays"
+                " (written by python -m hucklebuck.learn train)"
+            )
         if k not in allowed:
             raise CliError(f"unknown player kind {k!r} for --bots (use {', '.join(allowed)})")
     return kinds
+
+
+def learned_players(player: Any, players: int | None, path: str) -> int:
+    """The table size of a ``--learned`` checkpoint's ``player``; :class:`CliError` if ``players``
+    (``--players``, ``None``: not given) is another."""
+    trained = int(player.players)
+    if players is not None and players != trained:
+        raise CliError(
+            f"the checkpoint {path} was trained for {trained} players, not {players}"
+            f" (use --players {trained}, or a checkpoint trained for {players})"
+        )
+    return trained
 
 
 @dataclass(frozen=True)

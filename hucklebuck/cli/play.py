@@ -16,7 +16,14 @@ from ..games.base import Phase
 from ..games.engine import TrickGame
 from ..games.persist import load_json
 from ..packs import GameKind
-from ..players import DEFAULT_PLAYER_KIND, LEARNED_KIND, PLAYER_KINDS, Player, make_player
+from ..players import (
+    DEFAULT_PLAYER_KIND,
+    LEARNED_KIND,
+    PLAYER_KINDS,
+    Player,
+    make_player,
+    shipped_learned_kinds,
+)
 from ..players.hints import Hint
 from ..players.hints import hint as make_hint
 from ..words.people import computer_label, seat_label, short_name
@@ -28,6 +35,7 @@ from .common import (
     add_ascii_argument,
     add_option_argument,
     game_spec,
+    learned_players,
     make_output,
     parse_kinds,
     parse_options,
@@ -164,7 +172,8 @@ def _load(path: str) -> tuple[GameSpec, TrickGame[Any, Any], dict[str, Any]]:
 def _kinds(text: str | None, learned: str | None = None) -> list[str]:
     if text is None:
         return [DEFAULT_PLAYER_KIND]
-    return parse_kinds(text, (*PLAYER_KINDS, LEARNED_KIND) if learned else PLAYER_KINDS)
+    allowed = (*PLAYER_KINDS, *shipped_learned_kinds())  # and trained weights shipped with the library
+    return parse_kinds(text, (*allowed, LEARNED_KIND) if learned else allowed)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -208,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
     for i, s in enumerate(s for s in range(players) if s not in humans):
         bot_kind[s] = kinds[i % len(kinds)]
     bots = _Bots(spec, bot_kind, bot_seed, learned if LEARNED_KIND in kinds else None)
+    if bots.learned is not None and learned is not None:
+        learned_players(bots.learned, players, learned)  # before the table is shown
     names = _names(players, humans)
     limit = (
         args.hands

@@ -35,6 +35,7 @@ examples:
   hucklebuck serve --port 9000 --db games.sqlite
   hucklebuck serve --host 0.0.0.0 --origin https://cards.example.org
   hucklebuck serve --db postgresql://cards@db.example.org/tables   (several servers, one database)
+  hucklebuck serve --learned dp4=run/final.npz  (a trained policy for computer seats, named dp4)
 """
 
 
@@ -63,6 +64,15 @@ def _rate(text: str) -> float:
     if not 0 < value <= MAX_RATE:
         raise argparse.ArgumentTypeError(f"must be a number above 0 and at most {MAX_RATE}, not {text}")
     return value
+
+
+def _offer(text: str) -> tuple[str, str]:
+    from ..server.learned import LearnedOfferError, parse_offer
+
+    try:
+        return parse_offer(text)
+    except LearnedOfferError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _port(text: str) -> int:
@@ -199,6 +209,16 @@ def register(subparsers: Any) -> None:
         help=f"the computer player that sits in for an absent person (default {d.takeover_player})",
     )
     p.add_argument(
+        "--learned",
+        action="append",
+        default=[],
+        type=_offer,
+        metavar="NAME=PATH",
+        help="offer the trained policy in the checkpoint PATH (of python -m hucklebuck.learn; needs "
+        "hucklebuck[learn]) for computer seats, listed in the lobby as NAME (repeatable); each file is "
+        "checked at start-up",
+    )
+    p.add_argument(
         "--rate",
         type=_rate,
         default=d.rate,
@@ -270,6 +290,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..server.app import create_app
     from ..server.config import ServerConfig
+    from ..server.learned import LearnedOfferError
     from ..server.netlimits import (
         ConnectionLimits,
         accept_backlog,
@@ -312,11 +333,12 @@ def run(args: argparse.Namespace) -> int:
         create_rate=args.create_rate / 60,
         create_burst=max(d.create_burst, int(args.create_rate / 3)),
         max_computer_tables=args.max_computer_tables,
+        learned=tuple(args.learned),
     )
     _check_port(args.host, args.port)
     try:
         app = create_app(config)
-    except StoreError as exc:
+    except (StoreError, LearnedOfferError) as exc:
         raise CliError(str(exc)) from None
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).addFilter(_Redact())

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..boards import run_board_match
 from ..packs import GameKind
-from ..players import LEARNED_KIND, PLAYER_KINDS, make_player
+from ..players import LEARNED_KIND, PLAYER_KINDS, make_player, shipped_learned_kinds
 from ..players.seer import SEER_KINDS
 from ..tournament import CHUNK_DEALS, TournamentStopped, run_tournament
 from .common import (
@@ -21,6 +21,7 @@ from .common import (
     add_game_argument,
     add_option_argument,
     game_spec,
+    learned_players,
     parse_kinds,
     parse_options,
     positive_int,
@@ -142,11 +143,21 @@ def run(args: argparse.Namespace) -> int:
     options = parse_options(spec, args.options)
     defaults = spec.options_type().to_dict()
     changed = {k: v for k, v in options.to_dict().items() if v != defaults[k]}
-    kinds = parse_kinds(str(args.bots), (*_KINDS, LEARNED_KIND) if args.learned else _KINDS)
+    shipped = shipped_learned_kinds()  # trained weights shipped with the library, if any
+    allowed = (*_KINDS, *shipped)
+    kinds = parse_kinds(str(args.bots), (*allowed, LEARNED_KIND) if args.learned else allowed)
     extra: dict[str, Any] = {}
+    if any(k in shipped for k in kinds):
+        extra["custom"] = {
+            k: functools.partial(_learned, spec.kind, shipped[k]) for k in kinds if k in shipped
+        }
     if args.learned:
-        make_player(LEARNED_KIND, spec.kind, path=args.learned)  # a bad file is refused before any game
-        extra["custom"] = {LEARNED_KIND: functools.partial(_learned, spec.kind, args.learned)}
+        trained = make_player(LEARNED_KIND, spec.kind, path=args.learned)  # a bad file: before any game
+        if LEARNED_KIND in kinds:
+            args.players = learned_players(trained, args.players, args.learned)  # its size unless told
+        extra["custom"] = extra.get("custom", {}) | {
+            LEARNED_KIND: functools.partial(_learned, spec.kind, args.learned)
+        }
     # the player count is checked by run_tournament, after the options (eight_player_turnup allows 8)
     stopped = None
     try:

@@ -5,8 +5,9 @@
 network) and writes checkpoints; ``python -m hucklebuck.learn evaluate``
 seats a checkpoint in the library's duplicate tournament.  A checkpoint loads
 as a :class:`~hucklebuck.players.Player` with ``make_player("learned", game,
-path=...)``.  This package needs NumPy (the ``pettingzoo`` or ``openspiel``
-extra brings it); ``import hucklebuck`` does not import it.
+path=...)``.  This package needs NumPy (the ``learn`` extra,
+``pip install 'hucklebuck[learn]'``, brings it); ``import hucklebuck`` does
+not import it.
 """
 
 from __future__ import annotations

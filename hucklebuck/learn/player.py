@@ -9,6 +9,7 @@ likes most (or samples one, ``greedy=False``).
 from __future__ import annotations
 
 import os
+import zipfile
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,7 @@ def load_network(path: str | os.PathLike[str]) -> Network:
     naming it."""
     try:
         return Network.load(os.fspath(path))
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
         raise OptionsError(f"cannot load a learned player from {os.fspath(path)!r}: {exc}") from None
 
 

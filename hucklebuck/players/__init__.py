@@ -83,6 +83,7 @@ __all__ = [
     "hand_utility",
     "hands_to_goal",
     "make_player",
+    "shipped_learned_kinds",
 ]
 
 PLAYER_KINDS: tuple[str, ...] = ("mc", "mc-solver", "heuristic", "random", "mc-blind")
@@ -93,6 +94,26 @@ LEARNED_KIND: str = "learned"
 """The kind of a trained network (:mod:`hucklebuck.learn`), made with ``path=`` its checkpoint."""
 
 _Path = str | os.PathLike[str]
+
+SHIPPED_WEIGHTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "learn", "weights")
+"""Where trained weights shipped with the library live: each ``learned-NAME.npz`` there is the
+player kind ``learned-NAME`` (package data of :mod:`hucklebuck.learn`)."""
+
+
+def shipped_learned_kinds() -> dict[str, str]:
+    """The trained policies shipped with the library as player kinds: kind name to weights file
+    (``learned-dp4`` for ``learned-dp4.npz``; empty when none ship).  Reading the list needs no NumPy;
+    playing one does (``pip install 'hucklebuck[learn]'``)."""
+    try:
+        names = sorted(os.listdir(SHIPPED_WEIGHTS))
+    except OSError:
+        return {}
+    return {
+        n[: -len(".npz")]: os.path.join(SHIPPED_WEIGHTS, n)
+        for n in names
+        if n.startswith(f"{LEARNED_KIND}-") and n.endswith(".npz")
+    }
+
 
 DEFAULT_PLAYER_KIND: str = PLAYER_KINDS[0]
 """The strongest player kind: what an empty seat gets unless told otherwise."""
@@ -146,7 +167,9 @@ def make_player(
     inference (each sampled deal counts the same), ``"heuristic"`` the game's
     rule-of-thumb player.  ``"learned"`` is a network trained on the batched
     lane (:mod:`hucklebuck.learn`, which needs NumPy), loaded from the
-    checkpoint at ``path``; ``path`` is for ``"learned"`` only.  An unknown
+    checkpoint at ``path``; ``path`` is for ``"learned"`` only.  A kind
+    ``"learned-NAME"`` of :func:`shipped_learned_kinds` plays weights shipped
+    with the library.  An unknown
     kind or game raises :class:`~hucklebuck.errors.OptionsError` naming the
     valid ones.
 
@@ -159,6 +182,9 @@ def make_player(
     g = GameKind.coerce(game)
     if kind == LEARNED_KIND:
         return _learned(g, seed, path)
+    shipped = shipped_learned_kinds().get(kind) if kind.startswith(f"{LEARNED_KIND}-") else None
+    if shipped is not None and path is None:
+        return _learned(g, seed, shipped)
     if path is not None:
         raise OptionsError(f"path= is for the {LEARNED_KIND!r} player kind only, not {kind!r}")
     from .montecarlo import MonteCarloPlayer
@@ -186,7 +212,7 @@ def _learned(game: GameKind, seed: int | None, path: _Path | None) -> Player[Any
         from ..learn.player import LearnedPlayer, shipped_weights
     except ImportError as exc:  # NumPy missing
         raise ImportError(
-            f"the {LEARNED_KIND!r} player needs NumPy: pip install 'hucklebuck[pettingzoo]' ({exc})"
+            f"the {LEARNED_KIND!r} player needs NumPy: pip install 'hucklebuck[learn]' ({exc})"
         ) from exc
     if path is None:
         path = shipped_weights(game)

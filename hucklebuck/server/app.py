@@ -30,6 +30,7 @@ from .catalog import games_listing, read_table_request
 from .cluster import RETRY_AFTER, ClusterManager, is_shared, table_listing
 from .config import ServerConfig
 from .guard import PageHeaders, RequestGuard, origin_allowed
+from .learned import load_offers
 from .manager import TableManager
 from .netlimits import QuietReport, canonical_table_id, quiet_accept_errors
 from .protocol import (
@@ -230,15 +231,18 @@ def create_app(
     ``report`` gets one line for each problem the operator should know about
     (a stored table that cannot be restored, a failed write); default stderr.
     ``hinter`` replaces :func:`~hucklebuck.server.hints.hint_for`.  Raises
-    :class:`~hucklebuck.server.store.StoreError` if the database cannot be used.
+    :class:`~hucklebuck.server.store.StoreError` if the database cannot be used, and
+    :class:`~hucklebuck.server.learned.LearnedOfferError` (before the database is opened) if a
+    trained policy of ``config.learned`` cannot be offered.
     """
     cfg = config or ServerConfig()
     say = report or QuietReport(lambda line: print(f"hucklebuck serve: {line}", file=sys.stderr, flush=True))
+    offers = load_offers(cfg.learned)  # every offered checkpoint checked before anything else starts
     backing = store if store is not None else open_store(cfg.db)
     if is_shared(backing):  # several processes share the database: tables are claimed one by one
-        manager: TableManager = ClusterManager(cfg, backing, report=say, hinter=hinter)
+        manager: TableManager = ClusterManager(cfg, backing, report=say, hinter=hinter, offers=offers)
     else:
-        manager = TableManager(cfg, backing, report=say, hinter=hinter)
+        manager = TableManager(cfg, backing, report=say, hinter=hinter, offers=offers)
     for note in getattr(backing, "notes", ()):  # a damaged database, read as far as it could be
         say(note)
     for table_id, why in getattr(backing, "lost", {}).items():
@@ -281,7 +285,7 @@ def create_app(
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
     async def api_games(_request: Request) -> Response:
-        return JSONResponse(games_listing())
+        return JSONResponse(games_listing(offers))
 
     async def api_create(request: Request) -> Response:
         length = request.headers.get("content-length", "")
@@ -308,7 +312,7 @@ def create_app(
             return _error(400, "bad_request", "the request body is not JSON")
         host = request.client.host if request.client is not None else ""
         try:
-            req = read_table_request(data, cfg.max_name)
+            req = read_table_request(data, cfg.max_name, offers)
             quotas.check(host, req, manager.tables)
             if isinstance(manager, ClusterManager):  # stored off the event loop
                 table, tokens = await manager.create_async(req)

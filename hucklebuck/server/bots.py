@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from logging import getLogger
 from typing import Any, Protocol
@@ -23,8 +23,9 @@ from typing import Any, Protocol
 from ..actions import Action
 from ..errors import HucklebuckError
 from ..packs import GameKind
-from ..players import make_player
+from ..players import PLAYER_KINDS, make_player
 from ..players.standin import StandIn
+from .learned import OfferedPolicy
 from .protocol import ClientMessage, ProtocolError
 
 __all__ = ["ComputerSeats", "SeatClient", "choose_move", "choose_or_fall_back"]
@@ -51,17 +52,29 @@ class SeatClient(Protocol):
 
 
 def choose_move(
-    player_kind: str, game: GameKind, seed: int, observation: Any, stand_in: bool = False
+    player_kind: str,
+    game: GameKind,
+    seed: int,
+    observation: Any,
+    stand_in: bool = False,
+    offers: Mapping[str, OfferedPolicy] | None = None,
 ) -> Action:
     """One decision of a fresh computer player seeded for this position (runs in the pool); with
-    ``stand_in`` it plays for an absent person (:class:`~hucklebuck.players.standin.StandIn`)."""
-    player = make_player(player_kind, game, seed=seed)
+    ``stand_in`` it plays for an absent person (:class:`~hucklebuck.players.standin.StandIn`).
+    ``player_kind`` is a built-in kind or the name of one of ``offers`` (a trained policy)."""
+    offered = (offers or {}).get(player_kind)
+    player = offered.player(seed) if offered is not None else make_player(player_kind, game, seed=seed)
     action: Action = (StandIn(player) if stand_in else player).choose(observation)
     return action
 
 
 def choose_or_fall_back(
-    player_kind: str, game: GameKind, seed: int, observation: Any, stand_in: bool = False
+    player_kind: str,
+    game: GameKind,
+    seed: int,
+    observation: Any,
+    stand_in: bool = False,
+    offers: Mapping[str, OfferedPolicy] | None = None,
 ) -> tuple[Action, str | None]:
     """One decision that never leaves the table waiting: ``player_kind``'s move, or, if that
     player fails, the :data:`FALLBACK_KIND` player's, or else the first legal move (with
@@ -71,7 +84,7 @@ def choose_or_fall_back(
     failure is also logged, with its traceback when it is not one of the library's errors).
     """
     try:
-        return choose_move(player_kind, game, seed, observation, stand_in), None
+        return choose_move(player_kind, game, seed, observation, stand_in, offers), None
     except Exception as exc:  # any failure: the table must go on
         if isinstance(exc, HucklebuckError):
             why = str(exc)
@@ -102,11 +115,13 @@ within the pause people see before a computer's move."""
 _Result = tuple[Action, str | None]
 
 
-def _choose_all(jobs: list[tuple[str, GameKind, int, Any, bool]]) -> list[_Result | BaseException]:
+def _choose_all(
+    jobs: list[tuple[str, GameKind, int, Any, bool]], offers: Mapping[str, OfferedPolicy]
+) -> list[_Result | BaseException]:
     out: list[_Result | BaseException] = []
     for kind, game, seed, observation, stand_in in jobs:
         try:
-            out.append(choose_or_fall_back(kind, game, seed, observation, stand_in))
+            out.append(choose_or_fall_back(kind, game, seed, observation, stand_in, offers))
         except Exception as exc:  # no legal move at all: one bad decision does not sink the others
             out.append(exc)
     return out
@@ -136,8 +151,19 @@ class ComputerSeats:
     event loop once its pause is over.
     """
 
-    def __init__(self, threads: int, pause: float, hint_threads: int = 1, hint_queue: int = 8) -> None:
+    def __init__(
+        self,
+        threads: int,
+        pause: float,
+        hint_threads: int = 1,
+        hint_queue: int = 8,
+        offers: Mapping[str, OfferedPolicy] | None = None,
+    ) -> None:
         """A pool of ``threads`` threads; each move is sent ``pause`` seconds or more after its turn began.
+
+        ``offers``: the trained policies the server offers, by name; a seat whose player is neither
+        a built-in kind nor one of them (its policy is not offered since a restart) is played by
+        the :data:`FALLBACK_KIND` player (the table was told when it was restored).
 
         Hints (:meth:`run`) have a pool of their own, ``hint_threads`` threads with at most
         ``hint_queue`` hints waiting: so a table's computer seats never wait behind
@@ -150,6 +176,7 @@ class ComputerSeats:
         self.hints = 0
         """Hints being worked out or waiting for a thread."""
         self.pause = pause
+        self.offers: Mapping[str, OfferedPolicy] = dict(offers or {})
         self._queue: list[_Decision] = []
         self._closed = False
         self._secret = secrets.token_bytes(32)
@@ -170,6 +197,8 @@ class ComputerSeats:
         loop = asyncio.get_running_loop()
         seq, observation = client.observation()
         seed = _seed(seed_text, self._secret)
+        if player_kind not in PLAYER_KINDS and player_kind not in self.offers:
+            player_kind = FALLBACK_KIND  # a trained policy this server does not offer (any more)
         if not self._queue:
             gather = min(GATHER, self.pause / 4)
             if gather > 0:
@@ -189,7 +218,7 @@ class ComputerSeats:
         loop = asyncio.get_running_loop()
         for start in range(0, len(batch), _CHUNK):
             part = batch[start : start + _CHUNK]
-            job = loop.run_in_executor(self._pool, _choose_all, [d.job for d in part])
+            job = loop.run_in_executor(self._pool, _choose_all, [d.job for d in part], self.offers)
             job.add_done_callback(lambda j, part=part: self._decided(j, part))  # type: ignore[misc]
 
     def _decided(self, job: asyncio.Future[list[_Result | BaseException]], part: list[_Decision]) -> None:

@@ -8,6 +8,7 @@ GAME`` and ``--option NAME=VALUE`` (:meth:`OptionsBase.describe` and
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,8 @@ from ..errors import HucklebuckError
 from ..games.options import OptionInfo
 from ..players import PLAYER_KINDS
 from ..players.seer import SEER_KINDS
-from ..words.people import COMPUTER_KINDS, choice_label, default_name, option_label
+from ..words.people import COMPUTER_KINDS, choice_label, default_name, offered_words, option_label
+from .learned import OfferedPolicy
 from .protocol import ProtocolError
 
 __all__ = [
@@ -75,8 +77,9 @@ def option_entry(info: OptionInfo) -> dict[str, Any]:
     return entry
 
 
-def games_listing() -> dict[str, Any]:
-    """The body of ``GET /api/games``."""
+def games_listing(offers: Mapping[str, OfferedPolicy] | None = None) -> dict[str, Any]:
+    """The body of ``GET /api/games``; ``offers``: the trained policies the server offers, each
+    listed under its game with the one player count it plays (``players``)."""
     out = []
     for spec in GAMES.values():
         lo, hi = spec.player_range
@@ -89,6 +92,12 @@ def games_listing() -> dict[str, Any]:
                 "computer_players": [
                     {"name": k, "label": COMPUTER_KINDS[k][0], "description": COMPUTER_KINDS[k][1]}
                     for k in PLAYER_KINDS
+                ]
+                + [
+                    {"name": o.name, "label": label, "description": doc, "players": o.players}
+                    for o in (offers or {}).values()
+                    if o.game is spec.kind
+                    for label, doc in (offered_words(o.name),)
                 ],
             }
         )
@@ -128,6 +137,20 @@ class TableRequest:
 
 def _bad(message: str) -> ProtocolError:
     return ProtocolError("bad_request", message)
+
+
+def _unknown_player(player: str, offers: Mapping[str, OfferedPolicy]) -> str:
+    """Why ``player`` names no computer player here, and the names that do."""
+    names = ", ".join(PLAYER_KINDS)
+    if offers:
+        names += f"; or a trained policy this server offers: {', '.join(offers)}"
+    shown = player if len(player) <= 40 else player[:40] + "..."
+    if "/" in player or "\\" in player or "." in player:
+        return (
+            f"{shown!r} is not a computer player's name: a seat names a player from the server's list"
+            f" (GET /api/games), never a file; the host chooses which trained policies to offer ({names})"
+        )
+    return f"unknown computer player {shown!r} (use {names})"
 
 
 def clean_name(value: object, max_len: int, fallback: str) -> str:
@@ -170,8 +193,14 @@ def read_options(spec: GameSpec, data: object) -> Any:
         raise _bad(str(exc)) from None
 
 
-def read_table_request(body: object, max_name: int) -> TableRequest:
-    """Check a ``POST /api/tables`` body; :class:`ProtocolError` (``bad_request``) says what is wrong."""
+def read_table_request(
+    body: object, max_name: int, offers: Mapping[str, OfferedPolicy] | None = None
+) -> TableRequest:
+    """Check a ``POST /api/tables`` body; :class:`ProtocolError` (``bad_request``) says what is wrong.
+
+    A computer seat's ``player`` is one of :data:`~hucklebuck.players.PLAYER_KINDS` or the name of
+    one of ``offers`` (the trained policies the host offers) that plays this game and table size."""
+    offers = offers or {}
     if not isinstance(body, dict):
         raise _bad("the request body must be a JSON object")
     try:
@@ -204,8 +233,14 @@ def read_table_request(body: object, max_name: int) -> TableRequest:
                     f"seat {i}: {player!r} reads every hand, a research tool for measuring players:"
                     " it never sits at a table of people"
                 )
-            if player not in PLAYER_KINDS:
-                raise _bad(f"seat {i}: unknown computer player {player!r} (use {', '.join(PLAYER_KINDS)})")
+            if not isinstance(player, str):
+                raise _bad(f"seat {i}: a computer seat's player is the name of a computer player")
+            if player in offers:
+                unfit = offers[player].fits(spec.kind, players)
+                if unfit is not None:
+                    raise _bad(f"seat {i}: {unfit}")
+            elif player not in PLAYER_KINDS:
+                raise _bad(f"seat {i}: {_unknown_player(player, offers)}")
             name = clean_name(raw.get("name"), max_name, default_name(i, "computer"))
             seats.append(SeatRequest("computer", name, player))
         else:

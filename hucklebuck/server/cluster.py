@@ -34,10 +34,11 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from .learned import OfferedPolicy
 from .manager import ENDED_MESSAGE, TableManager, _Entry
 from .store import Store, StoredTable, StoreError
 from .tables import ServerTable, TableRefused
@@ -86,10 +87,11 @@ class ClusterManager(TableManager):
         *,
         report: Callable[[str], None] = lambda _m: None,
         hinter: Callable[[TrickGame[Any, Any], int], dict[str, Any]] | None = None,
+        offers: Mapping[str, OfferedPolicy] | None = None,
     ) -> None:
         """Tables claimed from the shared ``store`` (a
         :class:`~hucklebuck.server.store_postgres.PostgresStore`)."""
-        super().__init__(config, store, report=report, hinter=hinter)
+        super().__init__(config, store, report=report, hinter=hinter, offers=offers)
         self.store = cast("PostgresStore", store)
         self._stop = threading.Event()
         self._beats: threading.Thread | None = None

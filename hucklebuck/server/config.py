@@ -84,3 +84,7 @@ class ServerConfig:
     """How many rounds a Buck 'Em session lasts unless the table says otherwise."""
     notices: int = 6
     """How many recent table notices each view carries."""
+    learned: tuple[tuple[str, str], ...] = ()
+    """Trained policies offered for computer seats, each ``(NAME, PATH)``: the host's checkpoint
+    files (``hucklebuck serve --learned NAME=PATH``), checked when the server starts; clients pick
+    a NAME (:mod:`hucklebuck.server.learned`)."""

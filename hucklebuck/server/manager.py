@@ -13,15 +13,18 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..cli.common import GAMES
 from ..games.engine import TrickGame
 from ..packs import GameKind
-from .bots import ComputerSeats
+from ..players import PLAYER_KINDS
+from ..words.people import seat_label
+from .bots import FALLBACK_KIND, ComputerSeats
 from .catalog import TableRequest
 from .config import ServerConfig
+from .learned import OfferedPolicy, load_offers
 from .store import DEAL, ENDED_KEPT, Store, StoredMove, StoredTable, StoreError
 from .tables import Seat, ServerTable, TableRefused, token_digest
 
@@ -41,6 +44,11 @@ def replay_moves(game: TrickGame[Any, Any], moves: Sequence[str]) -> None:
             game.apply(text)
 
 
+def _listed(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 ENDED_MESSAGE = (
     "this table's game is over and the server has since removed it to make room for new tables"
 )
@@ -57,8 +65,10 @@ class TableManager:
         *,
         report: Callable[[str], None] = lambda _m: None,
         hinter: Callable[[TrickGame[Any, Any], int], dict[str, Any]] | None = None,
+        offers: Mapping[str, OfferedPolicy] | None = None,
     ) -> None:
-        """Tables kept in ``store``; ``report`` tells the operator about trouble."""
+        """Tables kept in ``store``; ``report`` tells the operator about trouble; ``offers``: the
+        trained policies offered for computer seats (default: ``config.learned``, loaded)."""
         self.config = config
         self.store = store
         self.report = report
@@ -74,7 +84,10 @@ class TableManager:
         self.connections = 0
         self.closing = False
         cfg = config
-        self.bots = ComputerSeats(cfg.bot_threads, cfg.bot_pause, cfg.hint_threads, cfg.hint_queue)
+        self.offers = load_offers(cfg.learned) if offers is None else offers
+        self.bots = ComputerSeats(
+            cfg.bot_threads, cfg.bot_pause, cfg.hint_threads, cfg.hint_queue, offers=self.offers
+        )
         self._undo: dict[str, tuple[ServerTable, tuple[Any, ...]]] = {}
         self._batch: list[_Entry] = []
 
@@ -174,7 +187,36 @@ class TableManager:
         fields = json.loads(row.table)
         if not isinstance(fields, dict):
             raise ValueError("the table's fields are not an object")
-        return ServerTable(self, row.id, spec, game, seats, int(row.seq), fields)
+        table = ServerTable(self, row.id, spec, game, seats, int(row.seq), fields)
+        self._check_policies(table)
+        return table
+
+    def _check_policies(self, table: ServerTable) -> None:
+        """Say so, to the operator and at the table, when restored computer seats play a trained
+        policy this server does not offer (or that no longer fits): the fallback player takes those
+        seats until the server is started with the policy again (the seats keep its name for that)."""
+        unplayed: dict[str, list[int]] = {}
+        for i, seat in enumerate(table.seats):
+            name = seat.player
+            if seat.kind != "computer" or name is None or name in PLAYER_KINDS:
+                continue
+            offered = self.offers.get(name)
+            why = (
+                f"the trained policy {name!r} is not offered by this server"
+                f" (start it with --learned {name}=PATH)"
+                if offered is None
+                else offered.fits(table.game.kind, table.game.players)
+            )
+            if why is not None:
+                unplayed.setdefault(why, []).append(i)
+        for why, seats in unplayed.items():
+            where = _listed([seat_label(i) for i in seats])
+            them = "it" if len(seats) == 1 else "them"
+            self.report(f"table {table.id}, {where}: {why}; the {FALLBACK_KIND} player plays {them}")
+            who = _listed([table.seats[i].name for i in seats])
+            text = f"{who}: {why.split(' (')[0]}, so the {FALLBACK_KIND} player plays {them}"
+            if text not in table.fields.get("notices", []):
+                table.notice(text)
 
     def start(self) -> None:
         """Set every restored table going (on the event loop): computer seats, deals, grace periods."""

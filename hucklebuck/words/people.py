@@ -14,10 +14,12 @@ __all__ = [
     "CHOICE_LABELS",
     "COMPUTER_KINDS",
     "LEARNED_WORDS",
+    "OFFERED_WORDS",
     "OPTION_LABELS",
     "choice_label",
     "computer_label",
     "default_name",
+    "offered_words",
     "option_label",
     "seat_label",
     "seat_number",
@@ -63,9 +65,26 @@ LEARNED_WORDS: tuple[str, str] = ("learned", "plays a policy trained with python
 """The friendly name of a checkpoint seated with ``--learned`` (the terminal and tournaments only)."""
 
 
+OFFERED_WORDS: tuple[str, str] = (
+    "trained ({name})",
+    "plays a policy trained with python -m hucklebuck.learn, offered by this server as {name}",
+)
+"""The friendly name and description of a trained policy a server offers under ``name``
+(``hucklebuck serve --learned NAME=PATH``), each with ``{name}`` to fill in."""
+
+
+def offered_words(name: str) -> tuple[str, str]:
+    """A trained policy the server offers as ``name``: its friendly name and what it does."""
+    label, doc = OFFERED_WORDS
+    return label.format(name=name), doc.format(name=name)
+
+
 def computer_label(kind: str | None) -> str:
-    """A computer seat's kind as every page shows it (``computer: strong``)."""
+    """A computer seat's kind as every page shows it (``computer: strong``); a kind that is none of
+    the built-in ones is a trained policy the server offers (``computer: trained (dp4)``)."""
     words = LEARNED_WORDS if kind == "learned" else COMPUTER_KINDS.get(kind or "")
+    if words is None and kind:
+        words = offered_words(kind)
     return f"computer: {words[0]}" if words else "computer"
 
 

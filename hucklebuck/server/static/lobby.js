@@ -57,16 +57,18 @@ function renderGame() {
   renderOptions(g);
 }
 
-function seatKinds(g) {
+function seatKinds(g, n) {
+  // a trained policy the server offers plays one table size: listed only for that many players
   return [{ value: "human", label: "a person", desc: "gets a secret link to this seat to send them" },
-    ...g.computer_players.filter((c) => !RESEARCH_KINDS.has(c.name)).map((c) => ({ value: c.name,
+    ...g.computer_players.filter((c) => !RESEARCH_KINDS.has(c.name) && (c.players == null || c.players === n))
+      .map((c) => ({ value: c.name,
       label: `computer: ${c.label}`, desc: c.description }))];
 }
 
 function renderSeats() {
   const g = current();
   const n = Number(playersSel.value);
-  const kinds = seatKinds(g);
+  const kinds = seatKinds(g, n);
   const defaultBot = g.computer_players.some((c) => c.name === "mc") ? "mc" : g.computer_players[0].name;
   while (seatChoices.length < n) {
     const i = seatChoices.length;
