@@ -173,3 +173,31 @@ def test_the_command_says_what_is_wrong_in_one_line(
             learn_main(args)
         assert stop.value.code == 2
         assert words in capsys.readouterr().err
+
+
+def test_sampling_never_draws_an_id_of_probability_zero() -> None:
+    # A float32 row of probabilities sums to a little under 1: a draw above its total used to
+    # fall through to the last id (Deer Park's "call spades"), illegal in the play phase, and
+    # stopped a training run after 13 million decisions.
+    np = pytest.importorskip("numpy")
+    from hucklebuck.learn import masked_softmax, sample_ids
+
+    class Edge:
+        def __init__(self, u: float) -> None:
+            self.u = u
+
+        def random(self, shape: tuple[int, int]) -> object:
+            return np.full(shape, self.u)
+
+    probs = np.array([[0.3, 0.69999, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 0.0]], np.float32)
+    for u in (0.0, 0.3, 0.9999999, 1.0 - 2**-53):
+        pick = sample_ids(probs, Edge(u))  # type: ignore[arg-type]
+        assert probs[0, pick[0]] > 0 and probs[1, pick[1]] > 0 and pick[2] == 0, (u, pick)
+    rng = np.random.default_rng(3)
+    logits = rng.normal(size=(4096, 110)).astype(np.float32) * 8
+    mask = (rng.random((4096, 110)) < 0.1).astype(np.int8)
+    mask[:, 7] = 1
+    probs = masked_softmax(logits, mask)
+    for _ in range(20):
+        pick = sample_ids(probs, rng)
+        assert (mask[np.arange(4096), pick] == 1).all()

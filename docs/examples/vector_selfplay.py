@@ -34,6 +34,7 @@ import numpy as np
 from hucklebuck.games import DeerParkObservation
 from hucklebuck.games.ids import action_id
 from hucklebuck.games.tensors import layout, tensor_of
+from hucklebuck.learn import sample_ids
 from hucklebuck.packs import GameKind
 from hucklebuck.tournament import TournamentResult, run_tournament
 from hucklebuck.vector import VectorGame
@@ -108,7 +109,7 @@ def train(
         vg.observation_tensor(out=tensor)
         x = features(tensor)
         p = masked_softmax(x @ weights, mask)
-        pick = np.minimum((p.cumsum(axis=1) < rng.random((num_envs, 1))).sum(axis=1), p.shape[1] - 1)
+        pick = sample_ids(p, rng)  # never an id of probability 0 (a float32 row sums to about 1)
         acting = ~was_over
         grad_dir = -p[acting]
         grad_dir[np.arange(acting.sum()), pick[acting]] += 1.0

@@ -12,8 +12,17 @@ not import it.
 
 from __future__ import annotations
 
-from ._net import Network
+from ._net import Network, masked_softmax, sample_ids
 from ._train import TrainConfig, train
 from .player import LearnedPlayer, load_network, shipped_weights
 
-__all__ = ["LearnedPlayer", "Network", "TrainConfig", "load_network", "shipped_weights", "train"]
+__all__ = [
+    "LearnedPlayer",
+    "Network",
+    "TrainConfig",
+    "load_network",
+    "masked_softmax",
+    "sample_ids",
+    "shipped_weights",
+    "train",
+]

@@ -18,7 +18,7 @@ import numpy as np
 from ..games.tensors import layout
 from ..packs import GameKind
 
-__all__ = ["Adam", "Network", "feature_scale", "masked_softmax"]
+__all__ = ["Adam", "Network", "feature_scale", "masked_softmax", "sample_ids"]
 
 FORMAT = "hucklebuck-policy/1"
 """The checkpoint format written in every saved network."""
@@ -53,6 +53,23 @@ def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     e = np.exp(z - top)
     total = e.sum(axis=1, keepdims=True)
     out: np.ndarray = np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+    return out
+
+
+def sample_ids(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One id per row drawn from ``probs`` (``[B, A]``, zero at illegal ids, as
+    :func:`masked_softmax` gives): never an id of probability 0.
+
+    A float32 row sums to a little under or over 1, so a uniform draw is scaled to the row's
+    own total (in float64) and an id is the first whose running total passes it; a draw the
+    rounding still carries past the end takes the row's last id of nonzero probability.  A row
+    of zeros (no legal id) gives 0.
+    """
+    totals = probs.cumsum(axis=1, dtype=np.float64)
+    u = rng.random((len(probs), 1)) * totals[:, -1:]
+    pick = (totals <= u).sum(axis=1)
+    last = probs.shape[1] - 1 - np.argmax(probs[:, ::-1] > 0, axis=1)
+    out: np.ndarray = np.where((probs > 0).any(axis=1), np.minimum(pick, last), 0)
     return out
 
 

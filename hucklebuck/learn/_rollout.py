@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ._net import Network, masked_softmax
+from ._net import Network, masked_softmax, sample_ids
 
 __all__ = ["Batch", "Collector"]
 
@@ -64,9 +64,7 @@ class Collector:
         return self._hands if counted is None else counted
 
     def _sample(self, probs: np.ndarray) -> np.ndarray:
-        pick = (probs.cumsum(axis=1) < self.rng.random((len(probs), 1))).sum(axis=1)
-        out: np.ndarray = np.minimum(pick, probs.shape[1] - 1)
-        return out
+        return sample_ids(probs, self.rng)
 
     def collect(self, net: Network, steps: int) -> Batch:
         """Play ``steps`` steps of every table; the decisions closed so far."""
