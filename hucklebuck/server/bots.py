@@ -17,6 +17,7 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from logging import getLogger
 from typing import Any, Protocol
 
@@ -55,9 +56,19 @@ def choose_move(
 ) -> Action:
     """One decision of a fresh computer player seeded for this position (runs in the pool); with
     ``stand_in`` it plays for an absent person (:class:`~hucklebuck.players.standin.StandIn`)."""
-    player = make_player(player_kind, game, seed=seed)
+    player = _shared(game) if player_kind == _SHARED_KIND else make_player(player_kind, game, seed=seed)
     action: Action = (StandIn(player) if stand_in else player).choose(observation)
     return action
+
+
+_SHARED_KIND = "heuristic"
+"""The player kind whose players keep no state and use no random source (its choice follows from
+the observation alone): one player per game serves every decision, in any thread."""
+
+
+@cache
+def _shared(game: GameKind) -> Any:
+    return make_player(_SHARED_KIND, game)
 
 
 def choose_or_fall_back(
