@@ -17,7 +17,6 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from functools import cache
 from logging import getLogger
 from typing import Any, Protocol
 
@@ -56,7 +55,13 @@ def choose_move(
 ) -> Action:
     """One decision of a fresh computer player seeded for this position (runs in the pool); with
     ``stand_in`` it plays for an absent person (:class:`~hucklebuck.players.standin.StandIn`)."""
-    player = _shared(game) if player_kind == _SHARED_KIND else make_player(player_kind, game, seed=seed)
+    if player_kind == _SHARED_KIND:
+        key = (make_player, game)  # (the maker as it is now: one a test puts in place makes its own)
+        player = _SHARED.get(key)
+        if player is None:
+            player = _SHARED[key] = make_player(player_kind, game, seed=seed)
+    else:
+        player = make_player(player_kind, game, seed=seed)
     action: Action = (StandIn(player) if stand_in else player).choose(observation)
     return action
 
@@ -64,11 +69,7 @@ def choose_move(
 _SHARED_KIND = "heuristic"
 """The player kind whose players keep no state and use no random source (its choice follows from
 the observation alone): one player per game serves every decision, in any thread."""
-
-
-@cache
-def _shared(game: GameKind) -> Any:
-    return make_player(_SHARED_KIND, game)
+_SHARED: dict[tuple[Any, GameKind], Any] = {}
 
 
 def choose_or_fall_back(
