@@ -4,6 +4,7 @@ is worked out once is what a fresh rendering gives."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -148,3 +149,55 @@ def test_a_hand_sorts_as_the_rule_says_under_every_trump() -> None:
                 want = sorted(cards, key=lambda c: key(c, trump, kind))
                 assert sort_hand(cards, trump, kind) == want
                 assert sort_hand(CardSet(cards), trump, kind) == want
+
+
+class _Client:
+    """A computer seat's table for :class:`~hucklebuck.server.bots.ComputerSeats`: one fixed observation."""
+
+    def __init__(self, obs: Any, loop: Any) -> None:
+        self.obs, self.loop = obs, loop
+        self.asked = self.sent_at = -1.0
+        self.sent: Any = None
+
+    def observation(self) -> tuple[int, Any]:
+        self.asked = self.loop.time()
+        return 7, self.obs
+
+    def send(self, message: Any) -> None:
+        self.sent_at, self.sent = self.loop.time(), message
+
+    def notice(self, text: str) -> None:
+        raise AssertionError(text)
+
+
+def test_a_batch_of_computer_moves_is_sent_by_one_timer_after_every_pause() -> None:
+    """Decisions gathered together are sent together, by one timer of the event loop, and none
+    before its own pause is over (one commit for them all, and no timer per move)."""
+
+    async def play() -> tuple[list[_Client], int]:
+        loop = asyncio.get_running_loop()
+        seats = bots.ComputerSeats(1, pause=0.2)
+        timers = 0
+        real = loop.call_at
+
+        def counted(when: float, callback: Any, *args: Any, **kwargs: Any) -> Any:
+            nonlocal timers
+            if getattr(callback, "__name__", "").startswith("_send"):
+                timers += 1
+            return real(when, callback, *args, **kwargs)
+
+        loop.call_at = counted  # type: ignore[method-assign]
+        games = [DeerParkGame(4, seed=s) for s in range(6)]
+        clients = [_Client(g.observation(g.to_act), loop) for g in games]
+        for i, c in enumerate(clients):
+            seats.decide(c, "heuristic", GameKind.DEERPARK, f"t{i}")
+        deadline = loop.time() + 60  # only a hang ends the wait
+        while any(c.sent is None for c in clients) and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        seats.close()
+        return clients, timers
+
+    clients, timers = asyncio.run(play())
+    assert all(c.sent is not None and c.sent.seq == 7 for c in clients)
+    assert all(c.sent_at >= c.asked + 0.2 - 1e-6 for c in clients)  # (a timer may run a tick early)
+    assert timers == 1

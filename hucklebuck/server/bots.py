@@ -144,8 +144,8 @@ class ComputerSeats:
     """The thinking pool shared by every table of a server.
 
     No task waits per computer seat: decisions are gathered, thought out in
-    the pool a batch at a time, and each move is then sent by a timer of the
-    event loop once its pause is over.
+    the pool a batch at a time, and the batch's moves are then sent together by
+    one timer of the event loop once the last of their pauses is over.
     """
 
     def __init__(self, threads: int, pause: float, hint_threads: int = 1, hint_queue: int = 8) -> None:
@@ -213,16 +213,29 @@ class ComputerSeats:
         else:
             results = job.result()
         loop = asyncio.get_running_loop()
-        now = loop.time()
+        ready: list[tuple[_Decision, _Result]] = []
         for d, result in zip(part, results, strict=True):
             if isinstance(result, BaseException) or self._closed:
                 _finish(d)  # no move: the table asks again at its next change
-                continue
-            at = d.start + self.pause
-            if at > now:
-                loop.call_at(at, self._send, d, result)
             else:
+                ready.append((d, result))
+        if not ready:
+            return
+        # one timer for the batch, once the last of its pauses is over: its decisions began within
+        # the gathering time of each other, so none waits more than that beyond its pause, and
+        # their moves land together (one commit, one round of broadcasts)
+        at = max(d.start for d, _r in ready) + self.pause
+        if at > loop.time():
+            loop.call_at(at, self._send_all, ready)
+        else:
+            self._send_all(ready)
+
+    def _send_all(self, ready: list[tuple[_Decision, _Result]]) -> None:
+        for d, result in ready:
+            try:
                 self._send(d, result)
+            except Exception:  # (as a timer of its own would: reported, and the others still go)
+                _LOG.exception("a computer seat's move could not be sent")
 
     def _send(self, d: _Decision, result: _Result) -> None:
         action, note = result
