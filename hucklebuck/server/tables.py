@@ -53,9 +53,10 @@ class Connection(Protocol):
         ...
 
 
-_encode = json.JSONEncoder(separators=(",", ":")).encode
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 """State messages as JSON text: compact, and ASCII (``\\u2660`` for a suit symbol), which the C
-encoder writes faster than the same text with the symbols themselves."""
+encoder writes faster than the same text with the symbols themselves; a view is a tree built
+afresh for each message, so the encoder need not watch for cycles."""
 
 
 class TableRefused(Exception):

@@ -300,8 +300,9 @@ def _label(kind: str | None) -> str:
 def _hand_dealer(game: TrickGame[Any, Any], obs: Any) -> int:
     """The dealer of the hand shown: once a hand ends the game already names the next dealer."""
     if obs.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
-        deal = hand_events(game)[0]
-        if deal is not None:
+        raw, start = _hand_entries(game)  # (the hand's deal, read without building its events)
+        deal = raw[start - 1] if start else None
+        if isinstance(deal, DealEvent):
             return int(deal.dealer)
     return int(obs.dealer)
 
