@@ -201,3 +201,15 @@ def test_a_batch_of_computer_moves_is_sent_by_one_timer_after_every_pause() -> N
     assert all(c.sent is not None and c.sent.seq == 7 for c in clients)
     assert all(c.sent_at >= c.asked + 0.2 - 1e-6 for c in clients)  # (a timer may run a tick early)
     assert timers == 1
+
+
+def test_paced_timers_fall_due_on_a_common_beat() -> None:
+    """Timers of many tables (computer moves, deals) are moved up to the next beat, never earlier,
+    so that they fall due together; without a pause nothing waits."""
+    beat = bots.GATHER
+    for when in (0.0, 0.01, 1.0, 1.049, 1.05, 1.051, 12345.678, 98765.4321):
+        due = bots.on_beat(when, beat)
+        assert when <= due < when + beat + 1e-9
+        assert abs(due / beat - round(due / beat)) < 1e-6
+    assert bots.on_beat(1.2345, beat) == bots.on_beat(1.2001, beat)  # two tables, one wake-up
+    assert bots.on_beat(7.123, 0) == 7.123
