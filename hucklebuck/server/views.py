@@ -142,7 +142,8 @@ _LISTED: dict[tuple[Any, ...], tuple[dict[str, Any], ...]] = {}
 """:func:`legal_moves` by what its words and ids follow from (the game's kind, trump, the turned
 card when an order is legal, the seat's hand when a discard or draw is, the moves themselves):
 every table at the same decision with the same cards lists its moves alike."""
-_LISTED_KEPT = 4096
+_LISTED_KEPT = 1024
+"""Listings kept before the cache starts afresh (a few megabytes at most: a draw lists 32 moves)."""
 
 
 def _list_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict[str, Any]]:
