@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 import secrets
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -28,7 +29,7 @@ from ..players.standin import StandIn
 from .learned import OfferedPolicy
 from .protocol import ClientMessage, ProtocolError
 
-__all__ = ["ComputerSeats", "SeatClient", "choose_move", "choose_or_fall_back"]
+__all__ = ["ComputerSeats", "SeatClient", "choose_move", "choose_or_fall_back", "on_beat"]
 
 _LOG = getLogger(__name__)
 FALLBACK_KIND = "heuristic"
@@ -63,9 +64,23 @@ def choose_move(
     ``stand_in`` it plays for an absent person (:class:`~hucklebuck.players.standin.StandIn`).
     ``player_kind`` is a built-in kind or the name of one of ``offers`` (a trained policy)."""
     offered = (offers or {}).get(player_kind)
-    player = offered.player(seed) if offered is not None else make_player(player_kind, game, seed=seed)
+    if offered is not None:
+        player = offered.player(seed)
+    elif player_kind == _SHARED_KIND:
+        key = (make_player, game)  # (the maker as it is now: one a test puts in place makes its own)
+        player = _SHARED.get(key)
+        if player is None:
+            player = _SHARED[key] = make_player(player_kind, game, seed=seed)
+    else:
+        player = make_player(player_kind, game, seed=seed)
     action: Action = (StandIn(player) if stand_in else player).choose(observation)
     return action
+
+
+_SHARED_KIND = "heuristic"
+"""The player kind whose players keep no state and use no random source (its choice follows from
+the observation alone): one player per game serves every decision, in any thread."""
+_SHARED: dict[tuple[Any, GameKind], Any] = {}
 
 
 def choose_or_fall_back(
@@ -115,6 +130,14 @@ within the pause people see before a computer's move."""
 _Result = tuple[Action, str | None]
 
 
+def on_beat(when: float, beat: float) -> float:
+    """``when`` (event loop time) moved up to the next multiple of ``beat`` seconds: the server's
+    paced timers (computer moves, their gathering, deals) fall due together, so one wake-up of
+    the event loop serves many tables (and their changes share one commit).  The beat is
+    :data:`GATHER`, or a quarter of a shorter pause (none without a pause)."""
+    return max(when, math.ceil(when / beat) * beat) if beat > 0 else when
+
+
 def _choose_all(
     jobs: list[tuple[str, GameKind, int, Any, bool]], offers: Mapping[str, OfferedPolicy]
 ) -> list[_Result | BaseException]:
@@ -147,8 +170,8 @@ class ComputerSeats:
     """The thinking pool shared by every table of a server.
 
     No task waits per computer seat: decisions are gathered, thought out in
-    the pool a batch at a time, and each move is then sent by a timer of the
-    event loop once its pause is over.
+    the pool a batch at a time, and the batch's moves are then sent together by
+    one timer of the event loop once the last of their pauses is over.
     """
 
     def __init__(
@@ -202,7 +225,7 @@ class ComputerSeats:
         if not self._queue:
             gather = min(GATHER, self.pause / 4)
             if gather > 0:
-                loop.call_later(gather, self._submit)
+                loop.call_at(on_beat(loop.time() + gather, gather), self._submit)
             else:
                 loop.call_soon(self._submit)
         job = (player_kind, game, seed, observation, stand_in)
@@ -230,16 +253,29 @@ class ComputerSeats:
         else:
             results = job.result()
         loop = asyncio.get_running_loop()
-        now = loop.time()
+        ready: list[tuple[_Decision, _Result]] = []
         for d, result in zip(part, results, strict=True):
             if isinstance(result, BaseException) or self._closed:
                 _finish(d)  # no move: the table asks again at its next change
-                continue
-            at = d.start + self.pause
-            if at > now:
-                loop.call_at(at, self._send, d, result)
             else:
+                ready.append((d, result))
+        if not ready:
+            return
+        # one timer for the batch, once the last of its pauses is over: its decisions began within
+        # the gathering time of each other, so none waits more than that beyond its pause, and
+        # their moves land together (one commit, one round of broadcasts)
+        at = on_beat(max(d.start for d, _r in ready) + self.pause, min(GATHER, self.pause / 4))
+        if at > loop.time():
+            loop.call_at(at, self._send_all, ready)
+        else:
+            self._send_all(ready)
+
+    def _send_all(self, ready: list[tuple[_Decision, _Result]]) -> None:
+        for d, result in ready:
+            try:
                 self._send(d, result)
+            except Exception:  # (as a timer of its own would: reported, and the others still go)
+                _LOG.exception("a computer seat's move could not be sent")
 
     def _send(self, d: _Decision, result: _Result) -> None:
         action, note = result

@@ -61,14 +61,14 @@ class MoveReader:
     (:meth:`ServerTable.reader <hucklebuck.server.tables.ServerTable.reader>`), so a client that
     sends thousands of moves costs a lookup each; a reader must not outlive its state."""
 
-    __slots__ = ("_game", "_ids", "_legal", "_menu", "_set", "_why")
+    __slots__ = ("_exact", "_game", "_ids", "_legal", "_menu", "_why")
 
     def __init__(self, game: TrickGame[Any, Any]) -> None:
         """Read moves for ``game`` as it is now."""
         self._game = game
         self._legal = tuple(game.legal_actions())
-        self._set = frozenset(self._legal)
         self._ids: dict[int, Action] | None = None
+        self._exact: dict[str, Action] | None = None
         self._menu: tuple[dict[str, Action], dict[str, Action]] | None = None
         self._why: dict[tuple[Action, tuple[str, ...]], str] = {}
 
@@ -84,14 +84,21 @@ class MoveReader:
             raise ProtocolError("illegal", f"move {move} is not one of your moves now")
         if not isinstance(move, str):
             raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
+        exact = self._exact
+        if exact is None:  # the protocol form first (what programs and computer seats send): no menu
+            exact = self._exact = {}
+            for a in legal:
+                exact.setdefault(str(a), a)
+        found = exact.get(move)
+        if found is not None:
+            return found
         if self._menu is None:
             turned = (
                 cast(Any, game).turned if any(isinstance(a, Order) for a in legal) else None
             )  # (Deer Park)
             self._menu = _menu(_Shown(game.kind, game.trump, turned), legal)
-        exact, named = self._menu
-        # the protocol form first (what programs send), then the menu's words
-        found = exact.get(move) or named.get(_norm(move))
+        named = self._menu[1]  # then the menu's words
+        found = named.get(_norm(move))
         if found is not None:
             return found
         wanted = _norm(move)
@@ -108,7 +115,7 @@ class MoveReader:
                 candidate = parse_answer(game.kind, game.phase, seat, words)
         except (HucklebuckError, ValueError) as exc:
             raise ProtocolError("illegal", f"cannot read {move!r} as a move: {exc}") from None
-        if candidate in self._set:
+        if candidate in legal:
             return candidate
         key = (candidate, tuple(names))  # (a seat's name may change while the state does not)
         why = self._why.get(key)

@@ -26,6 +26,7 @@ from ..games.engine import TrickGame
 from ..packs import GameKind
 from ..words.lines import score_reason
 from ..words.narrator import Narrator
+from .bots import GATHER, on_beat
 from .config import ServerConfig
 from .moves import MoveReader
 from .protocol import ClientMessage, ProtocolError, error_message
@@ -53,9 +54,10 @@ class Connection(Protocol):
         ...
 
 
-_encode = json.JSONEncoder(separators=(",", ":")).encode
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 """State messages as JSON text: compact, and ASCII (``\\u2660`` for a suit symbol), which the C
-encoder writes faster than the same text with the symbols themselves."""
+encoder writes faster than the same text with the symbols themselves; a view is a tree built
+afresh for each message, so the encoder need not watch for cycles."""
 
 
 class TableRefused(Exception):
@@ -619,7 +621,9 @@ class ServerTable:
             self._timers = []
             loop = asyncio.get_running_loop()
             if game.phase is Phase.HAND_OVER:
-                self._timers.append(loop.call_later(self.config.deal_pause, self._deal, self.seq))
+                pause = self.config.deal_pause
+                due = on_beat(loop.time() + pause, min(GATHER, pause / 4))  # (with other tables' timers)
+                self._timers.append(loop.call_at(due, self._deal, self.seq))
                 return
             timer = self.fields.get("turn_timer")
             if seat is not None and timer and self.seats[seat].kind == "human" and not self.seats[seat].away:

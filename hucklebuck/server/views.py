@@ -11,6 +11,7 @@ the terminal uses too.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..actions import (
@@ -23,7 +24,7 @@ from ..actions import (
     Play,
     _ActionBase,
 )
-from ..cards import Card, Suit
+from ..cards import Card, CardSet, Suit
 from ..games.base import ActionEvent, DealEvent, Phase, TrickEvent
 from ..games.engine import TrickGame
 from ..packs import GameKind
@@ -122,6 +123,30 @@ def hand_events(game: TrickGame[Any, Any]) -> tuple[DealEvent | None, list[Any]]
 
 def legal_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict[str, Any]]:
     """The legal moves as the view lists them: id, the menu's text, kind, cards; plays by rank."""
+    moves = tuple(legal)
+    if not moves:
+        return []
+    seat = moves[0].seat
+    turned = getattr(game, "turned", None) if any(isinstance(a, Order) for a in moves) else None
+    hand = game.hand(seat).mask if any(isinstance(a, Discard | Draw) for a in moves) else None
+    key = (game.kind, game.trump, turned, hand, moves)
+    listed = _LISTED.get(key)
+    if listed is None:
+        if len(_LISTED) >= _LISTED_KEPT:
+            _LISTED.clear()
+        listed = _LISTED[key] = tuple(_list_moves(game, moves))
+    return [{**m, "cards": list(m["cards"])} for m in listed]  # (the caller may change its copy)
+
+
+_LISTED: dict[tuple[Any, ...], tuple[dict[str, Any], ...]] = {}
+""":func:`legal_moves` by what its words and ids follow from (the game's kind, trump, the turned
+card when an order is legal, the seat's hand when a discard or draw is, the moves themselves):
+every table at the same decision with the same cards lists its moves alike."""
+_LISTED_KEPT = 1024
+"""Listings kept before the cache starts afresh (a few megabytes at most: a draw lists 32 moves)."""
+
+
+def _list_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict[str, Any]]:
     trump, kind = game.trump, game.kind
     moves = list(legal)
     if moves and isinstance(moves[0], Play):
@@ -209,16 +234,19 @@ def seat_view(
     trump = obs.trump
     tricks_won = obs.tricks_won
     standings = obs.bankrolls if kind is GameKind.BUCKEM else obs.scores
-    out_seats = []
-    for s in range(game.players):
-        info = dict(seats[s])
-        info["seat"] = s
-        info["player_text"] = computer_label(info.get("player")) if info.get("kind") == "computer" else None
-        info["cards"] = obs.hand_sizes[s]  # as far as this seat may know: a hidden fold keeps its cards
-        info["tricks"] = tricks_won[s]
-        info["score"] = standings[s]
-        info["status"] = public["status"][s]
-        out_seats.append(info)
+    status, sizes = public["status"], obs.hand_sizes
+    out_seats = [
+        {
+            **info,
+            "seat": s,
+            "player_text": _label(info.get("player")) if info.get("kind") == "computer" else None,
+            "cards": sizes[s],  # as far as this seat may know: a hidden fold keeps its cards
+            "tricks": tricks_won[s],
+            "score": standings[s],
+            "status": status[s],
+        }
+        for s, info in enumerate(seats[: game.players])
+    ]
     to_act = obs.to_act
     over = extra.get("game_over") is not None
     plays = _current_plays(obs)
@@ -231,7 +259,7 @@ def seat_view(
             "winner": t.winner,
         }
     legal = legal_moves(game, obs.legal_actions) if seat is not None and to_act == seat and not over else []
-    hand = [c.code for c in sort_hand(obs.hand, trump, kind)] if seat is not None else []
+    hand = list(_hand_codes(obs.hand.mask, trump, kind)) if seat is not None else []
     return {
         "game": kind.value,
         "title": kind.title,
@@ -259,11 +287,23 @@ def seat_view(
     }
 
 
+@lru_cache(maxsize=4096)
+def _hand_codes(mask: int, trump: Suit | None, kind: GameKind) -> tuple[str, ...]:
+    """A hand's cards (by mask) as the view shows them, in :func:`sort_hand`'s order."""
+    return tuple(c.code for c in sort_hand(CardSet.from_mask(mask), trump, kind))
+
+
+@lru_cache(maxsize=64)
+def _label(kind: str | None) -> str:
+    return computer_label(kind)
+
+
 def _hand_dealer(game: TrickGame[Any, Any], obs: Any) -> int:
     """The dealer of the hand shown: once a hand ends the game already names the next dealer."""
     if obs.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
-        deal = hand_events(game)[0]
-        if deal is not None:
+        raw, start = _hand_entries(game)  # (the hand's deal, read without building its events)
+        deal = raw[start - 1] if start else None
+        if isinstance(deal, DealEvent):
             return int(deal.dealer)
     return int(obs.dealer)
 

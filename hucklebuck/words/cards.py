@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from ..cardart import spoken
 from ..cards import Card, Rank, Suit
@@ -36,6 +37,12 @@ def is_trump(card: Card, trump: Suit | None, kind: GameKind) -> bool:
 
 def sort_hand(cards: Iterable[Card], trump: Suit | None, kind: GameKind) -> list[Card]:
     """Cards sorted for display: trump first once known, then by suit, high to low."""
+    return sorted(cards, key=_sort_keys(trump, kind).__getitem__)
+
+
+@cache
+def _sort_keys(trump: Suit | None, kind: GameKind) -> dict[Card, tuple[int, int, int]]:
+    """Every card's place in :func:`sort_hand`'s order under ``trump`` in ``kind`` (worked out once)."""
 
     def key(c: Card) -> tuple[int, int, int]:
         if is_trump(c, trump, kind):
@@ -43,7 +50,7 @@ def sort_hand(cards: Iterable[Card], trump: Suit | None, kind: GameKind) -> list
             return (0, 0, -(100 if bower and c.suit is trump else 99 if bower else int(c.rank)))
         return (1, -int(c.suit), -int(c.rank))
 
-    return sorted(cards, key=key)
+    return {c: key(c) for c in map(Card.from_index, range(52))}
 
 
 LEFT_BOWER_MARK = "*"
