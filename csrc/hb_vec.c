@@ -213,9 +213,16 @@ static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *
     io->current_player[i] = (int16_t)g_to_act(cfg, e);
     io->terminated[i] = e->term == 1;
     io->truncated[i] = e->term == 2;
-    if (IS_BE(cfg)) hb_v_be_legal(cfg, rules, e, e->legal);
-    else if (IS_HB(cfg)) hb_v_hb_legal(cfg, rules, e, e->legal);
-    else hb_v_dp_legal(cfg, rules, e, e->legal);
+    if (IS_BE(cfg)) {
+        hb_v_be_legal(cfg, rules, e, e->legal);
+    } else if (IS_HB(cfg)) {
+        hb_v_hb_legal(cfg, rules, e, e->legal);
+    } else if (!e->term && e->phase == HB_PH_PLAY) {  /* as hb_v_dp_legal does it, in line */
+        e->legal[0] = hb_play_mask(rules, e, hb_v_dp_to_act(e, cfg->players));
+        e->legal[1] = 0;
+    } else {
+        hb_v_dp_legal(cfg, rules, e, e->legal);
+    }
     /* only ids of the game, whatever a state a step checks only in part holds (its row's bounds) */
     e->legal[1] &= (UINT64_C(1) << (cfg->actions - 64)) - 1;
     /* the row's size a constant for each game: a few stores in line, not a call */
@@ -462,7 +469,8 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
             if (bad_id) *bad_id = id;
             return rc;
         }
-        for (s = 0; s < cfg->players; s++) rew[s] = 0.0f;  /* (3 to 8 floats: no call to memset) */
+        if (cfg->players == 4) memset(rew, 0, 4 * sizeof(float));  /* (a constant size: two stores) */
+        else for (s = 0; s < cfg->players; s++) rew[s] = 0.0f;  /* (3 to 8 floats: no call to memset) */
         if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
             new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
         } else {
@@ -503,6 +511,32 @@ int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
     return HB_OK;
 }
 
+/* hb_rng_next and hb_rng_below (hb_eval.c: splitmix64, and the top bits drawn until below n) in
+   line: the same draws, without two calls per environment. */
+static inline uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += GAMMA);
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t rng_below(uint64_t *state, uint64_t n)
+{
+    int k;
+    uint64_t r;
+    if (n <= 1) return 0;
+#if defined(__GNUC__) || defined(__clang__)
+    k = 64 - __builtin_clzll(n);
+#else
+    for (k = 0, r = n; r; r >>= 1) k++;
+#endif
+    do {
+        r = rng_next(state) >> (64 - k);
+    } while (r >= n);
+    return r;
+}
+
 int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
                   int32_t *out, size_t out_len, size_t begin, size_t end)
 {
@@ -517,19 +551,20 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
     if (out_len != num_envs) return HB_E_V_LEN;
     for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */
         uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;
-        int count, w;
+        int count, w, here[2];
         out[i] = -1;
         if (i + AHEAD < end) PREFETCH(&all[i + AHEAD].legal, 0);
         if (all[i].term) continue;
         legal[0] = all[i].legal[0];
         legal[1] = all[i].legal[1] & high;
-        count = hb_popcount128(legal);
+        here[0] = hb_v_popcount(legal[0]);
+        here[1] = legal[1] ? hb_v_popcount(legal[1]) : 0;  /* (most steps: cards, ids below 64) */
+        count = here[0] + here[1];
         if (count == 0) continue;
-        r = hb_rng_below(&state, (uint64_t)count);
+        r = rng_below(&state, (uint64_t)count);
         for (w = 0; w < 2; w++) {
             uint64_t bits = legal[w];
-            int here = hb_v_popcount(bits);
-            if (r >= (uint64_t)here) { r -= (uint64_t)here; continue; }
+            if (r >= (uint64_t)here[w]) { r -= (uint64_t)here[w]; continue; }
             while (r--) bits &= bits - 1;
             out[i] = 64 * w + lowest_bit(bits);
             break;
