@@ -240,6 +240,29 @@ static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *
     }
 }
 
+/* write_out for Deer Park Euchre (cfg->actions is its 110), called by name so that it is compiled
+   in line in the step: the seat to act found once, and a play's legal ids as hb_v_dp_legal gives
+   them. */
+static void dp_write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, const hb_vec_io *io, size_t i)
+{
+    uint8_t *row = io->legal_mask + i * (size_t)HB_DP_ACTIONS;
+    int seat = hb_v_dp_to_act(e, cfg->players);
+    uint64_t bits;
+    io->current_player[i] = (int16_t)seat;
+    io->terminated[i] = e->term == 1;
+    io->truncated[i] = e->term == 2;
+    if (seat >= 0 && e->phase == HB_PH_PLAY) {
+        e->legal[0] = hb_play_mask(rules, e, seat);
+        e->legal[1] = 0;
+    } else {
+        hb_v_dp_legal(cfg, rules, e, e->legal);
+        e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
+    }
+    zero_row(row, HB_DP_ACTIONS);
+    for (bits = e->legal[0]; bits; bits &= bits - 1) row[lowest_bit(bits)] = 1;
+    for (bits = e->legal[1]; bits; bits &= bits - 1) row[64 + lowest_bit(bits)] = 1;
+}
+
 /* After a deal or an action: count a finished hand, end the episode or deal on
    (keeping the finished hand's ids in the episode's log). */
 static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, float *rew)
@@ -496,7 +519,8 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
             if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
         }
-        write_out(cfg, rules, e, io, i);
+        if (IS_DP(cfg)) dp_write_out(cfg, rules, e, io, i);
+        else write_out(cfg, rules, e, io, i);
     }
     return HB_OK;
 }
