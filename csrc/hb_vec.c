@@ -515,6 +515,8 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
             if (IS_BE(cfg)) hb_v_be_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
             else if (IS_HB(cfg)) hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
+            else if (e->phase == HB_PH_PLAY && e->tlen + 1 < cfg->players)  /* not a trick's last card */
+                hb_v_dp_play(e, hb_v_dp_to_act(e, cfg->players), (int)id);
             else hb_v_dp_apply(cfg, rules, e, (int)id, rew);
             if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);

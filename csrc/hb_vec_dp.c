@@ -223,10 +223,7 @@ void hb_v_dp_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, 
 {
     int n = cfg->players, seat = hb_v_dp_to_act(e, n);
     if (e->phase == HB_PH_PLAY) {
-        uint64_t bit = UINT64_C(1) << id;
-        e->hands[seat] &= ~bit;
-        e->played[seat] |= bit;
-        e->trick[e->tlen++] = (uint8_t)id;
+        hb_v_dp_play(e, seat, id);
         if (e->tlen == n) {
             int w = (e->leader + hb_i_trick_winner(&rules[e->trump], e->trump, e->trick, n)) % n;
             e->won[w]++;

@@ -286,6 +286,16 @@ static inline int hb_v_dp_fits(const hb_vec_env *e, int n, int id)
     }
 }
 
+/* The card `id` (legal: in the seat's hand) played to the trick by `seat`; hb_v_dp_apply goes on
+   from there (a trick's last card), and a step applies the other cards with this alone, in line. */
+static inline void hb_v_dp_play(hb_vec_env *e, int seat, int id)
+{
+    uint64_t bit = UINT64_C(1) << id;
+    e->hands[seat] &= ~bit;
+    e->played[seat] |= bit;
+    e->trick[e->tlen++] = (uint8_t)id;
+}
+
 /* What a step reads of the state, checked as it reaches it (the whole state is hb_v_dp_check_env's,
    which hb_vec_check, the tensors and the other readers still ask for): an ended episode only its
    flag (the next episode overwrites the rest); else the small fields of its phase, the trick's
