@@ -6,6 +6,9 @@
  */
 #include <string.h>
 #include "hb_vec_internal.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define GAMMA UINT64_C(0x9E3779B97F4A7C15)
 #define SAMPLE_MIX UINT64_C(0xD6E8FEB86659FD93)
@@ -105,9 +108,11 @@ static int g_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
 }
 
 /* The state as a step reaches it: every field the step reads (Hucklebuck's piles only in the
-   exchange, the one phase that reads them; their lines stay in memory the rest of the hand). */
+   exchange, the one phase that reads them; their lines stay in memory the rest of the hand; Deer
+   Park Euchre's small fields of the phase, hb_v_dp_check_step). */
 static int g_check_step(const hb_vec_cfg *cfg, const hb_vec_env *e)
 {
+    if (IS_DP(cfg)) return hb_v_dp_check_step(cfg, e);
     return IS_HB(cfg) ? hb_v_hb_check_step(cfg, e) : g_check_env(cfg, e);
 }
 
@@ -186,18 +191,46 @@ static void all_rules(const hb_vec_cfg *cfg, hb_rules rules[4])
 
 void hb_v_rules(const hb_vec_cfg *cfg, hb_rules rules[4]) { all_rules(cfg, rules); }
 
+/* Zero a mask row of 16 < len <= 112 bytes (a constant at each call): 16-byte stores in line,
+   where memset was a `rep stos` of some 30 cycles per row.  Written out, not as a loop, which the
+   compiler turns back into that memset. */
+#define ZERO16(k) do { if ((k) + 16 < len) _mm_storeu_si128((__m128i *)(void *)(row + (k)), z); } while (0)
+static inline void zero_row(uint8_t *row, size_t len)
+{
+#if defined(__SSE2__)
+    const __m128i z = _mm_setzero_si128();
+    ZERO16(0); ZERO16(16); ZERO16(32); ZERO16(48); ZERO16(64); ZERO16(80);
+    _mm_storeu_si128((__m128i *)(void *)(row + len - 16), z);
+#else
+    memset(row, 0, len);
+#endif
+}
+#undef ZERO16
+
 /* Keep the legal ids in the state and write environment i's outputs. */
 static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, const hb_vec_io *io, size_t i)
 {
     uint8_t *row = io->legal_mask + i * (size_t)cfg->actions;
     int w;
-    io->current_player[i] = (int16_t)g_to_act(cfg, e);
+    io->current_player[i] = (int16_t)(IS_DP(cfg) ? hb_v_dp_to_act(e, cfg->players) : g_to_act(cfg, e));
     io->terminated[i] = e->term == 1;
     io->truncated[i] = e->term == 2;
-    if (IS_BE(cfg)) hb_v_be_legal(cfg, rules, e, e->legal);
-    else if (IS_HB(cfg)) hb_v_hb_legal(cfg, rules, e, e->legal);
-    else hb_v_dp_legal(cfg, rules, e, e->legal);
-    memset(row, 0, (size_t)cfg->actions);
+    if (IS_BE(cfg)) {
+        hb_v_be_legal(cfg, rules, e, e->legal);
+    } else if (IS_HB(cfg)) {
+        hb_v_hb_legal(cfg, rules, e, e->legal);
+    } else if (!e->term && e->phase == HB_PH_PLAY) {  /* as hb_v_dp_legal does it, in line */
+        e->legal[0] = hb_play_mask(rules, e, hb_v_dp_to_act(e, cfg->players));
+        e->legal[1] = 0;
+    } else {
+        hb_v_dp_legal(cfg, rules, e, e->legal);
+    }
+    /* only ids of the game, whatever a state a step checks only in part holds (its row's bounds) */
+    e->legal[1] &= (UINT64_C(1) << (cfg->actions - 64)) - 1;
+    /* the row's size a constant for each game: a few stores in line, not a call */
+    if (IS_DP(cfg)) zero_row(row, HB_DP_ACTIONS);
+    else if (IS_HB(cfg)) zero_row(row, HB_HB_ACTIONS);
+    else zero_row(row, HB_BE_ACTIONS);
     for (w = 0; w < 2; w++) {
         uint64_t bits = e->legal[w];
         while (bits) {
@@ -205,6 +238,29 @@ static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *
             bits &= bits - 1;
         }
     }
+}
+
+/* write_out for Deer Park Euchre (cfg->actions is its 110), called by name so that it is compiled
+   in line in the step: the seat to act found once, and a play's legal ids as hb_v_dp_legal gives
+   them. */
+static void dp_write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, const hb_vec_io *io, size_t i)
+{
+    uint8_t *row = io->legal_mask + i * (size_t)HB_DP_ACTIONS;
+    int seat = hb_v_dp_to_act(e, cfg->players);
+    uint64_t bits;
+    io->current_player[i] = (int16_t)seat;
+    io->terminated[i] = e->term == 1;
+    io->truncated[i] = e->term == 2;
+    if (seat >= 0 && e->phase == HB_PH_PLAY) {
+        e->legal[0] = hb_play_mask(rules, e, seat);
+        e->legal[1] = 0;
+    } else {
+        hb_v_dp_legal(cfg, rules, e, e->legal);
+        e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
+    }
+    zero_row(row, HB_DP_ACTIONS);
+    for (bits = e->legal[0]; bits; bits &= bits - 1) row[lowest_bit(bits)] = 1;
+    for (bits = e->legal[1]; bits; bits &= bits - 1) row[64 + lowest_bit(bits)] = 1;
 }
 
 /* After a deal or an action: count a finished hand, end the episode or deal on
@@ -337,6 +393,18 @@ static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void 
                        int is_signed, size_t begin, size_t end, size_t *bad, int64_t *bad_id, int full)
 {
     size_t i;
+    if (!full && itemsize == 4 && is_signed) {  /* sample_legal's ids (int32): one load, no switch */
+        const unsigned char *ids = (const unsigned char *)actions;
+        for (i = begin; i < end; i++) {
+            int32_t id;
+            if (i + AHEAD < end) PREFETCH(&all[i + AHEAD], 0);
+            if (all[i].term) continue;
+            memcpy(&id, ids + 4 * i, 4);
+            if (id < 0 || id >= cfg->actions || !(all[i].legal[id >> 6] >> (id & 63) & 1)) break;
+        }
+        if (i == end) return HB_OK;
+        begin = i;  /* the first bad one: the general pass below says why */
+    }
     for (i = begin; i < end; i++) {
         int64_t id = 0;
         int rc = full ? g_check_env(cfg, &all[i]) : HB_OK;
@@ -406,7 +474,7 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
     hb_rules rules[4];
     hb_vec_env *all = (hb_vec_env *)envs;
     size_t i;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
+    int s, rc = check_envs(cfg, envs, envs_len, num_envs);
     if (rc == HB_OK) rc = check_io(cfg, io, num_envs);
     if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
     if (rc != HB_OK) return rc;
@@ -427,29 +495,34 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
             PREFETCH(row + cfg->actions - 1, 1);
             PREFETCH(io->rewards + (i + AHEAD) * (size_t)cfg->players, 1);
         }
-        /* the state, and that the id (legal by the state's legal ids) is one its phase can apply */
-        rc = g_check_step(cfg, e);
+        /* the state, and that the id (legal by the state's legal ids) is one its phase can apply
+           (Deer Park Euchre's two checks called directly, so that they are compiled in line) */
+        rc = IS_DP(cfg) ? hb_v_dp_check_step(cfg, e) : g_check_step(cfg, e);
         if (rc == HB_OK && !e->term) {
             read_id(actions, itemsize, is_signed, i, &id);
-            if (!g_fits(cfg, e, id)) rc = HB_E_V_ILLEGAL;
+            if (!(IS_DP(cfg) ? hb_v_dp_fits(e, cfg->players, (int)id) : g_fits(cfg, e, id))) rc = HB_E_V_ILLEGAL;
         }
         if (rc != HB_OK) {
             if (bad) *bad = i;
             if (bad_id) *bad_id = id;
             return rc;
         }
-        memset(rew, 0, sizeof(float) * (size_t)cfg->players);
+        if (cfg->players == 4) memset(rew, 0, 4 * sizeof(float));  /* (a constant size: two stores) */
+        else for (s = 0; s < cfg->players; s++) rew[s] = 0.0f;  /* (3 to 8 floats: no call to memset) */
         if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
             new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
         } else {
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
             if (IS_BE(cfg)) hb_v_be_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
             else if (IS_HB(cfg)) hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
+            else if (e->phase == HB_PH_PLAY && e->tlen + 1 < cfg->players)  /* not a trick's last card */
+                hb_v_dp_play(e, hb_v_dp_to_act(e, cfg->players), (int)id);
             else hb_v_dp_apply(cfg, rules, e, (int)id, rew);
             if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
         }
-        write_out(cfg, rules, e, io, i);
+        if (IS_DP(cfg)) dp_write_out(cfg, rules, e, io, i);
+        else write_out(cfg, rules, e, io, i);
     }
     return HB_OK;
 }
@@ -479,6 +552,32 @@ int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
     return HB_OK;
 }
 
+/* hb_rng_next and hb_rng_below (hb_eval.c: splitmix64, and the top bits drawn until below n) in
+   line: the same draws, without two calls per environment. */
+static inline uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += GAMMA);
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t rng_below(uint64_t *state, uint64_t n)
+{
+    int k;
+    uint64_t r;
+    if (n <= 1) return 0;
+#if defined(__GNUC__) || defined(__clang__)
+    k = 64 - __builtin_clzll(n);
+#else
+    for (k = 0, r = n; r; r >>= 1) k++;
+#endif
+    do {
+        r = rng_next(state) >> (64 - k);
+    } while (r >= n);
+    return r;
+}
+
 int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
                   int32_t *out, size_t out_len, size_t begin, size_t end)
 {
@@ -493,19 +592,20 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
     if (out_len != num_envs) return HB_E_V_LEN;
     for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */
         uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;
-        int count, w;
+        int count, w, here[2];
         out[i] = -1;
         if (i + AHEAD < end) PREFETCH(&all[i + AHEAD].legal, 0);
         if (all[i].term) continue;
         legal[0] = all[i].legal[0];
         legal[1] = all[i].legal[1] & high;
-        count = hb_popcount128(legal);
+        here[0] = hb_v_popcount(legal[0]);
+        here[1] = legal[1] ? hb_v_popcount(legal[1]) : 0;  /* (most steps: cards, ids below 64) */
+        count = here[0] + here[1];
         if (count == 0) continue;
-        r = hb_rng_below(&state, (uint64_t)count);
+        r = rng_below(&state, (uint64_t)count);
         for (w = 0; w < 2; w++) {
             uint64_t bits = legal[w];
-            int here = hb_v_popcount(bits);
-            if (r >= (uint64_t)here) { r -= (uint64_t)here; continue; }
+            if (r >= (uint64_t)here[w]) { r -= (uint64_t)here[w]; continue; }
             while (r--) bits &= bits - 1;
             out[i] = 64 * w + lowest_bit(bits);
             break;

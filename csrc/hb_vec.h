@@ -110,7 +110,9 @@ int hb_vec_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_
    checked (in range, legal now) before any environment changes; each state is
    checked as the step reaches it, in every field the step reads (Hucklebuck's
    stock, set-aside pile and discards only in its exchange, the one phase that
-   reads them), so a corrupt state stops the step there (the environments
+   reads them; Deer Park Euchre's small fields of the phase and the trick's
+   cards, its scores only at a hand's last card, a seat's cards by the one bit
+   an id tests), so a corrupt state stops the step there (the environments
    before it stepped; hb_vec_check checks whole states, without changing anything). */
 int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
                 const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin,

@@ -122,28 +122,6 @@ void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *cold)
     e->turn = (uint8_t)((e->dealer + 1) % n);
 }
 
-int hb_v_dp_to_act(const hb_vec_env *e, int n)
-{
-    if (e->term) return -1;
-    if (e->phase == HB_PH_PLAY) return (e->leader + e->tlen) % n;
-    if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER) return -1;
-    return e->turn;
-}
-
-int hb_v_dp_fits(const hb_vec_env *e, int n, int id)
-{
-    int seat = hb_v_dp_to_act(e, n);
-    if (seat < 0 || id < 0) return 0;
-    switch (e->phase) {
-    case HB_PH_PLAY: return id < 52 && (e->hands[seat] >> id & 1);
-    case HB_PH_ORDER: return id == HB_DP_PASS || id == HB_DP_ORDER;
-    case HB_PH_CALL: return id == HB_DP_PASS || (id >= HB_DP_CALL && id < HB_DP_CALL + 4);
-    case HB_PH_DEALER_DISCARD:
-        return id >= HB_DP_DISCARD && id < HB_DP_PASS && (e->hands[seat] >> (id - HB_DP_DISCARD) & 1);
-    default: return 0;
-    }
-}
-
 static void set_id(uint64_t legal[2], int id) { legal[id >> 6] |= UINT64_C(1) << (id & 63); }
 
 void hb_v_dp_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2])
@@ -245,10 +223,7 @@ void hb_v_dp_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, 
 {
     int n = cfg->players, seat = hb_v_dp_to_act(e, n);
     if (e->phase == HB_PH_PLAY) {
-        uint64_t bit = UINT64_C(1) << id;
-        e->hands[seat] &= ~bit;
-        e->played[seat] |= bit;
-        e->trick[e->tlen++] = (uint8_t)id;
+        hb_v_dp_play(e, seat, id);
         if (e->tlen == n) {
             int w = (e->leader + hb_i_trick_winner(&rules[e->trump], e->trump, e->trick, n)) % n;
             e->won[w]++;

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "hb_core.h"
 #include "hb_internal.h"
 #include "hb_vec.h"
@@ -180,10 +181,6 @@ void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c);
 void hb_v_dp_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2]);
 /* Apply a legal id; adds the rewards of a finished hand to rew[players]. */
 void hb_v_dp_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, int id, float *rew);
-int hb_v_dp_to_act(const hb_vec_env *e, int n);
-/* Whether `id` is an action of the phase that the state can apply safely (the
-   rules' legality is the legal[] mask's; this guards memory, whatever legal[] holds). */
-int hb_v_dp_fits(const hb_vec_env *e, int n, int id);
 void hb_v_dp_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float *t);
 
 /* hb_vec_hb.c: Hucklebuck */
@@ -257,6 +254,81 @@ static inline void tensor_base(const hb_vec_env *e, int seat, int n, const uint8
     if (e->trump != HB_NONE) t[trump_at + e->trump] = 1.0f;
     t[phase_at + e->phase] = 1.0f;
 #undef REL_TO
+}
+
+/* hb_vec_dp.c's small functions a step calls for every environment, in line (a call each cost
+   as much as its body). */
+static inline int hb_v_dp_to_act(const hb_vec_env *e, int n)
+{
+    if (e->term) return -1;
+    if (e->phase == HB_PH_PLAY) {  /* (leader + tlen) % n, without a division in a valid state */
+        int s = e->leader + e->tlen;
+        while (s >= n) s -= n;
+        return s;
+    }
+    if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER) return -1;
+    return e->turn;
+}
+
+/* Whether `id` is an action of the phase that the state can apply safely (the
+   rules' legality is the legal[] mask's; this guards memory, whatever legal[] holds). */
+static inline int hb_v_dp_fits(const hb_vec_env *e, int n, int id)
+{
+    int seat = hb_v_dp_to_act(e, n);
+    if (seat < 0 || id < 0) return 0;
+    switch (e->phase) {
+    case HB_PH_PLAY: return id < 52 && (e->hands[seat] >> id & 1);
+    case HB_PH_ORDER: return id == HB_DP_PASS || id == HB_DP_ORDER;
+    case HB_PH_CALL: return id == HB_DP_PASS || (id >= HB_DP_CALL && id < HB_DP_CALL + 4);
+    case HB_PH_DEALER_DISCARD:
+        return id >= HB_DP_DISCARD && id < HB_DP_PASS && (e->hands[seat] >> (id - HB_DP_DISCARD) & 1);
+    default: return 0;
+    }
+}
+
+/* The card `id` (legal: in the seat's hand) played to the trick by `seat`; hb_v_dp_apply goes on
+   from there (a trick's last card), and a step applies the other cards with this alone, in line. */
+static inline void hb_v_dp_play(hb_vec_env *e, int seat, int id)
+{
+    uint64_t bit = UINT64_C(1) << id;
+    e->hands[seat] &= ~bit;
+    e->played[seat] |= bit;
+    e->trick[e->tlen++] = (uint8_t)id;
+}
+
+/* What a step reads of the state, checked as it reaches it (the whole state is hb_v_dp_check_env's,
+   which hb_vec_check, the tensors and the other readers still ask for): an ended episode only its
+   flag (the next episode overwrites the rest); else the small fields of its phase, the trick's
+   cards so far, and, at the trick that ends the hand, the maker and the scores the hand's score
+   reads.  Each seat's cards are read as ids are, by a test of one bit (hb_v_dp_fits); a corrupt
+   field that no step of the phase reads is refused when a step of a phase that reads it comes, and
+   by any full check before that.  Some 20 instructions in the play, where the full check took 130. */
+static inline int hb_v_dp_check_step(const hb_vec_cfg *cfg, const hb_vec_env *e)
+{
+    unsigned n = (unsigned)cfg->players, s;
+    if (e->term) return e->term > 2 ? HB_E_V_STATE : HB_OK;
+    if (e->dealer >= n || e->hand_len > HB_VEC_HAND_LOG) return HB_E_V_STATE;
+    switch (e->phase) {
+    case HB_PH_PLAY:
+        if (e->trump > 3 || e->leader >= n || e->tlen >= n || e->tricks >= 5 || e->maker >= n) return HB_E_V_STATE;
+        {  /* the trick's cards so far (tlen < n <= 8 of its 8 bytes), none above 51: a byte above
+              51 sets its top bit once 76 is added (a carry out of one only follows a bad one) */
+            uint64_t t;
+            memcpy(&t, e->trick, 8);
+            t &= (UINT64_C(1) << (8 * e->tlen)) - 1;
+            if ((t | (t + UINT64_C(0x4C4C4C4C4C4C4C4C))) & UINT64_C(0x8080808080808080)) return HB_E_V_STATE;
+        }
+        if (e->tricks == 4 && e->tlen + 1u == n)  /* the hand's last card: the score reads the scores */
+            for (s = 0; s < n; s++)
+                if (e->scores[s] > (1 << 20) || e->scores[s] < -(1 << 20)) return HB_E_V_STATE;
+        return HB_OK;
+    case HB_PH_ORDER: case HB_PH_CALL:
+        return e->index >= n || e->turn >= n || e->turned > 51 ? HB_E_V_STATE : HB_OK;
+    case HB_PH_DEALER_DISCARD:
+        return e->trump > 3 || e->maker >= n || e->turn >= n ? HB_E_V_STATE : HB_OK;
+    default:
+        return HB_E_V_STATE;
+    }
 }
 
 #endif

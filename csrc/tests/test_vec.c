@@ -532,6 +532,75 @@ static void mt_known(void)
     CHECK(hb_vec_version() == HB_VEC_VERSION);
 }
 
+/* A Deer Park Euchre step checks the fields its phase reads (hb_v_dp_check_step), not the whole
+   state: in the play, scores out of range stop a step only at the hand's last card (the one that
+   reads them); a check
+   of the batch (hb_vec_check) refuses both everywhere.  A trick card, the trick's length, trump or
+   the leader out of range stops the step at that environment, which it leaves as it was. */
+static void deerpark_step_reads(void)
+{
+    batch b;
+    uint64_t s = 4242;
+    size_t i, bad = 0;
+    int64_t bad_id = 0;
+    int k, v, seen_mid = 0, seen_last = 0;
+    unsigned char *copy, *orig;
+    if (!make(&b, HB_GAME_DEERPARK, 4, 0, 35, 1, 0, 16, 0)) {
+        CHECK(0);
+        return;
+    }
+    copy = malloc(b.bytes);
+    orig = malloc(b.bytes);
+    if (!copy || !orig) exit(2);
+    CHECK(hb_vec_reset(&b.cfg, b.envs, b.bytes, b.n, &b.io, 5, 1, 0, b.n) == HB_OK);
+    for (k = 0; k < 3000 && !(seen_mid && seen_last); k++) {
+        hb_vec_env *all = (hb_vec_env *)b.envs;
+        CHECK(hb_vec_sample(&b.cfg, b.envs, b.bytes, b.n, rng_next(&s), b.acts, b.n, 0, b.n) == HB_OK);
+        for (i = 0; i < b.n; i++) {
+            hb_vec_env *e = &all[i];
+            int last, rc;
+            if (e->term || e->phase != HB_PH_PLAY || e->tlen == 0) continue;
+            last = e->tricks == 4 && e->tlen == 3;
+            if ((last && seen_last) || (!last && seen_mid)) continue;
+            memcpy(orig, b.envs, b.bytes);
+            e->scores[2] = 1 << 30;  /* a score the hand's score would overflow */
+            memcpy(copy, b.envs, b.bytes);
+            rc = hb_vec_check(&b.cfg, b.envs, b.bytes, b.n, b.acts, 4, 1, b.n, &bad, &bad_id);
+            CHECK(rc == HB_E_V_STATE && bad == i);
+            rc = hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id);
+            if (last) {
+                CHECK(rc == HB_E_V_STATE && bad == i);
+                CHECK(memcmp(copy + i * sizeof(hb_vec_env), b.envs + i * sizeof(hb_vec_env), sizeof(hb_vec_env)) == 0);
+                seen_last = 1;
+            } else {
+                CHECK(rc == HB_OK);
+                seen_mid = 1;
+                /* what the play reads, each refused by the step itself, nothing changed */
+                for (v = 0; v < 4; v++) {
+                    memcpy(b.envs, orig, b.bytes);
+                    e = &((hb_vec_env *)b.envs)[i];
+                    if (v == 0) e->trick[0] = 52;
+                    if (v == 1) e->tlen = 4;
+                    if (v == 2) e->trump = 4;
+                    if (v == 3) e->leader = 9;
+                    memcpy(copy, b.envs, b.bytes);
+                    rc = hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id);
+                    CHECK(rc == HB_E_V_STATE && bad == i);
+                    CHECK(memcmp(copy + i * sizeof(hb_vec_env), b.envs + i * sizeof(hb_vec_env), sizeof(hb_vec_env))
+                          == 0);
+                }
+            }
+            memcpy(b.envs, orig, b.bytes);
+            break;
+        }
+        CHECK(hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id) == HB_OK);
+    }
+    CHECK(seen_mid && seen_last);
+    free(copy);
+    free(orig);
+    release(&b);
+}
+
 int main(void)
 {
     uint64_t s = 12345;
@@ -543,6 +612,7 @@ int main(void)
     mt_known();
     buckem_refusals();
     hucklebuck_piles();
+    deerpark_step_reads();
     do {
         play(&s);
         pools(&s, rounds == 0);

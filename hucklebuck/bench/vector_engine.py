@@ -12,18 +12,26 @@ from __future__ import annotations
 
 import statistics
 import time
+from typing import Any
 
 from ..vector import VectorGame
 from . import targets
 from .vector import _player
 
-__all__ = ["LANE_ROUNDS", "lane_against_engine", "print_lane_against_engine"]
+__all__ = ["LANE_ROUNDS", "lane_against_engine", "lane_batch", "print_lane_against_engine"]
 
 TARGET = 0.8
 """The lane's hands per CPU-second at least this fraction of the bare simulation's."""
 
 LANE_ROUNDS = 9
 """Rounds of the lane against the bare C simulation (the figure is the median of the rounds' ratios)."""
+
+
+def lane_batch() -> VectorGame[Any]:
+    """The batch the lane is timed on: Deer Park, 4 players, 1,024 tables, one thread, an episode
+    per hand (``hands=1``, so that its episodes ended count hands, as the simulation's figure does;
+    whole games, the lane's default, would count games against hands)."""
+    return VectorGame("deerpark", 4, 1024, seed=1024, threads=1, hands=1)
 
 
 def lane_against_engine(scale: float, rounds: int = LANE_ROUNDS) -> list[float]:
@@ -33,7 +41,7 @@ def lane_against_engine(scale: float, rounds: int = LANE_ROUNDS) -> list[float]:
     the two timed in turn within each round."""
     from ..evaluate import simulate_deerpark
 
-    vg = VectorGame("deerpark", 4, 1024, seed=1024, threads=1)
+    vg = lane_batch()
     steps = max(20, int(200 * scale))
     sim_hands = max(2_000, int(20_000 * scale))
     play = _player(vg)
