@@ -45,7 +45,7 @@ from typing import Any, Final
 import psycopg
 from psycopg import errors as pg_errors
 
-from .pg_layout import (
+from ._pg_layout import (
     _ENDED,
     _LAYOUT,
     _MOVES_ONLY,

@@ -10,14 +10,12 @@ the same kind (:mod:`hucklebuck.server.bots`).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import json
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..cli.common import GameSpec
 from ..errors import HucklebuckError
@@ -26,6 +24,7 @@ from ..games.engine import TrickGame
 from ..packs import GameKind
 from ..words.lines import score_reason
 from ..words.narrator import Narrator
+from ._seats import Connection, Seat, TableRefused, _AgentClient, token_digest
 from .bots import GATHER, on_beat
 from .config import ServerConfig
 from .moves import MoveReader
@@ -39,101 +38,10 @@ if TYPE_CHECKING:
 __all__ = ["Connection", "Seat", "ServerTable", "TableRefused", "token_digest"]
 
 
-class Connection(Protocol):
-    """A client of a table (a WebSocket, or a test's stand-in)."""
-
-    seat: int | None
-    """The seat it holds, or ``None`` for a spectator."""
-
-    def send_text(self, text: str) -> None:
-        """Queue one message (JSON text) without waiting."""
-        ...
-
-    def close(self, code: int, reason: str) -> None:
-        """Close the connection (after what is queued) with a WebSocket close code."""
-        ...
-
-
 _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 """State messages as JSON text: compact, and ASCII (``\\u2660`` for a suit symbol), which the C
 encoder writes faster than the same text with the symbols themselves; a view is a tree built
 afresh for each message, so the encoder need not watch for cycles."""
-
-
-class TableRefused(Exception):
-    """A request the server turns down (too many tables, unknown table...): ``code`` and plain words."""
-
-    def __init__(self, code: str, message: str) -> None:
-        """Refuse with ``code`` and ``message``."""
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def token_digest(token: str) -> str:
-    """What the store keeps of a seat token (the token itself is never stored or logged)."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-@dataclass
-class Seat:
-    """One seat: who sits there and, while the server runs, whether they are here."""
-
-    kind: str
-    name: str
-    player: str | None
-    digest: str | None
-    away: bool = False
-    """A person's seat the computer plays while they are gone."""
-    connections: int = 0
-    returning: bool = False
-    """The person is back but the computer is finishing the move it began."""
-    grace_until: float | None = None
-    """While nobody is connected to a person's seat: when (``time.monotonic()``) the computer takes it."""
-    opened: bool = False
-    """Someone has opened this person's seat link (until then the seat waits longer: "not here yet")."""
-
-    def stored(self) -> dict[str, Any]:
-        """The seat as stored."""
-        return {
-            "kind": self.kind,
-            "name": self.name,
-            "player": self.player,
-            "digest": self.digest,
-            "away": self.away,
-            "opened": self.opened,
-        }
-
-    def public(self) -> dict[str, Any]:
-        """The seat's fields every view shows."""
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "player": self.player,
-            "connected": self.kind == "computer" or self.connections > 0,
-            "away": self.away,
-            "opened": self.kind == "computer" or self.opened,
-            "grace_left": None
-            if self.grace_until is None
-            else max(0, round(self.grace_until - time.monotonic())),
-        }
-
-
-class _AgentClient:
-    """The seat interface a computer seat gets: its observation, and the act message."""
-
-    def __init__(self, table: ServerTable, seat: int) -> None:
-        self.table = table
-        self.seat = seat
-
-    def observation(self) -> tuple[int, Any]:
-        return self.table.seq, self.table.game.observation(self.seat)
-
-    def send(self, message: ClientMessage) -> None:
-        self.table.agent_message(self.seat, message)
-
-    def notice(self, text: str) -> None:
-        self.table.notice(f"{self.table.seats[self.seat].name}: {text}")
 
 
 class ServerTable:
