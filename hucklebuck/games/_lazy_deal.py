@@ -14,13 +14,30 @@ import random
 import threading
 from typing import Any, Final, SupportsIndex
 
-__all__ = ["pending_class", "real_class"]
+__all__ = ["pending_class", "real_class", "seeded_random"]
 
 _DEAL_LOCK: Final = threading.RLock()
 """Held while a pending first hand is dealt (see ``TrickGame._first_hand``); re-entrant,
 so a deal that looks at another undealt game cannot deadlock."""
 _PENDING: dict[type, type] = {}
 """Each game class's twin for games whose first hand is still to deal."""
+
+
+_new_random: Final = random.Random.__new__
+_seed_random: Final[Any] = random.Random.__mro__[1].seed  # type: ignore[attr-defined]
+"""The C seed that ``random.Random.seed`` calls (``_random.Random.seed``)."""
+
+
+def seeded_random(seed: int) -> random.Random:
+    """``random.Random(seed)`` for an int seed: the same state, without the two Python calls
+    of ``Random.__init__`` and ``Random.seed`` (for an int they only call the C seed and set
+    ``gauss_next`` to None)."""
+    if type(seed) is not int:
+        return random.Random(seed)
+    rng: random.Random = _new_random(random.Random)
+    _seed_random(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]
+    return rng
 
 
 def _deal_pending(game: Any) -> None:
@@ -41,7 +58,7 @@ def _deal_pending(game: Any) -> None:
         del state["_pending_seed"]
         twin: Any = object.__new__(real)
         twin.__dict__ = state
-        twin._deal_first_hand(random.Random(seed), None)
+        twin._deal_first_hand(seeded_random(seed), None)
         game.__dict__ = state
         object.__setattr__(game, "__class__", real)
 

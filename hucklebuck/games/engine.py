@@ -17,7 +17,7 @@ import abc
 import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from .. import _fast
 from ..actions import Action, Play, parse_action
@@ -66,15 +66,19 @@ _pick: Callable[[int, tuple[Any, ...]], list[Any] | None] | None = None
 _c_play: Callable[[object, object], bool | None] | None = None
 _c_play_id: Callable[[object, object], bool | None] | None = None
 _hand_masks: Callable[[object], list[int] | None] | None = None
+# The legal plays of the play phase in one call (typed: the shared Plays; else their ids), None
+# for anything else; absent from an older build of the compiled module.
+_c_legal: Callable[[object, bool], list[Any] | None] | None = None
 
 
 def _link_calls() -> None:
     """Take the compiled helpers once they are loaded (see :mod:`hucklebuck._fast`)."""
-    global _pick, _c_play, _c_play_id, _hand_masks
+    global _pick, _c_play, _c_play_id, _hand_masks, _c_legal
     ext = _fast.ext
     if ext is not None:
         ext.link_play(_PLAY, Play, TrickPlay, _ids.PLAYS)
         _pick, _c_play, _c_play_id, _hand_masks = ext.pick, ext.play, ext.play_id, ext.hand_masks
+        _c_legal = getattr(ext, "legal", None)
 
 
 _link_calls()
@@ -365,10 +369,15 @@ class TrickGame(AgentAPI, ShownGame, SavedGame, abc.ABC, Generic[D, OptT]):
         """The variant options."""
         return self._options
 
-    @property
-    def phase(self) -> Phase:
-        """The current phase."""
-        return self._phase
+    if TYPE_CHECKING:
+
+        @property
+        def phase(self) -> Phase:
+            """The current phase."""
+            return self._phase
+
+    else:  # the same property with a getter in C: no Python frame per read (read once per action)
+        phase = property(operator.attrgetter("_phase"), doc="The current phase.")
 
     @property
     @abc.abstractmethod
@@ -425,6 +434,10 @@ class TrickGame(AgentAPI, ShownGame, SavedGame, abc.ABC, Generic[D, OptT]):
     # ---------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
         """Every legal action now, for the seat to act (empty when nobody acts)."""
+        if _c_legal is not None:  # the play phase in one compiled call (None for anything else)
+            found_c: list[Action] | None = _c_legal(self, True)
+            if found_c is not None:
+                return found_c
         if self._phase is _PLAY:
             play = self._play
             assert play is not None
