@@ -188,3 +188,13 @@ def test_phase_stays_a_read_only_property() -> None:
     assert game.phase is game._phase
     with pytest.raises(AttributeError):
         game.phase = Phase.PLAY  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_reading_phase_first_deals_an_undealt_game(make: Callable[[int], TrickGame[Any, Any]]) -> None:
+    for seed in range(5):
+        game, ref = make(seed), make(seed)
+        assert "_pending_seed" in vars(game)
+        assert game.phase is ref.phase  # the first read deals (the undealt twin class has its own phase)
+        assert "_pending_seed" not in vars(game) and "phase" not in type(game).__dict__  # its own class again
+        assert game.to_dict() == ref.to_dict()

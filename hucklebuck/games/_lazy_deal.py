@@ -3,7 +3,9 @@
 
 An undealt game belongs to a *twin* of its class (same name and module, made
 once per class) whose ``__getattr__`` deals the hand when an attribute the deal
-sets is first read, then gives the game back its own class.  Dealt games have no
+sets is first read, then gives the game back its own class.  ``phase``, most often the first
+read, deals in the twin's own property (not through ``__getattr__``, which would first build
+an AttributeError).  Dealt games have no
 ``__getattr__``: on the class itself it would slow every attribute read of
 every game (CPython cannot specialise such reads).
 """
@@ -72,6 +74,13 @@ def _pending_getattr(self: Any, name: str) -> Any:
     return object.__getattribute__(self, name)
 
 
+def _pending_phase(self: Any) -> Any:
+    # ``phase`` of a pending game, usually its first read: deal, then read it. (Through
+    # ``__getattr__`` the same read would first build and drop an AttributeError.)
+    _deal_pending(self)
+    return self._phase
+
+
 def _pending_reduce_ex(self: Any, protocol: SupportsIndex) -> Any:
     # pickle and deepcopy: rebuilt undealt, by the game's own (importable) class
     return _revive_pending, (real_class(type(self)), dict(self.__dict__))
@@ -91,6 +100,7 @@ def pending_class(cls: type) -> type:
     if twin is None:
         namespace = {
             "__getattr__": _pending_getattr,
+            "phase": property(_pending_phase, doc="The current phase (the first hand dealt first)."),
             "__reduce_ex__": _pending_reduce_ex,
             "__module__": cls.__module__,
             "__qualname__": cls.__qualname__,
