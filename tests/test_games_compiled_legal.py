@@ -185,6 +185,7 @@ def test_phase_stays_a_read_only_property() -> None:
     game = DeerParkGame(4, seed=2)
     assert isinstance(TrickGame.__dict__["phase"], property)
     assert TrickGame.phase.__doc__ == "The current phase."
+    assert TrickGame.phase.fget.__annotations__["return"] in ("Phase", Phase)  # what the docs show
     assert game.phase is game._phase
     with pytest.raises(AttributeError):
         game.phase = Phase.PLAY  # type: ignore[misc]

@@ -17,7 +17,7 @@ import abc
 import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from .. import _fast
 from ..actions import Action, Play, parse_action
@@ -369,15 +369,10 @@ class TrickGame(AgentAPI, ShownGame, SavedGame, abc.ABC, Generic[D, OptT]):
         """The variant options."""
         return self._options
 
-    if TYPE_CHECKING:
-
-        @property
-        def phase(self) -> Phase:
-            """The current phase."""
-            return self._phase
-
-    else:  # the same property with a getter in C: no Python frame per read (read once per action)
-        phase = property(operator.attrgetter("_phase"), doc="The current phase.")
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._phase
 
     @property
     @abc.abstractmethod
