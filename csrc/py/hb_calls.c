@@ -508,6 +508,9 @@ static PyMethodDef calls_methods[] = {
      "(nothing changed: take the Python path)."},
     {"play_id", (PyCFunction)(void (*)(void))hbc_play_id, METH_FASTCALL,
      "play_id(game, i): the same for the play of card number i by the seat to play."},
+    {"legal", (PyCFunction)(void (*)(void))hbc_legal, METH_FASTCALL,
+     "legal(game, typed): the legal plays of the seat to play in the play phase, as card numbers "
+     "(typed False) or the shared Plays (typed True), or None (take the Python path)."},
     {"hand_masks", hbc_hand_masks, METH_O,
      "hand_masks(hands): the mask of each hand (a tuple of tuples of distinct Cards), or None."},
     {"link_play", hbc_link_play, METH_VARARGS,

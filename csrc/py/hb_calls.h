@@ -51,6 +51,8 @@ PyObject *hbc_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 /* play(game, action), play_id(game, i), hand_masks(hands), link_play(...) (hb_calls_play.c). */
 PyObject *hbc_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *hbc_play_id(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+/* legal(game, typed): the legal plays now as ids or shared Plays, or None (hb_calls_play.c). */
+PyObject *hbc_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *hbc_hand_masks(PyObject *self, PyObject *hands);
 PyObject *hbc_link_play(PyObject *self, PyObject *args);
 /* solve(game, trump, hands, leader, seat) (hb_calls_solve.c). */

@@ -22,10 +22,19 @@ PyObject *hbc_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     if (!PyLong_CheckExact(args[0]) || !PyTuple_CheckExact(args[1])) MISS;
-    mask = PyLong_AsUnsignedLongLong(args[0]);
-    if (mask == (unsigned long long)-1 && PyErr_Occurred()) {  /* negative or too large */
-        PyErr_Clear();
-        MISS;
+    {  /* (not PyLong_AsUnsignedLongLong: CPython 3.11 reads a two-digit int through a byte array) */
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(args[0], &overflow);
+        if (overflow > 0) {  /* 2**63 or more: the slower read, which takes up to 2**64 - 1 */
+            mask = PyLong_AsUnsignedLongLong(args[0]);
+            if (mask == (unsigned long long)-1 && PyErr_Occurred()) {  /* too large */
+                PyErr_Clear();
+                MISS;
+            }
+        } else {
+            if (overflow < 0 || v < 0) MISS;  /* negative (an exact int raises nothing here) */
+            mask = (unsigned long long)v;
+        }
     }
     items = args[1];
     if (PyTuple_GET_SIZE(items) < 64 && (mask >> PyTuple_GET_SIZE(items))) MISS;  /* a bit past the items */

@@ -5,7 +5,9 @@
  * (hucklebuck/games/engine.py) for the typed action and for its integer id: when it is the
  * legal play of the seat to play, record it, take the card from the hand and add it to the
  * trick, and complete the trick (the game's own finish_trick and _trick_done, called back)
- * when it was the trick's last card.  hand_masks(hands) gives the mask of each hand of a deal.
+ * when it was the trick's last card.  legal(game, typed) lists the legal plays of the seat to
+ * play (what legal_action_ids and legal_actions list in the play phase), changing nothing.
+ * hand_masks(hands) gives the mask of each hand of a deal.
  *
  * Like every function of the module, each answers only the plain case: the game's own objects
  * of their exact types (the interned Cards, the shared Play actions, the trick state), a play
@@ -37,14 +39,13 @@ static int linked_play;
 /* An exact int in 0 .. 2**52 - 1 as *out: 1, else 0 (no error left set). */
 static int mask_of(PyObject *obj, uint64_t *out)
 {
-    unsigned long long v;
+    long long v;
+    int overflow;
     if (obj == NULL || !PyLong_CheckExact(obj)) return 0;
-    v = PyLong_AsUnsignedLongLong(obj);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return 0;
-    }
-    if (v >> 52) return 0;
+    /* (not PyLong_AsUnsignedLongLong: CPython 3.11 reads a two-digit int through a byte array) */
+    v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow || v < 0) return 0;  /* an exact int raises nothing here */
+    if ((unsigned long long)v >> 52) return 0;
     *out = (uint64_t)v;
     return 1;
 }
@@ -109,6 +110,20 @@ static long seat_to_play(const game_view *v)
     return small_int(PyTuple_GET_ITEM(seats, PyList_GET_SIZE(current)), PyList_GET_SIZE(v->hands));
 }
 
+/* The mask of the suit led by card `led` (the trick's first card), as the trick state's own
+   tables give it: 1 and the mask in *out, else 0 (not the plain state; no error left set). */
+static int suit_led_mask(PyObject *play, PyObject *led_card, uint64_t *out)
+{
+    PyObject *suit_of = SLOT(play, off_suit_of), *masks = SLOT(play, off_suit_masks);
+    int led = card_number(led_card);
+    Py_ssize_t k;
+    if (led < 0 || suit_of == NULL || masks == NULL || !PyBytes_CheckExact(suit_of) ||
+        PyBytes_GET_SIZE(suit_of) != 52 || !PyTuple_CheckExact(masks) || PyTuple_GET_SIZE(masks) != 4)
+        return 0;
+    k = (unsigned char)PyBytes_AS_STRING(suit_of)[led];
+    return k <= 3 && mask_of(PyTuple_GET_ITEM(masks, k), out);
+}
+
 /* Play `card` (its number) as `action` for `seat` (the seat to play): 1 done, 0 not taken here
    (nothing changed), -1 on an error (exception set; from the trick's completion, the game's
    own code, or memory before anything changed). */
@@ -120,14 +135,8 @@ static int play_card(PyObject *game, const game_view *v, PyObject *action, long 
     Py_ssize_t n = PyList_GET_SIZE(current), k, size;
     if (!mask_of(PyList_GET_ITEM(v->hands, seat), &held) || !(held & bit)) return 0;
     if (n > 0) {  /* the suit led, as the trick state's own tables give it */
-        PyObject *suit_of = SLOT(play, off_suit_of), *masks = SLOT(play, off_suit_masks);
-        int led = card_number(PyList_GET_ITEM(current, 0));
         uint64_t suit_mask;
-        if (led < 0 || suit_of == NULL || masks == NULL || !PyBytes_CheckExact(suit_of) ||
-            PyBytes_GET_SIZE(suit_of) != 52 || !PyTuple_CheckExact(masks) || PyTuple_GET_SIZE(masks) != 4)
-            return 0;
-        k = (unsigned char)PyBytes_AS_STRING(suit_of)[led];
-        if (k > 3 || !mask_of(PyTuple_GET_ITEM(masks, k), &suit_mask)) return 0;
+        if (!suit_led_mask(play, PyList_GET_ITEM(current, 0), &suit_mask)) return 0;
         follow = held & suit_mask;
     }
     if (!(follow & bit) && follow) return 0;  /* neither follows suit nor shows the seat cannot */
@@ -174,6 +183,74 @@ undo0:
     Py_DECREF(hand);
     Py_DECREF(grown);
     return -1;
+}
+
+/* ------------------------------------------------------------------ legal */
+/* legal(game, typed): the legal plays of the seat to play while the game is in its play phase,
+ * as legal_action_ids() (typed False: card numbers, ascending) or legal_actions() (typed True:
+ * the shared Plays of that seat, in the same order) list them; None for anything else (another
+ * phase, a state not of the exact types, typed not a bool).  Reads only: nothing changes, and a
+ * trick state shared with a copy is read as it is (the Python paths read it too). */
+PyObject *hbc_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *phase = NULL, *play = NULL, *hands = NULL, *current, *row = NULL, *out = NULL;
+    uint64_t held, mask, m;
+    Py_ssize_t count = 0, k = 0;
+    long seat;
+    int i, typed;
+    (void)self;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "legal() takes 2 arguments");
+        return NULL;
+    }
+    if (!linked_play || (args[1] != Py_True && args[1] != Py_False)) MISS;
+    typed = args[1] == Py_True;
+    if ((phase = attr(args[0], s_phase)) == NULL || phase != play_phase) goto miss;
+    if ((play = attr(args[0], s_play)) == NULL || Py_TYPE(play) != trick_type) goto miss;
+    if ((hands = attr(args[0], s_hands)) == NULL || !PyList_CheckExact(hands)) goto miss;
+    {
+        game_view v;  /* seat_to_play reads only the trick state and the number of hands */
+        memset(&v, 0, sizeof v);
+        v.play = play;
+        v.hands = hands;
+        seat = seat_to_play(&v);
+    }
+    if (seat < 0 || !mask_of(PyList_GET_ITEM(hands, seat), &held)) goto miss;
+    current = SLOT(play, off_current);
+    mask = held;
+    if (PyList_GET_SIZE(current) > 0) {  /* the cards of the suit led, if the seat has any */
+        uint64_t suit_mask;
+        if (!suit_led_mask(play, PyList_GET_ITEM(current, 0), &suit_mask)) goto miss;
+        if (held & suit_mask) mask = held & suit_mask;
+    }
+    if (typed) {
+        if (seat >= PyTuple_GET_SIZE(shared_plays)) goto miss;
+        row = PyTuple_GET_ITEM(shared_plays, seat);  /* checked at link: 52 Plays each */
+    }
+    for (m = mask; m; m &= m - 1) count++;
+    if ((out = PyList_New(count)) == NULL) goto done;
+    for (i = 0; mask; i++, mask >>= 1) {
+        if (mask & 1) {
+            PyObject *item;
+            if (row != NULL) {
+                item = PyTuple_GET_ITEM(row, i);
+                Py_INCREF(item);
+            } else if ((item = PyLong_FromLong(i)) == NULL) {
+                Py_CLEAR(out);
+                goto done;
+            }
+            PyList_SET_ITEM(out, k++, item);
+        }
+    }
+    goto done;
+miss:
+    out = Py_None;
+    Py_INCREF(out);
+done:
+    Py_XDECREF(phase);
+    Py_XDECREF(play);
+    Py_XDECREF(hands);
+    return out;
 }
 
 /* ------------------------------------------------------------------ entry points */

@@ -35,13 +35,16 @@ _NUMBERS: Final = tuple(range(52))
 _pick: Callable[[int, tuple[Any, ...]], list[Any] | None] | None = None
 # The compiled legal play of an id (see engine._c_play): True when applied, None for anything else.
 _c_play_id: Callable[[object, object], bool | None] | None = None
+# The compiled legal plays of the play phase (see engine._c_legal): the ids, or None for anything else.
+_c_legal: Callable[[object, bool], list[int] | None] | None = None
 
 
 def _link_calls() -> None:
     """Take the compiled helper once it is loaded (see :mod:`hucklebuck._fast`)."""
-    global _pick, _c_play_id
+    global _pick, _c_play_id, _c_legal
     if _fast.ext is not None:
         _pick, _c_play_id = _fast.ext.pick, _fast.ext.play_id
+        _c_legal = getattr(_fast.ext, "legal", None)
 
 
 _link_calls()
@@ -91,6 +94,10 @@ class AgentAPI:
 
     def legal_action_ids(self) -> list[int]:
         """The ids of :meth:`legal_actions`, sorted ascending (empty when nobody acts)."""
+        if _c_legal is not None:  # the play phase in one compiled call (None for anything else)
+            found_c: list[int] | None = _c_legal(self, False)
+            if found_c is not None:
+                return found_c
         if self._phase is _PLAY:
             play = self._play
             assert play is not None

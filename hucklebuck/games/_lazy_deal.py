@@ -3,7 +3,9 @@
 
 An undealt game belongs to a *twin* of its class (same name and module, made
 once per class) whose ``__getattr__`` deals the hand when an attribute the deal
-sets is first read, then gives the game back its own class.  Dealt games have no
+sets is first read, then gives the game back its own class.  ``phase``, most often the first
+read, deals in the twin's own property (not through ``__getattr__``, which would first build
+an AttributeError).  Dealt games have no
 ``__getattr__``: on the class itself it would slow every attribute read of
 every game (CPython cannot specialise such reads).
 """
@@ -14,13 +16,30 @@ import random
 import threading
 from typing import Any, Final, SupportsIndex
 
-__all__ = ["pending_class", "real_class"]
+__all__ = ["pending_class", "real_class", "seeded_random"]
 
 _DEAL_LOCK: Final = threading.RLock()
 """Held while a pending first hand is dealt (see ``TrickGame._first_hand``); re-entrant,
 so a deal that looks at another undealt game cannot deadlock."""
 _PENDING: dict[type, type] = {}
 """Each game class's twin for games whose first hand is still to deal."""
+
+
+_new_random: Final = random.Random.__new__
+_seed_random: Final[Any] = random.Random.__mro__[1].seed  # type: ignore[attr-defined]
+"""The C seed that ``random.Random.seed`` calls (``_random.Random.seed``)."""
+
+
+def seeded_random(seed: int) -> random.Random:
+    """``random.Random(seed)`` for an int seed: the same state, without the two Python calls
+    of ``Random.__init__`` and ``Random.seed`` (for an int they only call the C seed and set
+    ``gauss_next`` to None)."""
+    if type(seed) is not int:
+        return random.Random(seed)
+    rng: random.Random = _new_random(random.Random)
+    _seed_random(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]
+    return rng
 
 
 def _deal_pending(game: Any) -> None:
@@ -41,7 +60,7 @@ def _deal_pending(game: Any) -> None:
         del state["_pending_seed"]
         twin: Any = object.__new__(real)
         twin.__dict__ = state
-        twin._deal_first_hand(random.Random(seed), None)
+        twin._deal_first_hand(seeded_random(seed), None)
         game.__dict__ = state
         object.__setattr__(game, "__class__", real)
 
@@ -53,6 +72,13 @@ def _pending_getattr(self: Any, name: str) -> Any:
         return object.__getattribute__(self, name)
     _deal_pending(self)
     return object.__getattribute__(self, name)
+
+
+def _pending_phase(self: Any) -> Any:
+    # ``phase`` of a pending game, usually its first read: deal, then read it. (Through
+    # ``__getattr__`` the same read would first build and drop an AttributeError.)
+    _deal_pending(self)
+    return self._phase
 
 
 def _pending_reduce_ex(self: Any, protocol: SupportsIndex) -> Any:
@@ -74,6 +100,7 @@ def pending_class(cls: type) -> type:
     if twin is None:
         namespace = {
             "__getattr__": _pending_getattr,
+            "phase": property(_pending_phase, doc="The current phase (the first hand dealt first)."),
             "__reduce_ex__": _pending_reduce_ex,
             "__module__": cls.__module__,
             "__qualname__": cls.__qualname__,

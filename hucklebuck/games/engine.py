@@ -66,15 +66,19 @@ _pick: Callable[[int, tuple[Any, ...]], list[Any] | None] | None = None
 _c_play: Callable[[object, object], bool | None] | None = None
 _c_play_id: Callable[[object, object], bool | None] | None = None
 _hand_masks: Callable[[object], list[int] | None] | None = None
+# The legal plays of the play phase in one call (typed: the shared Plays; else their ids), None
+# for anything else; absent from an older build of the compiled module.
+_c_legal: Callable[[object, bool], list[Any] | None] | None = None
 
 
 def _link_calls() -> None:
     """Take the compiled helpers once they are loaded (see :mod:`hucklebuck._fast`)."""
-    global _pick, _c_play, _c_play_id, _hand_masks
+    global _pick, _c_play, _c_play_id, _hand_masks, _c_legal
     ext = _fast.ext
     if ext is not None:
         ext.link_play(_PLAY, Play, TrickPlay, _ids.PLAYS)
         _pick, _c_play, _c_play_id, _hand_masks = ext.pick, ext.play, ext.play_id, ext.hand_masks
+        _c_legal = getattr(ext, "legal", None)
 
 
 _link_calls()
@@ -425,6 +429,10 @@ class TrickGame(AgentAPI, ShownGame, SavedGame, abc.ABC, Generic[D, OptT]):
     # ---------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
         """Every legal action now, for the seat to act (empty when nobody acts)."""
+        if _c_legal is not None:  # the play phase in one compiled call (None for anything else)
+            found_c: list[Action] | None = _c_legal(self, True)
+            if found_c is not None:
+                return found_c
         if self._phase is _PLAY:
             play = self._play
             assert play is not None
