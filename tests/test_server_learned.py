@@ -111,7 +111,7 @@ def test_a_seat_of_a_policy_plays_the_networks_move(policy: str) -> None:
         ("/tmp/dp4.npz", "never a file"),
         ("../weights/dp4.npz", "never a file"),
         ("dp5", "unknown computer player 'dp5' (use mc, mc-solver, heuristic, random, mc-blind; "
-         "or a trained policy this server offers: dp4)"),
+         "or a trained policy this server offers: dp4, learned-dp4)"),
         ("learned", "unknown computer player 'learned'"),
         (["dp4"], "player is the name of a computer player"),
     ],
@@ -225,6 +225,7 @@ def test_every_offered_checkpoint_is_checked_when_the_server_starts(policy: str,
     assert {(o.name, o.game, o.players) for o in offers.values()} == {
         ("dp4", GameKind.DEERPARK, 4),
         ("other", GameKind.HUCKLEBUCK, 3),
+        ("learned-dp4", GameKind.DEERPARK, 4),  # shipped with the library, offered by every server
     }
 
 
@@ -270,13 +271,13 @@ def test_without_numpy_offering_a_policy_names_the_extra(policy: str) -> None:
 def test_weights_shipped_with_the_library_are_a_player_kind_everywhere(
     policy: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # None ship today: a file learned-NAME.npz in the package's weights folder is the kind learned-NAME.
+    # A file learned-NAME.npz in the package's weights folder is the kind learned-NAME.
     import shutil
 
     import hucklebuck.players as players
     from hucklebuck.players import make_player
 
-    assert players.shipped_learned_kinds() == {}
+    assert set(players.shipped_learned_kinds()) == {"learned-dp4"}  # the library's own
     shutil.copy(policy, tmp_path / "learned-dp4.npz")
     monkeypatch.setattr(players, "SHIPPED_WEIGHTS", str(tmp_path))
     assert players.shipped_learned_kinds() == {"learned-dp4": str(tmp_path / "learned-dp4.npz")}
@@ -288,3 +289,30 @@ def test_weights_shipped_with_the_library_are_a_player_kind_everywhere(
         assert [s["player"] for s in t["seats"]][1:] == ["learned-dp4"] * 3
     with pytest.raises(LearnedOfferError, match="kept for weights shipped with the library"):
         load_offers([("learned-mine", policy)])
+
+
+def test_the_shipped_policy_plays_deer_park_at_four_and_says_what_it_is() -> None:
+    from hucklebuck.games import DeerParkGame
+    from hucklebuck.players import make_player, shipped_learned_kinds
+    from hucklebuck.words.people import computer_label
+
+    path = shipped_learned_kinds()["learned-dp4"]
+    player = make_player("learned-dp4", "deerpark")
+    assert isinstance(player, LearnedPlayer) and player.network.meta["players"] == 4
+    training = player.network.meta["training"]
+    assert training["cpu_seconds"] <= 3600 and training["evaluation"]["low"] > 0.5
+    assert "/tmp" not in open(path, "rb").read().decode("latin-1")  # no path of the machine it was made on
+    assert computer_label("learned-dp4") == "computer: trained"
+    game = DeerParkGame(4, seed=5)
+    while not game.is_over:
+        seat = game.to_act
+        if seat is None:
+            game.next_hand()
+            continue
+        action = player.choose(game.observation(seat))
+        assert game.is_legal(action)
+        game.apply(action)
+    with kit.client() as c:  # every server with NumPy offers it, in words a person reads
+        games = {g["name"]: g for g in c.get("/api/games").json()["games"]}
+        offered = {p["name"]: p for p in games["deerpark"]["computer_players"]}
+        assert offered["learned-dp4"]["label"] == "trained"

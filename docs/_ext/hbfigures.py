@@ -384,8 +384,8 @@ def learning_curve() -> Figure:
         _svg(fig),
         "Deer Park Euchre, 4 players: the learner of hucklebuck.learn (PPO, NumPy only) in two seats "
         f"of whole games, {games:,} games per point in the duplicate tournament (seed 7), bars the "
-        "95 % intervals; dotted: the even share. One training run (seed 1) on the project's shared "
-        "2-core machine, "
+        "95 % intervals; dotted: the even share. One line of training on the project's shared "
+        "2-core machine (three runs, each resuming the last one's weights), "
         f"{last['cpu_seconds'] / 60:.1f} CPU minutes and {last['hands']:,} hands at its last checkpoint; "
         "the stored results are docs/examples/learning_curve.jsonl.",
         "Line chart of the share of games won against CPU minutes of training: against random players "

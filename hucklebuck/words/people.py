@@ -16,6 +16,7 @@ __all__ = [
     "LEARNED_WORDS",
     "OFFERED_WORDS",
     "OPTION_LABELS",
+    "SHIPPED_WORDS",
     "choice_label",
     "computer_label",
     "default_name",
@@ -73,8 +74,19 @@ OFFERED_WORDS: tuple[str, str] = (
 (``hucklebuck serve --learned NAME=PATH``), each with ``{name}`` to fill in."""
 
 
+SHIPPED_WORDS: tuple[str, str] = (
+    "trained",
+    "plays a policy trained by the library's own learner, shipped with the library",
+)
+"""The friendly name and description of trained weights shipped with the library (the player
+kinds ``learned-NAME``)."""
+
+
 def offered_words(name: str) -> tuple[str, str]:
-    """A trained policy the server offers as ``name``: its friendly name and what it does."""
+    """A trained policy the server offers as ``name``: its friendly name and what it does (the
+    weights shipped with the library, kinds ``learned-NAME``, have words of their own)."""
+    if name.startswith("learned-"):
+        return SHIPPED_WORDS
     label, doc = OFFERED_WORDS
     return label.format(name=name), doc.format(name=name)
 
