@@ -34,7 +34,9 @@ CASES = [
     # options that change the deal or what a seat may see
     "python_buckem(players=5,hands=2,scare_cards=True,deuce_swap=True,simultaneous_declare=True)",
     "python_buckem(players=5,short_handed=True,short_handed_trump=removed_card)",
-    "python_deerpark(players=8,eight_player_turnup=dealer_last_card,club_turnup_pickup=True)",
+    # two hands: random whole games at eight players run to the 100-hand cut (a minute of CPU);
+    # whole games are played in test_default_progress_returns_are_the_game_result_when_the_game_ends
+    "python_deerpark(players=8,hands=2,eight_player_turnup=dealer_last_card,club_turnup_pickup=True)",
 ]
 
 
