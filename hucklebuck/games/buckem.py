@@ -25,6 +25,7 @@ from ..errors import OptionsError, RestoreError
 from ..packs import GameKind
 from . import _buckem_deal as _dealing
 from . import _buckem_settle as _settle
+from . import _buckem_view as _view
 from .base import (
     Phase,
     ScoreEvent,
@@ -56,9 +57,7 @@ __all__ = [
 # Phases as module constants: an enum member looked up on its class costs ~60 ns a time.
 _STAY_FOLD: Final = Phase.STAY_FOLD
 
-MAX_DRAW: Final = 3
-_DRAW_TEXT: Final = tuple(tuple(f"{s} draw {k} cards" for k in range(MAX_DRAW + 1)) for s in range(8))
-"""How another seat's draw of k cards shows in a history."""
+MAX_DRAW: Final = _view.MAX_DRAW
 FULL_PACK: Final = CardSet.from_mask((1 << 52) - 1)
 _REMOVED: dict[int, tuple[CardSet, bool]] = {}
 """Per pack (its mask): the cards it leaves out, and whether no 2 is among them."""
@@ -554,13 +553,7 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         """Where every card of the pack is: ``hands``, ``upcard`` (empty when it is a
         removed card), ``stock``, ``folded`` (unused folded hands), ``discards``
         (unused) and ``played``."""
-        up = CardSet([self._upcard]) if self._upcard is not None and self._upcard in self._pack else CardSet()
-        return self._common_zones() | {
-            "upcard": up,
-            "stock": CardSet(self._stock),
-            "folded": CardSet(self._folded_pool),
-            "discards": CardSet(self._discards),
-        }
+        return _view.card_zones(self)
 
     # ------------------------------------------- deciding, drawing, settling
     # Dealing, staying, folding and the draw are in _buckem_deal; settling the
@@ -596,69 +589,9 @@ class BuckEmGame(TrickGame[BuckEmDeal, BuckEmOptions]):
         """What ``seat`` may know now (see :class:`BuckEmObservation`); ``None``: what an
         onlooker may know (:class:`BuckEmOnlookerObservation`)."""
         self._check_viewer(seat)
-        hidden = self._options.simultaneous_declare and self._phase is _STAY_FOLD
-        history, private = self._public_history()
-        decisions: list[tuple[int, str]] = []
-        if private:
-            texts = list(history)
-            acts = self._actions
-            for i in private:
-                a = acts[i]
-                kind = type(a)
-                if kind is Draw:
-                    if a.seat != seat:  # others' draws show only as a count
-                        texts[i] = _DRAW_TEXT[a.seat][len(a.cards)]  # type: ignore[union-attr]
-                elif hidden and a.seat != seat:  # simultaneous declare: not yet revealed
-                    texts[i] = f"{a.seat} declared"
-                else:
-                    word = "fold" if kind is Fold else "stay swap" if a.swap else "stay"  # type: ignore[union-attr]
-                    decisions.append((a.seat, word))
-            history = tuple(texts)
-        assert self._trump is not None and self._upcard is not None
-        upcard = self._upcard
-        swapped_upcard = None
-        if self._swapped is not None and self._deal is not None:
-            if hidden and self._swapped != seat:
-                upcard = self._deal.upcard
-            else:
-                swapped_upcard = self._deal.upcard
-        return self._observe(
-            BuckEmObservation if seat is not None else BuckEmOnlookerObservation,
-            seat,
-            history,
-            {
-                "upcard": upcard,
-                "swapped_upcard": swapped_upcard,
-                "scare": tuple(self._scare),
-                "decisions": tuple(decisions),
-                "bankrolls": tuple(self._bankrolls),
-                "pot": self._pot,
-                "pot_units": self._units,
-                "stock_size": len(self._stock),
-                "rake_shown": self._rake_shown(),
-            },
-        )
+        history, fields = _view.view(self, seat)
+        kind = BuckEmObservation if seat is not None else BuckEmOnlookerObservation
+        return self._observe(kind, seat, history, fields)
 
     def _hand_sizes(self, seat: int | None) -> tuple[int, ...]:
-        # Under simultaneous declaring a fold empties a hand: until everyone has
-        # declared, others see every undeclared-looking hand at its dealt size (DEF #85).
-        sizes = [h.bit_count() for h in self._hands]
-        if self._options.simultaneous_declare and self._phase is _STAY_FOLD:
-            for s in self._decisions:
-                if s != seat:
-                    sizes[s] = self._dealt[s].bit_count()
-        return tuple(sizes)
-
-    def _rake_shown(self) -> tuple[Card, ...]:
-        """The cards the raker of the round just ended showed (DEF #88)."""
-        results = self._results
-        if not results or self._phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
-            return ()
-        last = results[-1]
-        if last.hand != self._hand_no or last.raked is None or self._trump is None:
-            return ()
-        seat, trump = last.raked, self._trump
-        judged = self._dealt[seat] if self._options.rake_hand is RakeHand.AS_DEALT else self._hands[seat]
-        trumps = [c for c in CardSet.from_mask(judged) if c.suit is trump]
-        aces = [c for c in trumps if c.rank is Rank.ACE]
-        return tuple(aces or trumps)
+        return _view.hand_sizes(self, seat)
