@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from ..server.protocol import seat_subprotocols
+from ._chaos_http import _answers, _get, _strange_paths
 from .chaos import GAMES, _cross_site, _every, _hostile_messages, _pct, _Server
 
 __all__ = ["Ack", "Figures", "proxy_config", "run", "soak"]
@@ -124,18 +125,6 @@ def proxy_config(listen: int, ports: list[int]) -> str:
             continue
         out.append(line)
     return "\n".join(out) + "\n"
-
-
-def _get(port: int, path: str) -> int:
-    """The status of ``GET path`` on loopback ``port`` (0: no answer)."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=20) as r:
-            r.read()
-            return int(r.status)
-    except urllib.error.HTTPError as exc:
-        return int(exc.code)
-    except OSError:
-        return 0
 
 
 def _create(port: int, game: str, players: int) -> dict[str, Any]:
@@ -260,23 +249,6 @@ async def _person(port: int, table: dict[str, Any], fig: Figures, stop: asyncio.
 # -------------------------------------------------------------------- attackers
 
 
-def _encoded(table_id: str) -> str:
-    """``table_id`` with its first character percent-encoded (the same id once decoded)."""
-    return f"%{ord(table_id[0]):02X}{table_id[1:]}"
-
-
-def _strange_paths(table_id: str) -> list[str]:
-    return [
-        f"/api/tables/{_encoded(table_id)}",
-        f"/t/{_encoded(table_id)}",
-        "/api/tables/%00x",
-        f"/api/tables/{table_id[:6]}%00{table_id[6:]}",
-        "/api/tables/%2e%2e",
-        "/api/tables/" + "x" * 300,
-        "/api/tables/a%2Fb",
-    ]
-
-
 def _stranger(
     proxy: int, ports: list[int], honest: list[dict[str, Any]], fig: Figures, rng: random.Random
 ) -> None:
@@ -309,23 +281,6 @@ async def _lister(proxy: int, fig: Figures, stop: asyncio.Event) -> None:
         if status != 200:
             fig.refusals[f"listing: HTTP {status}"] += 1
             await asyncio.sleep(0.2)
-
-
-async def _answers(port: int, path: str) -> int:
-    """The status of ``GET path`` through loopback ``port`` (0: no answer), without a thread."""
-    try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 10)
-    except (OSError, asyncio.TimeoutError):
-        return 0
-    try:
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
-        line = await asyncio.wait_for(reader.readline(), 20)
-        parts = line.split()
-        return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-    except (OSError, asyncio.TimeoutError):
-        return 0
-    finally:
-        writer.close()
 
 
 async def _probe(proxy: int, tables: list[str], kind: str, at: float, fig: Figures) -> None:
