@@ -22,6 +22,14 @@ import pytest
 if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
     sys.dont_write_bytecode = False
 
+# One thread for the linear algebra libraries (NumPy's OpenBLAS, and anything built on OpenMP or MKL),
+# set before anything imports NumPy; subprocesses inherit it.  The suite already runs more workers
+# than cores, and a BLAS that starts a thread per core and spins it between calls spent most of the
+# CPU of the NumPy tests waiting: a learner's training in test_learn_defaults.py took 17 s of CPU with
+# OpenBLAS's default threads and 1.8 s with one.
+for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
+
 import hucklebuck
 
 try:  # Hypothesis times nothing: its per-example deadline and its "too slow" check fail on a busy machine

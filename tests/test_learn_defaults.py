@@ -57,9 +57,22 @@ def _train_on_defaults(updates: int, envs: int, steps: int, seed: int) -> np.nda
     weights = np.zeros((vg.tensor_size + 1, vg.num_distinct_actions), np.float32)
     paid = np.zeros((envs, PLAYERS))  # what each seat has been paid in its episode so far
     rows = np.arange(envs)
-    open_x, open_dir, open_env, open_seat, open_paid = [], [], [], [], []
+    # Every decision is kept with its episode's number; an episode's ending payments are kept by
+    # number, and its decisions are credited once per update (not re-gathered at every ending).
+    episode = np.arange(envs)  # the number of each table's current episode
+    ends: dict[int, np.ndarray] = {}  # an ended episode's number -> what each seat had been paid
+    next_episode = envs
+    open_x = np.zeros((0, vg.tensor_size + 1), np.float32)
+    open_dir = np.zeros((0, vg.num_distinct_actions))
+    open_ep, open_seat, open_paid = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
     for _ in range(updates):
-        done_x, done_dir, done_ret = [], [], []
+        step_x, step_dir, step_ep, step_seat, step_paid = (
+            [open_x],
+            [open_dir],
+            [open_ep],
+            [open_seat],
+            [open_paid],
+        )
         for _ in range(steps):
             acting = cp >= 0
             vg.observation_tensor(out=tensor)
@@ -72,32 +85,36 @@ def _train_on_defaults(updates: int, envs: int, steps: int, seed: int) -> np.nda
             d = -p
             d[rows, pick] += 1.0
             a = rows[acting]
-            open_x.append(x[a])
-            open_dir.append(d[a])
-            open_env.append(a)
-            open_seat.append(cp[a].astype(np.int64))
-            open_paid.append(paid[a, cp[a]])
+            step_x.append(x[a])
+            step_dir.append(d[a])
+            step_ep.append(episode[a])
+            step_seat.append(cp[a].astype(np.int64))
+            step_paid.append(paid[a, cp[a]])
             pick[~acting] = 0
             vg.step(pick.astype(np.int32))
             paid += rewards
-            ended = (term > 0) | (trunc > 0)
-            if ended.any():
-                xs, ds = np.concatenate(open_x), np.concatenate(open_dir)
-                es, ss, ps = np.concatenate(open_env), np.concatenate(open_seat), np.concatenate(open_paid)
-                closing = ended[es]
-                done_x.append(xs[closing])
-                done_dir.append(ds[closing])
-                done_ret.append(paid[es[closing], ss[closing]] - ps[closing])
-                keep = ~closing
-                open_x, open_dir, open_env = [xs[keep]], [ds[keep]], [es[keep]]
-                open_seat, open_paid = [ss[keep]], [ps[keep]]
-                paid[ended] = 0.0
-        if done_ret:
-            ret = np.concatenate(done_ret)
+            for e in np.flatnonzero((term > 0) | (trunc > 0)):
+                ends[int(episode[e])] = paid[e].copy()
+                episode[e] = next_episode
+                next_episode += 1
+                paid[e] = 0.0
+        xs, ds = np.concatenate(step_x), np.concatenate(step_dir)
+        eps, ss, ps = np.concatenate(step_ep), np.concatenate(step_seat), np.concatenate(step_paid)
+        closing = np.isin(eps, np.fromiter(ends, np.int64, len(ends)))
+        open_x, open_dir, open_ep, open_seat, open_paid = (
+            xs[~closing],
+            ds[~closing],
+            eps[~closing],
+            ss[~closing],
+            ps[~closing],
+        )
+        if closing.any():
+            final = np.stack([ends[int(e)] for e in eps[closing]])
+            ret = final[np.arange(len(final)), ss[closing]] - ps[closing]
             if len(ret) > 1 and ret.std() > 0:
                 adv = (ret - ret.mean()) / ret.std()
-                xs, ds = np.concatenate(done_x), np.concatenate(done_dir)
-                weights += 0.5 * (xs.T @ (adv[:, None] * ds)) / len(ret)
+                weights += 0.5 * (xs[closing].T @ (adv[:, None] * ds[closing])) / len(ret)
+        ends.clear()  # every decision of these episodes has been credited
     vg.close()
     return weights
 
