@@ -78,9 +78,12 @@ static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, 
 {
     hb_vec_env *all = (hb_vec_env *)envs;
     size_t k = i + 2 * AHEAD, b;
-    size_t bytes = IS_BE(cfg) ? sizeof(hb_vec_env) : HB_VEC_FRONT_BYTES;
     if (k < end) {
-        for (b = 0; b < bytes; b += 64) PREFETCH((unsigned char *)&all[k] + b, 1);
+        unsigned char *p = (unsigned char *)&all[k];
+        if (IS_BE(cfg))
+            for (b = 0; b < sizeof(hb_vec_env); b += 64) PREFETCH(p + b, 1);
+        else  /* (a constant count: unrolled) */
+            for (b = 0; b < HB_VEC_FRONT_BYTES; b += 64) PREFETCH(p + b, 1);
         if (IS_HB(cfg)) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
     }
     k = i + AHEAD;
@@ -578,39 +581,64 @@ static inline uint64_t rng_below(uint64_t *state, uint64_t n)
     return r;
 }
 
+/* Environments [begin, end) of hb_vec_sample (arguments checked); popcount: the set bits of a
+   word, as the build or the processor can count them (a constant at each call: compiled in line). */
+#define SAMPLE_RANGE(name, attrs, popcount)                                                           \
+    attrs static void name(const hb_vec_env *all, uint64_t seed, uint64_t high, int32_t *out,          \
+                           size_t begin, size_t end)                                                  \
+    {                                                                                                 \
+        size_t i;                                                                                     \
+        for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */ \
+            uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;                                    \
+            int count, w, here[2];                                                                    \
+            out[i] = -1;                                                                              \
+            if (i + AHEAD < end) PREFETCH(&all[i + AHEAD].legal, 0);                                  \
+            if (all[i].term) continue;                                                                \
+            legal[0] = all[i].legal[0];                                                               \
+            legal[1] = all[i].legal[1] & high;                                                        \
+            here[0] = popcount(legal[0]);                                                             \
+            here[1] = legal[1] ? popcount(legal[1]) : 0;  /* (most steps: cards, ids below 64) */     \
+            count = here[0] + here[1];                                                                \
+            if (count == 0) continue;                                                                 \
+            r = rng_below(&state, (uint64_t)count);                                                   \
+            for (w = 0; w < 2; w++) {                                                                 \
+                uint64_t bits = legal[w];                                                             \
+                if (r >= (uint64_t)here[w]) { r -= (uint64_t)here[w]; continue; }                     \
+                while (r--) bits &= bits - 1;                                                         \
+                out[i] = 64 * w + lowest_bit(bits);                                                   \
+                break;                                                                                \
+            }                                                                                         \
+        }                                                                                             \
+    }
+
+SAMPLE_RANGE(sample_range, , hb_v_popcount)
+/* x86 builds for any x86-64 have no popcnt instruction compiled in: one chosen at run time, where
+   the processor has it (all but the oldest), in place of the dozen instructions of each count. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) \
+    && !defined(__POPCNT__)
+#define HB_POPCNT_AT_RUN_TIME 1
+SAMPLE_RANGE(sample_range_popcnt, __attribute__((target("popcnt"))), __builtin_popcountll)
+#endif
+
 int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
                   int32_t *out, size_t out_len, size_t begin, size_t end)
 {
     const hb_vec_env *all = (const hb_vec_env *)envs;
     uint64_t high;
-    size_t i;
     int rc = check_envs(cfg, envs, envs_len, num_envs);
     if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
     if (rc != HB_OK) return rc;
     high = (UINT64_C(1) << (cfg->actions - 64)) - 1; /* ids 64 .. actions-1 */
     if (out == NULL) return HB_E_NULL;
     if (out_len != num_envs) return HB_E_V_LEN;
-    for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */
-        uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;
-        int count, w, here[2];
-        out[i] = -1;
-        if (i + AHEAD < end) PREFETCH(&all[i + AHEAD].legal, 0);
-        if (all[i].term) continue;
-        legal[0] = all[i].legal[0];
-        legal[1] = all[i].legal[1] & high;
-        here[0] = hb_v_popcount(legal[0]);
-        here[1] = legal[1] ? hb_v_popcount(legal[1]) : 0;  /* (most steps: cards, ids below 64) */
-        count = here[0] + here[1];
-        if (count == 0) continue;
-        r = rng_below(&state, (uint64_t)count);
-        for (w = 0; w < 2; w++) {
-            uint64_t bits = legal[w];
-            if (r >= (uint64_t)here[w]) { r -= (uint64_t)here[w]; continue; }
-            while (r--) bits &= bits - 1;
-            out[i] = 64 * w + lowest_bit(bits);
-            break;
-        }
+#ifdef HB_POPCNT_AT_RUN_TIME
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("popcnt")) {
+        sample_range_popcnt(all, seed, high, out, begin, end);
+        return HB_OK;
     }
+#endif
+    sample_range(all, seed, high, out, begin, end);
     return HB_OK;
 }
 
