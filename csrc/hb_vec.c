@@ -65,35 +65,37 @@ static int num_actions(int game)
 #define PREFETCH(p, w) ((void)(p))
 #endif
 
-/* Whether the next step deals (a new episode, or the last card of a hand's last trick): only
-   then are the random stream's words asked for, as their lines are far from the state's. */
-static int deals_next(const hb_vec_cfg *cfg, const hb_vec_env *e)
+/* Whether the next step deals (a new episode, or the last card of a hand's last trick when the
+   episode goes on): only then are the random stream's words asked for, as their lines are far
+   from the state's.  game, n, hands: the batch's (constants in Deer Park Euchre's pass). */
+static inline int deals_next(int game, int n, int hands, const hb_vec_env *e)
 {
     if (e->term) return 1;
     if (e->phase != HB_PH_PLAY || e->tricks != 4) return 0;
-    return e->tlen + 1 >= (IS_DP(cfg) ? cfg->players : hb_v_popcount(e->active));
+    if (hands > 0 && e->hands_done + 1 >= (uint32_t)hands) return 0;  /* the hand ends the episode */
+    return e->tlen + 1 >= (game == HB_GAME_DEERPARK ? n : hb_v_popcount(e->active));
 }
 
-static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
+static inline void ahead_of(int game, int n, int hands, void *envs, size_t num_envs, size_t i, size_t end)
 {
     hb_vec_env *all = (hb_vec_env *)envs;
     size_t k = i + 2 * AHEAD, b;
     if (k < end) {
         unsigned char *p = (unsigned char *)&all[k];
-        if (IS_BE(cfg))
+        if (game == HB_GAME_BUCKEM)
             for (b = 0; b < sizeof(hb_vec_env); b += 64) PREFETCH(p + b, 1);
         else  /* (a constant count: unrolled) */
             for (b = 0; b < HB_VEC_FRONT_BYTES; b += 64) PREFETCH(p + b, 1);
-        if (IS_HB(cfg)) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
+        if (game == HB_GAME_HUCKLEBUCK) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
     }
     k = i + AHEAD;
     if (k >= end) return;
-    if (!IS_BE(cfg) && all[k].hand_len >= 32 && all[k].hand_len < HB_VEC_HAND_LOG)  /* where its id goes */
+    if (game != HB_GAME_BUCKEM && all[k].hand_len >= 32 && all[k].hand_len < HB_VEC_HAND_LOG)  /* its id's line */
         PREFETCH(&all[k].hand_log[all[k].hand_len], 1);
-    if (IS_HB(cfg) && all[k].phase == HB_PH_EXCHANGE)  /* and, in an exchange, Hucklebuck's piles */
+    if (game == HB_GAME_HUCKLEBUCK && all[k].phase == HB_PH_EXCHANGE)  /* in an exchange, Hucklebuck's piles */
         for (b = offsetof(hb_vec_env, disc) & ~(size_t)63; b < offsetof(hb_vec_env, stock_len); b += 64)
             PREFETCH((unsigned char *)&all[k] + b, 1);
-    if (deals_next(cfg, &all[k])) {
+    if (deals_next(game, n, hands, &all[k])) {
         hb_vec_cold *c = cold_of(envs, num_envs, k);
         unsigned at = all[k].mt_at < HB_MT_N ? all[k].mt_at : 0;
         PREFETCH(c, 1);
@@ -102,6 +104,11 @@ static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, 
         for (; at < b; at += 16) PREFETCH(&c->mt[at], 1);
         PREFETCH(&c->mt[b - 1], 1);
     }
+}
+
+static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
+{
+    ahead_of(cfg->game, cfg->players, cfg->hands, envs, num_envs, i, end);
 }
 
 static int g_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
@@ -241,29 +248,6 @@ static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *
             bits &= bits - 1;
         }
     }
-}
-
-/* write_out for Deer Park Euchre (cfg->actions is its 110), called by name so that it is compiled
-   in line in the step: the seat to act found once, and a play's legal ids as hb_v_dp_legal gives
-   them. */
-static void dp_write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, const hb_vec_io *io, size_t i)
-{
-    uint8_t *row = io->legal_mask + i * (size_t)HB_DP_ACTIONS;
-    int seat = hb_v_dp_to_act(e, cfg->players);
-    uint64_t bits;
-    io->current_player[i] = (int16_t)seat;
-    io->terminated[i] = e->term == 1;
-    io->truncated[i] = e->term == 2;
-    if (seat >= 0 && e->phase == HB_PH_PLAY) {
-        e->legal[0] = hb_play_mask(rules, e, seat);
-        e->legal[1] = 0;
-    } else {
-        hb_v_dp_legal(cfg, rules, e, e->legal);
-        e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
-    }
-    zero_row(row, HB_DP_ACTIONS);
-    for (bits = e->legal[0]; bits; bits &= bits - 1) row[lowest_bit(bits)] = 1;
-    for (bits = e->legal[1]; bits; bits &= bits - 1) row[64 + lowest_bit(bits)] = 1;
 }
 
 /* After a deal or an action: count a finished hand, end the episode or deal on
@@ -462,6 +446,82 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
     return check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, full);
 }
 
+/* hb_v_step's pass for Deer Park Euchre, as the general one below does it for every game: the game's
+   functions called directly (compiled in line), and the batch's sizes and buffers kept in locals
+   (a byte stored to a mask row may alias anything: read through cfg and io, they were read again
+   for every environment). */
+static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
+                         const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t begin,
+                         size_t end, size_t *bad, int64_t *bad_id)
+{
+    hb_vec_env *all = (hb_vec_env *)envs;
+    const int n = cfg->players, hands = cfg->hands;
+    uint8_t *const mask = io->legal_mask, *const terminated = io->terminated, *const truncated = io->truncated;
+    int16_t *const current = io->current_player;
+    float *const rewards = io->rewards;
+    const unsigned char *const ids = (const unsigned char *)actions;
+    const int ids32 = itemsize == 4 && is_signed;  /* sample_legal's ids: one load each */
+    size_t i;
+    for (i = begin; i < end; i++) {
+        hb_vec_env *e = &all[i];
+        float *rew = rewards + i * (size_t)n;
+        uint8_t *row = mask + i * (size_t)HB_DP_ACTIONS;
+        int64_t id = 0;
+        int rc, seat, s;
+        uint64_t bits;
+        ahead_of(HB_GAME_DEERPARK, n, hands, envs, num_envs, i, end);
+        if (i + AHEAD < end) {  /* the output rows this pass writes a little later */
+            PREFETCH(row + AHEAD * HB_DP_ACTIONS, 1);
+            PREFETCH(row + AHEAD * HB_DP_ACTIONS + HB_DP_ACTIONS - 1, 1);
+            PREFETCH(rew + AHEAD * (size_t)n, 1);
+        }
+        rc = hb_v_dp_check_step(cfg, e);
+        if (rc == HB_OK && !e->term) {
+            if (ids32) {
+                int32_t v;
+                memcpy(&v, ids + 4 * i, 4);
+                id = v;
+            } else {
+                read_id(actions, itemsize, is_signed, i, &id);
+            }
+            if (!hb_v_dp_fits(e, n, (int)id)) rc = HB_E_V_ILLEGAL;
+        }
+        if (rc != HB_OK) {
+            if (bad) *bad = i;
+            if (bad_id) *bad_id = id;
+            return rc;
+        }
+        if (n == 4) memset(rew, 0, 4 * sizeof(float));  /* (a constant size: two stores) */
+        else for (s = 0; s < n; s++) rew[s] = 0.0f;  /* (3 to 8 floats: no call to memset) */
+        if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
+            new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
+        } else {
+            if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
+            if (e->phase == HB_PH_PLAY && e->tlen + 1 < n)  /* not a trick's last card */
+                hb_v_dp_play(e, hb_v_dp_to_act(e, n), (int)id);
+            else hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+            if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
+                settle(cfg, e, cold_of(envs, num_envs, i), rew);
+        }
+        /* the outputs (write_out's): the seat found once, a play's legal ids in line */
+        seat = hb_v_dp_to_act(e, n);
+        current[i] = (int16_t)seat;
+        terminated[i] = e->term == 1;
+        truncated[i] = e->term == 2;
+        if (seat >= 0 && e->phase == HB_PH_PLAY) {
+            e->legal[0] = hb_play_mask(rules, e, seat);
+            e->legal[1] = 0;
+        } else {
+            hb_v_dp_legal(cfg, rules, e, e->legal);
+            e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
+        }
+        zero_row(row, HB_DP_ACTIONS);
+        for (bits = e->legal[0]; bits; bits &= bits - 1) row[lowest_bit(bits)] = 1;
+        for (bits = e->legal[1]; bits; bits &= bits - 1) row[64 + lowest_bit(bits)] = 1;
+    }
+    return HB_OK;
+}
+
 int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
                 const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin,
                 size_t end, size_t *bad, int64_t *bad_id)
@@ -487,6 +547,8 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
     else all_rules(cfg, rules);
     if (!checked) rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, 0);
     if (rc != HB_OK) return rc;
+    if (IS_DP(cfg))
+        return dp_step_range(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id);
     for (i = begin; i < end; i++) {
         hb_vec_env *e = &all[i];
         float *rew = io->rewards + i * (size_t)cfg->players;
@@ -500,10 +562,10 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
         }
         /* the state, and that the id (legal by the state's legal ids) is one its phase can apply
            (Deer Park Euchre's two checks called directly, so that they are compiled in line) */
-        rc = IS_DP(cfg) ? hb_v_dp_check_step(cfg, e) : g_check_step(cfg, e);
+        rc = g_check_step(cfg, e);
         if (rc == HB_OK && !e->term) {
             read_id(actions, itemsize, is_signed, i, &id);
-            if (!(IS_DP(cfg) ? hb_v_dp_fits(e, cfg->players, (int)id) : g_fits(cfg, e, id))) rc = HB_E_V_ILLEGAL;
+            if (!g_fits(cfg, e, id)) rc = HB_E_V_ILLEGAL;
         }
         if (rc != HB_OK) {
             if (bad) *bad = i;
@@ -517,15 +579,11 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
         } else {
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
             if (IS_BE(cfg)) hb_v_be_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
-            else if (IS_HB(cfg)) hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
-            else if (e->phase == HB_PH_PLAY && e->tlen + 1 < cfg->players)  /* not a trick's last card */
-                hb_v_dp_play(e, hb_v_dp_to_act(e, cfg->players), (int)id);
-            else hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+            else hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
             if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
         }
-        if (IS_DP(cfg)) dp_write_out(cfg, rules, e, io, i);
-        else write_out(cfg, rules, e, io, i);
+        write_out(cfg, rules, e, io, i);
     }
     return HB_OK;
 }
