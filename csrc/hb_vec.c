@@ -476,6 +476,7 @@ static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *env
             PREFETCH(rew + AHEAD * (size_t)n, 1);
         }
         rc = hb_v_dp_check_step(cfg, e);
+        seat = -1;
         if (rc == HB_OK && !e->term) {
             if (ids32) {
                 int32_t v;
@@ -484,7 +485,10 @@ static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *env
             } else {
                 read_id(actions, itemsize, is_signed, i, &id);
             }
-            if (!hb_v_dp_fits(e, n, (int)id)) rc = HB_E_V_ILLEGAL;
+            seat = hb_v_dp_to_act(e, n);  /* (found once: hb_v_dp_fits's, and the card's player) */
+            if (e->phase == HB_PH_PLAY ? !(id >= 0 && id < 52 && (e->hands[seat] >> id & 1))
+                                       : !hb_v_dp_fits(e, n, (int)id))
+                rc = HB_E_V_ILLEGAL;
         }
         if (rc != HB_OK) {
             if (bad) *bad = i;
@@ -498,7 +502,7 @@ static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *env
         } else {
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
             if (e->phase == HB_PH_PLAY && e->tlen + 1 < n)  /* not a trick's last card */
-                hb_v_dp_play(e, hb_v_dp_to_act(e, n), (int)id);
+                hb_v_dp_play(e, seat, (int)id);
             else hb_v_dp_apply(cfg, rules, e, (int)id, rew);
             if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
