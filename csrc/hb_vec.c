@@ -501,9 +501,12 @@ static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *env
             new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
         } else {
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
-            if (e->phase == HB_PH_PLAY && e->tlen + 1 < n)  /* not a trick's last card */
+            if (e->phase == HB_PH_PLAY && (e->tlen + 1 < n || e->tricks < 4)) {  /* not the hand's last card */
                 hb_v_dp_play(e, seat, (int)id);
-            else hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+                if (e->tlen == n) hb_v_dp_end_trick(rules, e, n);
+            } else {
+                hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+            }
             if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
         }
@@ -651,25 +654,27 @@ static inline uint64_t rng_below(uint64_t *state, uint64_t n)
     {                                                                                                 \
         size_t i;                                                                                     \
         for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */ \
-            uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;                                    \
-            int count, w, here[2];                                                                    \
+            uint64_t low, bits, state, r;                                                             \
+            int count, base = 0;                                                                      \
             out[i] = -1;                                                                              \
             if (i + AHEAD < end) PREFETCH(&all[i + AHEAD].legal, 0);                                  \
             if (all[i].term) continue;                                                                \
-            legal[0] = all[i].legal[0];                                                               \
-            legal[1] = all[i].legal[1] & high;                                                        \
-            here[0] = popcount(legal[0]);                                                             \
-            here[1] = legal[1] ? popcount(legal[1]) : 0;  /* (most steps: cards, ids below 64) */     \
-            count = here[0] + here[1];                                                                \
-            if (count == 0) continue;                                                                 \
-            r = rng_below(&state, (uint64_t)count);                                                   \
-            for (w = 0; w < 2; w++) {                                                                 \
-                uint64_t bits = legal[w];                                                             \
-                if (r >= (uint64_t)here[w]) { r -= (uint64_t)here[w]; continue; }                     \
-                while (r--) bits &= bits - 1;                                                         \
-                out[i] = 64 * w + lowest_bit(bits);                                                   \
-                break;                                                                                \
+            low = all[i].legal[0];                                                                    \
+            bits = all[i].legal[1] & high;                                                            \
+            state = seed ^ (i * SAMPLE_MIX);                                                          \
+            if (!bits) {  /* (most steps: cards, ids below 64) */                                     \
+                count = popcount(low);                                                                \
+                if (count == 0) continue;                                                             \
+                r = rng_below(&state, (uint64_t)count);                                               \
+                bits = low;                                                                           \
+            } else {  /* the r-th of the ids, counted from 0 up */                                    \
+                int below = popcount(low);                                                            \
+                r = rng_below(&state, (uint64_t)(below + popcount(bits)));                            \
+                if (r < (uint64_t)below) bits = low;                                                  \
+                else r -= (uint64_t)below, base = 64;                                                 \
             }                                                                                         \
+            while (r--) bits &= bits - 1;                                                             \
+            out[i] = base + lowest_bit(bits);                                                         \
         }                                                                                             \
     }
 

@@ -296,6 +296,31 @@ static inline void hb_v_dp_play(hb_vec_env *e, int seat, int id)
     e->trick[e->tlen++] = (uint8_t)id;
 }
 
+/* The seat that wins a whole trick of n cards led by `leader` (hb_i_trick_winner's rule, in line:
+   trump first, then the led suit, then rank; leader < n, as a checked state has it). */
+static inline int hb_v_dp_trick_won_by(const hb_rules *r, int trump, const uint8_t *trick, int n, int leader)
+{
+    int lead = r->suit[trick[0]], best = 0, bk = -1, i;
+    for (i = 0; i < n; i++) {
+        int c = trick[i], s = r->suit[c];
+        int k = ((s == trump) << 5) | ((s == lead) << 4) | r->rank[c];
+        if (k > bk) { bk = k; best = i; }
+    }
+    best += leader;
+    return best >= n ? best - n : best;
+}
+
+/* A trick's last card played: the trick to its winner, who leads the next (hb_v_dp_apply goes on
+   to score the hand after its fifth). */
+static inline void hb_v_dp_end_trick(const hb_rules *rules, hb_vec_env *e, int n)
+{
+    int w = hb_v_dp_trick_won_by(&rules[e->trump], e->trump, e->trick, n, e->leader);
+    e->won[w]++;
+    e->leader = (uint8_t)w;
+    e->tlen = 0;
+    e->tricks++;
+}
+
 /* What a step reads of the state, checked as it reaches it (the whole state is hb_v_dp_check_env's,
    which hb_vec_check, the tensors and the other readers still ask for): an ended episode only its
    flag (the next episode overwrites the rest); else the small fields of its phase, the trick's
