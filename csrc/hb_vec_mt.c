@@ -167,9 +167,9 @@ void hb_v_mt_shuffle(hb_vec_cold *e, uint8_t *cards, int n)
        bit_length(i + 1) bits, and is the swap's partner, or is passed over.  Written without a
        branch on that (a quarter of the outputs are passed over, at random, and each wrong guess
        cost some 20 cycles): an output passed over swaps card i with itself.  The outputs are
-       tempered eight at a time ahead of the pass (SSE2: two instructions' work for four); those
-       the pass does not take are given back (mti moved back over them: the state is unchanged,
-       only renewed when all its words were used, as word by word). */
+       tempered eight at a time ahead of the pass (with SSE2, four in each instruction); those the
+       pass does not take are given back (mti moved back over them: the state's words are not
+       changed by tempering, and are renewed only once all of them were taken, as word by word). */
     uint32_t mti = e->mti, i = n > 1 ? (uint32_t)n - 1 : 0, out[8];
     int have = 0, at = 0;
     uint64_t got = 0;  /* outputs tempered */
