@@ -1,6 +1,7 @@
 /*
- * hb_vec.c -- the batched lane's entry points (hb_vec.h): argument checks,
- * episodes (deal, hands, auto-reset, rewards), outputs, sampling.  The game
+ * hb_vec.c -- the batched lane's entry points (hb_vec.h) that change the
+ * batch: argument checks, episodes (deal, hands, auto-reset, rewards), steps and
+ * their outputs (the calls that only read it: hb_vec_read.c).  The game
  * itself is in hb_vec_dp.c (Deer Park Euchre), hb_vec_hb.c (Hucklebuck) and
  * hb_vec_be.c (Buck 'Em).
  */
@@ -9,9 +10,6 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-
-#define GAMMA UINT64_C(0x9E3779B97F4A7C15)
-#define SAMPLE_MIX UINT64_C(0xD6E8FEB86659FD93)
 
 int hb_vec_version(void) { return HB_VEC_VERSION; }
 
@@ -23,10 +21,6 @@ static hb_vec_cold *cold_of(void *envs, size_t num_envs, size_t i)
     return (hb_vec_cold *)((unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
 }
 
-static const hb_vec_cold *cold_of_const(const void *envs, size_t num_envs, size_t i)
-{
-    return (const hb_vec_cold *)((const unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
-}
 
 static int tensor_size(int game, int n)
 {
@@ -42,35 +36,6 @@ static int num_actions(int game)
     return game == HB_GAME_HUCKLEBUCK ? HB_HB_ACTIONS : game == HB_GAME_BUCKEM ? HB_BE_ACTIONS : HB_DP_ACTIONS;
 }
 
-/* The game's part of the state machine (cfg->game already checked). */
-#define IS_HB(cfg) ((cfg)->game == HB_GAME_HUCKLEBUCK)
-#define IS_BE(cfg) ((cfg)->game == HB_GAME_BUCKEM)
-#define IS_DP(cfg) ((cfg)->game == HB_GAME_DEERPARK)
-
-/* A pass over the batch asks for the memory of the environments ahead of the
-   one it works on: the state AHEAD * 2 environments on, and, AHEAD on, the
-   random stream's words of one about to be dealt (its next episode, or its
-   next hand).  Only the bytes a game reads: Deer Park Euchre's fields are at
-   the front of the struct, then Hucklebuck's, then Buck 'Em's.
-   The streams (2.5 KB each) are too big to stay in any cache in a big batch, so
-   without this a deal waited on memory for each line of words it read, and for
-   each of the 39 lines the stream rewrites when it turns over; at 16,384 tables
-   that made a Hucklebuck step some 20 % slower than at 1,024. */
-#define AHEAD 6
-/* A Deer Park Euchre batch of at most this many environments is asked for only the random stream's
-   words ahead of a deal, not its states' lines and output rows: what a step touches of it (some
-   400 bytes an environment: 400 KB) stays in a core's L2 cache from one step to the next, where
-   the processor's own prefetcher serves the states in order; the prefetches cost some 25 of a
-   step's 400 instructions, and at 1,024 tables a step without them took some 5-10 % less time.
-   The streams (2.5 KB each) never stay: their words are always asked for. */
-#define NEAR_ENVS 1024
-/* Words of the random stream asked for before a deal: a shuffle of 52 cards reads some 72. */
-#define DEAL_WORDS 112
-#if defined(__GNUC__)
-#define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
-#else
-#define PREFETCH(p, w) ((void)(p))
-#endif
 
 /* Whether the next step deals (a new episode, or the last card of a hand's last trick when the
    episode goes on): only then are the random stream's words asked for, as their lines are far
@@ -208,6 +173,17 @@ static void all_rules(const hb_vec_cfg *cfg, hb_rules rules[4])
 }
 
 void hb_v_rules(const hb_vec_cfg *cfg, hb_rules rules[4]) { all_rules(cfg, rules); }
+
+int hb_v_check_envs(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs)
+{
+    return check_envs(cfg, envs, envs_len, num_envs);
+}
+
+int hb_v_check_slice(size_t num_envs, size_t begin, size_t end) { return check_slice(num_envs, begin, end); }
+
+int hb_v_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e) { return g_check_env(cfg, e); }
+
+int hb_v_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e) { return g_to_act(cfg, e); }
 
 /* Zero a mask row of 16 < len <= 112 bytes (a constant at each call): 16-byte stores in line,
    where memset was a `rep stos` of some 30 cycles per row.  Written out, not as a loop, which the
@@ -615,178 +591,6 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
         }
         write_out(cfg, rules, e, io, i);
-    }
-    return HB_OK;
-}
-
-int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, int seat,
-                  float *out, size_t out_len, size_t begin, size_t end)
-{
-    const hb_vec_env *all = (const hb_vec_env *)envs;
-    size_t i, size;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
-    if (rc != HB_OK) return rc;
-    if (out == NULL) return HB_E_NULL;
-    size = (size_t)cfg->tensor;
-    if (out_len != num_envs * size) return HB_E_V_LEN;
-    if (seat < -1 || seat >= cfg->players) return HB_E_V_SEAT;
-    for (i = begin; i < end; i++)
-        if (g_check_env(cfg, &all[i]) != HB_OK) return HB_E_V_STATE;
-    for (i = begin; i < end; i++) {
-        int s = seat >= 0 ? seat : g_to_act(cfg, &all[i]);
-        float *t = out + i * size;
-        memset(t, 0, sizeof(float) * size);
-        if (s >= 0 && IS_BE(cfg)) hb_v_be_tensor(cfg, &all[i], s, t);
-        else if (s >= 0 && IS_HB(cfg)) hb_v_hb_tensor(cfg, &all[i], s, t);
-        else if (s >= 0) hb_v_dp_tensor(cfg, &all[i], s, t);
-    }
-    return HB_OK;
-}
-
-/* hb_rng_next and hb_rng_below (hb_eval.c: splitmix64, and the top bits drawn until below n) in
-   line: the same draws, without two calls per environment. */
-static inline uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += GAMMA);
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t rng_below(uint64_t *state, uint64_t n)
-{
-    int k;
-    uint64_t r;
-    if (n <= 1) return 0;
-#if defined(__GNUC__) || defined(__clang__)
-    k = 64 - __builtin_clzll(n);
-#else
-    for (k = 0, r = n; r; r >>= 1) k++;
-#endif
-    do {
-        r = rng_next(state) >> (64 - k);
-    } while (r >= n);
-    return r;
-}
-
-/* Environments [begin, end) of hb_vec_sample (arguments checked); popcount: the set bits of a
-   word, as the build or the processor can count them (a constant at each call: compiled in line). */
-#define SAMPLE_RANGE(name, attrs, popcount)                                                           \
-    attrs static void name(const hb_vec_env *all, uint64_t seed, uint64_t high, int32_t *out,          \
-                           size_t begin, size_t end)                                                  \
-    {                                                                                                 \
-        size_t i;                                                                                     \
-        for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */ \
-            uint64_t low, bits, state, r;                                                             \
-            int count, base = 0;                                                                      \
-            out[i] = -1;                                                                              \
-            if (i + AHEAD < end) PREFETCH(&all[i + AHEAD].legal, 0);                                  \
-            if (all[i].term) continue;                                                                \
-            low = all[i].legal[0];                                                                    \
-            bits = all[i].legal[1] & high;                                                            \
-            state = seed ^ (i * SAMPLE_MIX);                                                          \
-            if (!bits) {  /* (most steps: cards, ids below 64) */                                     \
-                count = popcount(low);                                                                \
-                if (count == 0) continue;                                                             \
-                r = rng_below(&state, (uint64_t)count);                                               \
-                bits = low;                                                                           \
-            } else {  /* the r-th of the ids, counted from 0 up */                                    \
-                int below = popcount(low);                                                            \
-                r = rng_below(&state, (uint64_t)(below + popcount(bits)));                            \
-                if (r < (uint64_t)below) bits = low;                                                  \
-                else r -= (uint64_t)below, base = 64;                                                 \
-            }                                                                                         \
-            while (r--) bits &= bits - 1;                                                             \
-            out[i] = base + lowest_bit(bits);                                                         \
-        }                                                                                             \
-    }
-
-SAMPLE_RANGE(sample_range, , hb_v_popcount)
-/* x86 builds for any x86-64 have no popcnt instruction compiled in: one chosen at run time, where
-   the processor has it (all but the oldest), in place of the dozen instructions of each count. */
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) \
-    && !defined(__POPCNT__)
-#define HB_POPCNT_AT_RUN_TIME 1
-SAMPLE_RANGE(sample_range_popcnt, __attribute__((target("popcnt"))), __builtin_popcountll)
-#endif
-
-int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
-                  int32_t *out, size_t out_len, size_t begin, size_t end)
-{
-    const hb_vec_env *all = (const hb_vec_env *)envs;
-    uint64_t high;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
-    if (rc != HB_OK) return rc;
-    high = (UINT64_C(1) << (cfg->actions - 64)) - 1; /* ids 64 .. actions-1 */
-    if (out == NULL) return HB_E_NULL;
-    if (out_len != num_envs) return HB_E_V_LEN;
-#ifdef HB_POPCNT_AT_RUN_TIME
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("popcnt")) {
-        sample_range_popcnt(all, seed, high, out, begin, end);
-        return HB_OK;
-    }
-#endif
-    sample_range(all, seed, high, out, begin, end);
-    return HB_OK;
-}
-
-int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, size_t i,
-                   uint64_t *seed, uint32_t *episode, uint64_t *draws, uint8_t *ids, size_t ids_len,
-                   size_t *len)
-{
-    const hb_vec_env *e;
-    const hb_vec_cold *c;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (rc != HB_OK) return rc;
-    if (seed == NULL || episode == NULL || draws == NULL || ids == NULL || len == NULL) return HB_E_NULL;
-    if (i >= num_envs) return HB_E_V_INDEX;
-    e = (const hb_vec_env *)envs + i;
-    c = cold_of_const(envs, num_envs, i);
-    if (g_check_env(cfg, e) != HB_OK) return HB_E_V_STATE;
-    if (c->log_len > HB_VEC_LOG) return HB_E_V_LOG;
-    if (ids_len < (size_t)c->log_len + e->hand_len) return HB_E_V_LEN;
-    memcpy(ids, c->log, c->log_len);
-    memcpy(ids + c->log_len, e->hand_log, e->hand_len);
-    *len = (size_t)c->log_len + e->hand_len;
-    *seed = e->seed;
-    *episode = e->episode;
-    *draws = c->episode_draws;
-    return HB_OK;
-}
-
-int hb_vec_episodes(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint32_t *out,
-                    size_t out_len)
-{
-    const hb_vec_env *all = (const hb_vec_env *)envs;
-    size_t i;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (rc != HB_OK) return rc;
-    if (out == NULL) return HB_E_NULL;
-    if (out_len != num_envs) return HB_E_V_LEN;
-    for (i = 0; i < num_envs; i++) {
-        if (i + AHEAD < num_envs) PREFETCH(&all[i + AHEAD], 0);
-        if (g_check_env(cfg, &all[i]) != HB_OK || all[i].env != i) return HB_E_V_STATE;
-        out[i] = all[i].episode;
-    }
-    return HB_OK;
-}
-
-/* hb_vec.h: each environment's winners (bits) while its game is over, else 0. */
-int hb_vec_winners(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint8_t *out,
-                   size_t out_len)
-{
-    const hb_vec_env *all = (const hb_vec_env *)envs;
-    size_t i;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (rc != HB_OK) return rc;
-    if (out == NULL) return HB_E_NULL;
-    if (out_len != num_envs) return HB_E_V_LEN;
-    for (i = 0; i < num_envs; i++) {
-        if (g_check_env(cfg, &all[i]) != HB_OK || all[i].env != i) return HB_E_V_STATE;
-        out[i] = all[i].phase == HB_PH_GAME_OVER ? all[i].winners : 0;
     }
     return HB_OK;
 }
