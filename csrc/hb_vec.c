@@ -1,6 +1,7 @@
 /*
- * hb_vec.c -- the batched lane's entry points (hb_vec.h): argument checks,
- * episodes (deal, hands, auto-reset, rewards), outputs, sampling.  The game
+ * hb_vec.c -- the batched lane's entry points (hb_vec.h) that change the
+ * batch: argument checks, episodes (deal, hands, auto-reset, rewards), steps and
+ * their outputs (the calls that only read it: hb_vec_read.c).  The game
  * itself is in hb_vec_dp.c (Deer Park Euchre), hb_vec_hb.c (Hucklebuck) and
  * hb_vec_be.c (Buck 'Em).
  */
@@ -9,9 +10,6 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-
-#define GAMMA UINT64_C(0x9E3779B97F4A7C15)
-#define SAMPLE_MIX UINT64_C(0xD6E8FEB86659FD93)
 
 int hb_vec_version(void) { return HB_VEC_VERSION; }
 
@@ -23,10 +21,6 @@ static hb_vec_cold *cold_of(void *envs, size_t num_envs, size_t i)
     return (hb_vec_cold *)((unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
 }
 
-static const hb_vec_cold *cold_of_const(const void *envs, size_t num_envs, size_t i)
-{
-    return (const hb_vec_cold *)((const unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
-}
 
 static int tensor_size(int game, int n)
 {
@@ -42,55 +36,39 @@ static int num_actions(int game)
     return game == HB_GAME_HUCKLEBUCK ? HB_HB_ACTIONS : game == HB_GAME_BUCKEM ? HB_BE_ACTIONS : HB_DP_ACTIONS;
 }
 
-/* The game's part of the state machine (cfg->game already checked). */
-#define IS_HB(cfg) ((cfg)->game == HB_GAME_HUCKLEBUCK)
-#define IS_BE(cfg) ((cfg)->game == HB_GAME_BUCKEM)
-#define IS_DP(cfg) ((cfg)->game == HB_GAME_DEERPARK)
 
-/* A pass over the batch asks for the memory of the environments ahead of the
-   one it works on: the state AHEAD * 2 environments on, and, AHEAD on, the
-   random stream's words of one about to be dealt (its next episode, or its
-   next hand).  Only the bytes a game reads: Deer Park Euchre's fields are at
-   the front of the struct, then Hucklebuck's, then Buck 'Em's.
-   The streams (2.5 KB each) are too big to stay in any cache in a big batch, so
-   without this a deal waited on memory for each line of words it read, and for
-   each of the 39 lines the stream rewrites when it turns over; at 16,384 tables
-   that made a Hucklebuck step some 20 % slower than at 1,024. */
-#define AHEAD 6
-/* Words of the random stream asked for before a deal: a shuffle of 52 cards reads some 72. */
-#define DEAL_WORDS 112
-#if defined(__GNUC__)
-#define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
-#else
-#define PREFETCH(p, w) ((void)(p))
-#endif
-
-/* Whether the next step deals (a new episode, or the last card of a hand's last trick): only
-   then are the random stream's words asked for, as their lines are far from the state's. */
-static int deals_next(const hb_vec_cfg *cfg, const hb_vec_env *e)
+/* Whether the next step deals (a new episode, or the last card of a hand's last trick when the
+   episode goes on): only then are the random stream's words asked for, as their lines are far
+   from the state's.  game, n, hands: the batch's (constants in Deer Park Euchre's pass). */
+static inline int deals_next(int game, int n, int hands, const hb_vec_env *e)
 {
     if (e->term) return 1;
     if (e->phase != HB_PH_PLAY || e->tricks != 4) return 0;
-    return e->tlen + 1 >= (IS_DP(cfg) ? cfg->players : hb_v_popcount(e->active));
+    if (hands > 0 && e->hands_done + 1 >= (uint32_t)hands) return 0;  /* the hand ends the episode */
+    return e->tlen + 1 >= (game == HB_GAME_DEERPARK ? n : hb_v_popcount(e->active));
 }
 
-static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
+static inline void ahead_of(int game, int n, int hands, int near, void *envs, size_t num_envs, size_t i,
+                            size_t end)
 {
     hb_vec_env *all = (hb_vec_env *)envs;
     size_t k = i + 2 * AHEAD, b;
-    size_t bytes = IS_BE(cfg) ? sizeof(hb_vec_env) : HB_VEC_FRONT_BYTES;
-    if (k < end) {
-        for (b = 0; b < bytes; b += 64) PREFETCH((unsigned char *)&all[k] + b, 1);
-        if (IS_HB(cfg)) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
+    if (k < end && !near) {
+        unsigned char *p = (unsigned char *)&all[k];
+        if (game == HB_GAME_BUCKEM)
+            for (b = 0; b < sizeof(hb_vec_env); b += 64) PREFETCH(p + b, 1);
+        else  /* (a constant count: unrolled) */
+            for (b = 0; b < HB_VEC_FRONT_BYTES; b += 64) PREFETCH(p + b, 1);
+        if (game == HB_GAME_HUCKLEBUCK) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
     }
     k = i + AHEAD;
     if (k >= end) return;
-    if (!IS_BE(cfg) && all[k].hand_len >= 32 && all[k].hand_len < HB_VEC_HAND_LOG)  /* where its id goes */
+    if (!near && game != HB_GAME_BUCKEM && all[k].hand_len >= 32 && all[k].hand_len < HB_VEC_HAND_LOG)  /* its id's line */
         PREFETCH(&all[k].hand_log[all[k].hand_len], 1);
-    if (IS_HB(cfg) && all[k].phase == HB_PH_EXCHANGE)  /* and, in an exchange, Hucklebuck's piles */
+    if (game == HB_GAME_HUCKLEBUCK && all[k].phase == HB_PH_EXCHANGE)  /* in an exchange, Hucklebuck's piles */
         for (b = offsetof(hb_vec_env, disc) & ~(size_t)63; b < offsetof(hb_vec_env, stock_len); b += 64)
             PREFETCH((unsigned char *)&all[k] + b, 1);
-    if (deals_next(cfg, &all[k])) {
+    if (deals_next(game, n, hands, &all[k])) {
         hb_vec_cold *c = cold_of(envs, num_envs, k);
         unsigned at = all[k].mt_at < HB_MT_N ? all[k].mt_at : 0;
         PREFETCH(c, 1);
@@ -99,6 +77,11 @@ static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, 
         for (; at < b; at += 16) PREFETCH(&c->mt[at], 1);
         PREFETCH(&c->mt[b - 1], 1);
     }
+}
+
+static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
+{
+    ahead_of(cfg->game, cfg->players, cfg->hands, 0, envs, num_envs, i, end);
 }
 
 static int g_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e)
@@ -191,6 +174,17 @@ static void all_rules(const hb_vec_cfg *cfg, hb_rules rules[4])
 
 void hb_v_rules(const hb_vec_cfg *cfg, hb_rules rules[4]) { all_rules(cfg, rules); }
 
+int hb_v_check_envs(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs)
+{
+    return check_envs(cfg, envs, envs_len, num_envs);
+}
+
+int hb_v_check_slice(size_t num_envs, size_t begin, size_t end) { return check_slice(num_envs, begin, end); }
+
+int hb_v_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e) { return g_check_env(cfg, e); }
+
+int hb_v_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e) { return g_to_act(cfg, e); }
+
 /* Zero a mask row of 16 < len <= 112 bytes (a constant at each call): 16-byte stores in line,
    where memset was a `rep stos` of some 30 cycles per row.  Written out, not as a loop, which the
    compiler turns back into that memset. */
@@ -238,29 +232,6 @@ static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *
             bits &= bits - 1;
         }
     }
-}
-
-/* write_out for Deer Park Euchre (cfg->actions is its 110), called by name so that it is compiled
-   in line in the step: the seat to act found once, and a play's legal ids as hb_v_dp_legal gives
-   them. */
-static void dp_write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, const hb_vec_io *io, size_t i)
-{
-    uint8_t *row = io->legal_mask + i * (size_t)HB_DP_ACTIONS;
-    int seat = hb_v_dp_to_act(e, cfg->players);
-    uint64_t bits;
-    io->current_player[i] = (int16_t)seat;
-    io->terminated[i] = e->term == 1;
-    io->truncated[i] = e->term == 2;
-    if (seat >= 0 && e->phase == HB_PH_PLAY) {
-        e->legal[0] = hb_play_mask(rules, e, seat);
-        e->legal[1] = 0;
-    } else {
-        hb_v_dp_legal(cfg, rules, e, e->legal);
-        e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
-    }
-    zero_row(row, HB_DP_ACTIONS);
-    for (bits = e->legal[0]; bits; bits &= bits - 1) row[lowest_bit(bits)] = 1;
-    for (bits = e->legal[1]; bits; bits &= bits - 1) row[64 + lowest_bit(bits)] = 1;
 }
 
 /* After a deal or an action: count a finished hand, end the episode or deal on
@@ -459,6 +430,105 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
     return check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, full);
 }
 
+/* hb_v_step's pass for Deer Park Euchre, as the general one below does it for every game: the game's
+   functions called directly (compiled in line), and the batch's sizes and buffers kept in locals
+   (a byte stored to a mask row may alias anything: read through cfg and io, they were read again
+   for every environment). */
+#if defined(__GNUC__) || defined(__clang__)
+#define HB_INLINE_ALWAYS __attribute__((always_inline)) inline
+#else
+#define HB_INLINE_ALWAYS inline
+#endif
+static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
+                                    const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
+                                    size_t begin, size_t end, size_t *bad, int64_t *bad_id, const int near)
+{
+    hb_vec_env *all = (hb_vec_env *)envs;
+    const int n = cfg->players, hands = cfg->hands;
+    uint8_t *const mask = io->legal_mask, *const terminated = io->terminated, *const truncated = io->truncated;
+    int16_t *const current = io->current_player;
+    float *const rewards = io->rewards;
+    const unsigned char *const ids = (const unsigned char *)actions;
+    const int ids32 = itemsize == 4 && is_signed;  /* sample_legal's ids: one load each */
+    size_t i;
+    for (i = begin; i < end; i++) {
+        hb_vec_env *e = &all[i];
+        float *rew = rewards + i * (size_t)n;
+        uint8_t *row = mask + i * (size_t)HB_DP_ACTIONS;
+        int64_t id = 0;
+        int rc, seat, s;
+        uint64_t bits;
+        ahead_of(HB_GAME_DEERPARK, n, hands, near, envs, num_envs, i, end);
+        if (i + AHEAD < end && !near) {  /* the output rows this pass writes a little later */
+            PREFETCH(row + AHEAD * HB_DP_ACTIONS, 1);
+            PREFETCH(row + AHEAD * HB_DP_ACTIONS + HB_DP_ACTIONS - 1, 1);
+            PREFETCH(rew + AHEAD * (size_t)n, 1);
+        }
+        rc = hb_v_dp_check_step(cfg, e);
+        seat = -1;
+        if (rc == HB_OK && !e->term) {
+            if (ids32) {
+                int32_t v;
+                memcpy(&v, ids + 4 * i, 4);
+                id = v;
+            } else {
+                read_id(actions, itemsize, is_signed, i, &id);
+            }
+            seat = hb_v_dp_to_act(e, n);  /* (found once: hb_v_dp_fits's, and the card's player) */
+            if (e->phase == HB_PH_PLAY ? !(id >= 0 && id < 52 && (e->hands[seat] >> id & 1))
+                                       : !hb_v_dp_fits(e, n, (int)id))
+                rc = HB_E_V_ILLEGAL;
+        }
+        if (rc != HB_OK) {
+            if (bad) *bad = i;
+            if (bad_id) *bad_id = id;
+            return rc;
+        }
+        if (n == 4) memset(rew, 0, 4 * sizeof(float));  /* (a constant size: two stores) */
+        else for (s = 0; s < n; s++) rew[s] = 0.0f;  /* (3 to 8 floats: no call to memset) */
+        if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
+            new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
+        } else {
+            if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
+            if (e->phase == HB_PH_PLAY && (e->tlen + 1 < n || e->tricks < 4)) {  /* not the hand's last card */
+                hb_v_dp_play(e, seat, (int)id);
+                if (e->tlen == n) hb_v_dp_end_trick(rules, e, n);
+            } else {
+                hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+            }
+            if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
+                settle(cfg, e, cold_of(envs, num_envs, i), rew);
+        }
+        /* the outputs (write_out's): the seat found once, a play's legal ids in line */
+        seat = hb_v_dp_to_act(e, n);
+        current[i] = (int16_t)seat;
+        terminated[i] = e->term == 1;
+        truncated[i] = e->term == 2;
+        if (seat >= 0 && e->phase == HB_PH_PLAY) {
+            e->legal[0] = hb_play_mask(rules, e, seat);
+            e->legal[1] = 0;
+        } else {
+            hb_v_dp_legal(cfg, rules, e, e->legal);
+            e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
+        }
+        zero_row(row, HB_DP_ACTIONS);
+        for (bits = e->legal[0]; bits; bits &= bits - 1) row[lowest_bit(bits)] = 1;
+        for (bits = e->legal[1]; bits; bits &= bits - 1) row[64 + lowest_bit(bits)] = 1;
+    }
+    return HB_OK;
+}
+
+/* dp_pass compiled twice: for a batch that stays in the caches (near: see NEAR_ENVS) and for one
+   that does not. */
+static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
+                         const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t begin,
+                         size_t end, size_t *bad, int64_t *bad_id)
+{
+    if (num_envs <= NEAR_ENVS)
+        return dp_pass(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id, 1);
+    return dp_pass(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id, 0);
+}
+
 int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
                 const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin,
                 size_t end, size_t *bad, int64_t *bad_id)
@@ -484,6 +554,8 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
     else all_rules(cfg, rules);
     if (!checked) rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, 0);
     if (rc != HB_OK) return rc;
+    if (IS_DP(cfg))
+        return dp_step_range(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id);
     for (i = begin; i < end; i++) {
         hb_vec_env *e = &all[i];
         float *rew = io->rewards + i * (size_t)cfg->players;
@@ -497,10 +569,10 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
         }
         /* the state, and that the id (legal by the state's legal ids) is one its phase can apply
            (Deer Park Euchre's two checks called directly, so that they are compiled in line) */
-        rc = IS_DP(cfg) ? hb_v_dp_check_step(cfg, e) : g_check_step(cfg, e);
+        rc = g_check_step(cfg, e);
         if (rc == HB_OK && !e->term) {
             read_id(actions, itemsize, is_signed, i, &id);
-            if (!(IS_DP(cfg) ? hb_v_dp_fits(e, cfg->players, (int)id) : g_fits(cfg, e, id))) rc = HB_E_V_ILLEGAL;
+            if (!g_fits(cfg, e, id)) rc = HB_E_V_ILLEGAL;
         }
         if (rc != HB_OK) {
             if (bad) *bad = i;
@@ -514,160 +586,11 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
         } else {
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
             if (IS_BE(cfg)) hb_v_be_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
-            else if (IS_HB(cfg)) hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
-            else if (e->phase == HB_PH_PLAY && e->tlen + 1 < cfg->players)  /* not a trick's last card */
-                hb_v_dp_play(e, hb_v_dp_to_act(e, cfg->players), (int)id);
-            else hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+            else hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
             if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
         }
-        if (IS_DP(cfg)) dp_write_out(cfg, rules, e, io, i);
-        else write_out(cfg, rules, e, io, i);
-    }
-    return HB_OK;
-}
-
-int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, int seat,
-                  float *out, size_t out_len, size_t begin, size_t end)
-{
-    const hb_vec_env *all = (const hb_vec_env *)envs;
-    size_t i, size;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
-    if (rc != HB_OK) return rc;
-    if (out == NULL) return HB_E_NULL;
-    size = (size_t)cfg->tensor;
-    if (out_len != num_envs * size) return HB_E_V_LEN;
-    if (seat < -1 || seat >= cfg->players) return HB_E_V_SEAT;
-    for (i = begin; i < end; i++)
-        if (g_check_env(cfg, &all[i]) != HB_OK) return HB_E_V_STATE;
-    for (i = begin; i < end; i++) {
-        int s = seat >= 0 ? seat : g_to_act(cfg, &all[i]);
-        float *t = out + i * size;
-        memset(t, 0, sizeof(float) * size);
-        if (s >= 0 && IS_BE(cfg)) hb_v_be_tensor(cfg, &all[i], s, t);
-        else if (s >= 0 && IS_HB(cfg)) hb_v_hb_tensor(cfg, &all[i], s, t);
-        else if (s >= 0) hb_v_dp_tensor(cfg, &all[i], s, t);
-    }
-    return HB_OK;
-}
-
-/* hb_rng_next and hb_rng_below (hb_eval.c: splitmix64, and the top bits drawn until below n) in
-   line: the same draws, without two calls per environment. */
-static inline uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += GAMMA);
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t rng_below(uint64_t *state, uint64_t n)
-{
-    int k;
-    uint64_t r;
-    if (n <= 1) return 0;
-#if defined(__GNUC__) || defined(__clang__)
-    k = 64 - __builtin_clzll(n);
-#else
-    for (k = 0, r = n; r; r >>= 1) k++;
-#endif
-    do {
-        r = rng_next(state) >> (64 - k);
-    } while (r >= n);
-    return r;
-}
-
-int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
-                  int32_t *out, size_t out_len, size_t begin, size_t end)
-{
-    const hb_vec_env *all = (const hb_vec_env *)envs;
-    uint64_t high;
-    size_t i;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
-    if (rc != HB_OK) return rc;
-    high = (UINT64_C(1) << (cfg->actions - 64)) - 1; /* ids 64 .. actions-1 */
-    if (out == NULL) return HB_E_NULL;
-    if (out_len != num_envs) return HB_E_V_LEN;
-    for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */
-        uint64_t legal[2], state = seed ^ (i * SAMPLE_MIX), r;
-        int count, w, here[2];
-        out[i] = -1;
-        if (i + AHEAD < end) PREFETCH(&all[i + AHEAD].legal, 0);
-        if (all[i].term) continue;
-        legal[0] = all[i].legal[0];
-        legal[1] = all[i].legal[1] & high;
-        here[0] = hb_v_popcount(legal[0]);
-        here[1] = legal[1] ? hb_v_popcount(legal[1]) : 0;  /* (most steps: cards, ids below 64) */
-        count = here[0] + here[1];
-        if (count == 0) continue;
-        r = rng_below(&state, (uint64_t)count);
-        for (w = 0; w < 2; w++) {
-            uint64_t bits = legal[w];
-            if (r >= (uint64_t)here[w]) { r -= (uint64_t)here[w]; continue; }
-            while (r--) bits &= bits - 1;
-            out[i] = 64 * w + lowest_bit(bits);
-            break;
-        }
-    }
-    return HB_OK;
-}
-
-int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, size_t i,
-                   uint64_t *seed, uint32_t *episode, uint64_t *draws, uint8_t *ids, size_t ids_len,
-                   size_t *len)
-{
-    const hb_vec_env *e;
-    const hb_vec_cold *c;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (rc != HB_OK) return rc;
-    if (seed == NULL || episode == NULL || draws == NULL || ids == NULL || len == NULL) return HB_E_NULL;
-    if (i >= num_envs) return HB_E_V_INDEX;
-    e = (const hb_vec_env *)envs + i;
-    c = cold_of_const(envs, num_envs, i);
-    if (g_check_env(cfg, e) != HB_OK) return HB_E_V_STATE;
-    if (c->log_len > HB_VEC_LOG) return HB_E_V_LOG;
-    if (ids_len < (size_t)c->log_len + e->hand_len) return HB_E_V_LEN;
-    memcpy(ids, c->log, c->log_len);
-    memcpy(ids + c->log_len, e->hand_log, e->hand_len);
-    *len = (size_t)c->log_len + e->hand_len;
-    *seed = e->seed;
-    *episode = e->episode;
-    *draws = c->episode_draws;
-    return HB_OK;
-}
-
-int hb_vec_episodes(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint32_t *out,
-                    size_t out_len)
-{
-    const hb_vec_env *all = (const hb_vec_env *)envs;
-    size_t i;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (rc != HB_OK) return rc;
-    if (out == NULL) return HB_E_NULL;
-    if (out_len != num_envs) return HB_E_V_LEN;
-    for (i = 0; i < num_envs; i++) {
-        if (i + AHEAD < num_envs) PREFETCH(&all[i + AHEAD], 0);
-        if (g_check_env(cfg, &all[i]) != HB_OK || all[i].env != i) return HB_E_V_STATE;
-        out[i] = all[i].episode;
-    }
-    return HB_OK;
-}
-
-/* hb_vec.h: each environment's winners (bits) while its game is over, else 0. */
-int hb_vec_winners(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint8_t *out,
-                   size_t out_len)
-{
-    const hb_vec_env *all = (const hb_vec_env *)envs;
-    size_t i;
-    int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (rc != HB_OK) return rc;
-    if (out == NULL) return HB_E_NULL;
-    if (out_len != num_envs) return HB_E_V_LEN;
-    for (i = 0; i < num_envs; i++) {
-        if (g_check_env(cfg, &all[i]) != HB_OK || all[i].env != i) return HB_E_V_STATE;
-        out[i] = all[i].phase == HB_PH_GAME_OVER ? all[i].winners : 0;
+        write_out(cfg, rules, e, io, i);
     }
     return HB_OK;
 }

@@ -84,10 +84,17 @@ static void pick_up(const hb_vec_cfg *cfg, hb_vec_env *e)
 /* Deal the next hand from the environment's random source (deerpark.py _random_deal). */
 void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *cold)
 {
-    int n = cfg->players, low = 11 - n, size = 0, s, r, j, dealt = 5 * n;
+    /* The deck in order, card by card, a suit's ranks low..12 copied 16 bytes at once (the bytes
+       past the suit's are overwritten by the next suit's, or lie past the deck: 13 - low <= 10). */
+    static const uint8_t in_order[52 + 16] = {
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+        27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51};
+    int n = cfg->players, low = 11 - n, size = 0, s, j, o, dealt = 5 * n;
     uint8_t cards[52];
-    for (s = 0; s < 4; s++)
-        for (r = low; r < 13; r++) cards[size++] = (uint8_t)(s * 13 + r);
+    for (s = 0; s < 4; s++) {
+        memcpy(cards + size, in_order + 13 * s + low, 16);
+        size += 13 - low;
+    }
     hb_v_mt_shuffle(cold, cards, size);
     for (s = 0; s < 8; s++) {
         e->hands[s] = 0;
@@ -95,9 +102,13 @@ void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *cold)
         e->won[s] = 0;
         e->trick[s] = 0;
     }
-    for (j = 0, s = (e->dealer + 1) % n; j < dealt; j++) {  /* one card each from the eldest hand on */
-        e->hands[s] |= UINT64_C(1) << cards[j];
-        if (++s == n) s = 0;  /* (no division per card: a reset deals often, and one is some 25 cycles) */
+    /* one card each from the eldest hand on: the eldest's are cards 0, n, 2n, ..., the next seat's
+       1, n + 1, ...; each hand gathered in a register, stored once */
+    for (o = 0, s = (e->dealer + 1) % n; o < n; o++) {
+        uint64_t hand = 0;
+        for (j = o; j < dealt; j += n) hand |= UINT64_C(1) << cards[j];
+        e->hands[s] = hand;
+        if (++s == n) s = 0;
     }
     e->has_kitty = (uint8_t)(dealt < size);
     e->turned = e->has_kitty ? cards[dealt] : cards[dealt - 1];
@@ -225,11 +236,7 @@ void hb_v_dp_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, 
     if (e->phase == HB_PH_PLAY) {
         hb_v_dp_play(e, seat, id);
         if (e->tlen == n) {
-            int w = (e->leader + hb_i_trick_winner(&rules[e->trump], e->trump, e->trick, n)) % n;
-            e->won[w]++;
-            e->leader = (uint8_t)w;
-            e->tlen = 0;
-            e->tricks++;
+            hb_v_dp_end_trick(rules, e, n);
             if (e->tricks == 5) score_hand(cfg, e, rew);
         }
         return;

@@ -111,6 +111,50 @@ typedef char hb_vec_front_lines[HB_VEC_FRONT_BYTES % 64 == 0 && HB_VEC_FRONT_BYT
 /* Every environment starts at the same offset in a cache line (compile-time check). */
 typedef char hb_vec_env_lines[sizeof(hb_vec_env) % 64 == 0 ? 1 : -1];
 
+/* The game's part of the state machine (cfg->game already checked). */
+#define IS_HB(cfg) ((cfg)->game == HB_GAME_HUCKLEBUCK)
+#define IS_BE(cfg) ((cfg)->game == HB_GAME_BUCKEM)
+#define IS_DP(cfg) ((cfg)->game == HB_GAME_DEERPARK)
+
+/* A pass over the batch asks for the memory of the environments ahead of the
+   one it works on: the state AHEAD * 2 environments on, and, AHEAD on, the
+   random stream's words of one about to be dealt (its next episode, or its
+   next hand).  Only the bytes a game reads: Deer Park Euchre's fields are at
+   the front of the struct, then Hucklebuck's, then Buck 'Em's.
+   The streams (2.5 KB each) are too big to stay in any cache in a big batch, so
+   without this a deal waited on memory for each line of words it read, and for
+   each of the 39 lines the stream rewrites when it turns over; at 16,384 tables
+   that made a Hucklebuck step some 20 % slower than at 1,024. */
+#define AHEAD 6
+/* A Deer Park Euchre batch of at most this many environments is asked for only the random stream's
+   words ahead of a deal, not its states' lines and output rows: what a step touches of it (some
+   400 bytes an environment: 400 KB) stays in a core's L2 cache from one step to the next, where
+   the processor's own prefetcher serves the states in order; the prefetches cost some 20 of a
+   step's 400 instructions, and at 1,024 tables steps without them took about 5 % less time
+   (interleaved runs on a loaded two-core machine).  The streams (2.5 KB each) never stay: their
+   words are always asked for. */
+#define NEAR_ENVS 1024
+/* Words of the random stream asked for before a deal: a shuffle of 52 cards reads some 72. */
+#define DEAL_WORDS 112
+#if defined(__GNUC__)
+#define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
+#else
+#define PREFETCH(p, w) ((void)(p))
+#endif
+
+/* The cold half of environment i: after all the hot structs (see above). */
+static inline const hb_vec_cold *hb_v_cold_const(const void *envs, size_t num_envs, size_t i)
+{
+    return (const hb_vec_cold *)((const unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
+}
+
+/* hb_vec.c's checks and dispatch, for hb_vec_read.c: the batch's arguments (hb_vec.h's error codes),
+   a slice [begin, end) of it, a whole state, and the seat to act (-1: none). */
+int hb_v_check_envs(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs);
+int hb_v_check_slice(size_t num_envs, size_t begin, size_t end);
+int hb_v_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
+int hb_v_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e);
+
 /* Set bits of x, inline (without the popcnt instruction compiled in,
    __builtin_popcountll is a call into libgcc). */
 static inline int hb_v_popcount(uint64_t x)
@@ -294,6 +338,31 @@ static inline void hb_v_dp_play(hb_vec_env *e, int seat, int id)
     e->hands[seat] &= ~bit;
     e->played[seat] |= bit;
     e->trick[e->tlen++] = (uint8_t)id;
+}
+
+/* The seat that wins a whole trick of n cards led by `leader` (hb_i_trick_winner's rule, in line:
+   trump first, then the led suit, then rank; leader < n, as a checked state has it). */
+static inline int hb_v_dp_trick_won_by(const hb_rules *r, int trump, const uint8_t *trick, int n, int leader)
+{
+    int lead = r->suit[trick[0]], best = 0, bk = -1, i;
+    for (i = 0; i < n; i++) {
+        int c = trick[i], s = r->suit[c];
+        int k = ((s == trump) << 5) | ((s == lead) << 4) | r->rank[c];
+        if (k > bk) { bk = k; best = i; }
+    }
+    best += leader;
+    return best >= n ? best - n : best;
+}
+
+/* A trick's last card played: the trick to its winner, who leads the next (hb_v_dp_apply goes on
+   to score the hand after its fifth). */
+static inline void hb_v_dp_end_trick(const hb_rules *rules, hb_vec_env *e, int n)
+{
+    int w = hb_v_dp_trick_won_by(&rules[e->trump], e->trump, e->trick, n, e->leader);
+    e->won[w]++;
+    e->leader = (uint8_t)w;
+    e->tlen = 0;
+    e->tricks++;
 }
 
 /* What a step reads of the state, checked as it reaches it (the whole state is hb_v_dp_check_env's,
