@@ -79,9 +79,10 @@ def _link_calls() -> None:
         ext.link_play(_PLAY, Play, TrickPlay, _ids.PLAYS)
         _pick, _c_play, _c_play_id, _hand_masks = ext.pick, ext.play, ext.play_id, ext.hand_masks
         _c_legal = getattr(ext, "legal", None)
+        link_trick = getattr(ext, "link_trick", None)  # absent from an older build
+        if link_trick is not None:  # a trick completed by play()/play_id() in C (the C core's winner)
+            link_trick(Trick, TrickEvent, TrickGame.__dict__["_trick_done"], HAND_SIZE)
 
-
-_link_calls()
 
 
 class DealLike(Protocol):
@@ -624,3 +625,5 @@ _DEFAULT_OPTIONS: dict[type, OptionsBase] = {}
 _EVENT_TYPES: Final = frozenset(
     {DealEvent, ActionEvent, RestockEvent, TrickEvent, ScoreEvent, HandOverEvent, GameOverEvent}
 )
+
+_link_calls()  # here: linking a completed trick needs TrickGame
