@@ -68,7 +68,10 @@ def _changes(
 
 
 def _score_events(
-    hand: int, key: tuple[int, int, int, tuple[int, ...], bool], delta: tuple[int, ...], reasons: tuple[str, ...]
+    hand: int,
+    key: tuple[int, int, int, tuple[int, ...], bool],
+    delta: tuple[int, ...],
+    reasons: tuple[str, ...],
 ) -> tuple[ScoreEvent, ...]:
     """Each seat's ScoreEvent of a hand scored as ``key`` says (built once per hand number and key)."""
     events = _EVENTS.get((hand, key))
