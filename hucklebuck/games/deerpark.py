@@ -20,9 +20,11 @@ from typing import Any, ClassVar, Final, overload
 
 from ..actions import Action, Call, Discard, Order, Pass, Play
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
+from ..errors import DealError, PlayerCountError, RestoreError
 from ..packs import GameKind
+from . import _deerpark_checks as _checks
 from . import _deerpark_scoring as _scoring
+from . import _deerpark_view as _view
 from . import engine as _engine
 from .base import (
     HAND_SIZE,
@@ -522,31 +524,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         return [interned(Discard, seat, (c,)) for c in self.hand(seat)]
 
     def _check_action(self, action: Action) -> None:
-        seat = action.seat
-        if isinstance(action, Order):
-            if self._locked(seat):
-                raise IllegalAction(
-                    f"{action}: seat {seat} has {self._scores[seat]} points and may not call trump "
-                    f"(the {self._options.lock_at} rule)"
-                )
-        elif isinstance(action, Call):
-            if self._stuck(seat):
-                return
-            if self._locked(seat):
-                raise IllegalAction(
-                    f"{action}: seat {seat} has {self._scores[seat]} points and may not call trump "
-                    f"(the {self._options.lock_at} rule)"
-                )
-            if action.suit not in self._callable_suits(seat):
-                raise IllegalAction(f"{action}: the turned-down suit may not be named in round 2")
-        elif isinstance(action, Pass):
-            if self._stuck(seat):
-                raise IllegalAction(f"{action}: everyone passed twice, so the dealer must name trump")
-        elif isinstance(action, Discard):
-            if len(action.cards) != 1:
-                raise IllegalAction(f"{action}: the dealer discards exactly one card")
-            if not self._hands[seat] & action.cards[0].mask:
-                raise IllegalAction(f"{action}: the dealer does not hold {action.cards[0].code}")
+        _checks.check_action(self, action)
 
     # ------------------------------------------------------------------ apply
     def _do_action(self, action: Action) -> None:
@@ -595,31 +573,4 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
     def observation(self, seat: int | None) -> DeerParkObservation:
         """What ``seat`` may know now (see :class:`DeerParkObservation`); ``None``: what an
         onlooker may know (:class:`DeerParkOnlookerObservation`)."""
-        if type(seat) is not int or not 0 <= seat < self._n:  # the full check only off the fast path
-            self._check_viewer(seat)
-        history, private = self._public_history()
-        if private:  # the dealer's discard: others see only that one card went
-            texts = list(history)
-            for i in private:
-                a = self._actions[i]
-                if a.seat != seat:
-                    texts[i] = f"{a.seat} discard 1 card"
-            history = tuple(texts)
-        assert self._turned is not None
-        opts = self._options
-        lock_at, permanent, ever = opts.lock_at, opts.lock_permanent, self._ever_locked
-        scores = self._scores
-        return self._observe(
-            DeerParkObservation if seat is not None else DeerParkOnlookerObservation,
-            seat,
-            history,
-            {
-                "scores": tuple(scores),
-                "turned": self._turned,
-                "maker": self._maker,
-                "requirement": self._requirement,
-                "locked": ()  # the usual case, found with C-level calls
-                if max(scores) < lock_at and not (permanent and True in ever)
-                else tuple([s for s in range(self._n) if scores[s] >= lock_at or (permanent and ever[s])]),
-            },
-        )
+        return _view.observe(self, seat)
