@@ -64,6 +64,18 @@ _DISCARD_IDS: Final = tuple(DP_DISCARD + k for k in range(52))
 """The dealer's discard id of each card, by card number."""
 _new: Final = object.__new__
 
+_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}
+"""Each (first seat, players): the seats in turn from that seat (at most 8 x 8 entries)."""
+
+
+def _seat_order(first: int, n: int) -> tuple[int, ...]:
+    """The ``n`` seats in turn from ``first`` (one shared tuple each)."""
+    order = _ORDERS.get((first, n))
+    if order is None:
+        order = _ORDERS[(first, n)] = tuple((first + i) % n for i in range(n))
+    return order
+
+
 START_SCORE: Final = 20
 LOW_GOAL: Final = 0
 HIGH_GOAL: Final = 50
@@ -354,11 +366,11 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         shuffle(self._rng, cards)
         n = self._n
         dealt = HAND_SIZE * n
-        hands: list[tuple[Card, ...]] = [()] * n
-        for i in range(n):  # one at a time from eldest (S4, DEF #72): every n-th card
-            hands[(self._dealer + 1 + i) % n] = tuple(cards[i:dealt:n])
+        # one at a time from eldest (S4, DEF #72): every n-th card, seat by seat in deal order
+        hands = [tuple(cards[i:dealt:n]) for i in range(n)]
+        first = (self._dealer + 1) % n  # eldest's hand is hands[0]: turn the list to seat order
         deal = _new(DeerParkDeal)  # build_frozen, written out: right by construction
-        deal.__dict__.update(hands=tuple(hands), kitty=tuple(cards[dealt:]))
+        deal.__dict__.update(hands=(*hands[n - first :], *hands[: n - first]), kitty=tuple(cards[dealt:]))
         return deal
 
     def _begin_hand(self, deal: DeerParkDeal) -> None:
@@ -376,7 +388,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
                 self._begin_play()
             return
         self._phase = _ORDER
-        self._order = tuple((eldest + i) % self._n for i in range(self._n))
+        self._order = _seat_order(eldest, self._n)
         self._index = 0
         self._turn = self._order[0]
 
