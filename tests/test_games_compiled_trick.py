@@ -209,3 +209,38 @@ def test_scoring_shares_its_score_events_and_bounds_its_caches(monkeypatch: pyte
         scoring._SCORES.update(saved[0])
         scoring._EVENTS.clear()
         scoring._EVENTS.update(saved[1])
+
+
+def _shadowing_class() -> type[DeerParkGame]:
+    class Shadowing(DeerParkGame):
+        pass
+
+    return Shadowing
+
+
+def test_the_compiled_calls_read_what_python_reads_when_a_class_shadows_the_dict() -> None:
+    from hucklebuck import _fast
+
+    ext: Any = _fast.ext
+    cls = _shadowing_class()
+    with hb.using("c"):
+        game = cls(4, seed=4)
+        rng = random.Random(4)
+        while game.phase is not Phase.PLAY:
+            game.apply_id(rng.choice(game.legal_action_ids()))
+        assert ext.legal(game, False) == game.legal_action_ids()  # the plain type, read from its dict
+        # now a data descriptor on the class wins over the instance dict (which still says PLAY)
+        cls._phase = property(  # type: ignore[assignment]
+            lambda self: Phase.HAND_OVER, lambda self, v: self.__dict__.__setitem__("_phase", v)
+        )
+        try:
+            assert game.__dict__["_phase"] is Phase.PLAY
+            assert ext.legal(game, False) is None and ext.legal(game, True) is None
+            held = list(game._hands)
+            seat = game._play.seats[len(game._play.current)]  # type: ignore[union-attr]
+            mask = held[seat]
+            assert ext.play_id(game, (mask & -mask).bit_length() - 1) is None  # nothing played
+            assert game._hands == held and game.__dict__["_phase"] is Phase.PLAY
+        finally:
+            del cls._phase
+        assert ext.legal(game, False) == game.legal_action_ids()  # plain again (its version changed)

@@ -33,6 +33,15 @@ static Py_ssize_t off_current, off_seats, off_suit_of, off_suit_masks, off_playe
 static PyObject *s_phase, *s_play, *s_hands, *s_actions, *s_events, *s_shared, *s_seat, *s_card,
     *s_finish, *s_done;
 static int linked_play;
+/* What a trick completed here needs (link_trick). */
+static PyTypeObject *trick_cls;   /* hucklebuck.games.base.Trick */
+static PyTypeObject *event_cls;   /* hucklebuck.games.base.TrickEvent */
+static PyObject *engine_trick_done; /* TrickGame._trick_done (a game class that overrides it is not done here) */
+static PyObject *s_hand_no, *s_hand_played, *s_leader, *s_seats, *s_cards, *s_winner, *s_hand, *s_number,
+    *s_trick;
+static Py_ssize_t off_order, off_leader, off_tricks, off_won, off_game_id, off_trump;
+static Py_ssize_t hand_size;
+static int linked_trick;
 
 static int intern(PyObject **where, const char *text);
 
@@ -73,10 +82,75 @@ static PyObject *attr(PyObject *obj, PyObject *name)
     return v;
 }
 
+/* A game's own attributes read straight from its __dict__ (no type lookup per read): taken for a
+ * game whose type (as last modified: its version tag) has no attribute of any name read here,
+ * so that the instance dict is where Python's own read finds them; checked once per type and
+ * version (the last type seen is kept).  Anything else reads through PyObject_GetAttr. */
+static PyTypeObject *plain_type;  /* borrowed: compared by address and version tag only */
+static unsigned int plain_tag;
+static PyObject *plain_done;      /* what the type's _trick_done was when it was checked (borrowed) */
+
+/* 1 when `obj` is not an attribute of `type` (nor of its metaclass), else 0 (no error left set). */
+static int type_lacks(PyTypeObject *type, PyObject *name)
+{
+    PyObject *found = PyObject_GetAttr((PyObject *)type, name);
+    if (found == NULL) {
+        PyErr_Clear();
+        return 1;
+    }
+    Py_DECREF(found);
+    return 0;
+}
+
+/* The game's __dict__ (a new reference) when its type is a plain one, else NULL (no error set). */
+static PyObject *plain_dict(PyObject *game)
+{
+    PyTypeObject *type = Py_TYPE(game);
+    PyObject *dict;
+    if (type != plain_type || type->tp_version_tag != plain_tag || plain_tag == 0) {
+        PyObject **names[] = {&s_phase, &s_play, &s_shared, &s_hands, &s_actions, &s_events, &s_hand_no};
+        size_t i;
+        PyObject *done;
+        unsigned int tag;
+        (void)type_lacks(type, s_phase);  /* a lookup gives the type a version tag if it can have one */
+        tag = type->tp_version_tag;
+        if (!(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tag == 0) return NULL;
+        for (i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (*names[i] == NULL || !type_lacks(type, *names[i])) return NULL;
+        done = PyObject_GetAttr((PyObject *)type, s_done);  /* a plain function on the class */
+        if (done == NULL) PyErr_Clear();
+        plain_done = done;
+        Py_XDECREF(done);  /* kept for comparison only (the class holds it while its version holds) */
+        if (type->tp_version_tag != tag || !(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return NULL;
+        plain_type = type;  /* (no lookup above changed the type: its version is the one checked) */
+        plain_tag = tag;
+    }
+    dict = PyObject_GenericGetDict(game, NULL);
+    if (dict == NULL) PyErr_Clear();
+    else if (!PyDict_CheckExact(dict)) Py_CLEAR(dict);
+    return dict;
+}
+
+/* game.<name> (a new reference) from its plain `dict` when given, else through getattr; NULL with no
+   error set when it cannot be read. */
+static PyObject *game_attr(PyObject *game, PyObject *dict, PyObject *name)
+{
+    PyObject *v;
+    if (dict == NULL) return attr(game, name);
+    v = PyDict_GetItemWithError(dict, name);
+    if (v == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_INCREF(v);
+    return v;
+}
+
 /* What a play reads of the game: every attribute read (and so any Python code such a
    read may run) before anything is checked or changed. */
 typedef struct {
     PyObject *phase, *play, *shared, *hands, *actions, *events;
+    PyObject *dict; /* the game's __dict__ when its type is a plain one (plain_dict), else NULL */
 } game_view;
 
 static void view_clear(game_view *v)
@@ -87,18 +161,21 @@ static void view_clear(game_view *v)
     Py_CLEAR(v->hands);
     Py_CLEAR(v->actions);
     Py_CLEAR(v->events);
+    Py_CLEAR(v->dict);
 }
 
 /* Read the view; 1 when it is a play phase this file takes (exact types), else 0. */
 static int view_read(PyObject *game, game_view *v)
 {
+    PyObject *d;
     memset(v, 0, sizeof *v);
-    if ((v->phase = attr(game, s_phase)) == NULL || v->phase != play_phase) return 0;
-    if ((v->play = attr(game, s_play)) == NULL || Py_TYPE(v->play) != trick_type) return 0;
-    if ((v->shared = attr(game, s_shared)) == NULL || v->shared != Py_False) return 0;
-    if ((v->hands = attr(game, s_hands)) == NULL || !PyList_CheckExact(v->hands)) return 0;
-    if ((v->actions = attr(game, s_actions)) == NULL || !PyList_CheckExact(v->actions)) return 0;
-    if ((v->events = attr(game, s_events)) == NULL || !PyList_CheckExact(v->events)) return 0;
+    d = v->dict = plain_dict(game);
+    if ((v->phase = game_attr(game, d, s_phase)) == NULL || v->phase != play_phase) return 0;
+    if ((v->play = game_attr(game, d, s_play)) == NULL || Py_TYPE(v->play) != trick_type) return 0;
+    if ((v->shared = game_attr(game, d, s_shared)) == NULL || v->shared != Py_False) return 0;
+    if ((v->hands = game_attr(game, d, s_hands)) == NULL || !PyList_CheckExact(v->hands)) return 0;
+    if ((v->actions = game_attr(game, d, s_actions)) == NULL || !PyList_CheckExact(v->actions)) return 0;
+    if ((v->events = game_attr(game, d, s_events)) == NULL || !PyList_CheckExact(v->events)) return 0;
     return 1;
 }
 
@@ -127,14 +204,6 @@ static int suit_led_mask(PyObject *play, PyObject *led_card, uint64_t *out)
 }
 
 /* ------------------------------------------------------------------ a trick completed */
-static PyTypeObject *trick_cls;   /* hucklebuck.games.base.Trick */
-static PyTypeObject *event_cls;   /* hucklebuck.games.base.TrickEvent */
-static PyObject *engine_trick_done; /* TrickGame._trick_done (a game class that overrides it is not done here) */
-static PyObject *s_hand_no, *s_hand_played, *s_leader, *s_seats, *s_cards, *s_winner, *s_hand, *s_number,
-    *s_trick;
-static Py_ssize_t off_order, off_leader, off_tricks, off_won, off_game_id, off_trump;
-static Py_ssize_t hand_size;
-static int linked_trick;
 
 /* object.__new__(cls) with its fields set as object.__setattr__ would (the frozen dataclass's own
    __init__ and __setattr__ skipped, as build_frozen does); a new reference, or NULL with an
@@ -173,7 +242,13 @@ static int finish_here(PyObject *game, const game_view *v)
     long game_id, trump, index, winner, taken;
     int sel, rc = 0;
     if (!linked_trick) return 0;
-    {  /* the game's _trick_done is the engine's (not a class's or an instance's own) */
+    if (v->dict != NULL) {  /* a plain type: its _trick_done as checked, and none of the instance's own */
+        if (plain_done != engine_trick_done || PyDict_GetItemWithError(v->dict, s_done) != NULL) return 0;
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+    } else {  /* the game's _trick_done is the engine's (not a class's or an instance's own) */
         PyObject *bound = attr(game, s_done);
         int own = bound != NULL && PyMethod_Check(bound) && PyMethod_GET_FUNCTION(bound) == engine_trick_done &&
                   PyMethod_GET_SELF(bound) == game;
@@ -201,7 +276,7 @@ static int finish_here(PyObject *game, const game_view *v)
     for (k = 0; k < size; k++)
         if (small_int(PyTuple_GET_ITEM(order, k), PyList_GET_SIZE(won)) == winner) at = k;
     if (at < 0) return 0;
-    hand_no = attr(game, s_hand_no);
+    hand_no = game_attr(game, v->dict, s_hand_no);
     if (hand_no == NULL || !PyLong_CheckExact(hand_no)) goto out;
     /* everything the change needs, before anything changes */
     rc = -1;
@@ -331,7 +406,7 @@ undo0:
  * trick state shared with a copy is read as it is (the Python paths read it too). */
 PyObject *hbc_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *phase = NULL, *play = NULL, *hands = NULL, *current, *row = NULL, *out = NULL;
+    PyObject *phase = NULL, *play = NULL, *hands = NULL, *dict = NULL, *current, *row = NULL, *out = NULL;
     uint64_t held, mask, m;
     Py_ssize_t count = 0, k = 0;
     long seat;
@@ -343,9 +418,10 @@ PyObject *hbc_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (!linked_play || (args[1] != Py_True && args[1] != Py_False)) MISS;
     typed = args[1] == Py_True;
-    if ((phase = attr(args[0], s_phase)) == NULL || phase != play_phase) goto miss;
-    if ((play = attr(args[0], s_play)) == NULL || Py_TYPE(play) != trick_type) goto miss;
-    if ((hands = attr(args[0], s_hands)) == NULL || !PyList_CheckExact(hands)) goto miss;
+    dict = plain_dict(args[0]);
+    if ((phase = game_attr(args[0], dict, s_phase)) == NULL || phase != play_phase) goto miss;
+    if ((play = game_attr(args[0], dict, s_play)) == NULL || Py_TYPE(play) != trick_type) goto miss;
+    if ((hands = game_attr(args[0], dict, s_hands)) == NULL || !PyList_CheckExact(hands)) goto miss;
     {
         game_view v;  /* seat_to_play reads only the trick state and the number of hands */
         memset(&v, 0, sizeof v);
@@ -385,6 +461,7 @@ miss:
     out = Py_None;
     Py_INCREF(out);
 done:
+    Py_XDECREF(dict);
     Py_XDECREF(phase);
     Py_XDECREF(play);
     Py_XDECREF(hands);
