@@ -399,6 +399,18 @@ undo0:
 }
 
 /* ------------------------------------------------------------------ legal */
+/* The number of the lowest set bit of a mask that is not 0. */
+static int lowest_bit(uint64_t mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(mask);
+#else
+    int i = 0;
+    while (!(mask & 1)) mask >>= 1, i++;
+    return i;
+#endif
+}
+
 /* legal(game, typed): the legal plays of the seat to play while the game is in its play phase,
  * as legal_action_ids() (typed False: card numbers, ascending) or legal_actions() (typed True:
  * the shared Plays of that seat, in the same order) list them; None for anything else (another
@@ -443,18 +455,17 @@ PyObject *hbc_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     for (m = mask; m; m &= m - 1) count++;
     if ((out = PyList_New(count)) == NULL) goto done;
-    for (i = 0; mask; i++, mask >>= 1) {
-        if (mask & 1) {
-            PyObject *item;
-            if (row != NULL) {
-                item = PyTuple_GET_ITEM(row, i);
-                Py_INCREF(item);
-            } else if ((item = PyLong_FromLong(i)) == NULL) {
-                Py_CLEAR(out);
-                goto done;
-            }
-            PyList_SET_ITEM(out, k++, item);
+    for (; mask; mask &= mask - 1) {  /* the set bits, lowest first */
+        PyObject *item;
+        i = lowest_bit(mask);
+        if (row != NULL) {
+            item = PyTuple_GET_ITEM(row, i);
+            Py_INCREF(item);
+        } else if ((item = PyLong_FromLong(i)) == NULL) {
+            Py_CLEAR(out);
+            goto done;
         }
+        PyList_SET_ITEM(out, k++, item);
     }
     goto done;
 miss:
