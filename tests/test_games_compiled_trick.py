@@ -183,19 +183,21 @@ def test_link_trick_checks_what_it_is_given() -> None:
 
 
 def test_scoring_shares_its_score_events_and_bounds_its_caches(monkeypatch: pytest.MonkeyPatch) -> None:
-    games = []
-    for seed in range(3):
-        game = DeerParkGame(4, seed=seed)
-        _play_out(game, random.Random(seed), typed=False)
-        games.append(game)
-    again = DeerParkGame(4, seed=0)
-    _play_out(again, random.Random(0), typed=False)
-    mine = [e for e in games[0].events if type(e).__name__ == "ScoreEvent"]
-    theirs = [e for e in again.events if type(e).__name__ == "ScoreEvent"]
-    assert len(mine) == 4 and all(a is b for a, b in zip(mine, theirs, strict=True))  # the same hand: shared
-    monkeypatch.setattr(scoring, "_MOST", 2)
     saved = dict(scoring._SCORES), dict(scoring._EVENTS)
+    scoring._SCORES.clear()  # (other tests' hands may have filled them near their bound)
+    scoring._EVENTS.clear()
     try:
+        games = []
+        for seed in range(3):
+            game = DeerParkGame(4, seed=seed)
+            _play_out(game, random.Random(seed), typed=False)
+            games.append(game)
+        again = DeerParkGame(4, seed=0)
+        _play_out(again, random.Random(0), typed=False)
+        mine = [e for e in games[0].events if type(e).__name__ == "ScoreEvent"]
+        theirs = [e for e in again.events if type(e).__name__ == "ScoreEvent"]
+        assert len(mine) == 4 and all(a is b for a, b in zip(mine, theirs, strict=True))  # the same hand: shared
+        monkeypatch.setattr(scoring, "_MOST", 2)
         for seed in range(40):
             game = DeerParkGame(4, seed=100 + seed)
             _play_out(game, random.Random(seed), typed=False)
