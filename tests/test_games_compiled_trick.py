@@ -196,7 +196,8 @@ def test_scoring_shares_its_score_events_and_bounds_its_caches(monkeypatch: pyte
         _play_out(again, random.Random(0), typed=False)
         mine = [e for e in games[0].events if type(e).__name__ == "ScoreEvent"]
         theirs = [e for e in again.events if type(e).__name__ == "ScoreEvent"]
-        assert len(mine) == 4 and all(a is b for a, b in zip(mine, theirs, strict=True))  # the same hand: shared
+        assert len(mine) == 4  # the same hand scored the same way: the same (shared) events
+        assert all(a is b for a, b in zip(mine, theirs, strict=True))
         monkeypatch.setattr(scoring, "_MOST", 2)
         for seed in range(40):
             game = DeerParkGame(4, seed=100 + seed)
