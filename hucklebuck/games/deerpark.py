@@ -301,7 +301,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         deal: DeerParkDeal | Mapping[str, Any] | None = None,
     ) -> None:
         opts = options
-        if isinstance(opts, Mapping):
+        if opts is not None and isinstance(opts, Mapping):  # (None: no abstract-class check)
             opts = DeerParkOptions.from_dict(opts)
         eight = (
             isinstance(opts, DeerParkOptions)
@@ -315,11 +315,13 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         self._init_common(players, pack_of(GameKind.DEERPARK, players, eight_players=eight), opts, seed, rng)
         scores = [START_SCORE] * players if scores is None else check_int_list(scores, players, "scores")
         self._scores = list(scores)
-        self._check_seat(dealer, "the dealer")
+        if type(dealer) is not int or not 0 <= dealer < players:  # the full check off the usual case
+            self._check_seat(dealer, "the dealer")
         self._dealer = dealer
         self._start: dict[str, Any] = {"dealer": dealer, "scores": list(scores)}
-        self._ever_locked = [s >= self._options.lock_at for s in self._scores]
-        self._results: History[DeerParkHandResult] = History()
+        lock_at = self._options.lock_at
+        self._ever_locked = [s >= lock_at for s in scores] if max(scores) >= lock_at else [False] * players
+        self._results: History[DeerParkHandResult] = History._view([], 0)
         self._first_hand(deal, seed, rng)
 
     # ------------------------------------------------------------------ set-up
