@@ -543,7 +543,14 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
     # ------------------------------------------------------------------ apply
     def _do_action(self, action: Action) -> None:
         seat = action.seat
-        if isinstance(action, Order):
+        if isinstance(action, Pass):  # the most common bid first
+            self._index += 1
+            if self._phase is _ORDER and self._index == self._n:
+                # Round 2: the card is turned down and nobody picks it up (DEF #69).
+                self._phase = _CALL
+                self._index = 0
+            self._turn = self._order[self._index]
+        elif isinstance(action, Order):
             assert self._turned is not None
             # A voluntary maker needs 3; the dealer picks the card up (S4, DEF #78, #79).
             self._trump, self._maker, self._requirement = self._turned.suit, seat, 3
@@ -552,13 +559,6 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
             self._trump, self._maker = action.suit, seat
             self._requirement = 2 if seat == self._dealer else 3  # DEF #79
             self._begin_play()
-        elif isinstance(action, Pass):
-            self._index += 1
-            if self._phase is _ORDER and self._index == self._n:
-                # Round 2: the card is turned down and nobody picks it up (DEF #69).
-                self._phase = _CALL
-                self._index = 0
-            self._turn = self._order[self._index]
         elif isinstance(action, Discard):
             card = action.cards[0]
             self._hands[seat] &= ~card.mask
