@@ -4,9 +4,10 @@
  * play(game, action) and play_id(game, i) do what the engine's TrickGame._quick_play does
  * (hucklebuck/games/engine.py) for the typed action and for its integer id: when it is the
  * legal play of the seat to play, record it, take the card from the hand and add it to the
- * trick, and complete the trick (the game's own finish_trick and _trick_done, called back)
- * when it was the trick's last card.  legal(game, typed) lists the legal plays of the seat to
- * play (what legal_action_ids and legal_actions list in the play phase), changing nothing.
+ * trick, and complete the trick when it was the trick's last card (in C while the C core is
+ * selected: hb_calls_trick.c; else the game's own finish_trick and _trick_done, called back).
+ * legal(game, typed) lists the legal plays of the seat to play (what legal_action_ids and
+ * legal_actions list in the play phase), changing nothing.
  * hand_masks(hands) gives the mask of each hand of a deal.
  *
  * Like every function of the module, each answers only the plain case: the game's own objects
@@ -22,30 +23,19 @@
  * first, so that a failure (memory) leaves the game as it was.
  */
 #include "hb_calls.h"
+#include "hb_calls_play.h"
 
 #include <structmember.h>
 
 static PyObject *play_phase;      /* Phase.PLAY */
 static PyTypeObject *play_type;   /* hucklebuck.actions.Play */
-static PyTypeObject *trick_type;  /* hucklebuck.games.base.TrickPlay */
+PyTypeObject *trick_type;  /* hucklebuck.games.base.TrickPlay */
 static PyObject *shared_plays;    /* hucklebuck.games.ids.PLAYS: per seat, the 52 shared Plays */
-static Py_ssize_t off_current, off_seats, off_suit_of, off_suit_masks, off_played;
-static PyObject *s_phase, *s_play, *s_hands, *s_actions, *s_events, *s_shared, *s_seat, *s_card,
+Py_ssize_t off_current, off_seats;
+static Py_ssize_t off_suit_of, off_suit_masks, off_played;
+PyObject *s_phase, *s_play, *s_hands, *s_actions, *s_events, *s_shared, *s_seat, *s_card,
     *s_finish, *s_done;
-static int linked_play;
-/* What a trick completed here needs (link_trick). */
-static PyTypeObject *trick_cls;   /* hucklebuck.games.base.Trick */
-static PyTypeObject *event_cls;   /* hucklebuck.games.base.TrickEvent */
-static PyObject *engine_trick_done; /* TrickGame._trick_done (a game class that overrides it is not done here) */
-static PyObject *s_hand_no, *s_hand_played, *s_leader, *s_seats, *s_cards, *s_winner, *s_hand, *s_number,
-    *s_trick;
-static Py_ssize_t off_order, off_leader, off_tricks, off_won, off_game_id, off_trump;
-static Py_ssize_t hand_size;
-static int linked_trick;
-
-static int intern(PyObject **where, const char *text);
-
-#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
+int linked_play;
 
 /* An exact int in 0 .. 2**52 - 1 as *out: 1, else 0 (no error left set). */
 static int mask_of(PyObject *obj, uint64_t *out)
@@ -62,7 +52,7 @@ static int mask_of(PyObject *obj, uint64_t *out)
 }
 
 /* An exact int in 0 .. limit - 1, else -1 (no error left set). */
-static long small_int(PyObject *obj, long limit)
+long small_int(PyObject *obj, long limit)
 {
     long v;
     if (obj == NULL || !PyLong_CheckExact(obj)) return -1;
@@ -75,7 +65,7 @@ static long small_int(PyObject *obj, long limit)
 }
 
 /* game.<name> (a new reference), or NULL with no error set when it cannot be read. */
-static PyObject *attr(PyObject *obj, PyObject *name)
+PyObject *attr(PyObject *obj, PyObject *name)
 {
     PyObject *v = PyObject_GetAttr(obj, name);
     if (v == NULL) PyErr_Clear();
@@ -88,7 +78,7 @@ static PyObject *attr(PyObject *obj, PyObject *name)
  * version (the last type seen is kept).  Anything else reads through PyObject_GetAttr. */
 static PyTypeObject *plain_type;  /* borrowed: compared by address and version tag only */
 static unsigned int plain_tag;
-static PyObject *plain_done;      /* what the type's _trick_done was when it was checked (borrowed) */
+PyObject *plain_done;  /* what the type's _trick_done was when it was checked (borrowed) */
 
 /* 1 when `obj` is not an attribute of `type` (nor of its metaclass), else 0 (no error left set). */
 static int type_lacks(PyTypeObject *type, PyObject *name)
@@ -133,7 +123,7 @@ static PyObject *plain_dict(PyObject *game)
 
 /* game.<name> (a new reference) from its plain `dict` when given, else through getattr; NULL with no
    error set when it cannot be read. */
-static PyObject *game_attr(PyObject *game, PyObject *dict, PyObject *name)
+PyObject *game_attr(PyObject *game, PyObject *dict, PyObject *name)
 {
     PyObject *v;
     if (dict == NULL) return attr(game, name);
@@ -146,12 +136,6 @@ static PyObject *game_attr(PyObject *game, PyObject *dict, PyObject *name)
     return v;
 }
 
-/* What a play reads of the game: every attribute read (and so any Python code such a
-   read may run) before anything is checked or changed. */
-typedef struct {
-    PyObject *phase, *play, *shared, *hands, *actions, *events;
-    PyObject *dict; /* the game's __dict__ when its type is a plain one (plain_dict), else NULL */
-} game_view;
 
 static void view_clear(game_view *v)
 {
@@ -203,137 +187,6 @@ static int suit_led_mask(PyObject *play, PyObject *led_card, uint64_t *out)
     return k <= 3 && mask_of(PyTuple_GET_ITEM(masks, k), out);
 }
 
-/* ------------------------------------------------------------------ a trick completed */
-
-/* object.__new__(cls) with its fields set as object.__setattr__ would (the frozen dataclass's own
-   __init__ and __setattr__ skipped, as build_frozen does); a new reference, or NULL with an
-   exception set. */
-static PyObject *frozen(PyTypeObject *cls, PyObject *const *names, PyObject *const *values, int count)
-{
-    PyObject *empty = PyTuple_New(0), *obj;
-    int i;
-    if (empty == NULL) return NULL;
-    obj = PyBaseObject_Type.tp_new(cls, empty, NULL);
-    Py_DECREF(empty);
-    if (obj == NULL) return NULL;
-    for (i = 0; i < count; i++)
-        if (PyObject_GenericSetAttr(obj, names[i], values[i]) < 0) {
-            Py_DECREF(obj);
-            return NULL;
-        }
-    return obj;
-}
-
-/* Complete the trick whose last card was just added: what TrickPlay.finish_trick and the game's
-   _trick_done do (the winner from the C core, so only while it is the selected core), then the
-   game's own _hand_played after the last trick.  1 done, 0 not taken here (nothing changed: the
-   caller calls the Python methods), -1 on an error (exception set; from memory before anything
-   changed, or from _hand_played). */
-static int finish_here(PyObject *game, const game_view *v)
-{
-    PyObject *play = v->play, *current = SLOT(play, off_current), *seats = SLOT(play, off_seats);
-    PyObject *order = SLOT(play, off_order), *tricks = SLOT(play, off_tricks), *won = SLOT(play, off_won);
-    PyObject *leader = SLOT(play, off_leader), *hand_no = NULL, *cards = NULL, *trick = NULL;
-    PyObject *grown = NULL, *rotated = NULL, *fresh = NULL, *count = NULL, *number = NULL, *event = NULL;
-    PyObject *winner_obj, *names[4], *values[4];
-    unsigned char row[HB_MAX_TRICK];
-    uint64_t mask;
-    Py_ssize_t n, size, k, at = -1;
-    long game_id, trump, index, winner, taken;
-    int sel, rc = 0;
-    if (!linked_trick) return 0;
-    if (v->dict != NULL) {  /* a plain type: its _trick_done as checked, and none of the instance's own */
-        if (plain_done != engine_trick_done || PyDict_GetItemWithError(v->dict, s_done) != NULL) return 0;
-        if (PyErr_Occurred()) {
-            PyErr_Clear();
-            return 0;
-        }
-    } else {  /* the game's _trick_done is the engine's (not a class's or an instance's own) */
-        PyObject *bound = attr(game, s_done);
-        int own = bound != NULL && PyMethod_Check(bound) && PyMethod_GET_FUNCTION(bound) == engine_trick_done &&
-                  PyMethod_GET_SELF(bound) == game;
-        Py_XDECREF(bound);
-        if (!own) return 0;
-    }
-    if ((sel = c_core_selected()) <= 0) {
-        if (sel < 0) PyErr_Clear();  /* the Python path asks the core again, and says why */
-        return 0;
-    }
-    if (order == NULL || tricks == NULL || won == NULL || leader == NULL || !PyTuple_CheckExact(order) ||
-        !PyTuple_CheckExact(tricks) || !PyList_CheckExact(won) || !PyLong_CheckExact(leader) ||
-        PyList_GET_SIZE(won) != PyList_GET_SIZE(v->hands))
-        return 0;
-    if ((game_id = small_int(SLOT(play, off_game_id), 3)) < 0 || (trump = small_int(SLOT(play, off_trump), 4)) < 0)
-        return 0;
-    n = card_row(current, row, HB_MAX_TRICK, &mask);
-    if (n < 1 || n != PyTuple_GET_SIZE(seats)) return 0;
-    index = hb_trick_winner((int)game_id, (int)trump, (const char *)row, (int)n);
-    if (index < 0 || index >= n) return 0;
-    winner_obj = PyTuple_GET_ITEM(seats, index);
-    if ((winner = small_int(winner_obj, PyList_GET_SIZE(won))) < 0) return 0;
-    if ((taken = small_int(PyList_GET_ITEM(won, winner), HB_MAX_TRICK * 8)) < 0) return 0;
-    size = PyTuple_GET_SIZE(order);
-    for (k = 0; k < size; k++)
-        if (small_int(PyTuple_GET_ITEM(order, k), PyList_GET_SIZE(won)) == winner) at = k;
-    if (at < 0) return 0;
-    hand_no = game_attr(game, v->dict, s_hand_no);
-    if (hand_no == NULL || !PyLong_CheckExact(hand_no)) goto out;
-    /* everything the change needs, before anything changes */
-    rc = -1;
-    if ((cards = PyList_AsTuple(current)) == NULL) goto out;
-    names[0] = s_leader, names[1] = s_seats, names[2] = s_cards, names[3] = s_winner;
-    values[0] = leader, values[1] = seats, values[2] = cards, values[3] = winner_obj;
-    if ((trick = frozen(trick_cls, names, values, 4)) == NULL) goto out;
-    if ((grown = PyTuple_New(PyTuple_GET_SIZE(tricks) + 1)) == NULL) goto out;
-    for (k = 0; k < PyTuple_GET_SIZE(tricks); k++) {
-        Py_INCREF(PyTuple_GET_ITEM(tricks, k));
-        PyTuple_SET_ITEM(grown, k, PyTuple_GET_ITEM(tricks, k));
-    }
-    Py_INCREF(trick);
-    PyTuple_SET_ITEM(grown, k, trick);
-    if ((rotated = PyTuple_New(size)) == NULL) goto out;
-    for (k = 0; k < size; k++) {  /* order turned to start at the winner (TrickPlay._rotated) */
-        PyObject *seat = PyTuple_GET_ITEM(order, (at + k) % size);
-        Py_INCREF(seat);
-        PyTuple_SET_ITEM(rotated, k, seat);
-    }
-    if ((fresh = PyList_New(0)) == NULL || (count = PyLong_FromLong(taken + 1)) == NULL) goto out;
-    if ((number = PyLong_FromSsize_t(PyTuple_GET_SIZE(grown))) == NULL) goto out;
-    names[0] = s_hand, names[1] = s_number, names[2] = s_trick;
-    values[0] = hand_no, values[1] = number, values[2] = trick;
-    if ((event = frozen(event_cls, names, values, 3)) == NULL) goto out;
-    if (PyList_Append(v->events, event) < 0) goto out;
-    /* the change: stores that cannot fail (each slot owns its new value; the old ones go) */
-    {
-        PyObject *old[5];
-        old[0] = tricks, old[1] = leader, old[2] = seats, old[3] = current, old[4] = PyList_GET_ITEM(won, winner);
-        SLOT(play, off_tricks) = grown, grown = NULL;
-        Py_INCREF(winner_obj);
-        SLOT(play, off_leader) = winner_obj;
-        SLOT(play, off_seats) = rotated, rotated = NULL;
-        SLOT(play, off_current) = fresh, fresh = NULL;
-        PyList_SET_ITEM(won, winner, count), count = NULL;
-        for (k = 0; k < 5; k++) Py_DECREF(old[k]);  /* a list of Cards, tuples and ints: no Python code */
-    }
-    rc = 1;
-    if (PyTuple_GET_SIZE(SLOT(play, off_tricks)) == hand_size) {  /* the hand's last trick: score it */
-        PyObject *r = PyObject_CallMethodNoArgs(game, s_hand_played);
-        if (r == NULL) rc = -1;
-        Py_XDECREF(r);
-    }
-out:
-    Py_XDECREF(hand_no);
-    Py_XDECREF(cards);
-    Py_XDECREF(trick);
-    Py_XDECREF(grown);
-    Py_XDECREF(rotated);
-    Py_XDECREF(fresh);
-    Py_XDECREF(count);
-    Py_XDECREF(number);
-    Py_XDECREF(event);
-    return rc;
-}
-
 /* Play `card` (its number) as `action` for `seat` (the seat to play): 1 done, 0 not taken here
    (nothing changed), -1 on an error (exception set; from the trick's completion, the game's
    own code, or memory before anything changed). */
@@ -378,7 +231,7 @@ static int play_card(PyObject *game, const game_view *v, PyObject *action, long 
     Py_DECREF(old);
     if (PyList_GET_SIZE(current) == PyTuple_GET_SIZE(seats)) {  /* the trick's last card */
         PyObject *trick, *r;
-        int done_here = finish_here(game, v);
+        int done_here = finish_trick_here(game, v);
         if (done_here != 0) return done_here < 0 ? -1 : 1;
         trick = PyObject_CallMethodNoArgs(play, s_finish);
         if (trick == NULL) return -1;
@@ -559,46 +412,10 @@ PyObject *hbc_hand_masks(PyObject *self, PyObject *hands)
 }
 
 /* ------------------------------------------------------------------ link */
-static int intern(PyObject **where, const char *text)
+int intern(PyObject **where, const char *text)
 {
     if (*where == NULL && (*where = PyUnicode_InternFromString(text)) == NULL) return -1;
     return 0;
-}
-
-/* link_trick(Trick, TrickEvent, trick_done, hand_size): after link_play, what a trick completed here
- * needs: the two record types, the engine's TrickGame._trick_done and the tricks of a hand. */
-PyObject *hbc_link_trick(PyObject *self, PyObject *args)
-{
-    PyObject *tcls, *ecls, *done;
-    Py_ssize_t size, offs[6];
-    static const char *const slots[6] = {"order", "leader", "tricks", "won", "game_id", "trump"};
-    int i;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "O!O!On:link_trick", &PyType_Type, &tcls, &PyType_Type, &ecls, &done, &size))
-        return NULL;
-    if (!linked_play) {
-        PyErr_SetString(PyExc_RuntimeError, "link_trick needs link_play first");
-        return NULL;
-    }
-    if (size < 1 || size > 52) {
-        PyErr_SetString(PyExc_ValueError, "link_trick: a hand has 1 to 52 tricks");
-        return NULL;
-    }
-    for (i = 0; i < 6; i++)
-        if ((offs[i] = slot_offset(trick_type, slots[i])) < 0) return NULL;
-    if (intern(&s_hand_no, "_hand_no") || intern(&s_hand_played, "_hand_played") || intern(&s_leader, "leader") ||
-        intern(&s_seats, "seats") || intern(&s_cards, "cards") || intern(&s_winner, "winner") ||
-        intern(&s_hand, "hand") || intern(&s_number, "number") || intern(&s_trick, "trick"))
-        return NULL;
-    linked_trick = 0;
-    set_ref((PyObject **)&trick_cls, tcls);
-    set_ref((PyObject **)&event_cls, ecls);
-    set_ref(&engine_trick_done, done);
-    off_order = offs[0], off_leader = offs[1], off_tricks = offs[2], off_won = offs[3];
-    off_game_id = offs[4], off_trump = offs[5];
-    hand_size = size;
-    linked_trick = 1;
-    Py_RETURN_NONE;
 }
 
 /* link_play(phase, Play, TrickPlay, plays): Phase.PLAY, the Play and TrickPlay types, and
@@ -633,7 +450,7 @@ PyObject *hbc_link_play(PyObject *self, PyObject *args)
         intern(&s_done, "_trick_done"))
         return NULL;
     linked_play = 0;
-    linked_trick = 0;  /* its offsets are of the TrickPlay type linked before: link_trick again */
+    unlink_trick();  /* its offsets are of the TrickPlay type linked before: link_trick again */
     set_ref(&play_phase, phase);
     set_ref((PyObject **)&play_type, ptype);
     set_ref((PyObject **)&trick_type, ttype);
