@@ -17,13 +17,21 @@ SOURCES = [
     "csrc/py/hb_calls_solve.c",
     "csrc/py/hb_calls_games.c",
     "csrc/py/hb_calls_play.c",
+    "csrc/py/hb_calls_trick.c",
     "csrc/py/hb_calls_eval.c",
     "csrc/py/hb_calls_vec.c",
     "csrc/hb_core.c",
     "csrc/hb_solve.c",
     "csrc/hb_eval.c",
 ]
-DEPENDS = ["csrc/hb_core.h", "csrc/hb_vec.h", "csrc/hb_solve.h", "csrc/hb_internal.h", "csrc/py/hb_calls.h"]
+DEPENDS = [
+    "csrc/hb_core.h",
+    "csrc/hb_vec.h",
+    "csrc/hb_solve.h",
+    "csrc/hb_internal.h",
+    "csrc/py/hb_calls.h",
+    "csrc/py/hb_calls_play.h",
+]
 HIDDEN = ["-fvisibility=hidden"] if os.name == "posix" else []
 """Only the module's entry point is exported (GCC and Clang): calls between the C files are direct."""
 

@@ -515,6 +515,8 @@ static PyMethodDef calls_methods[] = {
      "hand_masks(hands): the mask of each hand (a tuple of tuples of distinct Cards), or None."},
     {"link_play", hbc_link_play, METH_VARARGS,
      "link_play(phase, Play, TrickPlay, plays): Phase.PLAY, the two types and the shared Plays by seat."},
+    {"link_trick", hbc_link_trick, METH_VARARGS,
+     "link_trick(Trick, TrickEvent, trick_done, hand_size): what completing a trick in play() needs."},
     {"vec_calls", (PyCFunction)(void (*)(void))hbc_vec_calls, METH_FASTCALL,
      "vec_calls(sample, step, pool, cfg, envs, env_bytes, n, io, bad, bad_id, zeros): what a C lane's "
      "VectorGame.sample_legal and step in C: a VecCalls, whose methods sample(seed) and step(actions) "

@@ -55,6 +55,8 @@ PyObject *hbc_play_id(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *hbc_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *hbc_hand_masks(PyObject *self, PyObject *hands);
 PyObject *hbc_link_play(PyObject *self, PyObject *args);
+/* link_trick(Trick, TrickEvent, trick_done, hand_size): a trick completed in C (hb_calls_play.c). */
+PyObject *hbc_link_trick(PyObject *self, PyObject *args);
 /* solve(game, trump, hands, leader, seat) (hb_calls_solve.c). */
 PyObject *hbc_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 /* evaluate(game, trump, hand, players, ..., node_limit) and link_evaluate(result_type, packs)

@@ -4,9 +4,10 @@
  * play(game, action) and play_id(game, i) do what the engine's TrickGame._quick_play does
  * (hucklebuck/games/engine.py) for the typed action and for its integer id: when it is the
  * legal play of the seat to play, record it, take the card from the hand and add it to the
- * trick, and complete the trick (the game's own finish_trick and _trick_done, called back)
- * when it was the trick's last card.  legal(game, typed) lists the legal plays of the seat to
- * play (what legal_action_ids and legal_actions list in the play phase), changing nothing.
+ * trick, and complete the trick when it was the trick's last card (in C while the C core is
+ * selected: hb_calls_trick.c; else the game's own finish_trick and _trick_done, called back).
+ * legal(game, typed) lists the legal plays of the seat to play (what legal_action_ids and
+ * legal_actions list in the play phase), changing nothing.
  * hand_masks(hands) gives the mask of each hand of a deal.
  *
  * Like every function of the module, each answers only the plain case: the game's own objects
@@ -22,19 +23,19 @@
  * first, so that a failure (memory) leaves the game as it was.
  */
 #include "hb_calls.h"
+#include "hb_calls_play.h"
 
 #include <structmember.h>
 
 static PyObject *play_phase;      /* Phase.PLAY */
 static PyTypeObject *play_type;   /* hucklebuck.actions.Play */
-static PyTypeObject *trick_type;  /* hucklebuck.games.base.TrickPlay */
+PyTypeObject *trick_type;  /* hucklebuck.games.base.TrickPlay */
 static PyObject *shared_plays;    /* hucklebuck.games.ids.PLAYS: per seat, the 52 shared Plays */
-static Py_ssize_t off_current, off_seats, off_suit_of, off_suit_masks, off_played;
-static PyObject *s_phase, *s_play, *s_hands, *s_actions, *s_events, *s_shared, *s_seat, *s_card,
+Py_ssize_t off_current, off_seats;
+static Py_ssize_t off_suit_of, off_suit_masks, off_played;
+PyObject *s_phase, *s_play, *s_hands, *s_actions, *s_events, *s_shared, *s_seat, *s_card,
     *s_finish, *s_done;
-static int linked_play;
-
-#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
+int linked_play;
 
 /* An exact int in 0 .. 2**52 - 1 as *out: 1, else 0 (no error left set). */
 static int mask_of(PyObject *obj, uint64_t *out)
@@ -51,7 +52,7 @@ static int mask_of(PyObject *obj, uint64_t *out)
 }
 
 /* An exact int in 0 .. limit - 1, else -1 (no error left set). */
-static long small_int(PyObject *obj, long limit)
+long small_int(PyObject *obj, long limit)
 {
     long v;
     if (obj == NULL || !PyLong_CheckExact(obj)) return -1;
@@ -64,18 +65,77 @@ static long small_int(PyObject *obj, long limit)
 }
 
 /* game.<name> (a new reference), or NULL with no error set when it cannot be read. */
-static PyObject *attr(PyObject *obj, PyObject *name)
+PyObject *attr(PyObject *obj, PyObject *name)
 {
     PyObject *v = PyObject_GetAttr(obj, name);
     if (v == NULL) PyErr_Clear();
     return v;
 }
 
-/* What a play reads of the game: every attribute read (and so any Python code such a
-   read may run) before anything is checked or changed. */
-typedef struct {
-    PyObject *phase, *play, *shared, *hands, *actions, *events;
-} game_view;
+/* A game's own attributes read straight from its __dict__ (no type lookup per read): taken for a
+ * game whose type (as last modified: its version tag) has no attribute of any name read here,
+ * so that the instance dict is where Python's own read finds them; checked once per type and
+ * version (the last type seen is kept).  Anything else reads through PyObject_GetAttr. */
+static PyTypeObject *plain_type;  /* borrowed: compared by address and version tag only */
+static unsigned int plain_tag;
+PyObject *plain_done;  /* what the type's _trick_done was when it was checked (borrowed) */
+
+/* 1 when `obj` is not an attribute of `type` (nor of its metaclass), else 0 (no error left set). */
+static int type_lacks(PyTypeObject *type, PyObject *name)
+{
+    PyObject *found = PyObject_GetAttr((PyObject *)type, name);
+    if (found == NULL) {
+        PyErr_Clear();
+        return 1;
+    }
+    Py_DECREF(found);
+    return 0;
+}
+
+/* The game's __dict__ (a new reference) when its type is a plain one, else NULL (no error set). */
+static PyObject *plain_dict(PyObject *game)
+{
+    PyTypeObject *type = Py_TYPE(game);
+    PyObject *dict;
+    if (type != plain_type || type->tp_version_tag != plain_tag || plain_tag == 0) {
+        PyObject **names[] = {&s_phase, &s_play, &s_shared, &s_hands, &s_actions, &s_events, &s_hand_no};
+        size_t i;
+        PyObject *done;
+        unsigned int tag;
+        (void)type_lacks(type, s_phase);  /* a lookup gives the type a version tag if it can have one */
+        tag = type->tp_version_tag;
+        if (!(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tag == 0) return NULL;
+        for (i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (*names[i] == NULL || !type_lacks(type, *names[i])) return NULL;
+        done = PyObject_GetAttr((PyObject *)type, s_done);  /* a plain function on the class */
+        if (done == NULL) PyErr_Clear();
+        plain_done = done;
+        Py_XDECREF(done);  /* kept for comparison only (the class holds it while its version holds) */
+        if (type->tp_version_tag != tag || !(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return NULL;
+        plain_type = type;  /* (no lookup above changed the type: its version is the one checked) */
+        plain_tag = tag;
+    }
+    dict = PyObject_GenericGetDict(game, NULL);
+    if (dict == NULL) PyErr_Clear();
+    else if (!PyDict_CheckExact(dict)) Py_CLEAR(dict);
+    return dict;
+}
+
+/* game.<name> (a new reference) from its plain `dict` when given, else through getattr; NULL with no
+   error set when it cannot be read. */
+PyObject *game_attr(PyObject *game, PyObject *dict, PyObject *name)
+{
+    PyObject *v;
+    if (dict == NULL) return attr(game, name);
+    v = PyDict_GetItemWithError(dict, name);
+    if (v == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_INCREF(v);
+    return v;
+}
+
 
 static void view_clear(game_view *v)
 {
@@ -85,18 +145,21 @@ static void view_clear(game_view *v)
     Py_CLEAR(v->hands);
     Py_CLEAR(v->actions);
     Py_CLEAR(v->events);
+    Py_CLEAR(v->dict);
 }
 
 /* Read the view; 1 when it is a play phase this file takes (exact types), else 0. */
 static int view_read(PyObject *game, game_view *v)
 {
+    PyObject *d;
     memset(v, 0, sizeof *v);
-    if ((v->phase = attr(game, s_phase)) == NULL || v->phase != play_phase) return 0;
-    if ((v->play = attr(game, s_play)) == NULL || Py_TYPE(v->play) != trick_type) return 0;
-    if ((v->shared = attr(game, s_shared)) == NULL || v->shared != Py_False) return 0;
-    if ((v->hands = attr(game, s_hands)) == NULL || !PyList_CheckExact(v->hands)) return 0;
-    if ((v->actions = attr(game, s_actions)) == NULL || !PyList_CheckExact(v->actions)) return 0;
-    if ((v->events = attr(game, s_events)) == NULL || !PyList_CheckExact(v->events)) return 0;
+    d = v->dict = plain_dict(game);
+    if ((v->phase = game_attr(game, d, s_phase)) == NULL || v->phase != play_phase) return 0;
+    if ((v->play = game_attr(game, d, s_play)) == NULL || Py_TYPE(v->play) != trick_type) return 0;
+    if ((v->shared = game_attr(game, d, s_shared)) == NULL || v->shared != Py_False) return 0;
+    if ((v->hands = game_attr(game, d, s_hands)) == NULL || !PyList_CheckExact(v->hands)) return 0;
+    if ((v->actions = game_attr(game, d, s_actions)) == NULL || !PyList_CheckExact(v->actions)) return 0;
+    if ((v->events = game_attr(game, d, s_events)) == NULL || !PyList_CheckExact(v->events)) return 0;
     return 1;
 }
 
@@ -167,7 +230,10 @@ static int play_card(PyObject *game, const game_view *v, PyObject *action, long 
     Py_DECREF(was);  /* an int and a tuple of ints: no Python code runs */
     Py_DECREF(old);
     if (PyList_GET_SIZE(current) == PyTuple_GET_SIZE(seats)) {  /* the trick's last card */
-        PyObject *trick = PyObject_CallMethodNoArgs(play, s_finish), *r;
+        PyObject *trick, *r;
+        int done_here = finish_trick_here(game, v);
+        if (done_here != 0) return done_here < 0 ? -1 : 1;
+        trick = PyObject_CallMethodNoArgs(play, s_finish);
         if (trick == NULL) return -1;
         r = PyObject_CallMethodObjArgs(game, s_done, play, trick, NULL);
         Py_DECREF(trick);
@@ -186,6 +252,18 @@ undo0:
 }
 
 /* ------------------------------------------------------------------ legal */
+/* The number of the lowest set bit of a mask that is not 0. */
+static int lowest_bit(uint64_t mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(mask);
+#else
+    int i = 0;
+    while (!(mask & 1)) mask >>= 1, i++;
+    return i;
+#endif
+}
+
 /* legal(game, typed): the legal plays of the seat to play while the game is in its play phase,
  * as legal_action_ids() (typed False: card numbers, ascending) or legal_actions() (typed True:
  * the shared Plays of that seat, in the same order) list them; None for anything else (another
@@ -193,7 +271,7 @@ undo0:
  * trick state shared with a copy is read as it is (the Python paths read it too). */
 PyObject *hbc_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *phase = NULL, *play = NULL, *hands = NULL, *current, *row = NULL, *out = NULL;
+    PyObject *phase = NULL, *play = NULL, *hands = NULL, *dict = NULL, *current, *row = NULL, *out = NULL;
     uint64_t held, mask, m;
     Py_ssize_t count = 0, k = 0;
     long seat;
@@ -205,9 +283,10 @@ PyObject *hbc_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (!linked_play || (args[1] != Py_True && args[1] != Py_False)) MISS;
     typed = args[1] == Py_True;
-    if ((phase = attr(args[0], s_phase)) == NULL || phase != play_phase) goto miss;
-    if ((play = attr(args[0], s_play)) == NULL || Py_TYPE(play) != trick_type) goto miss;
-    if ((hands = attr(args[0], s_hands)) == NULL || !PyList_CheckExact(hands)) goto miss;
+    dict = plain_dict(args[0]);
+    if ((phase = game_attr(args[0], dict, s_phase)) == NULL || phase != play_phase) goto miss;
+    if ((play = game_attr(args[0], dict, s_play)) == NULL || Py_TYPE(play) != trick_type) goto miss;
+    if ((hands = game_attr(args[0], dict, s_hands)) == NULL || !PyList_CheckExact(hands)) goto miss;
     {
         game_view v;  /* seat_to_play reads only the trick state and the number of hands */
         memset(&v, 0, sizeof v);
@@ -229,24 +308,24 @@ PyObject *hbc_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     for (m = mask; m; m &= m - 1) count++;
     if ((out = PyList_New(count)) == NULL) goto done;
-    for (i = 0; mask; i++, mask >>= 1) {
-        if (mask & 1) {
-            PyObject *item;
-            if (row != NULL) {
-                item = PyTuple_GET_ITEM(row, i);
-                Py_INCREF(item);
-            } else if ((item = PyLong_FromLong(i)) == NULL) {
-                Py_CLEAR(out);
-                goto done;
-            }
-            PyList_SET_ITEM(out, k++, item);
+    for (; mask; mask &= mask - 1) {  /* the set bits, lowest first */
+        PyObject *item;
+        i = lowest_bit(mask);
+        if (row != NULL) {
+            item = PyTuple_GET_ITEM(row, i);
+            Py_INCREF(item);
+        } else if ((item = PyLong_FromLong(i)) == NULL) {
+            Py_CLEAR(out);
+            goto done;
         }
+        PyList_SET_ITEM(out, k++, item);
     }
     goto done;
 miss:
     out = Py_None;
     Py_INCREF(out);
 done:
+    Py_XDECREF(dict);
     Py_XDECREF(phase);
     Py_XDECREF(play);
     Py_XDECREF(hands);
@@ -333,7 +412,7 @@ PyObject *hbc_hand_masks(PyObject *self, PyObject *hands)
 }
 
 /* ------------------------------------------------------------------ link */
-static int intern(PyObject **where, const char *text)
+int intern(PyObject **where, const char *text)
 {
     if (*where == NULL && (*where = PyUnicode_InternFromString(text)) == NULL) return -1;
     return 0;
@@ -371,6 +450,7 @@ PyObject *hbc_link_play(PyObject *self, PyObject *args)
         intern(&s_done, "_trick_done"))
         return NULL;
     linked_play = 0;
+    unlink_trick();  /* its offsets are of the TrickPlay type linked before: link_trick again */
     set_ref(&play_phase, phase);
     set_ref((PyObject **)&play_type, ptype);
     set_ref((PyObject **)&trick_type, ttype);

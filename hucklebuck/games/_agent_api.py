@@ -28,6 +28,7 @@ _PLAY: Final = Phase.PLAY
 _PLAY_IDS: Final = _ids.PLAY_IDS
 _PLAYS: Final = _ids.PLAYS
 _NUMBERS: Final = tuple(range(52))
+_NUM_ACTIONS: Final = _ids.NUM_ACTIONS
 
 
 # The compiled helper (hucklebuck._fast): the items at a mask's set bits in one call; None
@@ -179,11 +180,13 @@ class AgentAPI:
                 return
             self.apply(action)  # raises the typed action's error
             raise AssertionError("unreachable")  # pragma: no cover
-        i = _ids.check_id(self.kind, i)
+        kind = self.kind
+        if type(i) is not int or not 0 <= i < _NUM_ACTIONS[kind]:  # the full check off the usual case
+            i = _ids.check_id(kind, i)
         to_act = self.to_act
         if to_act is None:
             raise self._nobody_acts(i)
-        chosen = _ids.action_from_id(self.kind, i, to_act, self._hands[to_act])
+        chosen = _ids.action_from_id(kind, i, to_act, self._hands[to_act])
         legal = self._legal_ids_in_phase(to_act) if self._phase is not _PLAY else None
         if legal is not None and i in legal:  # legal by the phase's own list: no second check
             self._actions.append(chosen)

@@ -37,8 +37,14 @@ def _reason(is_maker: bool, need: int, t: int, counted: bool) -> tuple[int, str]
 
 
 _SCORES: dict[tuple[int, int, int, tuple[int, ...], bool], tuple[tuple[int, ...], tuple[str, ...]]] = {}
-"""Each (players, maker, tricks needed, tricks won by seat, option) seen so far: every
-seat's (score change, reason); a few hundred at most per player count."""
+"""Each (players, maker, tricks needed, tricks won by seat, option) seen lately: every seat's
+(score change, reason); cleared when it holds :data:`_MOST` (a few thousand exist per player count)."""
+_SEAT: dict[tuple[bool, int, int, bool], tuple[int, str]] = {}
+"""Each (maker or not, tricks needed, tricks taken, option): one seat's (score change, reason)."""
+_EVENTS: dict[tuple[int, tuple[int, int, int, tuple[int, ...], bool]], tuple[ScoreEvent, ...]] = {}
+"""Each (hand number, key of :data:`_SCORES`) seen lately: the hand's ScoreEvents, shared (they are
+immutable, like the interned actions); cleared when it holds :data:`_MOST`."""
+_MOST: Final = 4096
 
 
 def _changes(
@@ -48,9 +54,38 @@ def _changes(
     key = (n, maker, requirement, won, counted)
     hit = _SCORES.get(key)
     if hit is None:
-        parts = [_reason(s == maker, requirement if s == maker else 1, won[s], counted) for s in range(n)]
+        parts = []
+        for s in range(n):
+            seat_key = (s == maker, requirement if s == maker else 1, won[s], counted)
+            part = _SEAT.get(seat_key)
+            if part is None:
+                part = _SEAT[seat_key] = _reason(*seat_key)
+            parts.append(part)
+        if len(_SCORES) >= _MOST:
+            _SCORES.clear()
         hit = _SCORES[key] = (tuple(p[0] for p in parts), tuple(p[1] for p in parts))
     return hit
+
+
+def _score_events(
+    hand: int,
+    key: tuple[int, int, int, tuple[int, ...], bool],
+    delta: tuple[int, ...],
+    reasons: tuple[str, ...],
+) -> tuple[ScoreEvent, ...]:
+    """Each seat's ScoreEvent of a hand scored as ``key`` says (built once per hand number and key)."""
+    events = _EVENTS.get((hand, key))
+    if events is None:
+        built = []
+        for s in range(len(delta)):
+            # build_frozen, written out: every field is already right
+            event = _new(ScoreEvent)
+            event.__dict__.update(hand=hand, seat=s, delta=delta[s], reason=reasons[s])
+            built.append(event)
+        if len(_EVENTS) >= _MOST:
+            _EVENTS.clear()
+        events = _EVENTS[(hand, key)] = tuple(built)
+    return events
 
 
 def score_played_hand(game: DeerParkGame) -> None:
@@ -59,21 +94,21 @@ def score_played_hand(game: DeerParkGame) -> None:
     assert game._trump is not None and game._turned is not None
     opts = game._options
     n = game._n
-    won = tuple(game._play.won)
-    delta, reasons = _changes(n, game._maker, game._requirement, won, opts.failed_contract_tricks_count)
+    play = game._play
+    won = tuple(play.won)
+    maker, requirement, counted = game._maker, game._requirement, opts.failed_contract_tricks_count
+    delta, reasons = _changes(n, maker, requirement, won, counted)
     # The records below are built with build_frozen: every field is already right, and a
     # frozen dataclass's own __init__ would cost more than the rest of the scoring.
     hand = game._hand_no
     events = game._events
+    events.extend(_score_events(hand, (n, maker, requirement, won, counted), delta, reasons))
     score_list, lock_at, ever = game._scores, opts.lock_at, game._ever_locked
     for s in range(n):
         score_list[s] += delta[s]
         if score_list[s] >= lock_at:
             ever[s] = True
-        event = _new(ScoreEvent)
-        event.__dict__.update(hand=hand, seat=s, delta=delta[s], reason=reasons[s])
-        events.append(event)
-    scores = tuple(game._scores)
+    scores = tuple(score_list)
     events.append(build_frozen(HandOverEvent, {"hand": hand, "scores": scores, "out": ()}))
     game._results = game._results.plus(
         build_frozen(
@@ -82,10 +117,10 @@ def score_played_hand(game: DeerParkGame) -> None:
                 "hand": hand,
                 "dealer": game._dealer,
                 "turned": game._turned,
-                "maker": game._maker,
-                "requirement": game._requirement,
+                "maker": maker,
+                "requirement": requirement,
                 "trump": game._trump,
-                "tricks": tuple(game._play.tricks),
+                "tricks": tuple(play.tricks),
                 "tricks_won": won,
                 "delta": delta,
                 "scores": scores,
@@ -95,7 +130,7 @@ def score_played_hand(game: DeerParkGame) -> None:
     )
     winners, why = game._game_end()
     game._turn = None
-    game._dealer = (game._dealer + 1) % game._n  # who deals next (DEF #81)
+    game._dealer = (game._dealer + 1) % n  # who deals next (DEF #81)
     if winners:
         game._end_game(winners, why)
     else:
@@ -105,14 +140,13 @@ def score_played_hand(game: DeerParkGame) -> None:
 def game_end(game: DeerParkGame) -> tuple[tuple[int, ...], str]:
     """Winners after a hand (S4, DEF #73, #74): the one past a goal, else the farthest past, else
     the tie-break."""
+    scores = game._scores
+    if _dp.LOW_GOAL < min(scores) and max(scores) < _dp.HIGH_GOAL:
+        return (), ""  # the usual case, found with C-level calls
 
     def distance(s: int) -> int:
         sc = game._scores[s]
         return _dp.LOW_GOAL - sc if sc <= _dp.LOW_GOAL else sc - _dp.HIGH_GOAL
-
-    scores = game._scores
-    if _dp.LOW_GOAL < min(scores) and max(scores) < _dp.HIGH_GOAL:
-        return (), ""  # the usual case, found with C-level calls
     reached = [s for s in range(game._n) if scores[s] <= _dp.LOW_GOAL or scores[s] >= _dp.HIGH_GOAL]
     if not reached:
         return (), ""

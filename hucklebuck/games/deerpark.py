@@ -20,9 +20,11 @@ from typing import Any, ClassVar, Final, overload
 
 from ..actions import Action, Call, Discard, Order, Pass, Play
 from ..cards import Card, CardSet, Suit
-from ..errors import DealError, IllegalAction, PlayerCountError, RestoreError
+from ..errors import DealError, PlayerCountError, RestoreError
 from ..packs import GameKind
+from . import _deerpark_checks as _checks
 from . import _deerpark_scoring as _scoring
+from . import _deerpark_view as _view
 from . import engine as _engine
 from .base import (
     HAND_SIZE,
@@ -61,6 +63,18 @@ _ORDER: Final = Phase.ORDER
 _DISCARD_IDS: Final = tuple(DP_DISCARD + k for k in range(52))
 """The dealer's discard id of each card, by card number."""
 _new: Final = object.__new__
+
+_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}
+"""Each (first seat, players): the seats in turn from that seat (at most 8 x 8 entries)."""
+
+
+def _seat_order(first: int, n: int) -> tuple[int, ...]:
+    """The ``n`` seats in turn from ``first`` (one shared tuple each)."""
+    order = _ORDERS.get((first, n))
+    if order is None:
+        order = _ORDERS[(first, n)] = tuple((first + i) % n for i in range(n))
+    return order
+
 
 START_SCORE: Final = 20
 LOW_GOAL: Final = 0
@@ -287,7 +301,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         deal: DeerParkDeal | Mapping[str, Any] | None = None,
     ) -> None:
         opts = options
-        if isinstance(opts, Mapping):
+        if opts is not None and isinstance(opts, Mapping):  # (None: no abstract-class check)
             opts = DeerParkOptions.from_dict(opts)
         eight = (
             isinstance(opts, DeerParkOptions)
@@ -301,11 +315,13 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         self._init_common(players, pack_of(GameKind.DEERPARK, players, eight_players=eight), opts, seed, rng)
         scores = [START_SCORE] * players if scores is None else check_int_list(scores, players, "scores")
         self._scores = list(scores)
-        self._check_seat(dealer, "the dealer")
+        if type(dealer) is not int or not 0 <= dealer < players:  # the full check off the usual case
+            self._check_seat(dealer, "the dealer")
         self._dealer = dealer
         self._start: dict[str, Any] = {"dealer": dealer, "scores": list(scores)}
-        self._ever_locked = [s >= self._options.lock_at for s in self._scores]
-        self._results: History[DeerParkHandResult] = History()
+        lock_at = self._options.lock_at
+        self._ever_locked = [s >= lock_at for s in scores] if max(scores) >= lock_at else [False] * players
+        self._results: History[DeerParkHandResult] = History._view([], 0)
         self._first_hand(deal, seed, rng)
 
     # ------------------------------------------------------------------ set-up
@@ -352,11 +368,11 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         shuffle(self._rng, cards)
         n = self._n
         dealt = HAND_SIZE * n
-        hands: list[tuple[Card, ...]] = [()] * n
-        for i in range(n):  # one at a time from eldest (S4, DEF #72): every n-th card
-            hands[(self._dealer + 1 + i) % n] = tuple(cards[i:dealt:n])
+        # one at a time from eldest (S4, DEF #72): every n-th card, seat by seat in deal order
+        hands = [tuple(cards[i:dealt:n]) for i in range(n)]
+        first = (self._dealer + 1) % n  # eldest's hand is hands[0]: turn the list to seat order
         deal = _new(DeerParkDeal)  # build_frozen, written out: right by construction
-        deal.__dict__.update(hands=tuple(hands), kitty=tuple(cards[dealt:]))
+        deal.__dict__.update(hands=(*hands[n - first :], *hands[: n - first]), kitty=tuple(cards[dealt:]))
         return deal
 
     def _begin_hand(self, deal: DeerParkDeal) -> None:
@@ -374,7 +390,7 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
                 self._begin_play()
             return
         self._phase = _ORDER
-        self._order = tuple((eldest + i) % self._n for i in range(self._n))
+        self._order = _seat_order(eldest, self._n)
         self._index = 0
         self._turn = self._order[0]
 
@@ -522,36 +538,19 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
         return [interned(Discard, seat, (c,)) for c in self.hand(seat)]
 
     def _check_action(self, action: Action) -> None:
-        seat = action.seat
-        if isinstance(action, Order):
-            if self._locked(seat):
-                raise IllegalAction(
-                    f"{action}: seat {seat} has {self._scores[seat]} points and may not call trump "
-                    f"(the {self._options.lock_at} rule)"
-                )
-        elif isinstance(action, Call):
-            if self._stuck(seat):
-                return
-            if self._locked(seat):
-                raise IllegalAction(
-                    f"{action}: seat {seat} has {self._scores[seat]} points and may not call trump "
-                    f"(the {self._options.lock_at} rule)"
-                )
-            if action.suit not in self._callable_suits(seat):
-                raise IllegalAction(f"{action}: the turned-down suit may not be named in round 2")
-        elif isinstance(action, Pass):
-            if self._stuck(seat):
-                raise IllegalAction(f"{action}: everyone passed twice, so the dealer must name trump")
-        elif isinstance(action, Discard):
-            if len(action.cards) != 1:
-                raise IllegalAction(f"{action}: the dealer discards exactly one card")
-            if not self._hands[seat] & action.cards[0].mask:
-                raise IllegalAction(f"{action}: the dealer does not hold {action.cards[0].code}")
+        _checks.check_action(self, action)
 
     # ------------------------------------------------------------------ apply
     def _do_action(self, action: Action) -> None:
         seat = action.seat
-        if isinstance(action, Order):
+        if isinstance(action, Pass):  # the most common bid first
+            self._index += 1
+            if self._phase is _ORDER and self._index == self._n:
+                # Round 2: the card is turned down and nobody picks it up (DEF #69).
+                self._phase = _CALL
+                self._index = 0
+            self._turn = self._order[self._index]
+        elif isinstance(action, Order):
             assert self._turned is not None
             # A voluntary maker needs 3; the dealer picks the card up (S4, DEF #78, #79).
             self._trump, self._maker, self._requirement = self._turned.suit, seat, 3
@@ -560,13 +559,6 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
             self._trump, self._maker = action.suit, seat
             self._requirement = 2 if seat == self._dealer else 3  # DEF #79
             self._begin_play()
-        elif isinstance(action, Pass):
-            self._index += 1
-            if self._phase is _ORDER and self._index == self._n:
-                # Round 2: the card is turned down and nobody picks it up (DEF #69).
-                self._phase = _CALL
-                self._index = 0
-            self._turn = self._order[self._index]
         elif isinstance(action, Discard):
             card = action.cards[0]
             self._hands[seat] &= ~card.mask
@@ -595,31 +587,4 @@ class DeerParkGame(TrickGame[DeerParkDeal, DeerParkOptions]):
     def observation(self, seat: int | None) -> DeerParkObservation:
         """What ``seat`` may know now (see :class:`DeerParkObservation`); ``None``: what an
         onlooker may know (:class:`DeerParkOnlookerObservation`)."""
-        if type(seat) is not int or not 0 <= seat < self._n:  # the full check only off the fast path
-            self._check_viewer(seat)
-        history, private = self._public_history()
-        if private:  # the dealer's discard: others see only that one card went
-            texts = list(history)
-            for i in private:
-                a = self._actions[i]
-                if a.seat != seat:
-                    texts[i] = f"{a.seat} discard 1 card"
-            history = tuple(texts)
-        assert self._turned is not None
-        opts = self._options
-        lock_at, permanent, ever = opts.lock_at, opts.lock_permanent, self._ever_locked
-        scores = self._scores
-        return self._observe(
-            DeerParkObservation if seat is not None else DeerParkOnlookerObservation,
-            seat,
-            history,
-            {
-                "scores": tuple(scores),
-                "turned": self._turned,
-                "maker": self._maker,
-                "requirement": self._requirement,
-                "locked": ()  # the usual case, found with C-level calls
-                if max(scores) < lock_at and not (permanent and True in ever)
-                else tuple([s for s in range(self._n) if scores[s] >= lock_at or (permanent and ever[s])]),
-            },
-        )
+        return _view.observe(self, seat)

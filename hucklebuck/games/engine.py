@@ -24,6 +24,7 @@ from ..actions import Action, Play, parse_action
 from ..cards import Card, CardSet, Suit
 from ..errors import DealError, HucklebuckError, IllegalAction, OptionsError, SeatError
 from ..packs import GameKind
+from . import _engine_checks as _checks
 from . import ids as _ids
 from ._agent_api import AgentAPI
 from ._lazy_deal import pending_class, real_class
@@ -79,9 +80,10 @@ def _link_calls() -> None:
         ext.link_play(_PLAY, Play, TrickPlay, _ids.PLAYS)
         _pick, _c_play, _c_play_id, _hand_masks = ext.pick, ext.play, ext.play_id, ext.hand_masks
         _c_legal = getattr(ext, "legal", None)
+        link_trick = getattr(ext, "link_trick", None)  # absent from an older build
+        if link_trick is not None:  # a trick completed by play()/play_id() in C (the C core's winner)
+            link_trick(Trick, TrickEvent, TrickGame.__dict__["_trick_done"], HAND_SIZE)
 
-
-_link_calls()
 
 
 class DealLike(Protocol):
@@ -477,38 +479,7 @@ class TrickGame(AgentAPI, ShownGame, SavedGame, abc.ABC, Generic[D, OptT]):
 
     def _check(self, action: Action) -> None:
         """Raise IllegalAction if ``action`` is not legal now; never changes state."""
-        if self._phase is _GAME_OVER:
-            raise IllegalAction(f"{action}: the game is over")
-        if self._phase is _HAND_OVER:
-            raise IllegalAction(f"{action}: the hand is over; deal the next hand first")
-        seat = self.to_act
-        if action.seat != seat:
-            raise IllegalAction(f"{action}: it is seat {seat}'s turn, not seat {action.seat}'s")
-        expected = self.phase_actions[self._phase]
-        if not isinstance(action, expected):
-            names = " or ".join(getattr(cls, "verb", cls.__name__) for cls in expected)
-            raise IllegalAction(f"{action}: in the {self._phase.value} phase seat {seat} must {names}")
-        if isinstance(action, Play):
-            held = self._hands[action.seat]
-            if not held & action.card.mask:
-                raise IllegalAction(f"{action}: seat {action.seat} does not hold {action.card.code}")
-            assert self._play is not None
-            if not self._play.legal_mask(held) & action.card.mask:
-                raise IllegalAction(
-                    f"{action}: seat {action.seat} must follow the suit led ({self._led_description()})"
-                )
-            return
-        self._check_action(action)
-
-    def _led_description(self) -> str:
-        assert self._play is not None and self.trump is not None
-        led = self._play.current[0]
-        from .._core import get_core
-
-        suits, _ = get_core().rules(self.kind.core_id, int(self.trump))
-        suit = Suit(suits[led.index])
-        extra = " (the left bower counts as trump)" if suit is not led.suit else ""
-        return f"{led.code} was led: {suit.name.lower()}{extra}"
+        _checks.check(self, action)
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action | str) -> None:
@@ -624,3 +595,5 @@ _DEFAULT_OPTIONS: dict[type, OptionsBase] = {}
 _EVENT_TYPES: Final = frozenset(
     {DealEvent, ActionEvent, RestockEvent, TrickEvent, ScoreEvent, HandOverEvent, GameOverEvent}
 )
+
+_link_calls()  # here: linking a completed trick needs TrickGame
