@@ -401,6 +401,8 @@ def seat_view(
 
 _REPLACED_WHOLE = frozenset({"last_hand", "game_over"})
 """The table's fields a view shows that the table replaces whole and never changes in place."""
+_NAME_TEXT = {name: f'"{name}":' for name in ("last_hand", "game_over", "notices")}
+"""A field's name as JSON text with its colon (plain ASCII names: the text is the name quoted)."""
 
 
 class ViewText:
@@ -416,25 +418,36 @@ class ViewText:
 
     def __init__(self) -> None:
         """Nothing kept yet."""
-        self._entries: dict[tuple[Any, ...], str] = {}
+        self._entries: dict[tuple[Any, ...], tuple[dict[str, Any], str]] = {}
         self._whole: dict[str, tuple[Any, str]] = {}
 
     def _tail_text(self, tail: dict[str, Any]) -> str:
         """``tail``'s fields as JSON text (without braces): the table's ``last_hand`` and
         ``game_over`` are encoded once per object, as the table replaces them whole and never
         changes them in place (:meth:`~hucklebuck.server.tables.ServerTable.undo_point` relies on
-        it too); the object is kept, so that another cannot take its place under its identity."""
+        it too); the object is kept, so that another cannot take its place under its identity.
+        The notices are encoded once per list of texts (a tuple of strings: its own key)."""
         parts = []
+        whole = self._whole
         for name, value in tail.items():
             if name in _REPLACED_WHOLE and value is not None:
-                kept = self._whole.get(name)
+                kept = whole.get(name)
                 if kept is None or kept[0] is not value:
-                    kept = self._whole[name] = (value, encode(value))
+                    kept = whole[name] = (value, encode(value))
+                text = kept[1]
+            elif name == "notices" and type(value) is list and all(type(v) is str for v in value):
+                key = tuple(value)
+                kept = whole.get(name)
+                if kept is None or kept[0] != key:
+                    kept = whole[name] = (key, encode(value))
                 text = kept[1]
             else:
                 text = encode(value)
-            parts.append(f"{encode(name)}:{text}")
-        return ",".join(parts)
+            parts.append(_NAME_TEXT.get(name) or encode(name) + ":")
+            parts.append(text)
+            parts.append(",")
+        parts.pop()
+        return "".join(parts)
 
     def text(
         self,
@@ -454,11 +467,11 @@ class ViewText:
             kept.clear()
         entries = []
         for s, info in enumerate(seats[: game.players]):
-            key = (s, cards[s], tricks[s], scores[s], status[s], *info.items())
-            text = kept.get(key)
-            if text is None:
-                text = kept[key] = encode(_seat_entry(info, s, cards[s], tricks[s], scores[s], status[s]))
-            entries.append(text)
+            key = (s, cards[s], tricks[s], scores[s], status[s])  # (with the seat's fields, compared)
+            found = kept.get(key)
+            if found is None or found[0] != info:
+                found = kept[key] = (dict(info), encode(_seat_entry(info, *key)))
+            entries.append(found[1])
         hand = _hand_text(*f.hand) if f.hand is not None else "[]"
         return "".join(
             (
