@@ -8,8 +8,9 @@ computer seats and the deals keep the server's pacing (``--bot-pause``,
 ``--deal-pause``), as at real tables.  A last run without pauses shows how many
 actions a second the server takes when nothing waits.
 
-Reported per run: actions a second (all seats), p50/p99 latency from a
-person's action to the state it produces (timed from 3 s after the last
+First, in this process, the CPU a table's state message costs as the server makes it and
+built afresh (:mod:`hucklebuck.bench.server_views`).  Reported per run: actions a second
+(all seats), p50/p99 latency from a person's action to the state it produces (timed from 3 s after the last
 connection opened), the server's memory per table, the CPU time per change of
 the server and of the scripted people (in the timed part), the machine's load
 average meanwhile, and
@@ -393,6 +394,14 @@ def run(args: argparse.Namespace) -> None:
     except ImportError:
         print("skipped: needs the server extra (pip install 'hucklebuck[server]')")
         return
+    from .server_views import measure_views
+
+    for every, who in ((False, "the person's seat"), (True, "every seat and a spectator")):
+        kept, afresh, texts = measure_views(max(300, int(3000 * args.scale)), every)
+        print(
+            f"state texts for {who}: {kept:.0f} µs of CPU a change from kept pieces, {afresh:.0f} µs "
+            f"built afresh ({kept / afresh:.2f}x; alternating, {texts:,} texts, all equal)"
+        )
     seconds = max(3.0, 20.0 * args.scale)
     print(f"{seconds:.0f} s of play per run; one scripted person per table, the others heuristic computers")
     print("(loopback; server and clients share this machine's cores with anything else running on it)")
