@@ -255,6 +255,10 @@ async def _people(port: int, tables: list[dict[str, Any]], stop_at: float, resul
         result.cpu = marks[1][0] - marks[0][0]
         result.client_cpu = marks[1][1] - marks[0][1]
         result.load = (marks[0][2], marks[1][2])
+    else:  # (a figure from no timed part would read as a measurement)
+        result.problems.append(
+            f"nothing was timed: {result.connected} of {result.tables} connections opened before the end"
+        )
 
 
 async def _play(port: int, tables: list[dict[str, Any]], seconds: float, result: Run) -> None:
@@ -269,6 +273,8 @@ async def _play(port: int, tables: list[dict[str, Any]], seconds: float, result:
         changes += inside[-1] - inside[0] if len(inside) > 1 else 0
     result.window = max(1e-9, stop_at - warm)
     result.rate = changes / result.window
+    if not changes and not result.problems:
+        result.problems.append("no table was seen to change in the timed part (the machine too busy?)")
 
 
 def _check_store(db: str, result: Run) -> None:
