@@ -418,7 +418,7 @@ class ViewText:
 
     def __init__(self) -> None:
         """Nothing kept yet."""
-        self._entries: dict[tuple[Any, ...], tuple[dict[str, Any], str]] = {}
+        self._entries: dict[int, tuple[tuple[Any, ...], dict[str, Any], str]] = {}
         self._whole: dict[str, tuple[Any, str]] = {}
 
     def _tail_text(self, tail: dict[str, Any]) -> str:
@@ -462,16 +462,14 @@ class ViewText:
         as JSON text: :meth:`HandLog.text`)."""
         f = _view_fields(game, seat, narrator, extra)
         cards, tricks, scores, status = f.seat
-        kept = self._entries
-        if len(kept) > 8 * len(seats) + 8:  # only the latest entries of each seat are worth keeping
-            kept.clear()
+        kept = self._entries  # the latest entry of each seat only: a table's memory stays small
         entries = []
         for s, info in enumerate(seats[: game.players]):
-            key = (s, cards[s], tricks[s], scores[s], status[s])  # (with the seat's fields, compared)
-            found = kept.get(key)
-            if found is None or found[0] != info:
-                found = kept[key] = (dict(info), encode(_seat_entry(info, *key)))
-            entries.append(found[1])
+            facts = (cards[s], tricks[s], scores[s], status[s])
+            found = kept.get(s)
+            if found is None or found[0] != facts or found[1] != info:
+                found = kept[s] = (facts, dict(info), encode(_seat_entry(info, s, *facts)))
+            entries.append(found[2])
         hand = _hand_text(*f.hand) if f.hand is not None else "[]"
         return "".join(
             (
@@ -503,8 +501,8 @@ def _hand_codes(mask: int, trump: Suit | None, kind: GameKind) -> tuple[str, ...
 
 @lru_cache(maxsize=4096)
 def _hand_text(mask: int, trump: Suit | None, kind: GameKind) -> str:
-    """:func:`_hand_codes` as JSON text."""
-    return encode(list(_hand_codes(mask, trump, kind)))
+    """:func:`_hand_codes` as JSON text (worked out by itself: the server asks for the text only)."""
+    return encode([c.code for c in sort_hand(CardSet.from_mask(mask), trump, kind)])
 
 
 @lru_cache(maxsize=64)
