@@ -128,3 +128,32 @@ def test_the_server_s_cpu_per_change_is_shown_against_its_target(
     assert (hundred.value, hundred.met, hundred.higher) == (pytest.approx(0.25), True, False)
     assert not any("1,000 tables" in label for label in got)  # a failed run gets no verdict
     assert "target <= 0.3" in capsys.readouterr().out
+
+
+def test_the_server_bench_runs_two_thousand_tables_and_shows_their_p99_against_100_ms(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("websockets")
+    from hucklebuck.bench import server
+
+    sizes: list[int] = []
+
+    def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float) -> server.Run:
+        sizes.append(tables)
+        r = server.Run(tables, seconds, bot_pause, deal_pause)
+        r.rate, r.window, r.cpu = 100.0, 10.0, 0.25
+        r.latencies = [0.010] * 98 + [0.150] * 2  # p99: 150 ms
+        return r
+
+    monkeypatch.setattr(server, "measure", measure)
+    targets.reset()
+    try:
+        server.run(argparse.Namespace(scale=0.1))
+        got = _results()
+    finally:
+        targets.reset()
+    assert 2000 in sizes
+    p99 = got["p99 ms of a person's move, 2,000 tables (SQLite)"]
+    assert (p99.value, p99.target, p99.met, p99.higher) == (pytest.approx(150.0), 100.0, False, False)
+    assert got["server CPU ms per change, 2,000 tables (SQLite)"].met
+    assert "2,000 tables" in capsys.readouterr().out

@@ -200,7 +200,7 @@ def test_a_batch_of_computer_moves_is_sent_by_one_timer_after_every_pause() -> N
     clients, timers = asyncio.run(play())
     assert all(c.sent is not None and c.sent.seq == 7 for c in clients)
     assert all(c.sent_at >= c.asked + 0.2 - 1e-6 for c in clients)  # (a timer may run a tick early)
-    assert timers == 1
+    assert timers <= 1  # (none when the decisions took longer than the pause: a busy machine sends at once)
 
 
 def test_paced_timers_fall_due_on_a_common_beat() -> None:

@@ -30,18 +30,12 @@ from .config import ServerConfig
 from .moves import MoveReader
 from .protocol import ClientMessage, ProtocolError, error_message
 from .store import DEAL, StoredTable
-from .views import HandLog, hand_events, seat_view
+from .views import HandLog, ViewText, hand_events, seat_view
 
 if TYPE_CHECKING:
     from .manager import TableManager
 
 __all__ = ["Connection", "Seat", "ServerTable", "TableRefused", "token_digest"]
-
-
-_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
-"""State messages as JSON text: compact, and ASCII (``\\u2660`` for a suit symbol), which the C
-encoder writes faster than the same text with the symbols themselves; a view is a tree built
-afresh for each message, so the encoder need not watch for cycles."""
 
 
 class ServerTable:
@@ -75,7 +69,8 @@ class ServerTable:
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._presence_timer: asyncio.TimerHandle | None = None
         self._presence_sent = float("-inf")
-        self._log_cache: tuple[int, list[str]] = (-1, [])
+        self._log_cache: tuple[int, HandLog, list[str]] = (-1, HandLog(), [])
+        self._view_text = ViewText()
         self._reader: tuple[int, TrickGame[Any, Any], MoveReader] | None = None
         self._log = HandLog()
         self.fields_changed = False
@@ -112,22 +107,30 @@ class ServerTable:
     def log(self) -> list[str]:
         """The hand's public lines (computed once per state)."""
         if self._log_cache[0] != self.seq:
-            self._log_cache = (self.seq, self._log.update(self.game, self.narrator.names))
-        return self._log_cache[1]
+            self._log_cache = (self.seq, self._log, self._log.update(self.game, self.narrator.names))
+        return self._log_cache[2]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The VIEW for ``seat`` (``None``: a spectator)."""
-        extra = {
+    def _extra(self) -> dict[str, Any]:
+        return {
             "last_hand": self.fields.get("last_hand"),
             "game_over": self.fields.get("game_over"),
             "notices": self.fields.get("notices", [])[-self.config.notices :],
         }
-        return seat_view(self.game, seat, self.narrator, [s.public() for s in self.seats], self.log(), extra)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The VIEW for ``seat`` (``None``: a spectator)."""
+        seats = [s.public() for s in self.seats]
+        return seat_view(self.game, seat, self.narrator, seats, self.log(), self._extra())
 
     def state_text(self, seat: int | None) -> str:
-        """The ``state`` message for ``seat`` as JSON text."""
-        state = {"type": "state", "seq": self.seq, "you": seat, "view": self.view(seat)}
-        return _encode(state)
+        """The ``state`` message for ``seat`` as JSON text: ``encode`` of the message holding
+        :meth:`view`, byte for byte, made with what the last views had in common reused."""
+        self.log()  # (the log brought up to this state: its text is the text of those lines)
+        log = self._log_cache[1].text()
+        seats = [s.public() for s in self.seats]
+        view = self._view_text.text(self.game, seat, self.narrator, seats, log, self._extra())
+        you = "null" if seat is None else str(int(seat))
+        return f'{{"type":"state","seq":{int(self.seq)},"you":{you},"view":{view}}}'
 
     def broadcast(self) -> None:
         """Send every connection the state of its own seat (each view built once)."""

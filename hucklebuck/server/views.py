@@ -10,9 +10,10 @@ the terminal uses too.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..actions import (
     Action,
@@ -34,9 +35,39 @@ from ..words.moves import move_text
 from ..words.narrator import Narrator
 from ..words.people import computer_label
 
-__all__ = ["HandLog", "hand_events", "hand_log", "legal_moves", "public_seat_fields", "seat_view"]
+__all__ = [
+    "HandLog",
+    "ViewText",
+    "encode",
+    "hand_events",
+    "hand_log",
+    "legal_moves",
+    "public_seat_fields",
+    "seat_view",
+]
 
 _STAY_FOLD = Phase.STAY_FOLD
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)  # (None without the C accelerator)
+_C_ENCODER: Any = (
+    None
+    if _MAKE_ENCODER is None
+    else _MAKE_ENCODER(
+        None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True
+    )
+)
+
+
+def encode(value: Any) -> str:
+    """JSON text as the server sends it: compact, and ASCII (``\\u2660`` for a suit symbol), which
+    the C encoder writes faster than the same text with the symbols themselves; a view is a tree
+    built afresh for each message, so the encoder need not watch for cycles.  The same text as
+    ``json.JSONEncoder(separators=(",", ":"), check_circular=False).encode``, from one C encoder
+    made once rather than one per call (a view is sent in a few pieces)."""
+    if _C_ENCODER is None:
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
 
 
 def hand_log(game: TrickGame[Any, Any], names: Sequence[str]) -> list[str]:
@@ -52,6 +83,7 @@ class HandLog:
         self._key: tuple[int, bool] = (-1, False)
         self._seen = 0
         self._lines: list[str] = []
+        self._coded: list[str] = []  # each line's JSON text, encoded once in the life of the line
 
     def update(self, game: TrickGame[Any, Any], names: Sequence[str]) -> list[str]:
         """The log now: the lines of new events added to those already written."""
@@ -65,7 +97,7 @@ class HandLog:
         count = len(raw) - start
         up = getattr(game, "turned", None) if game.kind is GameKind.DEERPARK else None
         if key != self._key or count < self._seen:  # a new hand, or declarations revealed
-            self._key, self._seen, self._lines = key, 0, []
+            self._key, self._seen, self._lines, self._coded = key, 0, [], []
             if up is not None and up.suit is Suit.CLUBS:  # no order or call: the log says why (S4)
                 self._lines.append(f"{up.display} is turned: clubs are trump without calling")
         deal = raw[start - 1] if start else None
@@ -95,6 +127,13 @@ class HandLog:
                 )
         self._seen = count
         return list(lines)
+
+    def text(self) -> str:
+        """The log as of the last :meth:`update`, as JSON text: only lines added since are encoded."""
+        coded, lines = self._coded, self._lines
+        for line in lines[len(coded) :]:
+            coded.append(encode(line))
+        return "[" + ",".join(coded) + "]"
 
 
 def _hand_entries(game: TrickGame[Any, Any]) -> tuple[list[Any], int]:
@@ -126,6 +165,12 @@ def legal_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict
     moves = tuple(legal)
     if not moves:
         return []
+    listed = _listing(game, moves)[1]
+    return [{**m, "cards": list(m["cards"])} for m in listed]  # (the caller may change its copy)
+
+
+def _listing(game: TrickGame[Any, Any], moves: tuple[Action, ...]) -> tuple[Any, tuple[dict[str, Any], ...]]:
+    """The key of ``moves`` (not empty) in :data:`_LISTED`, and their listing."""
     seat = moves[0].seat
     turned = getattr(game, "turned", None) if any(isinstance(a, Order) for a in moves) else None
     hand = game.hand(seat).mask if any(isinstance(a, Discard | Draw) for a in moves) else None
@@ -134,14 +179,29 @@ def legal_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict
     if listed is None:
         if len(_LISTED) >= _LISTED_KEPT:
             _LISTED.clear()
+            _LISTED_TEXT.clear()
         listed = _LISTED[key] = tuple(_list_moves(game, moves))
-    return [{**m, "cards": list(m["cards"])} for m in listed]  # (the caller may change its copy)
+    return key, listed
+
+
+def _legal_text(game: TrickGame[Any, Any], legal: Sequence[Action]) -> str:
+    """:func:`legal_moves` as JSON text, encoded once per listing (under the listing's own key)."""
+    moves = tuple(legal)
+    if not moves:
+        return "[]"
+    key, listed = _listing(game, moves)
+    text = _LISTED_TEXT.get(key)
+    if text is None:
+        text = _LISTED_TEXT[key] = encode(listed)
+    return text
 
 
 _LISTED: dict[tuple[Any, ...], tuple[dict[str, Any], ...]] = {}
 """:func:`legal_moves` by what its words and ids follow from (the game's kind, trump, the turned
 card when an order is legal, the seat's hand when a discard or draw is, the moves themselves):
 every table at the same decision with the same cards lists its moves alike."""
+_LISTED_TEXT: dict[tuple[Any, ...], str] = {}
+"""The JSON text of each listing in :data:`_LISTED`, under the same key (emptied with it)."""
 _LISTED_KEPT = 1024
 """Listings kept before the cache starts afresh (a few megabytes at most: a draw lists 32 moves)."""
 
@@ -213,6 +273,100 @@ def public_seat_fields(game: TrickGame[Any, Any], obs: Any, names: Sequence[str]
     return {"status": status, "face_up": face_up, "contract": contract}
 
 
+class _Fields(NamedTuple):
+    """A view's fields but the seats' entries, the log and the lists of cards (see :func:`_view_fields`)."""
+
+    head: dict[str, Any]
+    """``game`` to ``trump``, in the view's order."""
+    hand: tuple[int, Suit | None, GameKind] | None
+    """The seat's own hand (mask, trump, kind); ``None`` for a spectator."""
+    seat: tuple[list[int], list[int], list[int], list[str]]
+    """Per seat, as far as this seat may know: cards held, tricks won, score, status."""
+    middle: dict[str, Any]
+    """``score_label`` to ``trick_leader``."""
+    last_trick: tuple[tuple[int, ...], tuple[Card, ...], int] | None
+    """The last complete trick of the hand (seats, cards, winner), if any."""
+    legal: Sequence[Action]
+    """The moves this seat may make now (none unless it is this seat's turn)."""
+    tail: dict[str, Any]
+    """``last_hand``, ``game_over``, ``notices``."""
+
+
+def _view_fields(
+    game: TrickGame[Any, Any], seat: int | None, narrator: Narrator, extra: dict[str, Any]
+) -> _Fields:
+    """What ``seat`` (``None``: a spectator) may see of the table, read once for both forms of the
+    view (:func:`seat_view` and :class:`ViewText`): the one definition of what goes in it."""
+    names = narrator.names
+    obs = game.observation(seat)  # None: the onlooker's view, public facts only (DEF #89)
+    public = public_seat_fields(game, obs, names)
+    kind = game.kind
+    trump = obs.trump
+    standings = obs.bankrolls if kind is GameKind.BUCKEM else obs.scores
+    to_act = obs.to_act
+    over = extra.get("game_over") is not None
+    tricks = obs.tricks
+    last_trick = (tuple(tricks[-1].seats), tuple(tricks[-1].cards), tricks[-1].winner) if tricks else None
+    head = {
+        "game": kind.value,
+        "title": kind.title,
+        "players": game.players,
+        "hand_number": obs.hand_number,
+        "dealer": _hand_dealer(game, obs),
+        "phase": obs.phase.value,
+        "phase_text": narrator.phase_name(),
+        "to_act": None if over else to_act,
+        "trump": trump.symbol if trump is not None else None,
+    }
+    middle = {
+        "score_label": "chips" if kind is GameKind.BUCKEM else "points",
+        "pot": getattr(obs, "pot", None),
+        "face_up": public["face_up"],
+        "contract": public["contract"],
+        "current_trick": _current_plays(obs),
+        "trick_leader": obs.trick_leader,
+    }
+    tail = {
+        "last_hand": extra.get("last_hand"),
+        "game_over": extra.get("game_over"),
+        "notices": extra.get("notices", []),
+    }
+    legal = obs.legal_actions if seat is not None and to_act == seat and not over else ()
+    hand = (obs.hand.mask, trump, kind) if seat is not None else None
+    # cards held: as far as this seat may know (a hidden fold keeps its cards)
+    per_seat = (obs.hand_sizes, obs.tricks_won, standings, public["status"])
+    return _Fields(head, hand, per_seat, middle, last_trick, legal, tail)
+
+
+def _last_trick(seats: tuple[int, ...], cards: tuple[Card, ...], winner: int) -> dict[str, Any]:
+    """The view's ``last_trick``: the last complete trick, who played each card, who won it."""
+    return {
+        "cards": [{"seat": s, "card": c.code} for s, c in zip(seats, cards, strict=True)],
+        "winner": winner,
+    }
+
+
+@lru_cache(maxsize=4096)
+def _last_trick_text(seats: tuple[int, ...], cards: tuple[Card, ...], winner: int) -> str:
+    """:func:`_last_trick` as JSON text (a trick is shown until the next one is complete)."""
+    return encode(_last_trick(seats, cards, winner))
+
+
+def _seat_entry(
+    info: dict[str, Any], s: int, cards: int, tricks: int, score: int, status: str
+) -> dict[str, Any]:
+    """One seat's entry in ``seats``: its table fields, then what the viewer may know of its game."""
+    return {
+        **info,
+        "seat": s,
+        "player_text": _label(info.get("player")) if info.get("kind") == "computer" else None,
+        "cards": cards,
+        "tricks": tricks,
+        "score": score,
+        "status": status,
+    }
+
+
 def seat_view(
     game: TrickGame[Any, Any],
     seat: int | None,
@@ -227,70 +381,128 @@ def seat_view(
     away); ``log`` the hand's public lines; ``extra`` the table's
     ``last_hand``, ``game_over`` and ``notices``.
     """
-    names = narrator.names
-    obs = game.observation(seat)  # None: the onlooker's view, public facts only (DEF #89)
-    public = public_seat_fields(game, obs, names)
-    kind = game.kind
-    trump = obs.trump
-    tricks_won = obs.tricks_won
-    standings = obs.bankrolls if kind is GameKind.BUCKEM else obs.scores
-    status, sizes = public["status"], obs.hand_sizes
+    f = _view_fields(game, seat, narrator, extra)
+    cards, tricks, scores, status = f.seat
     out_seats = [
-        {
-            **info,
-            "seat": s,
-            "player_text": _label(info.get("player")) if info.get("kind") == "computer" else None,
-            "cards": sizes[s],  # as far as this seat may know: a hidden fold keeps its cards
-            "tricks": tricks_won[s],
-            "score": standings[s],
-            "status": status[s],
-        }
+        _seat_entry(info, s, cards[s], tricks[s], scores[s], status[s])
         for s, info in enumerate(seats[: game.players])
     ]
-    to_act = obs.to_act
-    over = extra.get("game_over") is not None
-    plays = _current_plays(obs)
-    tricks = obs.tricks
-    last_trick = None
-    if tricks:
-        t = tricks[-1]
-        last_trick = {
-            "cards": [{"seat": s, "card": c.code} for s, c in zip(t.seats, t.cards, strict=True)],
-            "winner": t.winner,
-        }
-    legal = legal_moves(game, obs.legal_actions) if seat is not None and to_act == seat and not over else []
-    hand = list(_hand_codes(obs.hand.mask, trump, kind)) if seat is not None else []
     return {
-        "game": kind.value,
-        "title": kind.title,
-        "players": game.players,
-        "hand_number": obs.hand_number,
-        "dealer": _hand_dealer(game, obs),
-        "phase": obs.phase.value,
-        "phase_text": narrator.phase_name(),
-        "to_act": None if over else to_act,
-        "trump": trump.symbol if trump is not None else None,
-        "hand": hand,
+        **f.head,
+        "hand": list(_hand_codes(*f.hand)) if f.hand is not None else [],
         "seats": out_seats,
-        "score_label": "chips" if kind is GameKind.BUCKEM else "points",
-        "pot": getattr(obs, "pot", None),
-        "face_up": public["face_up"],
-        "contract": public["contract"],
-        "current_trick": plays,
-        "trick_leader": obs.trick_leader,
-        "last_trick": last_trick,
-        "legal": legal,
+        **f.middle,
+        "last_trick": _last_trick(*f.last_trick) if f.last_trick is not None else None,
+        "legal": legal_moves(game, f.legal) if f.legal else [],
         "log": log,
-        "last_hand": extra.get("last_hand"),
-        "game_over": extra.get("game_over"),
-        "notices": extra.get("notices", []),
+        **f.tail,
     }
+
+
+_REPLACED_WHOLE = frozenset({"last_hand", "game_over"})
+"""The table's fields a view shows that the table replaces whole and never changes in place."""
+_NAME_TEXT = {name: f'"{name}":' for name in ("last_hand", "game_over", "notices")}
+"""A field's name as JSON text with its colon (plain ASCII names: the text is the name quoted)."""
+
+
+class ViewText:
+    """A table's views as JSON text, the same bytes as ``encode(seat_view(...))``, with what did not
+    change since the last view reused rather than encoded again (a table's change alters a seat or
+    two, a line of the log, a hand).
+
+    Every piece kept is found again only under a key made of everything it was made from (a seat's
+    entry: the viewer's knowledge of that seat and the seat's own table fields; a listing of moves:
+    the moves and the cards they follow from; a hand: its cards, trump and game; the log: its own
+    lines), so a piece made for one seat, hand or state can never stand in another's view.
+    """
+
+    def __init__(self) -> None:
+        """Nothing kept yet."""
+        self._entries: dict[int, tuple[tuple[Any, ...], dict[str, Any], str]] = {}
+        self._whole: dict[str, tuple[Any, str]] = {}
+
+    def _tail_text(self, tail: dict[str, Any]) -> str:
+        """``tail``'s fields as JSON text (without braces): the table's ``last_hand`` and
+        ``game_over`` are encoded once per object, as the table replaces them whole and never
+        changes them in place (:meth:`~hucklebuck.server.tables.ServerTable.undo_point` relies on
+        it too); the object is kept, so that another cannot take its place under its identity.
+        The notices are encoded once per list of texts (a tuple of strings: its own key)."""
+        parts = []
+        whole = self._whole
+        for name, value in tail.items():
+            if name in _REPLACED_WHOLE and value is not None:
+                kept = whole.get(name)
+                if kept is None or kept[0] is not value:
+                    kept = whole[name] = (value, encode(value))
+                text = kept[1]
+            elif name == "notices" and type(value) is list and all(type(v) is str for v in value):
+                key = tuple(value)
+                kept = whole.get(name)
+                if kept is None or kept[0] != key:
+                    kept = whole[name] = (key, encode(value))
+                text = kept[1]
+            else:
+                text = encode(value)
+            parts.append(_NAME_TEXT.get(name) or encode(name) + ":")
+            parts.append(text)
+            parts.append(",")
+        parts.pop()
+        return "".join(parts)
+
+    def text(
+        self,
+        game: TrickGame[Any, Any],
+        seat: int | None,
+        narrator: Narrator,
+        seats: Sequence[dict[str, Any]],
+        log: str,
+        extra: dict[str, Any],
+    ) -> str:
+        """The VIEW for ``seat`` as JSON text (the arguments as :func:`seat_view`'s, with the log
+        as JSON text: :meth:`HandLog.text`)."""
+        f = _view_fields(game, seat, narrator, extra)
+        cards, tricks, scores, status = f.seat
+        kept = self._entries  # the latest entry of each seat only: a table's memory stays small
+        entries = []
+        for s, info in enumerate(seats[: game.players]):
+            facts = (cards[s], tricks[s], scores[s], status[s])
+            found = kept.get(s)
+            if found is None or found[0] != facts or found[1] != info:
+                found = kept[s] = (facts, dict(info), encode(_seat_entry(info, s, *facts)))
+            entries.append(found[2])
+        hand = _hand_text(*f.hand) if f.hand is not None else "[]"
+        return "".join(
+            (
+                encode(f.head)[:-1],
+                ',"hand":',
+                hand,
+                ',"seats":[',
+                ",".join(entries),
+                "],",
+                encode(f.middle)[1:-1],
+                ',"last_trick":',
+                _last_trick_text(*f.last_trick) if f.last_trick is not None else "null",
+                ',"legal":',
+                _legal_text(game, f.legal),
+                ',"log":',
+                log,
+                ",",
+                self._tail_text(f.tail),
+                "}",
+            )
+        )
 
 
 @lru_cache(maxsize=4096)
 def _hand_codes(mask: int, trump: Suit | None, kind: GameKind) -> tuple[str, ...]:
     """A hand's cards (by mask) as the view shows them, in :func:`sort_hand`'s order."""
     return tuple(c.code for c in sort_hand(CardSet.from_mask(mask), trump, kind))
+
+
+@lru_cache(maxsize=4096)
+def _hand_text(mask: int, trump: Suit | None, kind: GameKind) -> str:
+    """:func:`_hand_codes` as JSON text (worked out by itself: the server asks for the text only)."""
+    return encode([c.code for c in sort_hand(CardSet.from_mask(mask), trump, kind)])
 
 
 @lru_cache(maxsize=64)
