@@ -30,7 +30,7 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
 for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_threads, "1")
 
-import hucklebuck
+import hucklebuck  # noqa: E402 (after the thread settings above)
 
 try:  # Hypothesis times nothing: its per-example deadline and its "too slow" check fail on a busy machine
     from hypothesis import HealthCheck
