@@ -434,11 +434,6 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
    functions called directly (compiled in line), and the batch's sizes and buffers kept in locals
    (a byte stored to a mask row may alias anything: read through cfg and io, they were read again
    for every environment). */
-#if defined(__GNUC__) || defined(__clang__)
-#define HB_INLINE_ALWAYS __attribute__((always_inline)) inline
-#else
-#define HB_INLINE_ALWAYS inline
-#endif
 static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
                                     size_t begin, size_t end, size_t *bad, int64_t *bad_id, const int near)
@@ -519,11 +514,23 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
 }
 
 /* dp_pass compiled twice: for a batch that stays in the caches (near: see NEAR_ENVS) and for one
-   that does not. */
+   that does not; the near one a third time for processors with BMI1/BMI2 (see HB_BMI_AT_RUN_TIME). */
+#ifdef HB_BMI_AT_RUN_TIME
+HB_BMI_TARGET static int dp_near_bmi(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
+                                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
+                                     size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    return dp_pass(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id, 1);
+}
+#endif
 static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                          const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t begin,
                          size_t end, size_t *bad, int64_t *bad_id)
 {
+#ifdef HB_BMI_AT_RUN_TIME
+    if (num_envs <= NEAR_ENVS && hb_v_has_bmi())
+        return dp_near_bmi(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id);
+#endif
     if (num_envs <= NEAR_ENVS)
         return dp_pass(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id, 1);
     return dp_pass(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id, 0);

@@ -142,6 +142,25 @@ typedef char hb_vec_env_lines[sizeof(hb_vec_env) % 64 == 0 ? 1 : -1];
 #define PREFETCH(p, w) ((void)(p))
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define HB_INLINE_ALWAYS __attribute__((always_inline)) inline
+#else
+#define HB_INLINE_ALWAYS inline
+#endif
+
+/* x86-64 builds for any x86-64 have neither BMI1/BMI2 (tzcnt, blsr, shlx...) nor popcnt compiled
+   in: the hottest passes (Deer Park's near step, sampling) are compiled a second time with them
+   (HB_BMI_TARGET) and that copy is chosen at run time where the processor has them (since 2013). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__BMI2__)
+#define HB_BMI_AT_RUN_TIME 1
+#define HB_BMI_TARGET __attribute__((target("bmi,bmi2,popcnt")))
+static inline int hb_v_has_bmi(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+}
+#endif
+
 /* The cold half of environment i: after all the hot structs (see above). */
 static inline const hb_vec_cold *hb_v_cold_const(const void *envs, size_t num_envs, size_t i)
 {
