@@ -366,7 +366,7 @@ static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void 
     size_t i;
     if (!full && itemsize == 4 && is_signed) {  /* sample_legal's ids (int32): one load, no switch */
         const unsigned char *ids = (const unsigned char *)actions;
-        for (i = begin; i < end; i++) {
+        for (i = hb_v_ids_ok(all, actions, cfg->actions, begin, end); i < end; i++) {
             int32_t id;
             if (i + AHEAD < end) PREFETCH(&all[i + AHEAD], 0);
             if (all[i].term) continue;

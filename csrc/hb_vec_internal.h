@@ -171,6 +171,9 @@ static inline const hb_vec_cold *hb_v_cold_const(const void *envs, size_t num_en
    a slice [begin, end) of it, a whole state, and the seat to act (-1: none). */
 int hb_v_check_envs(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs);
 int hb_v_check_slice(size_t num_envs, size_t begin, size_t end);
+/* hb_vec_ids.c: where the first block of environments in [begin, end) whose int32 id is out of
+   range or not legal (and the environment not ended) may start; every one before it passes. */
+size_t hb_v_ids_ok(const hb_vec_env *all, const void *ids, int actions, size_t begin, size_t end);
 int hb_v_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
 int hb_v_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e);
 
