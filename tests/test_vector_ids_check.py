@@ -26,9 +26,9 @@ def snapshot(vg: VectorGame) -> tuple[bytes, ...]:
     )
 
 
-@pytest.mark.parametrize("num_envs", [11, 70])
-def test_a_bad_id_anywhere_is_refused_and_the_lowest_is_named(num_envs: int) -> None:
-    vg = VectorGame("deerpark", 4, num_envs, seed=5, hands=1)
+@pytest.mark.parametrize("game,players,num_envs", [("deerpark", 4, 11), ("deerpark", 4, 70), ("hucklebuck", 5, 70)])
+def test_a_bad_id_anywhere_is_refused_and_the_lowest_is_named(game: str, players: int, num_envs: int) -> None:
+    vg = VectorGame(game, players, num_envs, seed=5, hands=1)
     for k in range(400):  # until some tables have just ended and most are in their play
         vg.step(vg.sample_legal(k))
         done = sum(vg.terminated.tolist()) + sum(vg.truncated.tolist())
@@ -39,8 +39,11 @@ def test_a_bad_id_anywhere_is_refused_and_the_lowest_is_named(num_envs: int) -> 
     live = [i for i in range(num_envs) if not vg.terminated[i] and not vg.truncated[i]]
     ended = [i for i in range(num_envs) if vg.terminated[i] or vg.truncated[i]]
     assert len(live) > 8 and ended, "the run should leave both live and ended tables"
+    if game == "hucklebuck":
+        assert any(vg.legal_mask.tolist()[i][0] for i in live), "some table should have id 0 legal"
     rows = vg.legal_mask.tolist()
-    spots = sorted({*live[:6], *live[-6:], live[len(live) // 2]})
+    zero = [i for i in live if rows[i][0]][:4]  # (id 0 legal: where an id out of range must not pass as 0)
+    spots = sorted({*live[:6], *live[-6:], live[len(live) // 2], *zero})
     for env in spots:
         illegal = next(k for k, v in enumerate(rows[env]) if not v)
         later = live[-1] if env != live[-1] else None
