@@ -26,7 +26,9 @@ def snapshot(vg: VectorGame) -> tuple[bytes, ...]:
     )
 
 
-@pytest.mark.parametrize("game,players,num_envs", [("deerpark", 4, 11), ("deerpark", 4, 70), ("hucklebuck", 5, 70)])
+@pytest.mark.parametrize(
+    "game,players,num_envs", [("deerpark", 4, 11), ("deerpark", 4, 70), ("hucklebuck", 5, 70)]
+)
 def test_a_bad_id_anywhere_is_refused_and_the_lowest_is_named(game: str, players: int, num_envs: int) -> None:
     vg = VectorGame(game, players, num_envs, seed=5, hands=1)
     for k in range(400):  # until some tables have just ended and most are in their play
