@@ -514,27 +514,24 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
 }
 
 /* dp_pass compiled twice: for a batch that stays in the caches (near: see NEAR_ENVS) and for one
-   that does not; the near one a third time for processors with BMI1/BMI2 (see HB_BMI_AT_RUN_TIME). */
+   that does not; both again for processors with BMI1/BMI2 (see HB_BMI_AT_RUN_TIME). */
+#define DP_ARGS cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id
 #ifdef HB_BMI_AT_RUN_TIME
-HB_BMI_TARGET static int dp_near_bmi(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
+HB_BMI_TARGET static int dp_pass_bmi(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                                      const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
                                      size_t begin, size_t end, size_t *bad, int64_t *bad_id)
-{
-    return dp_pass(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id, 1);
-}
+{ return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1) : dp_pass(DP_ARGS, 0); }
 #endif
 static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                          const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t begin,
                          size_t end, size_t *bad, int64_t *bad_id)
 {
 #ifdef HB_BMI_AT_RUN_TIME
-    if (num_envs <= NEAR_ENVS && hb_v_has_bmi())
-        return dp_near_bmi(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id);
+    if (hb_v_has_bmi()) return dp_pass_bmi(DP_ARGS);
 #endif
-    if (num_envs <= NEAR_ENVS)
-        return dp_pass(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id, 1);
-    return dp_pass(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id, 0);
+    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1) : dp_pass(DP_ARGS, 0);
 }
+#undef DP_ARGS
 
 int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
                 const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin,

@@ -149,9 +149,10 @@ typedef char hb_vec_env_lines[sizeof(hb_vec_env) % 64 == 0 ? 1 : -1];
 #endif
 
 /* x86-64 builds for any x86-64 have neither BMI1/BMI2 (tzcnt, blsr, shlx...) nor popcnt compiled
-   in: the hottest passes (Deer Park's near step, sampling) are compiled a second time with them
+   in: the hottest passes (Deer Park's step, sampling) are compiled a second time with them
    (HB_BMI_TARGET) and that copy is chosen at run time where the processor has them (since 2013). */
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__BMI2__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__BMI2__) \
+    && !defined(HB_VEC_NO_BMI) /* (HB_VEC_NO_BMI: to test the plain code on a processor with them) */
 #define HB_BMI_AT_RUN_TIME 1
 #define HB_BMI_TARGET __attribute__((target("bmi,bmi2,popcnt")))
 static inline int hb_v_has_bmi(void)
