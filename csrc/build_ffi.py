@@ -53,6 +53,7 @@ def make_ffi() -> FFI:
             "csrc/hb_vec_be.c",
             "csrc/hb_vec_mt.c",
             "csrc/hb_vec_read.c",
+            "csrc/hb_vec_ids.c",
             "csrc/hb_vec_pool.c",
             "csrc/hb_vec_calls.c",
         ],

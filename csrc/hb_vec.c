@@ -366,7 +366,7 @@ static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void 
     size_t i;
     if (!full && itemsize == 4 && is_signed) {  /* sample_legal's ids (int32): one load, no switch */
         const unsigned char *ids = (const unsigned char *)actions;
-        for (i = begin; i < end; i++) {
+        for (i = hb_v_ids_ok(all, actions, cfg->actions, begin, end); i < end; i++) {
             int32_t id;
             if (i + AHEAD < end) PREFETCH(&all[i + AHEAD], 0);
             if (all[i].term) continue;
@@ -434,11 +434,6 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
    functions called directly (compiled in line), and the batch's sizes and buffers kept in locals
    (a byte stored to a mask row may alias anything: read through cfg and io, they were read again
    for every environment). */
-#if defined(__GNUC__) || defined(__clang__)
-#define HB_INLINE_ALWAYS __attribute__((always_inline)) inline
-#else
-#define HB_INLINE_ALWAYS inline
-#endif
 static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
                                     size_t begin, size_t end, size_t *bad, int64_t *bad_id, const int near)
@@ -519,15 +514,24 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
 }
 
 /* dp_pass compiled twice: for a batch that stays in the caches (near: see NEAR_ENVS) and for one
-   that does not. */
+   that does not; both again for processors with BMI1/BMI2 (see HB_BMI_AT_RUN_TIME). */
+#define DP_ARGS cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id
+#ifdef HB_BMI_AT_RUN_TIME
+HB_BMI_TARGET static int dp_pass_bmi(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
+                                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
+                                     size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{ return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1) : dp_pass(DP_ARGS, 0); }
+#endif
 static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                          const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t begin,
                          size_t end, size_t *bad, int64_t *bad_id)
 {
-    if (num_envs <= NEAR_ENVS)
-        return dp_pass(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id, 1);
-    return dp_pass(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id, 0);
+#ifdef HB_BMI_AT_RUN_TIME
+    if (hb_v_has_bmi()) return dp_pass_bmi(DP_ARGS);
+#endif
+    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1) : dp_pass(DP_ARGS, 0);
 }
+#undef DP_ARGS
 
 int hb_vec_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_envs, const hb_vec_io *io,
                 const void *actions, int itemsize, int is_signed, size_t actions_len, size_t begin,

@@ -142,6 +142,26 @@ typedef char hb_vec_env_lines[sizeof(hb_vec_env) % 64 == 0 ? 1 : -1];
 #define PREFETCH(p, w) ((void)(p))
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define HB_INLINE_ALWAYS __attribute__((always_inline)) inline
+#else
+#define HB_INLINE_ALWAYS inline
+#endif
+
+/* x86-64 builds for any x86-64 have neither BMI1/BMI2 (tzcnt, blsr, shlx...) nor popcnt compiled
+   in: the hottest passes (Deer Park's step, sampling) are compiled a second time with them
+   (HB_BMI_TARGET) and that copy is chosen at run time where the processor has them (since 2013). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__BMI2__) \
+    && !defined(HB_VEC_NO_BMI) /* (HB_VEC_NO_BMI: to test the plain code on a processor with them) */
+#define HB_BMI_AT_RUN_TIME 1
+#define HB_BMI_TARGET __attribute__((target("bmi,bmi2,popcnt")))
+static inline int hb_v_has_bmi(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+}
+#endif
+
 /* The cold half of environment i: after all the hot structs (see above). */
 static inline const hb_vec_cold *hb_v_cold_const(const void *envs, size_t num_envs, size_t i)
 {
@@ -152,6 +172,9 @@ static inline const hb_vec_cold *hb_v_cold_const(const void *envs, size_t num_en
    a slice [begin, end) of it, a whole state, and the seat to act (-1: none). */
 int hb_v_check_envs(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs);
 int hb_v_check_slice(size_t num_envs, size_t begin, size_t end);
+/* hb_vec_ids.c: where the first block of environments in [begin, end) whose int32 id is out of
+   range or not legal (and the environment not ended) may start; every one before it passes. */
+size_t hb_v_ids_ok(const hb_vec_env *all, const void *ids, int actions, size_t begin, size_t end);
 int hb_v_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
 int hb_v_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e);
 

@@ -100,6 +100,9 @@ SAMPLE_RANGE(sample_range, , hb_v_popcount)
 #define HB_POPCNT_AT_RUN_TIME 1
 SAMPLE_RANGE(sample_range_popcnt, __attribute__((target("popcnt"))), __builtin_popcountll)
 #endif
+#ifdef HB_BMI_AT_RUN_TIME
+SAMPLE_RANGE(sample_range_bmi, HB_BMI_TARGET, __builtin_popcountll)
+#endif
 
 int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
                   int32_t *out, size_t out_len, size_t begin, size_t end)
@@ -112,6 +115,12 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
     high = (UINT64_C(1) << (cfg->actions - 64)) - 1; /* ids 64 .. actions-1 */
     if (out == NULL) return HB_E_NULL;
     if (out_len != num_envs) return HB_E_V_LEN;
+#ifdef HB_BMI_AT_RUN_TIME
+    if (hb_v_has_bmi()) {
+        sample_range_bmi(all, seed, high, out, begin, end);
+        return HB_OK;
+    }
+#endif
 #ifdef HB_POPCNT_AT_RUN_TIME
     __builtin_cpu_init();
     if (__builtin_cpu_supports("popcnt")) {
