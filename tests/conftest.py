@@ -88,18 +88,21 @@ def core_name(request: pytest.FixtureRequest) -> Iterator[str]:
 
 @pytest.hookimpl(optionalhook=True)  # (a hook of pytest-xdist: unknown, and unused, without it)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: four workers more than the cores, at most three per core.
+    """``-n auto``: two workers more than the cores, at most three per core.
 
-    About half of this suite's time is spent waiting, not computing: on Chromium pages, on servers
+    Part of this suite's time is spent waiting, not computing: on Chromium pages, on servers
     started, killed and restarted, on PostgreSQL, HAProxy and other subprocesses.  One worker per
-    core leaves the cores idle through those waits; on a 2-core machine six workers finish the
-    suite in about two thirds of the time two take (measured: docs/contributing.rst).
+    core leaves the cores idle through those waits (two workers took 6 min 43 s on a 2-core
+    machine).  More workers than that keep the cores busy but make them slower: each worker's
+    processes evict the others' caches and are switched more often.  In a fresh clone on a 2-core
+    machine, six workers took 269 s of wall clock and 531 s of CPU, four took 250 s and 474 s
+    (the same hour, the same load; docs/contributing.rst).
     """
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
-    return min(3 * cores, cores + 4)
+    return min(3 * cores, cores + 2)
 
 
 # The longest units of work (modules, or classes in loadscope runs), longest first, from
