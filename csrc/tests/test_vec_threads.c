@@ -25,6 +25,9 @@ static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
     fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
 static double limit_s = 8.0;
+/* Past its time, a worker that has done nothing yet goes on until its first piece of work (a
+   loaded machine may not have run it at all): only a hang takes this much longer. */
+static const double hang_s = 300.0;
 
 static double now_s(void)
 {
@@ -89,7 +92,7 @@ static void *stepper(worker *w)
     int32_t *acts = calloc(b->n, sizeof(int32_t));
     uint64_t k = (uint64_t)w->role * 1000003u;
     if (acts == NULL) exit(2);
-    while (now_s() < w->until && w->done < 4000) {
+    while ((now_s() < w->until && w->done < 4000) || (w->done == 0 && now_s() < w->until + hang_s)) {
         size_t bad = 0;
         int64_t bad_id = 0;
         int rc = hb_vec_pool_sample(w->pool, &b->cfg, b->envs, b->bytes, b->n, k++, acts, b->n);
@@ -115,7 +118,7 @@ static void *copier(worker *w)
     uint64_t k = 77;
     if (own == NULL || acts == NULL) exit(2);
     make(&mine, &b->cfg, b->n);
-    while (now_s() < w->until && w->done < 2000) {
+    while ((now_s() < w->until && w->done < 2000) || (w->done == 0 && now_s() < w->until + hang_s)) {
         size_t bad = 0;
         int64_t bad_id = 0;
         /* a copy taken between two steps is a valid batch: it samples and steps */
@@ -138,7 +141,7 @@ static void *reader(worker *w)
     batch *b = w->b;
     uint8_t ids[2048];
     size_t i = 0;
-    while (now_s() < w->until && w->done < 20000) {
+    while ((now_s() < w->until && w->done < 20000) || (w->done == 0 && now_s() < w->until + hang_s)) {
         uint64_t seed = 0, draws = 0, busy[4], items[4];
         uint32_t episode = 0;
         size_t len = 0;
