@@ -43,7 +43,10 @@ try:  # Hypothesis times nothing: its per-example deadline and its "too slow" ch
 except ImportError:  # pragma: no cover - the dev extra installs it
     pass
 
-pytest_plugins = ["pg_kit"]  # a real PostgreSQL for the tests that ask for it (postgres_server, pg_url)
+pytest_plugins = [
+    "pg_kit",  # a real PostgreSQL for the tests that ask for it (postgres_server, pg_url)
+    "warm_kit",  # what is not collected, and the test modules compiled once for a -n run
+]
 
 BACKENDS = hucklebuck.available()
 

@@ -3,6 +3,7 @@ an inline run for the same seed and chunk size."""
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,9 +13,9 @@ from hucklebuck import Suit, parse_cards
 from hucklebuck.evaluate import evaluate_hand, simulate_buckem, simulate_hucklebuck
 from hucklebuck.tournament import run_tournament
 
-distributed = pytest.importorskip(
-    "distributed", reason="the Dask extra is not installed (pip install 'hucklebuck[dask]')"
-)
+# Imported by the fixture: Dask's import cost every worker that collects this module half a second.
+if importlib.util.find_spec("distributed") is None:
+    pytest.skip("the Dask extra is not installed (pip install 'hucklebuck[dask]')", allow_module_level=True)
 
 
 # One core: the process-pool tests in test_parallel.py already carry both cores across processes.
@@ -23,6 +24,8 @@ pytestmark = pytest.mark.single_core
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
+    import distributed
+
     cluster = distributed.LocalCluster(
         n_workers=2,
         processes=True,
