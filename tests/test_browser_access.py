@@ -182,8 +182,10 @@ def test_the_lobby_offers_a_trained_player_only_at_its_own_player_count(
     page, watch = page_at(browser, server, width)
     page.goto(server.base + "/")
     page.get_by_role("button", name="Create the table").wait_for()
-    page.get_by_role("radio", name="Deer Park").focus()  # by keyboard: Space picks the game,
+    game = page.get_by_role("radio", name="Deer Park")
+    game.focus()  # by keyboard: Space picks the game,
     page.keyboard.press("Space")
+    assert game.is_checked()
     count = page.get_by_label("Number of players")
     count.focus()
     page.keyboard.press("Home")  # Home, then the arrow keys, change the player count
