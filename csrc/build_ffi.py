@@ -42,6 +42,7 @@ def make_ffi() -> FFI:
         sources=[
             "csrc/hb_core.c",
             "csrc/hb_eval.c",
+            "csrc/hb_sim.c",
             "csrc/hb_search.c",
             "csrc/hb_search_check.c",
             "csrc/hb_search_reads.c",

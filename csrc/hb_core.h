@@ -157,6 +157,7 @@ int hb_mc_eval_total(int game, int trump, int nseats, const uint64_t *known, con
                      hb_tt_entry *tt, size_t tt_size, uint32_t gen, uint64_t node_limit, uint64_t total_nodes,
                      const int *cancel, uint32_t *hist);
 
+/* ---- bulk simulation (hb_sim.c) ---- */
 /* Bulk simulation of Hucklebuck hands with the fixed policy; stats has HB_SIM_STATS slots. */
 int hb_sim_hucklebuck(int players, uint64_t seed, uint32_t hands_n, uint64_t *stats, size_t nstats);
 

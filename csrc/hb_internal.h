@@ -1,7 +1,8 @@
 /*
- * hb_internal.h -- helpers of hb_eval.c that hb_search.c reuses (the shuffle,
- * the playout policy and the simulation policies), and the bit helpers of every
- * evaluation file, so there is one copy of each.  Not part of the cffi API.
+ * hb_internal.h -- helpers of hb_eval.c (the shuffle, the playout policy) that
+ * hb_sim.c and hb_search.c reuse, those of hb_sim.c (the simulation policies)
+ * that hb_search.c reuses, and the bit helpers of every evaluation file, so
+ * there is one copy of each.  Not part of the cffi API.
  */
 #ifndef HB_INTERNAL_H
 #define HB_INTERNAL_H

@@ -6,7 +6,7 @@
  * suits a seat has shown void in), then plays each candidate out to the end of
  * the hand on that same deal, the other seats' decisions taken by the core's
  * fixed simulation policies and every card by the playout policy (both from
- * hb_eval.c).  The result is one small record per (candidate, sample); the
+ * hb_eval.c and hb_sim.c).  The result is one small record per (candidate, sample); the
  * caller turns records into game scores.  The pure-Python twin is
  * hucklebuck/_core/_py_search.py: same inputs and seed, same records.
  */

@@ -52,8 +52,17 @@ def free_port() -> int:
 class Server:
     """``hucklebuck serve`` on a loopback port, with computer pauses near zero."""
 
-    def __init__(self, db: Path, port: int | None = None, deal_pause: float = 0.3, grace: float = 60) -> None:
+    def __init__(
+        self,
+        db: Path,
+        port: int | None = None,
+        deal_pause: float = 0.3,
+        grace: float = 60,
+        args: tuple[str, ...] = (),
+    ) -> None:
         self.db = db
+        self.args = args
+        """More options of ``hucklebuck serve`` (``--learned NAME=PATH``, ...)."""
         self.deal_pause = deal_pause
         self.grace = grace
         self.port = port or free_port()
@@ -65,7 +74,7 @@ class Server:
     def start(self) -> Server:
         cmd = [sys.executable, "-m", "hucklebuck", "serve", "--port", str(self.port), "--db", str(self.db),
                "--bot-pause", "0.01", "--deal-pause", str(self.deal_pause),
-               "--grace", str(self.grace)]  # fmt: skip
+               "--grace", str(self.grace), *self.args]  # fmt: skip
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + HANG_MS / 1000

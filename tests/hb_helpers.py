@@ -7,9 +7,15 @@ from typing import Any
 
 from hucklebuck import CardSet, pack, parse_cards
 from hucklebuck._core._py import _TABLES
-from hucklebuck.games import HucklebuckDeal, HucklebuckGame
+from hucklebuck.games import HucklebuckDeal, HucklebuckGame, HucklebuckOptions
 
 FULL = pack("hucklebuck", 3)
+
+# Three seats, dealer 0, eldest 1.  Seat 1 holds top spades, seat 2 top hearts,
+# seat 0 top diamonds.
+SUITED = ["AD KD QD JD TD", "AS KS QS JS TS", "AH KH QH JH TH"]
+# Seat 1: two top spades and small clubs; seat 0 the club ace and top diamonds.
+HB22 = ["AD KD QD JD AC", "AS KS 2C 3C 4C", "AH KH QH JH TH"]
 
 
 def deal(hands: Sequence[str], stock_top: str = "", restock: Sequence[str] | None = None) -> HucklebuckDeal:
@@ -42,6 +48,19 @@ def play_lowest(game: HucklebuckGame) -> None:
 
     while game.phase is Phase.PLAY:
         game.apply(game.legal_actions()[0])
+
+
+def opts(**kw: object) -> HucklebuckOptions:
+    """Hucklebuck options from keyword arguments, as the JSON form names them."""
+    return HucklebuckOptions.from_dict(kw)
+
+
+def moon_game(scores: list[int], **kw: object) -> HucklebuckGame:
+    """The ``SUITED`` deal from these scores: seat 1 bids 5 with spades trump and takes every trick."""
+    g = new_game(SUITED, scores=scores, **kw)
+    run(g, "1 bid 5", "1 trump S", "2 stay 0", "0 stay 0", "1 stay 0")
+    play_lowest(g)
+    return g
 
 
 def brute(game: int, trump: int, hands: list[int], leader: int, seat: int) -> int:

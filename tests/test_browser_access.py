@@ -75,9 +75,26 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("access") / "tables.sqlite", deal_pause=0.3).start()
+    folder = tmp_path_factory.mktemp("access")
+    s = Server(folder / "tables.sqlite", deal_pause=0.3, args=offer_for_five(folder)).start()
     yield s
     s.stop()
+
+
+def offer_for_five(folder: Path) -> tuple[str, ...]:
+    """``--learned dp5=PATH``: a small untrained Deer Park policy for five players, offered beside the
+    shipped one for four (both need NumPy: without it the server offers neither)."""
+    try:
+        from hucklebuck.games import DeerParkGame
+        from hucklebuck.learn import Network
+    except ImportError:
+        return ()
+    from hucklebuck.packs import GameKind
+
+    path = folder / "dp5.npz"
+    actions = DeerParkGame(5, seed=0).num_distinct_actions()
+    Network.new(GameKind.DEERPARK, 5, actions, hidden=(8, 8), seed=1).save(str(path))
+    return ("--learned", f"dp5={path}")
 
 
 def page_at(browser: Any, server: Server, width: int, *, motion: str = "reduce") -> tuple[Any, Watch]:
@@ -137,6 +154,57 @@ def test_axe_finds_nothing_serious_on_the_lobby(
     page.get_by_role("heading", name="Your table is ready").wait_for()
     assert serious(page, axe_source) == []
     shot(page, tmp_path, f"lobby-ready-{width}")
+    page.context.close()
+    watch.check()
+
+
+def trained_offered(page: Any, players: int) -> tuple[set[str], list[str]]:
+    """The trained players the lobby offers now: the labels in every seat's "who plays" list (each
+    seat must offer the same), and the legend's lines about them, as a person reads them."""
+    lists = [
+        page.get_by_role("combobox", name=f"Seat {i + 1}: who plays").locator("option").all_text_contents()
+        for i in range(players)
+    ]
+    trained = [{o for o in options if o.startswith("computer: trained")} for options in lists]
+    assert all(t == trained[0] for t in trained), trained
+    legend = [line for line in page.locator("#seat-kinds li").all_inner_texts() if "trained" in line]
+    return trained[0], legend
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_lobby_offers_a_trained_player_only_at_its_own_player_count(
+    browser: Any, server: Server, axe_source: str, tmp_path: Path, width: int
+) -> None:
+    pytest.importorskip("numpy")  # the server offers trained players only where NumPy is installed
+    from hucklebuck.words.people import SHIPPED_WORDS
+
+    expected = {4: {f"computer: {SHIPPED_WORDS[0]}"}, 5: {"computer: trained (dp5)"}}  # learned-dp4, dp5
+    page, watch = page_at(browser, server, width)
+    page.goto(server.base + "/")
+    page.get_by_role("button", name="Create the table").wait_for()
+    game = page.get_by_role("radio", name="Deer Park")
+    game.focus()  # by keyboard: Space picks the game,
+    page.keyboard.press("Space")
+    assert game.is_checked()
+    count = page.get_by_label("Number of players")
+    count.focus()
+    page.keyboard.press("Home")  # Home, then the arrow keys, change the player count
+    seen: dict[int, set[str]] = {}
+    for step in range(5):  # Deer Park seats 3 to 7
+        if step:
+            page.keyboard.press("ArrowDown")
+        n = 3 + step
+        page.wait_for_function(f"document.querySelectorAll('#seats .seat-row').length === {n}", polling=POLL)
+        assert count.input_value() == str(n)
+        seen[n], legend = trained_offered(page, n)
+        assert seen[n] == expected.get(n, set()), (n, seen[n])  # never a policy for another count
+        assert len(legend) == len(seen[n]), legend
+        if n in (4, 5):
+            assert serious(page, axe_source) == []
+            shot(page, tmp_path, f"lobby-trained-{n}-players-{width}")
+    page.keyboard.press("ArrowUp")  # and back: the policy for four is offered again, the other goes
+    page.wait_for_function("document.querySelectorAll('#seats .seat-row').length === 6", polling=POLL)
+    assert trained_offered(page, 6)[0] == set()
     page.context.close()
     watch.check()
 

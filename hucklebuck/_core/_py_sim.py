@@ -1,5 +1,5 @@
-"""Bulk simulation in pure Python: the twin of the simulation half of
-``csrc/hb_eval.c``, giving exactly the C core's counts for the same inputs and seed.
+"""Bulk simulation in pure Python: the twin of
+``csrc/hb_sim.c``, giving exactly the C core's counts for the same inputs and seed.
 
 Each game is played out many times with a fixed policy: deals and shuffles from
 :class:`~._py_eval.SplitMix64`, card play by the playout policy of
