@@ -133,14 +133,14 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
 }
 
 int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, size_t i,
-                   uint64_t *seed, uint32_t *episode, uint64_t *draws, uint8_t *ids, size_t ids_len,
+                   uint64_t *seed, uint32_t *episode, uint64_t *start, uint8_t *ids, size_t ids_len,
                    size_t *len)
 {
     const hb_vec_env *e;
     const hb_vec_cold *c;
     int rc = hb_v_check_envs(cfg, envs, envs_len, num_envs);
     if (rc != HB_OK) return rc;
-    if (seed == NULL || episode == NULL || draws == NULL || ids == NULL || len == NULL) return HB_E_NULL;
+    if (seed == NULL || episode == NULL || start == NULL || ids == NULL || len == NULL) return HB_E_NULL;
     if (i >= num_envs) return HB_E_V_INDEX;
     e = (const hb_vec_env *)envs + i;
     c = hb_v_cold_const(envs, num_envs, i);
@@ -152,7 +152,7 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
     *len = (size_t)c->log_len + e->hand_len;
     *seed = e->seed;
     *episode = e->episode;
-    *draws = c->episode_draws;
+    *start = hb_v_deal_state(e->seed, e->env, e->episode);
     return HB_OK;
 }
 
