@@ -39,13 +39,17 @@ void hb_v_shuffle(uint64_t *state, uint8_t *cards, int n)
        and each wrong guess cost some 20 cycles): an output passed over swaps card i with itself. */
     uint64_t s = *state;
     uint32_t i = n > 1 ? (uint32_t)n - 1 : 0;
-    while (i > 0) {
-        uint64_t r = hb_v_mix(s += HB_V_GAMMA) >> drop_of((uint64_t)i + 1);
-        uint32_t take = r <= i, to = take ? (uint32_t)r : i;
-        uint8_t t = cards[i];
-        cards[i] = cards[to];
-        cards[to] = t;
-        i -= take;
+    while (i > 0) {  /* by runs of i whose i + 1 have one bit length: one shift for the run */
+        int drop = drop_of((uint64_t)i + 1);
+        uint32_t low = (uint32_t)(UINT64_C(1) << (63 - drop)) - 1;  /* the run's last i */
+        do {
+            uint64_t r = hb_v_mix(s += HB_V_GAMMA) >> drop;
+            uint32_t take = r <= i, to = take ? (uint32_t)r : i;
+            uint8_t t = cards[i];
+            cards[i] = cards[to];
+            cards[to] = t;
+            i -= take;
+        } while (i >= low);  /* (low >= 1) */
     }
     *state = s;
 }
