@@ -14,10 +14,10 @@ from thorough_kit import examples
 import hucklebuck
 from hucklebuck import backend
 from hucklebuck.errors import OptionsError
+from hucklebuck.evaluate import SplitMix64
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
 from hucklebuck.games.base import Phase
 from hucklebuck.games.engine import TrickGame
-from hucklebuck.evaluate import SplitMix64
 from hucklebuck.vector import VectorGame, deal_state, env_seed
 
 # episodes of K hands warn (RewardWarning) that they do not teach winning; these tests cut them on purpose
@@ -100,7 +100,8 @@ class Reference:
             self.settle(i)
 
     def new(self, i: int) -> TrickGame[Any, Any]:
-        return self.cls(self.players, options=self.options, rng=SplitMix64(deal_state(self.seed, i, self.eps[i])))
+        rng = SplitMix64(deal_state(self.seed, i, self.eps[i]))
+        return self.cls(self.players, options=self.options, rng=rng)
 
     def settle(self, i: int) -> None:
         g = self.games[i]
