@@ -6,7 +6,6 @@
 #include <string.h>
 #include "hb_vec_internal.h"
 
-#define GAMMA UINT64_C(0x9E3779B97F4A7C15)
 #define SAMPLE_MIX UINT64_C(0xD6E8FEB86659FD93)
 
 int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, int seat,
@@ -34,16 +33,8 @@ int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
     return HB_OK;
 }
 
-/* hb_rng_next and hb_rng_below (hb_eval.c: splitmix64, and the top bits drawn until below n) in
-   line: the same draws, without two calls per environment. */
-static inline uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += GAMMA);
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
+/* hb_rng_below (hb_eval.c: the top bits of splitmix64's outputs, hb_v_rng_next, drawn until below n;
+   n <= 1 draws nothing) in line: the same draws, without two calls per environment. */
 static inline uint64_t rng_below(uint64_t *state, uint64_t n)
 {
     int k;
@@ -55,7 +46,7 @@ static inline uint64_t rng_below(uint64_t *state, uint64_t n)
     for (k = 0, r = n; r; r >>= 1) k++;
 #endif
     do {
-        r = rng_next(state) >> (64 - k);
+        r = hb_v_rng_next(state) >> (64 - k);
     } while (r >= n);
     return r;
 }
