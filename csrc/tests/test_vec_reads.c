@@ -16,6 +16,32 @@ static uint64_t deal_state(uint64_t seed, uint32_t env, uint32_t k)
     return out;
 }
 
+/* The lane's shuffle against Fisher-Yates written out
+   here with hb_rng_below's rejection: the same order and the same state left, for every pack size
+   and many states. */
+static void shuffles_known(void)
+{
+    uint64_t seed = 7;
+    int n, k, j;
+    for (k = 0; k < 300; k++) {
+        for (n = 0; n <= 52; n++) {
+            uint8_t a[52], b[52];
+            uint64_t sa = rng_next(&seed), sb = sa;
+            for (j = 0; j < n; j++) a[j] = b[j] = (uint8_t)j;
+            hb_v_shuffle(&sa, a, n);
+            for (j = n - 1; j > 0; j--) {
+                int bits = 0;
+                uint64_t r, m = (uint64_t)j + 1;
+                uint8_t t;
+                while (m) { bits++; m >>= 1; }
+                do r = rng_next(&sb) >> (64 - bits); while (r > (uint64_t)j);
+                t = b[j], b[j] = b[r], b[r] = t;
+            }
+            CHECK(sa == sb && memcmp(a, b, (size_t)n) == 0);
+        }
+    }
+}
+
 static void deals_known(void)
 {
     batch b;
@@ -132,6 +158,7 @@ static void deerpark_step_reads(void)
 
 int main(void)
 {
+    shuffles_known();
     deals_known();
     deerpark_step_reads();
     if (failures) {
