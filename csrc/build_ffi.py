@@ -52,7 +52,7 @@ def make_ffi() -> FFI:
             "csrc/hb_vec_dp.c",
             "csrc/hb_vec_hb.c",
             "csrc/hb_vec_be.c",
-            "csrc/hb_vec_mt.c",
+            "csrc/hb_vec_rng.c",
             "csrc/hb_vec_read.c",
             "csrc/hb_vec_ids.c",
             "csrc/hb_vec_pool.c",

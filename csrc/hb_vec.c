@@ -38,8 +38,8 @@ static int num_actions(int game)
 
 
 /* Whether the next step deals (a new episode, or the last card of a hand's last trick when the
-   episode goes on): only then are the random stream's words asked for, as their lines are far
-   from the state's.  game, n, hands: the batch's (constants in Deer Park Euchre's pass). */
+   episode goes on): only then are the episode's log and the deal's random state asked for, as
+   their lines are far from the state's front.  game, n, hands: the batch's (constants in Deer Park Euchre's pass). */
 static inline int deals_next(int game, int n, int hands, const hb_vec_env *e)
 {
     if (e->term) return 1;
@@ -68,14 +68,9 @@ static inline void ahead_of(int game, int n, int hands, int near, void *envs, si
     if (game == HB_GAME_HUCKLEBUCK && all[k].phase == HB_PH_EXCHANGE)  /* in an exchange, Hucklebuck's piles */
         for (b = offsetof(hb_vec_env, disc) & ~(size_t)63; b < offsetof(hb_vec_env, stock_len); b += 64)
             PREFETCH((unsigned char *)&all[k] + b, 1);
-    if (deals_next(game, n, hands, &all[k])) {
-        hb_vec_cold *c = cold_of(envs, num_envs, k);
-        unsigned at = all[k].mt_at < HB_MT_N ? all[k].mt_at : 0;
-        PREFETCH(c, 1);
-        if (at + DEAL_WORDS > HB_MT_N) at = 0, b = HB_MT_N;  /* the stream turns over: all its words */
-        else b = at + DEAL_WORDS;
-        for (; at < b; at += 16) PREFETCH(&c->mt[at], 1);
-        PREFETCH(&c->mt[b - 1], 1);
+    if (deals_next(game, n, hands, &all[k])) {  /* the episode's log, and the deal's random state */
+        PREFETCH(cold_of(envs, num_envs, k), 1);
+        if (!near) PREFETCH(&all[k].rng, 1);
     }
 }
 
@@ -105,12 +100,11 @@ static int g_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e)
     return IS_HB(cfg) ? hb_v_hb_to_act(e) : hb_v_dp_to_act(e, cfg->players);
 }
 
-static void g_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c)
+static void g_deal(const hb_vec_cfg *cfg, hb_vec_env *e)
 {
-    if (IS_BE(cfg)) hb_v_be_deal(cfg, e, c);
-    else if (IS_HB(cfg)) hb_v_hb_deal(cfg, e, c);
-    else hb_v_dp_deal(cfg, e, c);
-    e->mt_at = (uint16_t)c->mti;
+    if (IS_BE(cfg)) hb_v_be_deal(cfg, e);
+    else if (IS_HB(cfg)) hb_v_hb_deal(cfg, e);
+    else hb_v_dp_deal(cfg, e);
 }
 
 static int g_check_cfg(const hb_vec_cfg *cfg)
@@ -257,24 +251,24 @@ static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, float *
             c->log_len = HB_VEC_LOG + 1;
         }
         e->hand_len = 0;
-        g_deal(cfg, e, c);
+        g_deal(cfg, e);
     }
 }
 
-/* Episode 0 of a fresh stream (fresh != 0) or the next episode of the environment's stream. */
+/* Episode 0 (fresh != 0: of a batch seeded `seed`) or the environment's next episode, each dealt from
+   its own splitmix64 stream (hb_v_deal_state). */
 static void new_episode(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, int fresh, uint64_t seed,
                         uint32_t env, float *rew)
 {
     int s;
     if (fresh) {
-        hb_v_mt_seed(c, seed, env);
         e->seed = seed;
         e->env = env;
         e->episode = 0;
     } else {
         e->episode++;
     }
-    c->episode_draws = c->draws;
+    e->rng = hb_v_deal_state(e->seed, e->env, e->episode);
     c->log_len = 0;
     e->hand_len = 0;
     e->hands_done = 0;
@@ -294,7 +288,7 @@ static void new_episode(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, in
         e->out = 0;
     }
     e->dealer = 0;
-    g_deal(cfg, e, c);
+    g_deal(cfg, e);
     settle(cfg, e, c, rew);
 }
 
@@ -589,8 +583,8 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
             new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
         } else {
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
-            if (IS_BE(cfg)) hb_v_be_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
-            else hb_v_hb_apply(cfg, rules, e, cold_of(envs, num_envs, i), (int)id, rew);
+            if (IS_BE(cfg)) hb_v_be_apply(cfg, rules, e, (int)id, rew);
+            else hb_v_hb_apply(cfg, rules, e, (int)id, rew);
             if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
         }

@@ -8,10 +8,13 @@
  * environment is a fixed-size struct (copy the whole array with memcpy); the
  * caller allocates `num_envs * hb_vec_env_size()` bytes and passes their length.
  *
- * Deals are exactly the Python engine's: each environment has one Mersenne
- * Twister stream, seeded as CPython's random.Random(seed) with seed =
- * (batch_seed << 32) | env, that its episodes deal from one after another
- * (shuffling the pack as random.shuffle does).
+ * Deals draw from the project's specified PRNG, splitmix64 (hb_rng_next and
+ * hb_rng_below in hb_core.h; the Python engine deals the same cards given
+ * hucklebuck._core._py_eval.SplitMix64 as its random source): episode k of
+ * environment env in a batch seeded `seed` deals every hand (and Hucklebuck's
+ * and Buck 'Em's restocks) from splitmix64 started at output k of splitmix64
+ * started at seed ^ (env * 0xC2B2AE3D27D4EB4F), shuffling the pack as
+ * hb_rng_shuffle does: a pure function of (seed, env, episode).
  *
  * The block between CDEF-BEGIN and CDEF-END is the cffi cdef (csrc/build_ffi.py).
  */
@@ -32,7 +35,7 @@ enum {
     HB_E_V_INDEX = -46,   /* an environment index or slice out of range */
     HB_E_V_LOG = -47,     /* the episode is longer than an environment's action log */
     HB_VEC_LOG = 1024,    /* action ids an environment records per episode */
-    HB_VEC_VERSION = 7,
+    HB_VEC_VERSION = 8,
     HB_VEC_DP_FLAG_CLUB_PICKUP = 1,
     HB_VEC_DP_FLAG_ROUND2_EXCLUDES = 2,
     HB_VEC_DP_FLAG_FAILED_TRICKS = 4,
@@ -128,11 +131,11 @@ int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
 int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, uint64_t seed,
                   int32_t *out, size_t out_len, size_t begin, size_t end);
 
-/* Environment i's episode: the batch seed, its episode number, the outputs its
-   stream had given before the episode's first deal, and the action ids applied
-   so far (*len of them, written to ids[0 .. ids_len-1]). */
+/* Environment i's episode: the batch seed, its episode number, the splitmix64 state
+   its deals started from (see above), and the action ids applied so far (*len of
+   them, written to ids[0 .. ids_len-1]). */
 int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, size_t i,
-                   uint64_t *seed, uint32_t *episode, uint64_t *draws, uint8_t *ids, size_t ids_len,
+                   uint64_t *seed, uint32_t *episode, uint64_t *start, uint8_t *ids, size_t ids_len,
                    size_t *len);
 
 /* Every environment's episode number (out[i] for environment i, out_len = num_envs), in one
@@ -174,7 +177,7 @@ int hb_vec_pool_copy(hb_vec_pool *pool, const void *src, void *dst, size_t len);
 int hb_vec_pool_copy_batch(hb_vec_pool *pool, const void *src, void *dst, size_t len, const hb_vec_io *from,
                            const hb_vec_io *to);
 int hb_vec_pool_episode(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                        size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *draws,
+                        size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *start,
                         uint8_t *ids, size_t ids_len, size_t *len);
 int hb_vec_pool_episodes(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
                          size_t num_envs, uint32_t *out, size_t out_len);
@@ -182,9 +185,6 @@ int hb_vec_pool_episodes(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *e
    nanoseconds it spent working on calls, and the environments it handled. */
 int hb_vec_pool_stats(hb_vec_pool *pool, uint64_t *busy_ns, uint64_t *items, size_t len);
 
-/* The first n outputs of the Mersenne Twister seeded as random.Random(seed) with
-   seed = (hi << 32) | lo (for tests of the deal). */
-int hb_vec_mt_fill(uint64_t hi, uint32_t lo, uint32_t *out, size_t n);
 /* Who won each environment's game (issue 59): out[i] gets the winning seats of environment i
    as bits (seat s: bit s) when its game is over -- the step that ended it has just run, and
    the next step deals the next episode -- else 0 (a game in progress, an episode cut at

@@ -117,21 +117,8 @@ void hb_v_be_begin(const hb_vec_cfg *cfg, hb_vec_env *e)
     e->dealer = 0;
 }
 
-/* random.Random._randbelow(n) for 1 <= n <= 2**31 (getrandbits(k) with k = n.bit_length()). */
-static uint32_t randbelow(hb_vec_cold *c, uint32_t n)
-{
-    int k = 0;
-    uint32_t r, m = n;
-    if (n == 0) return 0;
-    while (m) { k++; m >>= 1; }
-    do {
-        r = hb_v_mt_next(c) >> (32 - k);
-    } while (r >= n);
-    return r;
-}
-
 /* Deal the next round (_buckem_deal.random_deal, BuckEmGame._begin_hand). */
-void hb_v_be_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c)
+void hb_v_be_deal(const hb_vec_cfg *cfg, hb_vec_env *e)
 {
     int n = cfg->players, s, i, j, k = 0, low = low_rank(cfg), dealt = 5 * n, pos = scare_at(cfg);
     uint8_t cards[52], removed[52];
@@ -140,7 +127,7 @@ void hb_v_be_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c)
         if (j % 13 >= low) cards[k++] = (uint8_t)j;
         else removed[nremoved++] = (uint8_t)j;
     }
-    hb_v_mt_shuffle(c, cards, k);
+    hb_v_shuffle(&e->rng, cards, k);
     for (s = 0; s < 8; s++) {
         e->hands[s] = e->played[s] = e->disc[s] = e->dealt[s] = 0;
         e->won[s] = e->trick[s] = e->tseat[s] = 0;
@@ -156,7 +143,7 @@ void hb_v_be_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c)
         e->exch[i] = (uint8_t)s;
     }
     if (F(REMOVED_CARD) && nremoved > 0) {
-        e->upcard = removed[randbelow(c, (uint32_t)nremoved)];
+        e->upcard = removed[hb_v_below(&e->rng, (uint32_t)nremoved)];  /* random.Random.choice */
         e->stock_len = (uint8_t)(k - dealt);
         memcpy(e->stock, cards + dealt, (size_t)(k - dealt));
     } else {
@@ -372,7 +359,7 @@ static void next_decision(const hb_vec_cfg *cfg, hb_vec_env *e, float *rew)
 /* serve_from_stock with the Buck 'Em pool: when the stock runs out it is
    re-formed from the folded hands, else from the stayers' earlier discards,
    shuffled from the environment's stream. */
-static uint64_t serve(hb_vec_env *e, hb_vec_cold *c, int need)
+static uint64_t serve(hb_vec_env *e, int need)
 {
     uint64_t got = 0;
     while (need > 0) {
@@ -388,7 +375,7 @@ static uint64_t serve(hb_vec_env *e, hb_vec_cold *c, int need)
             }
             e->stock_pos = 0;
             if (e->stock_len == 0) break;  /* the rules' card counts make this impossible */
-            hb_v_mt_shuffle(c, e->stock, e->stock_len);
+            hb_v_shuffle(&e->rng, e->stock, e->stock_len);
         }
         got |= UINT64_C(1) << e->stock[e->stock_pos++];
         need--;
@@ -396,11 +383,11 @@ static uint64_t serve(hb_vec_env *e, hb_vec_cold *c, int need)
     return got;
 }
 
-static void do_draw(hb_vec_env *e, hb_vec_cold *c, int seat, int id)
+static void do_draw(hb_vec_env *e, int seat, int id)
 {
     uint64_t hand = e->hands[seat], discards = hb_discard_mask(hand, id - HB_BE_DRAW), bits;
     int j;
-    e->hands[seat] = (hand & ~discards) | serve(e, c, popcount64(discards));
+    e->hands[seat] = (hand & ~discards) | serve(e, popcount64(discards));
     for (bits = discards; bits && e->dpool_len < 52; bits &= bits - 1)
         e->dpool[e->dpool_len++] = (uint8_t)lowest_bit(bits);
     e->disc[seat] = discards;
@@ -426,7 +413,7 @@ static int next_active(const hb_vec_env *e, int n, int seat)
     return s;
 }
 
-void hb_v_be_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, hb_vec_cold *c, int id,
+void hb_v_be_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, int id,
                    float *rew)
 {
     int n = cfg->players, seat = hb_v_be_to_act(e);
@@ -469,7 +456,7 @@ void hb_v_be_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, 
         }
         next_decision(cfg, e, rew);
         break;
-    case HB_PH_DRAW: do_draw(e, c, seat, id); break;
+    case HB_PH_DRAW: do_draw(e, seat, id); break;
     default: break;
     }
 }

@@ -82,7 +82,7 @@ static void pick_up(const hb_vec_cfg *cfg, hb_vec_env *e)
 }
 
 /* Deal the next hand from the environment's random source (deerpark.py _random_deal). */
-void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *cold)
+void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e)
 {
     /* The deck in order, card by card, a suit's ranks low..12 copied 16 bytes at once (the bytes
        past the suit's are overwritten by the next suit's, or lie past the deck: 13 - low <= 10). */
@@ -95,7 +95,7 @@ void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *cold)
         memcpy(cards + size, in_order + 13 * s + low, 16);
         size += 13 - low;
     }
-    hb_v_mt_shuffle(cold, cards, size);
+    hb_v_shuffle(&e->rng, cards, size);
     for (s = 0; s < 8; s++) {
         e->hands[s] = 0;
         e->played[s] = 0;

@@ -129,12 +129,12 @@ void hb_v_hb_begin(const hb_vec_cfg *cfg, hb_vec_env *e)
 }
 
 /* Deal the next hand (hucklebuck.py _random_deal, _begin_hand). */
-void hb_v_hb_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *cold)
+void hb_v_hb_deal(const hb_vec_cfg *cfg, hb_vec_env *e)
 {
     int n = cfg->players, s, j, k = 0, dealt;
     uint8_t cards[52], order[8];
     for (j = 0; j < 52; j++) cards[j] = (uint8_t)j;
-    hb_v_mt_shuffle(cold, cards, 52);
+    hb_v_shuffle(&e->rng, cards, 52);
     for (s = 0; s < 8; s++) {
         e->hands[s] = e->played[s] = e->disc[s] = 0;
         e->won[s] = e->trick[s] = e->tseat[s] = 0;
@@ -411,7 +411,7 @@ static void do_declare(const hb_vec_cfg *cfg, hb_vec_env *e, int seat, int id, f
 
 /* serve_from_stock: deal `need` cards from the stock, re-forming it from the
    set-aside pile (shuffled from the environment's stream) when it runs out. */
-static uint64_t serve(hb_vec_env *e, hb_vec_cold *c, int need)
+static uint64_t serve(hb_vec_env *e, int need)
 {
     uint64_t got = 0;
     while (need > 0) {
@@ -421,7 +421,7 @@ static uint64_t serve(hb_vec_env *e, hb_vec_cold *c, int need)
             e->stock_len = e->aside_len;
             e->stock_pos = 0;
             e->aside_len = 0;
-            hb_v_mt_shuffle(c, e->stock, e->stock_len);
+            hb_v_shuffle(&e->rng, e->stock, e->stock_len);
         }
         got |= UINT64_C(1) << e->stock[e->stock_pos++];
         need--;
@@ -429,10 +429,10 @@ static uint64_t serve(hb_vec_env *e, hb_vec_cold *c, int need)
     return got;
 }
 
-static void do_exchange(hb_vec_env *e, hb_vec_cold *c, int seat, int id)
+static void do_exchange(hb_vec_env *e, int seat, int id)
 {
     uint64_t hand = e->hands[seat], discards = hb_discard_mask(hand, id - HB_HB_DISCARD), bits;
-    hand = (hand & ~discards) | serve(e, c, popcount64(discards));
+    hand = (hand & ~discards) | serve(e, popcount64(discards));
     for (bits = discards; bits && e->aside_len < 52; bits &= bits - 1)
         e->aside[e->aside_len++] = (uint8_t)lowest_bit(bits);
     e->hands[seat] = hand;
@@ -444,7 +444,7 @@ static void do_exchange(hb_vec_env *e, hb_vec_cold *c, int seat, int id)
         begin_play(e);
 }
 
-void hb_v_hb_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, hb_vec_cold *c, int id,
+void hb_v_hb_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, int id,
                    float *rew)
 {
     int n = cfg->players, seat = hb_v_hb_to_act(e);
@@ -477,7 +477,7 @@ void hb_v_hb_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, 
         break;
     }
     case HB_PH_DECLARE: do_declare(cfg, e, seat, id, rew); break;
-    case HB_PH_EXCHANGE: do_exchange(e, c, seat, id); break;
+    case HB_PH_EXCHANGE: do_exchange(e, seat, id); break;
     default: break;
     }
 }

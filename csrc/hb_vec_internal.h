@@ -12,7 +12,6 @@
 #include "hb_internal.h"
 #include "hb_vec.h"
 
-#define HB_MT_N 624
 #define HB_NONE 255
 
 /* Phases, numbered as hucklebuck.games.Phase is declared (the tensor's phase flags). */
@@ -37,7 +36,7 @@ enum { HB_BE_STAY = 52, HB_BE_SWAP = 53, HB_BE_FOLD = 54, HB_BE_DRAW = 55, HB_BE
 
 /* An environment is two fixed-size structs: the state every step reads and
    writes (hb_vec_env, 832 bytes), and its random stream and the episode's
-   earlier hands (hb_vec_cold, read at deals only).  A batch's buffer holds all
+   earlier hands (hb_vec_cold, written at a hand's end only).  A batch's buffer holds all
    the hb_vec_env structs, then all the hb_vec_cold ones, so a step touches
    contiguous memory. */
 #define HB_VEC_HAND_LOG 128
@@ -48,11 +47,8 @@ enum { HB_BE_STAY = 52, HB_BE_SWAP = 53, HB_BE_FOLD = 54, HB_BE_DRAW = 55, HB_BE
 #define HB_VEC_FRONT_BYTES (offsetof(hb_vec_env, hand_log) + 32)
 
 typedef struct {
-    uint32_t mti;              /* (what a deal reads first: in the struct's first cache line) */
     uint32_t log_len;          /* ids of the episode's earlier hands (HB_VEC_LOG + 1: overflowed) */
-    uint64_t draws;            /* outputs the stream has given */
-    uint64_t episode_draws;    /* ... before this episode's first deal */
-    uint32_t mt[HB_MT_N];      /* CPython's random.Random state */
+    uint32_t pad;
     uint8_t log[HB_VEC_LOG];
 } hb_vec_cold;
 
@@ -69,7 +65,7 @@ typedef struct {
     uint8_t winners, ever_locked, passed_order, passed_call;
     uint8_t leader, tlen, tricks, play_started;
     uint8_t hand_len;
-    uint16_t mt_at;            /* where the random stream reads next (a copy of its mti, for prefetching) */
+    uint16_t pad16;
     uint8_t trick[8];
     uint8_t won[8];
     uint32_t hands_done;       /* hands finished in this episode */
@@ -78,8 +74,9 @@ typedef struct {
     uint64_t played[8];        /* cards each seat played this hand */
     int32_t scores[8];
     uint8_t hand_log[HB_VEC_HAND_LOG]; /* this hand's ids */
-    uint64_t seed;             /* the stream's seed is (seed << 32) | env */
+    uint64_t seed;             /* the batch seed: episode k deals from hb_v_deal_state(seed, env, k) */
     uint32_t env, pad;
+    uint64_t rng;              /* the deal's splitmix64 state (the episode's next deal, or restock, draws on) */
     /* Hucklebuck only */
     uint64_t disc[8];          /* each seat's discards in this hand's exchange */
     uint8_t stock[52], aside[52]; /* the stock (top at stock_pos) and the set-aside pile, in order */
@@ -102,7 +99,7 @@ typedef struct {
     uint8_t scare[8];          /* HB_NONE or the seat's face-up scare card */
     uint8_t choice[8];         /* HB_NONE, 0 stay, 1 stay and swap, 2 fold */
     uint8_t drawn[8];          /* cards each seat drew */
-    uint8_t tail[24];          /* to a whole number of 64-byte cache lines (checked below) */
+    uint8_t tail[16];          /* to a whole number of 64-byte cache lines (checked below) */
 } hb_vec_env;
 
 /* The front ends on a line boundary, before Hucklebuck's piles (compile-time check). */
@@ -118,24 +115,17 @@ typedef char hb_vec_env_lines[sizeof(hb_vec_env) % 64 == 0 ? 1 : -1];
 
 /* A pass over the batch asks for the memory of the environments ahead of the
    one it works on: the state AHEAD * 2 environments on, and, AHEAD on, the
-   random stream's words of one about to be dealt (its next episode, or its
-   next hand).  Only the bytes a game reads: Deer Park Euchre's fields are at
-   the front of the struct, then Hucklebuck's, then Buck 'Em's.
-   The streams (2.5 KB each) are too big to stay in any cache in a big batch, so
-   without this a deal waited on memory for each line of words it read, and for
-   each of the 39 lines the stream rewrites when it turns over; at 16,384 tables
-   that made a Hucklebuck step some 20 % slower than at 1,024. */
+   episode's log and the deal's random state of one about to be dealt (its next
+   episode, or its next hand).  Only the bytes a game reads: Deer Park Euchre's
+   fields are at the front of the struct, then Hucklebuck's, then Buck 'Em's. */
 #define AHEAD 6
-/* A Deer Park Euchre batch of at most this many environments is asked for only the random stream's
-   words ahead of a deal, not its states' lines and output rows: what a step touches of it (some
+/* A Deer Park Euchre batch of at most this many environments is asked for only the episode's log
+   ahead of a deal, not its states' lines and output rows: what a step touches of it (some
    400 bytes an environment: 400 KB) stays in a core's L2 cache from one step to the next, where
    the processor's own prefetcher serves the states in order; the prefetches cost some 20 of a
    step's 400 instructions, and at 1,024 tables steps without them took about 5 % less time
-   (interleaved runs on a loaded two-core machine).  The streams (2.5 KB each) never stay: their
-   words are always asked for. */
+   (interleaved runs on a loaded two-core machine). */
 #define NEAR_ENVS 1024
-/* Words of the random stream asked for before a deal: a shuffle of 52 cards reads some 72. */
-#define DEAL_WORDS 112
 #if defined(__GNUC__)
 #define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
 #else
@@ -236,15 +226,33 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
               size_t *bad, int64_t *bad_id, int checked, const hb_rules *given);
 void hb_v_rules(const hb_vec_cfg *cfg, hb_rules rules[4]);
 
-/* hb_vec_mt.c */
-void hb_v_mt_seed(hb_vec_cold *c, uint64_t seed, uint32_t env);
-uint32_t hb_v_mt_next(hb_vec_cold *c);
-void hb_v_mt_shuffle(hb_vec_cold *c, uint8_t *cards, int n);
+/* The deals' random source: the project's splitmix64 (hb_rng_next, hb_eval.c), in line. */
+#define HB_V_GAMMA UINT64_C(0x9E3779B97F4A7C15)
+/* Environment env's deal streams in a batch seeded `seed`: episode k deals from splitmix64 started
+   at output k of splitmix64 started at seed ^ (env * HB_V_DEAL_MIX) (hucklebuck.vector.deal_state). */
+#define HB_V_DEAL_MIX UINT64_C(0xC2B2AE3D27D4EB4F)
+static inline uint64_t hb_v_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+static inline uint64_t hb_v_rng_next(uint64_t *state) { return hb_v_mix(*state += HB_V_GAMMA); }
+static inline uint64_t hb_v_deal_state(uint64_t seed, uint32_t env, uint32_t episode)
+{
+    return hb_v_mix((seed ^ ((uint64_t)env * HB_V_DEAL_MIX)) + ((uint64_t)episode + 1) * HB_V_GAMMA);
+}
+
+/* hb_vec_rng.c: hb_rng_below(state, n) for 1 <= n <= 2**32 (n = 1 draws too: the top bit until
+   it is 0, as Python's random.Random._randbelow does), and the shuffle of hb_rng_shuffle (for
+   i = n-1 .. 1, swap cards[i] with cards[below(i + 1)]): the same draws and order. */
+uint32_t hb_v_below(uint64_t *state, uint32_t n);
+void hb_v_shuffle(uint64_t *state, uint8_t *cards, int n);
 
 /* hb_vec_dp.c: Deer Park Euchre */
 int hb_v_dp_check_cfg(const hb_vec_cfg *cfg);
 int hb_v_dp_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
-void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c);
+void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e);
 void hb_v_dp_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2]);
 /* Apply a legal id; adds the rewards of a finished hand to rew[players]. */
 void hb_v_dp_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, int id, float *rew);
@@ -257,9 +265,9 @@ int hb_v_hb_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
    the set-aside pile and the discards, which only an exchange reads (and then they are checked). */
 int hb_v_hb_check_step(const hb_vec_cfg *cfg, const hb_vec_env *e);
 void hb_v_hb_begin(const hb_vec_cfg *cfg, hb_vec_env *e);
-void hb_v_hb_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c);
+void hb_v_hb_deal(const hb_vec_cfg *cfg, hb_vec_env *e);
 void hb_v_hb_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2]);
-void hb_v_hb_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, hb_vec_cold *c, int id,
+void hb_v_hb_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, int id,
                    float *rew);
 int hb_v_hb_to_act(const hb_vec_env *e);
 int hb_v_hb_fits(const hb_vec_env *e, int n, int id);
@@ -269,9 +277,9 @@ void hb_v_hb_tensor(const hb_vec_cfg *cfg, const hb_vec_env *e, int seat, float 
 int hb_v_be_check_cfg(const hb_vec_cfg *cfg);
 int hb_v_be_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
 void hb_v_be_begin(const hb_vec_cfg *cfg, hb_vec_env *e);
-void hb_v_be_deal(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c);
+void hb_v_be_deal(const hb_vec_cfg *cfg, hb_vec_env *e);
 void hb_v_be_legal(const hb_vec_cfg *cfg, const hb_rules *rules, const hb_vec_env *e, uint64_t legal[2]);
-void hb_v_be_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, hb_vec_cold *c, int id,
+void hb_v_be_apply(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, int id,
                    float *rew);
 int hb_v_be_to_act(const hb_vec_env *e);
 int hb_v_be_fits(const hb_vec_env *e, int n, int id);

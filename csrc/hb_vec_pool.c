@@ -427,13 +427,13 @@ int hb_vec_pool_copy_batch(hb_vec_pool *p, const void *src, void *dst, size_t le
 }
 
 int hb_vec_pool_episode(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                        size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *draws,
+                        size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *start,
                         uint8_t *ids, size_t ids_len, size_t *len)
 {
     int mine, rc;
     if (p == NULL) return HB_E_NULL;
     mine = hb_p_enter(p) == 0;
-    rc = hb_vec_episode(cfg, envs, envs_len, num_envs, i, seed, episode, draws, ids, ids_len, len);
+    rc = hb_vec_episode(cfg, envs, envs_len, num_envs, i, seed, episode, start, ids, ids_len, len);
     if (mine) hb_p_leave(p);
     return rc;
 }

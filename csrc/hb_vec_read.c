@@ -6,7 +6,6 @@
 #include <string.h>
 #include "hb_vec_internal.h"
 
-#define GAMMA UINT64_C(0x9E3779B97F4A7C15)
 #define SAMPLE_MIX UINT64_C(0xD6E8FEB86659FD93)
 
 int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, int seat,
@@ -34,16 +33,8 @@ int hb_vec_tensor(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
     return HB_OK;
 }
 
-/* hb_rng_next and hb_rng_below (hb_eval.c: splitmix64, and the top bits drawn until below n) in
-   line: the same draws, without two calls per environment. */
-static inline uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += GAMMA);
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
+/* hb_rng_below (hb_eval.c: the top bits of splitmix64's outputs, hb_v_rng_next, drawn until below n;
+   n <= 1 draws nothing) in line: the same draws, without two calls per environment. */
 static inline uint64_t rng_below(uint64_t *state, uint64_t n)
 {
     int k;
@@ -55,7 +46,7 @@ static inline uint64_t rng_below(uint64_t *state, uint64_t n)
     for (k = 0, r = n; r; r >>= 1) k++;
 #endif
     do {
-        r = rng_next(state) >> (64 - k);
+        r = hb_v_rng_next(state) >> (64 - k);
     } while (r >= n);
     return r;
 }
@@ -133,14 +124,14 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
 }
 
 int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, size_t i,
-                   uint64_t *seed, uint32_t *episode, uint64_t *draws, uint8_t *ids, size_t ids_len,
+                   uint64_t *seed, uint32_t *episode, uint64_t *start, uint8_t *ids, size_t ids_len,
                    size_t *len)
 {
     const hb_vec_env *e;
     const hb_vec_cold *c;
     int rc = hb_v_check_envs(cfg, envs, envs_len, num_envs);
     if (rc != HB_OK) return rc;
-    if (seed == NULL || episode == NULL || draws == NULL || ids == NULL || len == NULL) return HB_E_NULL;
+    if (seed == NULL || episode == NULL || start == NULL || ids == NULL || len == NULL) return HB_E_NULL;
     if (i >= num_envs) return HB_E_V_INDEX;
     e = (const hb_vec_env *)envs + i;
     c = hb_v_cold_const(envs, num_envs, i);
@@ -152,7 +143,7 @@ int hb_vec_episode(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, siz
     *len = (size_t)c->log_len + e->hand_len;
     *seed = e->seed;
     *episode = e->episode;
-    *draws = c->episode_draws;
+    *start = hb_v_deal_state(e->seed, e->env, e->episode);
     return HB_OK;
 }
 

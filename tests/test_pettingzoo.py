@@ -156,13 +156,13 @@ def test_progress_and_hand_rewards_of_the_batched_lane_and_pettingzoo_agree() ->
     """The same Deer Park game, with the same ids, pays the same rewards at every step in
     both interfaces (the lane in float32)."""
     from hucklebuck.games import DeerParkGame
-    from hucklebuck.vector import VectorGame, env_seed
+    from hucklebuck.vector import VectorGame
 
     for mode in ("progress", "hand"):
         vg = VectorGame("deerpark", 4, 1, seed=0, hands=None, reward=mode)
         e = env("deerpark", players=4, reward=mode)  # type: ignore[arg-type]
         e.reset(seed=0)
-        e.game = DeerParkGame(4, seed=env_seed(0, 0))  # the lane's first game, in the environment
+        e.game = DeerParkGame(4, rng=vg.stream(0))  # the lane's first game, in the environment
         e.agent_selection = e.possible_agents[e.game.to_act]
         paid = 0
         for k in range(5000):

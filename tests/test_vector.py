@@ -14,10 +14,11 @@ from thorough_kit import examples
 import hucklebuck
 from hucklebuck import backend
 from hucklebuck.errors import OptionsError
+from hucklebuck.evaluate import SplitMix64
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
 from hucklebuck.games.base import Phase
 from hucklebuck.games.engine import TrickGame
-from hucklebuck.vector import VectorGame, env_seed
+from hucklebuck.vector import VectorGame, deal_state, env_seed
 
 # episodes of K hands warn (RewardWarning) that they do not teach winning; these tests cut them on purpose
 pytestmark = pytest.mark.filterwarnings("ignore::hucklebuck.vector.RewardWarning")
@@ -89,7 +90,7 @@ class Reference:
         self.cls, self.players, self.options, self.hands = CLASSES[game], players, options, hands
         self.reward = reward
         self.seed, self.kind = seed, CLASSES[game].kind
-        self.rngs = [random.Random(env_seed(seed, i)) for i in range(n)]  # one stream per environment
+        self.eps = [0] * n  # each episode deals from a splitmix64 stream of its own
         self.games = [self.new(i) for i in range(n)]
         self.done = [0] * n
         self.term = [0] * n
@@ -99,7 +100,8 @@ class Reference:
             self.settle(i)
 
     def new(self, i: int) -> TrickGame[Any, Any]:
-        return self.cls(self.players, options=self.options, rng=self.rngs[i])
+        rng = SplitMix64(deal_state(self.seed, i, self.eps[i]))
+        return self.cls(self.players, options=self.options, rng=rng)
 
     def settle(self, i: int) -> None:
         g = self.games[i]
@@ -129,6 +131,7 @@ class Reference:
             if self.term[i] or self.trunc[i]:
                 self.term[i] = self.trunc[i] = 0
                 self.done[i] = 0
+                self.eps[i] += 1
                 self.games[i] = self.new(i)
             else:
                 self.games[i].apply_id(a)
@@ -283,11 +286,11 @@ def test_hypothesis_differential(data: st.DataObject) -> None:
     run_differential(game, players, options, data.draw(st.integers(1, 3)), seed, hands, 40, seed % 1000)
 
 
-def test_episode_zero_is_the_seeded_game_and_auto_reset_goes_on_with_its_stream() -> None:
+def test_each_episode_deals_from_its_own_splitmix64_stream() -> None:
     vg = VectorGame("deerpark", 4, 2, seed=5, hands=1)
-    assert vg.game(1).to_dict() == DeerParkGame(4, seed=env_seed(5, 1)).to_dict()
-    rng = random.Random(env_seed(5, 0))
-    ref = DeerParkGame(4, rng=rng)
+    assert vg.game(1).to_dict() == DeerParkGame(4, rng=SplitMix64(deal_state(5, 1, 0))).to_dict()
+    assert deal_state(5, 1, 0) == SplitMix64(env_seed(5, 1)).next_u64()  # output k of the table's seed stream
+    ref = DeerParkGame(4, rng=SplitMix64(deal_state(5, 0, 0)))
     seen = 0
     for k in range(300):
         acts = vg.sample_legal(k)
@@ -295,12 +298,13 @@ def test_episode_zero_is_the_seeded_game_and_auto_reset_goes_on_with_its_stream(
             ref.apply_id(acts[0])
         assert not vg.terminated[0]
         vg.step(acts)
-        if not vg.truncated[0] and ref.phase in DONE:  # auto-reset: the same stream goes on
+        if not vg.truncated[0] and ref.phase in DONE:  # auto-reset: the next episode's own stream
             seen += 1
-            ref = DeerParkGame(4, rng=rng)
+            ref = DeerParkGame(4, rng=SplitMix64(deal_state(5, 0, seen)))
             assert vg.episodes[0] == seen
         assert vg.game(0).to_dict() == ref.to_dict()
     assert seen >= 3
+    assert vg.stream(0).getstate() == ("splitmix64", deal_state(5, 0, seen))
     fresh = DeerParkGame(4, rng=vg.stream(0))
     assert fresh.to_dict()["hands"][0]["deal"] == vg.game(0).to_dict()["hands"][0]["deal"]
 
@@ -310,11 +314,9 @@ def test_reset_without_seed_goes_on_and_with_seed_starts_over(game: str) -> None
     cls = CLASSES[game]
     vg = VectorGame(game, 4, 2, seed=9, hands=1)
     first = vg.game(1).to_dict()
-    rng = random.Random(env_seed(9, 1))
-    cls(4, rng=rng)
     vg.reset()
     assert vg.episodes == (1, 1)
-    assert vg.game(1).to_dict() == cls(4, rng=rng).to_dict()
+    assert vg.game(1).to_dict() == cls(4, rng=SplitMix64(deal_state(9, 1, 1))).to_dict()
     vg.reset(9)
     assert vg.episodes == (0, 0) and vg.game(1).to_dict() == first
 

@@ -151,15 +151,18 @@ def test_hands_past_32_bits_is_our_error_and_the_largest_count_works() -> None:
     assert vg.hands == 2**31 - 1
 
 
-def test_the_module_docs_give_the_seed_formula_env_seed_computes() -> None:
+def test_the_module_docs_give_the_seed_formulas_env_seed_and_deal_state_compute() -> None:
     import hucklebuck.vector as vector
-    from hucklebuck.vector import env_seed
+    from hucklebuck.evaluate import SplitMix64
+    from hucklebuck.vector import deal_state, env_seed
 
     doc = " ".join((vector.__doc__ or "").split())
-    assert "env_seed(s, i) = (s << 32) | i" in doc
-    assert "env_seed(s, i, e)" not in doc
+    assert "env_seed(s, i) = (s ^ (i * 0xC2B2AE3D27D4EB4F)) mod 2**64" in doc
+    assert "SplitMix64(deal_state(s, i, k))" in doc and "output ``k`` of splitmix64 started at" in doc
     s, i = 0xDEADBEEF12345678, 77
-    assert env_seed(s, i) == (s << 32) | i
+    assert env_seed(s, i) == (s ^ (i * 0xC2B2AE3D27D4EB4F)) % 2**64
+    outputs = SplitMix64(env_seed(s, i))
+    assert [deal_state(s, i, k) for k in range(4)] == [outputs.next_u64() for _ in range(4)]
 
 
 TYPED = """\

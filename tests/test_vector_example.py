@@ -21,7 +21,7 @@ def test_example_trains_a_policy_that_beats_random_play() -> None:
     pytest.importorskip("numpy")
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     run = subprocess.run(
-        [sys.executable, str(EXAMPLE), "--steps", "600", "--envs", "64", "--games", "80"],
+        [sys.executable, str(EXAMPLE), "--steps", "1000", "--envs", "64", "--games", "80"],
         capture_output=True,
         text=True,
         env=env,

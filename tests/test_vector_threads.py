@@ -258,7 +258,7 @@ def _huge_pages_offered() -> bool:
 def test_a_batch_of_huge_pages_steps_as_a_small_one_and_is_backed_by_them() -> None:
     """A batch of 2 MiB or more lives in its own mapping aligned to a huge page (asked to be
     backed by huge pages); its tables play exactly as the same tables of a small batch."""
-    big, small = (VectorGame("hucklebuck", 4, n, seed=11, hands=3, threads=2) for n in (700, 40))
+    big, small = (VectorGame("hucklebuck", 4, n, seed=11, hands=3, threads=2) for n in (1200, 40))
     if big.lane != "c":
         pytest.skip("no C core here: the Python lane keeps game objects, not one block of memory")
     lane: Any = big._lane
@@ -272,7 +272,7 @@ def test_a_batch_of_huge_pages_steps_as_a_small_one_and_is_backed_by_them() -> N
         assert big.legal_mask.tobytes()[: 40 * big.num_distinct_actions] == small.legal_mask.tobytes()
         assert big.rewards.tobytes()[: 40 * 4 * big.players] == small.rewards.tobytes()
     twin = big.copy()  # a copy gets a mapping of its own, with the same tables
-    assert twin.game(699).to_dict() == big.game(699).to_dict()
+    assert twin.game(1199).to_dict() == big.game(1199).to_dict()
     if sys.platform.startswith("linux") and _huge_pages_offered():
         with open("/proc/self/smaps", encoding="ascii") as f:
             huge = sum(int(line.split()[1]) for line in f if line.startswith("AnonHugePages:"))

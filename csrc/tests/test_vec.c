@@ -21,75 +21,8 @@
 #else
 #define HAVE_POSIX 0
 #endif
-#include "hb_core.h"
-#include "hb_vec.h"
-#include "hb_vec_internal.h" /* the struct: one test corrupts chosen fields */
+#include "vec_kit.h"
 
-static int failures = 0;
-#define CHECK(cond) do { if (!(cond)) { failures++; \
-    fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
-
-static uint64_t rng_next(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-typedef struct {
-    hb_vec_cfg cfg;
-    size_t n, bytes;
-    unsigned char *envs;
-    int16_t *cp;
-    uint8_t *mask, *term, *trunc;
-    float *rew, *tensor;
-    int32_t *acts;
-    hb_vec_io io;
-} batch;
-
-static int make(batch *b, int game, int players, int flags, int lock_at, int hands, int reward, size_t n,
-                int64_t pot_limit)
-{
-    memset(b, 0, sizeof(*b));
-    b->cfg.pot_limit = pot_limit;
-    b->cfg.game = game;
-    b->cfg.players = players;
-    b->cfg.flags = flags;
-    b->cfg.lock_at = lock_at;
-    b->cfg.hands = hands;
-    b->cfg.reward = reward;
-    if (hb_vec_config(&b->cfg) != HB_OK) return 0;
-    b->n = n;
-    b->bytes = n * hb_vec_env_size();
-    b->envs = calloc(1, b->bytes);
-    b->cp = calloc(n, sizeof(int16_t));
-    b->mask = calloc(n * (size_t)b->cfg.actions, 1);
-    b->term = calloc(n, 1);
-    b->trunc = calloc(n, 1);
-    b->rew = calloc(n * (size_t)players, sizeof(float));
-    b->tensor = calloc(n * (size_t)b->cfg.tensor, sizeof(float));
-    b->acts = calloc(n, sizeof(int32_t));
-    if (!b->envs || !b->cp || !b->mask || !b->term || !b->trunc || !b->rew || !b->tensor || !b->acts) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    b->io.current_player = b->cp;
-    b->io.legal_mask = b->mask;
-    b->io.rewards = b->rew;
-    b->io.terminated = b->term;
-    b->io.truncated = b->trunc;
-    b->io.cp_len = n;
-    b->io.mask_len = n * (size_t)b->cfg.actions;
-    b->io.rewards_len = n * (size_t)players;
-    b->io.term_len = n;
-    b->io.trunc_len = n;
-    return 1;
-}
-
-static void release(batch *b)
-{
-    free(b->envs); free(b->cp); free(b->mask); free(b->term); free(b->trunc); free(b->rew); free(b->tensor); free(b->acts);
-}
 
 /* Invariants of one batch's outputs. */
 static void check_outputs(const batch *b)
@@ -511,96 +444,6 @@ static void pools(uint64_t *s, int forked)
     free(acts2);
 }
 
-static void mt_known(void)
-{
-    /* random.Random(0).getrandbits(32) five times, and random.Random((3 << 32) | 7) */
-    uint32_t out[5];
-    CHECK(hb_vec_mt_fill(0, 0, out, 5) == HB_OK);
-    CHECK(out[0] == 3626764237u && out[1] == 1654615998u && out[4] == 1806341205u);
-    CHECK(hb_vec_mt_fill(0, 0, NULL, 1) == HB_E_NULL);
-    /* past several renewals of the state (624 words each; renewed one word at a time here):
-       random.Random(0) outputs 623, 624, 1247, 1248 and 1999, and random.Random((3 << 32) | 7)'s
-       0, 1871 and 1999 */
-    {
-        static uint32_t many[2000];
-        CHECK(hb_vec_mt_fill(0, 0, many, 2000) == HB_OK);
-        CHECK(many[623] == 2390040247u && many[624] == 2229104038u && many[1247] == 577331751u);
-        CHECK(many[1248] == 2465233080u && many[1999] == 3908016617u);
-        CHECK(hb_vec_mt_fill(3, 7, many, 2000) == HB_OK);
-        CHECK(many[0] == 4196490768u && many[1871] == 237274891u && many[1999] == 2872023857u);
-    }
-    CHECK(hb_vec_version() == HB_VEC_VERSION);
-}
-
-/* A Deer Park Euchre step checks the fields its phase reads (hb_v_dp_check_step), not the whole
-   state: in the play, scores out of range stop a step only at the hand's last card (the one that
-   reads them); a check
-   of the batch (hb_vec_check) refuses both everywhere.  A trick card, the trick's length, trump or
-   the leader out of range stops the step at that environment, which it leaves as it was. */
-static void deerpark_step_reads(void)
-{
-    batch b;
-    uint64_t s = 4242;
-    size_t i, bad = 0;
-    int64_t bad_id = 0;
-    int k, v, seen_mid = 0, seen_last = 0;
-    unsigned char *copy, *orig;
-    if (!make(&b, HB_GAME_DEERPARK, 4, 0, 35, 1, 0, 16, 0)) {
-        CHECK(0);
-        return;
-    }
-    copy = malloc(b.bytes);
-    orig = malloc(b.bytes);
-    if (!copy || !orig) exit(2);
-    CHECK(hb_vec_reset(&b.cfg, b.envs, b.bytes, b.n, &b.io, 5, 1, 0, b.n) == HB_OK);
-    for (k = 0; k < 3000 && !(seen_mid && seen_last); k++) {
-        hb_vec_env *all = (hb_vec_env *)b.envs;
-        CHECK(hb_vec_sample(&b.cfg, b.envs, b.bytes, b.n, rng_next(&s), b.acts, b.n, 0, b.n) == HB_OK);
-        for (i = 0; i < b.n; i++) {
-            hb_vec_env *e = &all[i];
-            int last, rc;
-            if (e->term || e->phase != HB_PH_PLAY || e->tlen == 0) continue;
-            last = e->tricks == 4 && e->tlen == 3;
-            if ((last && seen_last) || (!last && seen_mid)) continue;
-            memcpy(orig, b.envs, b.bytes);
-            e->scores[2] = 1 << 30;  /* a score the hand's score would overflow */
-            memcpy(copy, b.envs, b.bytes);
-            rc = hb_vec_check(&b.cfg, b.envs, b.bytes, b.n, b.acts, 4, 1, b.n, &bad, &bad_id);
-            CHECK(rc == HB_E_V_STATE && bad == i);
-            rc = hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id);
-            if (last) {
-                CHECK(rc == HB_E_V_STATE && bad == i);
-                CHECK(memcmp(copy + i * sizeof(hb_vec_env), b.envs + i * sizeof(hb_vec_env), sizeof(hb_vec_env)) == 0);
-                seen_last = 1;
-            } else {
-                CHECK(rc == HB_OK);
-                seen_mid = 1;
-                /* what the play reads, each refused by the step itself, nothing changed */
-                for (v = 0; v < 4; v++) {
-                    memcpy(b.envs, orig, b.bytes);
-                    e = &((hb_vec_env *)b.envs)[i];
-                    if (v == 0) e->trick[0] = 52;
-                    if (v == 1) e->tlen = 4;
-                    if (v == 2) e->trump = 4;
-                    if (v == 3) e->leader = 9;
-                    memcpy(copy, b.envs, b.bytes);
-                    rc = hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id);
-                    CHECK(rc == HB_E_V_STATE && bad == i);
-                    CHECK(memcmp(copy + i * sizeof(hb_vec_env), b.envs + i * sizeof(hb_vec_env), sizeof(hb_vec_env))
-                          == 0);
-                }
-            }
-            memcpy(b.envs, orig, b.bytes);
-            break;
-        }
-        CHECK(hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id) == HB_OK);
-    }
-    CHECK(seen_mid && seen_last);
-    free(copy);
-    free(orig);
-    release(&b);
-}
-
 int main(void)
 {
     uint64_t s = 12345;
@@ -609,10 +452,8 @@ int main(void)
     clock_t start = clock();
     int rounds = 0;
     if (env) limit = atof(env);
-    mt_known();
     buckem_refusals();
     hucklebuck_piles();
-    deerpark_step_reads();
     do {
         play(&s);
         pools(&s, rounds == 0);

@@ -408,17 +408,30 @@ def check_exact_cards(parts: Sequence[tuple[str, Sequence[Card]]], expected: Car
 
 
 def rng_to_json(rng: random.Random) -> dict[str, Any]:
-    """The state of a :class:`random.Random` as JSON-safe data."""
+    """The state of a :class:`random.Random` as JSON-safe data (of a
+    :class:`~hucklebuck.evaluate.SplitMix64`, as the batched lane's games deal from: its state)."""
+    from .._core._py_eval import SplitMix64
+
+    if isinstance(rng, SplitMix64):
+        return {"splitmix64": rng.getstate()[1]}
     version, internal, gauss = rng.getstate()
     return {"version": version, "state": list(internal), "gauss": gauss}
 
 
 def rng_from_json(data: object) -> random.Random:
-    """Rebuild a :class:`random.Random` from :func:`rng_to_json` output."""
+    """Rebuild a :class:`random.Random` (or a :class:`~hucklebuck.evaluate.SplitMix64`) from
+    :func:`rng_to_json` output."""
     rng = random.Random()
     try:
         if not isinstance(data, dict):
             raise TypeError("expected an object")
+        if "splitmix64" in data:
+            from .._core._py_eval import SplitMix64
+
+            state = data["splitmix64"]
+            if type(state) is not int or not 0 <= state < 1 << 64:
+                raise ValueError("'splitmix64' must be an integer 0..2**64-1")
+            return SplitMix64(state)
         words = data["state"]
         # Mersenne Twister: 624 words of 32 bits and a position 0..624 (Python would
         # silently truncate a wider word, or overflow on one past 64 bits).

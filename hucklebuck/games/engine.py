@@ -14,6 +14,7 @@ A game class supplies its phases, its legal actions and its scoring.
 from __future__ import annotations
 
 import abc
+import copy
 import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -227,7 +228,7 @@ class TrickGame(AgentAPI, ShownGame, SavedGame, abc.ABC, Generic[D, OptT]):
     def _rng(self) -> random.Random:
         """The game's random source, copied first if a :meth:`copy` shares it."""
         if self._rng_shared:
-            rng = random.Random()
+            rng = random.Random() if type(self._rng_obj) is random.Random else copy.copy(self._rng_obj)
             rng.setstate(self._rng_obj.getstate())
             self._rng_obj = rng
             self._rng_shared = False

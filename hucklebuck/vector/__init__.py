@@ -29,19 +29,22 @@ GIL); elsewhere, and for any game and options the state machine does not cover
 (:attr:`VectorGame.lane` says which), the environments are ordinary game
 objects.  Both give identical buffers for the same seed.
 
-Seeds.  Environment ``i`` of a batch seeded ``s`` deals every episode from one
-:class:`random.Random` stream seeded ``env_seed(s, i) = (s << 32) | i``: its
-episode 0 is exactly ``GameClass(players, options=options, seed=env_seed(s, i))``
-driven by the same ids, and each later episode is ``GameClass(players,
-options=options, rng=rng)`` with that stream going on where the previous
-episode's deals left it (:meth:`~VectorGame.stream` gives it as it was at the
-episode's first deal).  Episodes count from 0 at each seeded
+Seeds.  Every deal draws from the project's specified random source,
+splitmix64 (:class:`hucklebuck.evaluate.SplitMix64`, the one the simulations
+and searches use), so each episode's cards are a pure function of the batch
+seed, the environment and the episode.  Episode ``k`` of environment ``i`` in
+a batch seeded ``s`` deals every hand (and every re-formed stock) from
+``SplitMix64(deal_state(s, i, k))``: output ``k`` of splitmix64 started at
+``env_seed(s, i) = (s ^ (i * 0xC2B2AE3D27D4EB4F)) mod 2**64``.  It is exactly
+``GameClass(players, options=options, rng=SplitMix64(deal_state(s, i, k)))``
+driven by the same ids (:meth:`~VectorGame.stream` gives that random source,
+:meth:`~VectorGame.game` the game).  Episodes count from 0 at each seeded
 :meth:`~VectorGame.reset`, and an environment whose episode ended is dealt its
 next episode at the following step (auto-reset).
 """
 
-from ._common import MAX_ENVS, env_seed
+from ._common import MAX_ENVS, deal_state, env_seed
 from ._rewards import RewardWarning
 from ._vector import VectorGame
 
-__all__ = ["MAX_ENVS", "RewardWarning", "VectorGame", "env_seed"]
+__all__ = ["MAX_ENVS", "RewardWarning", "VectorGame", "deal_state", "env_seed"]

@@ -10,11 +10,11 @@ provably keep every chip count within the state machine's 64-bit integers
 from __future__ import annotations
 
 import mmap
-import random
 import weakref
 from array import array
 from typing import TYPE_CHECKING, Any, Final
 
+from .._core._py_eval import SplitMix64
 from .._fast import compiled
 from ..errors import ActionParseError, CoreInputError, HucklebuckError, IllegalAction
 from ..games import (
@@ -31,14 +31,14 @@ from ..games.deerpark import DeerParkTieBreak, EightPlayerTurnup, FirstLead
 from ..games.engine import TrickGame
 from ..games.hucklebuck import AllPass, ExchangeOrder, InTheHoleReset, LoneMoonBidder, MoonAtZero, TieBreak
 from ..packs import GameKind
-from ._common import Buffers, Lane, advance, env_seed
+from ._common import Buffers, Lane
 
 if TYPE_CHECKING:
     from .._hbcall import VecCalls
 
 __all__ = ["VERSION", "CLane", "buckem_chips_fit", "covers"]
 
-VERSION: Final = 7
+VERSION: Final = 8
 """The interface version of ``csrc/hb_vec.h`` this module speaks."""
 
 try:
@@ -390,10 +390,10 @@ class CLane(Lane):
     def _episode(self, i: int) -> tuple[int, int, int, bytes]:
         seed = _ffi.new("uint64_t *")
         episode = _ffi.new("uint32_t *")
-        draws = _ffi.new("uint64_t *")
+        start = _ffi.new("uint64_t *")
         ids = _ffi.new("uint8_t[]", 2048)
         length = _ffi.new("size_t *")
-        args = (self.cfg, self.envs, self.env_bytes, self.n, i, seed, episode, draws, ids, 2048, length)
+        args = (self.cfg, self.envs, self.env_bytes, self.n, i, seed, episode, start, ids, 2048, length)
         rc = int(_lib.hb_vec_pool_episode(self.pool, *args))  # between calls, never during one
         if rc == -47:
             raise HucklebuckError(
@@ -401,7 +401,7 @@ class CLane(Lane):
                 "be rebuilt as a game object; use hands=K to keep episodes short, or the Python core"
             )
         _check(rc)
-        return int(seed[0]), int(episode[0]), int(draws[0]), bytes(_ffi.buffer(ids, int(length[0])))
+        return int(seed[0]), int(episode[0]), int(start[0]), bytes(_ffi.buffer(ids, int(length[0])))
 
     def episodes(self) -> list[int]:
         out = array("I", bytes(4 * self.n))  # one call for the whole batch
@@ -417,13 +417,12 @@ class CLane(Lane):
         _check(int(rc))
         return bytes(out)
 
-    def stream(self, i: int) -> random.Random:
-        seed, _, draws, _ = self._episode(i)
-        return advance(random.Random(env_seed(seed, i)), draws)
+    def stream(self, i: int) -> SplitMix64:
+        return SplitMix64(self._episode(i)[2])
 
     def game(self, i: int) -> TrickGame[Any, Any]:
-        seed, _, draws, ids = self._episode(i)
-        rng = advance(random.Random(env_seed(seed, i)), draws)
+        _, _, start, ids = self._episode(i)
+        rng = SplitMix64(start)
         g: TrickGame[Any, Any]
         if isinstance(self.options, HucklebuckOptions):
             g = HucklebuckGame(self.players, options=self.options, rng=rng)

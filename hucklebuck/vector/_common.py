@@ -4,49 +4,48 @@ derivation, argument checks, the buffers and the lane interface."""
 from __future__ import annotations
 
 import abc
-import random
 from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from .._core._py_eval import GAMMA, SplitMix64, _mix
 from ..errors import ActionParseError, OptionsError, SeatError
 
 if TYPE_CHECKING:
     from .._hbcall import VecCalls
     from ..games.engine import TrickGame
 
-__all__ = ["MAX_ENVS", "Buffers", "Lane", "advance", "env_seed", "read_actions", "sample_seed_state"]
+__all__ = ["MAX_ENVS", "Buffers", "Lane", "deal_state", "env_seed", "read_actions", "sample_seed_state"]
 
 MAX_ENVS: Final = 1 << 20
 """The most environments one :class:`VectorGame` holds (1,048,576)."""
 M64: Final = (1 << 64) - 1
 _INT_FORMATS: Final = frozenset("bBhHiIlLqQnN")
+DEAL_MIX: Final = 0xC2B2AE3D27D4EB4F
+"""Environment ``env``'s deals start from ``(seed ^ (env * DEAL_MIX)) mod 2**64`` (:func:`env_seed`)."""
 SAMPLE_MIX: Final = 0xD6E8FEB86659FD93
 """``sample_legal(seed)``: environment ``i`` draws from splitmix64 started at
 ``(seed ^ (i * SAMPLE_MIX)) mod 2**64``."""
 
 
 def env_seed(seed: int, env: int) -> int:
-    """The seed of environment ``env``'s random stream in a batch seeded ``seed``:
-    ``(seed << 32) | env``.
+    """The seed of environment ``env``'s deals in a batch seeded ``seed``:
+    ``(seed ^ (env * DEAL_MIX)) mod 2**64``, with ``DEAL_MIX = 0xC2B2AE3D27D4EB4F``.
 
-    Episode 0 of the environment is exactly ``GameClass(players, options=options,
-    seed=env_seed(seed, env))`` driven by the same action ids; each later episode
-    is ``GameClass(players, options=options, rng=rng)`` with the same
-    :class:`random.Random` ``rng`` going on where the previous episode's deals
-    left it (see :meth:`~hucklebuck.vector.VectorGame.stream`).
+    Episode ``k`` of the environment deals from its own splitmix64 stream, started
+    at output ``k`` of splitmix64 started at this seed (:func:`deal_state`).
     """
-    return (seed << 32) | env
+    return (seed ^ (env * DEAL_MIX)) & M64
 
 
-def advance(rng: random.Random, draws: int) -> random.Random:
-    """``rng`` moved on by ``draws`` 32-bit outputs (in large steps, at C speed)."""
-    step = 1 << 16
-    while draws > 0:
-        k = min(step, draws)
-        rng.getrandbits(32 * k)
-        draws -= k
-    return rng
+def deal_state(seed: int, env: int, episode: int) -> int:
+    """The splitmix64 state episode ``episode`` of environment ``env`` (in a batch
+    seeded ``seed``) deals from: output ``episode`` of splitmix64 started at
+    :func:`env_seed`.  ``GameClass(players, options=options,
+    rng=SplitMix64(deal_state(seed, env, episode)))`` driven by the episode's ids is
+    the episode (:class:`~hucklebuck.evaluate.SplitMix64`; see
+    :meth:`~hucklebuck.vector.VectorGame.stream`)."""
+    return _mix((env_seed(seed, env) + (episode + 1) * GAMMA) & M64)
 
 
 def sample_seed_state(seed: int, env: int) -> int:
@@ -209,7 +208,7 @@ class Lane(abc.ABC):
         """Each environment's winning seats as bits (seat s: bit s) while its game is over, else 0."""
 
     @abc.abstractmethod
-    def stream(self, i: int) -> random.Random:
+    def stream(self, i: int) -> SplitMix64:
         """The random source environment ``i``'s current episode started from."""
 
     @abc.abstractmethod

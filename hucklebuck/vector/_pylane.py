@@ -3,17 +3,16 @@ per environment (the engine itself, so it is the C lane's exact twin)."""
 
 from __future__ import annotations
 
-import random
 from array import array
 from collections.abc import Callable
 from typing import Any, Final
 
-from .._core._py_eval import GAMMA, M64, _mix
+from .._core._py_eval import GAMMA, M64, SplitMix64, _mix
 from ..errors import ActionParseError, IllegalAction
 from ..games.base import Phase
 from ..games.engine import TrickGame
 from ..packs import GameKind
-from ._common import Buffers, Lane, env_seed, sample_seed_state
+from ._common import Buffers, Lane, deal_state, sample_seed_state
 from ._rewards import progress_rewards
 
 __all__ = ["PythonLane"]
@@ -32,6 +31,16 @@ def _below(state: int, n: int) -> int:
         r = _mix(state) >> shift
         if r < n:
             return r
+
+
+def _copy_game(game: TrickGame[Any, Any]) -> TrickGame[Any, Any]:
+    """``game.copy()``, each of the two games then holding a :class:`SplitMix64` of its own in the
+    same state (a copy shares its random source until one deals, and the engine would then take the
+    source's state as a :class:`random.Random`'s)."""
+    new = game.copy()
+    for g in (game, new):
+        g._rng = SplitMix64(g.__dict__["_rng_obj"].getstate()[1])
+    return new
 
 
 class PythonLane(Lane):
@@ -63,21 +72,20 @@ class PythonLane(Lane):
         self.zero_rewards = bytes(4 * buffers.players)
 
     # ----------------------------------------------------------------- set-up
-    def _new_game(self, i: int, rng: random.Random) -> TrickGame[Any, Any]:
-        self.starts[i] = rng.getstate()
-        return self.cls(self.players, options=self.options, rng=rng)
+    def _new_game(self, i: int) -> TrickGame[Any, Any]:
+        """Environment ``i``'s episode ``self.eps[i]``, dealt from its own stream."""
+        start = self.starts[i] = deal_state(self.seed, i, self.eps[i])
+        return self.cls(self.players, options=self.options, rng=SplitMix64(start))
 
     def reset(self, seed: int, fresh: bool) -> None:
         n = self.buf.n
         if fresh:
             self.seed = seed
-            rngs = [random.Random(env_seed(seed, i)) for i in range(n)]
             self.eps = [0] * n
         else:
-            rngs = [g._rng for g in self.games]
             self.eps = [e + 1 for e in self.eps]
         self.done = [0] * n
-        self.games = [self._new_game(i, rngs[i]) for i in range(n)]
+        self.games = [self._new_game(i) for i in range(n)]
         self.buf.rewards[:] = bytes(len(self.buf.rewards))
         self.buf.term[:] = bytes(n)
         self.buf.trunc[:] = bytes(n)
@@ -96,16 +104,14 @@ class PythonLane(Lane):
                     out[i] |= 1 << s
         return bytes(out)
 
-    def stream(self, i: int) -> random.Random:
-        rng = random.Random()
-        rng.setstate(self.starts[i])
-        return rng
+    def stream(self, i: int) -> SplitMix64:
+        return SplitMix64(self.starts[i])
 
     def copy(self, buffers: Buffers) -> PythonLane:
         new = object.__new__(PythonLane)
         new.__dict__.update(self.__dict__)
         new.buf = buffers
-        new.games = [g.copy() for g in self.games]
+        new.games = [_copy_game(g) for g in self.games]
         new.eps = self.eps[:]
         new.starts = self.starts[:]
         new.legal = self.legal[:]
@@ -183,7 +189,7 @@ class PythonLane(Lane):
                 term[i] = trunc[i] = 0
                 self.eps[i] += 1
                 self.done[i] = 0
-                game = games[i] = self._new_game(i, games[i]._rng)
+                game = games[i] = self._new_game(i)
             else:
                 game = games[i]
                 game.apply_id(k)
@@ -193,7 +199,7 @@ class PythonLane(Lane):
     def _describe(self, i: int, k: int) -> str:
         game = self.games[i]
         try:
-            game.copy().apply_id(k)
+            _copy_game(game).apply_id(k)
         except IllegalAction as exc:
             return str(exc)
         return "refused"  # pragma: no cover - the mask and the game agree

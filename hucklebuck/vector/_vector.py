@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import secrets
 import threading
 from array import array
@@ -10,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any, Final, Generic, Literal, TypeVar, cast, overload
 
 from .._core import backend
+from .._core._py_eval import SplitMix64
 from ..errors import OptionsError
 from ..games import (
     BuckEmGame,
@@ -189,9 +189,10 @@ class VectorGame(Generic[G]):
     def reset(self, seed: int | None = None) -> None:
         """Deal every environment afresh.
 
-        With ``seed``, every environment's random stream starts again from that
-        seed (episode 0); without, each environment deals its next episode from
-        its own stream, as an auto-reset does.
+        With ``seed``, every environment starts again from that seed (episode 0);
+        without, each environment deals its next episode, as an auto-reset does
+        (episode ``k`` of environment ``i`` deals from
+        :func:`~hucklebuck.vector.deal_state` ``(seed, i, k)``).
         """
         seed = check_seed(seed)
         with self._lock:
@@ -329,9 +330,10 @@ class VectorGame(Generic[G]):
         with self._lock:
             return cast(G, self._lane.game(i))
 
-    def stream(self, i: int) -> random.Random:
-        """A new :class:`random.Random` in the state environment ``i``'s stream was in
-        just before its current episode's first deal:
+    def stream(self, i: int) -> SplitMix64:
+        """A new :class:`~hucklebuck.evaluate.SplitMix64` (a :class:`random.Random`) in the
+        state environment ``i``'s current episode started from (its ``getstate()[1]`` is
+        :func:`~hucklebuck.vector.deal_state` ``(seed, i, episode)``):
         ``GameClass(players, options=options, rng=vg.stream(i))`` driven by the ids
         applied since is :meth:`game` ``(i)``."""
         check_count("the environment index", i, 0, self._n - 1)
