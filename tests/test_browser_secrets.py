@@ -28,7 +28,7 @@ HEADERS = {
 }
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")  # one Chromium for the module; each test opens its own contexts
 def browser() -> Iterator[Any]:
     pytest.importorskip("playwright")
     from playwright.sync_api import sync_playwright
