@@ -41,7 +41,8 @@ async def _play(name: str, players: int, steps: int, check: Any, seed: int) -> T
     manager = TableManager(config, _Flaky(":memory:"))
     manager.start()
     rng = random.Random(seed)
-    body = {"game": name, "players": players, "seats": [{"kind": "human", "name": f"P{i}"} for i in range(players)]}
+    seats = [{"kind": "human", "name": f"P{i}"} for i in range(players)]
+    body = {"game": name, "players": players, "seats": seats}
     table, _tokens = manager.create(read_table_request(body, 24))
     conns = [Recorder(i) for i in range(players)]
     for c in conns:
