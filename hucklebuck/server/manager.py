@@ -167,6 +167,7 @@ class TableManager:
         if spec is None:
             raise ValueError(f"unknown game {data.get('game')!r}")
         game = spec.game_type.from_dict(data)  # replays and checks every step
+        base = game.copy()  # (kept as the stored form's game)
         replay_moves(game, row.moves)  # the moves (and deals) made after the snapshot
         seats = [
             Seat(
@@ -181,7 +182,7 @@ class TableManager:
         if not isinstance(fields, dict):
             raise ValueError("the table's fields are not an object")
         table = ServerTable(self, row.id, spec, game, seats, int(row.seq), fields)
-        table.stored = Stored.of(row)
+        table.stored = Stored(base, row.moves, table.seq)
         self._check_policies(table)
         return table
 
@@ -248,9 +249,8 @@ class TableManager:
         if request.spec.kind is GameKind.BUCKEM:
             fields["hands"] = request.hands or self.config.buckem_hands
         table = ServerTable(self, table_id, request.spec, game, seats, 0, fields)
-        row = table.snapshot()
-        self.store.commit([row], [])  # seq 0: stored before anyone hears of it
-        table.stored = Stored.of(row)
+        self.store.commit([table.snapshot()], [])  # seq 0: stored before anyone hears of it
+        table.stored = Stored(game.copy(), (), 0)
         self.tables[table_id] = table
         for i, seat in enumerate(table.seats):  # as after a restart: a seat nobody opens is taken over
             if seat.kind == "human":

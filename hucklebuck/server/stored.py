@@ -3,33 +3,33 @@
 Before each change the server used to copy the whole game (its histories one level deep), in
 case the batch holding the change could not be stored and the table had to be put back.  That
 copy was one of the larger costs of a change, and it is almost never used.  The table keeps
-instead what the store holds of it, the engine's save text at its last whole-table row and the
-moves stored since (:class:`Stored`), updated after each commit.  When the table is still at
-that state, an undo point just notes it (:class:`StoredPoint`); putting the table back rebuilds
-the game from the stored form, as a restart would (:func:`rebuild`).  Only then is the cost paid.
+instead what the store holds of it: the game as at its last whole-table row (a copy, made at
+those rarer changes) and the moves stored since (:class:`Stored`), updated after each commit.
+When the table is at that state, an undo point just notes it (:class:`StoredPoint`); putting
+the table back rebuilds the game from the stored form, as a restart would (:func:`rebuild`).
+Only then is the cost paid.
 
-A table that has changes not yet stored (a batch of a shared database still being written)
-gets a copy, as before: the mark is used only when the stored form is the table's state.
+A table with changes not yet stored (a batch of a shared database still being written) gets a
+copy, as before: the note is used only when the stored form is the table's state.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from ..cli.common import GameSpec
 from ..games.engine import TrickGame
 from .store import DEAL, StoredTable
 
 __all__ = ["Stored", "StoredPoint", "note_commit", "rebuild", "replay_moves"]
 
-class StoredPoint(NamedTuple):
-    """An undo point's game when the table's state is its stored form: the stored form as it
-    is then (the save text, the list of moves, which only grows, and how many of them count, ``upto``);
-    no copy of the game is made."""
 
-    game: str
+class StoredPoint(NamedTuple):
+    """An undo point's game when the table's state is its stored form: that form as it is then
+    (the game at the last whole row, the list of moves, which only grows, and how many of them
+    count, ``upto``); no copy of the game is made."""
+
+    game: TrickGame[Any, Any]
     moves: list[str]
     upto: int
 
@@ -39,22 +39,17 @@ class StoredPoint(NamedTuple):
 
 
 class Stored:
-    """What the store holds of one table: the save text of its last whole row, the moves
-    (protocol text, or :data:`~hucklebuck.server.store.DEAL`) stored since, and the ``seq``
-    they bring it to."""
+    """What the store holds of one table: the game as its last whole row holds it (a copy no one
+    changes), the moves (protocol text, or :data:`~hucklebuck.server.store.DEAL`) stored since,
+    and the ``seq`` they bring it to."""
 
     __slots__ = ("game", "moves", "seq")
 
-    def __init__(self, game: str, moves: Sequence[str], seq: int) -> None:
-        """The stored form at ``seq``."""
+    def __init__(self, game: TrickGame[Any, Any], moves: Sequence[str], seq: int) -> None:
+        """The stored form at ``seq`` (``game`` is kept as it is: pass a copy)."""
         self.game = game
         self.moves = list(moves)
         self.seq = seq
-
-    @classmethod
-    def of(cls, row: StoredTable) -> Stored:
-        """The stored form a row read from (or written to) the store gives."""
-        return cls(row.game, row.moves, int(row.seq))
 
     def point(self) -> StoredPoint:
         """An undo point's game for a table at this stored form."""
@@ -70,25 +65,24 @@ def replay_moves(game: TrickGame[Any, Any], moves: Sequence[str]) -> None:
             game.apply(text)
 
 
-def rebuild(spec: GameSpec, stored: Stored) -> TrickGame[Any, Any]:
-    """The game as ``stored`` holds it (the engine replays and checks every step)."""
-    game: TrickGame[Any, Any] = spec.game_type.from_dict(json.loads(stored.game))
+def rebuild(stored: Stored) -> TrickGame[Any, Any]:
+    """A new game as ``stored`` holds it: the kept game copied, and the stored moves replayed."""
+    game = stored.game.copy()
     replay_moves(game, stored.moves)
     return game
 
 
-def note_commit(
-    batch: Sequence[tuple[Any, int, str | None, Any]], rows: Sequence[StoredTable]
-) -> None:
+def note_commit(batch: Sequence[tuple[Any, int, str | None, Any]], rows: Sequence[StoredTable]) -> None:
     """A batch was stored: bring each of its tables' :class:`Stored` up to date.  ``batch``
     holds (table, seq after the change, the move or ``None``, ...) in the order of the changes;
-    ``rows`` the whole tables written.  A table whose moves do not follow on from its stored
-    form (which the server never does) keeps none, and is copied again at its next change."""
+    ``rows`` the whole tables written, whose game is copied if the table is still at that row
+    (else, and for moves that do not follow on from the stored form, which the server never
+    does, the table keeps none and is copied again at its next change)."""
     whole = {row.id: row for row in rows}
+    written: dict[str, Any] = {}
     for table, seq, move, _failed in batch:
-        row = whole.get(table.id)
-        if row is not None:
-            table.stored = Stored(row.game, (), int(row.seq))
+        if table.id in whole:
+            written[table.id] = table
             continue
         kept: Stored | None = table.stored
         if kept is None or move is None:
@@ -98,3 +92,6 @@ def note_commit(
             kept.seq = seq
         else:
             table.stored = None
+    for table_id, table in written.items():
+        same = table.seq == whole[table_id].seq
+        table.stored = Stored(table.game.copy(), (), table.seq) if same else None

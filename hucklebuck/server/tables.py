@@ -185,7 +185,7 @@ class ServerTable:
         game, fields, seq, away = point
         if isinstance(game, StoredPoint):
             self.stored = game.stored(seq)
-            game = rebuild(self.spec, self.stored)
+            game = rebuild(self.stored)
         elif self.stored is not None and self.stored.seq != seq:
             self.stored = None  # (not this state: the next change copies the game)
         self.game, self.fields, self.seq = game, fields, seq
