@@ -163,7 +163,9 @@ class _Decision:
         job: tuple[str, GameKind, int, Any, bool],
         done: Callable[[], None] | None,
     ) -> None:
-        self.client, self.seq, self.start, self.job, self.done = client, seq, start, job, done
+        self.client, self.seq, self.start, self.done = client, seq, start, done
+        self.job: tuple[str, GameKind, int, Any, bool] | None = job
+        """What the pool thinks about (the observation): let go once it is handed to the pool."""
 
 
 class ComputerSeats:
@@ -241,7 +243,10 @@ class ComputerSeats:
         loop = asyncio.get_running_loop()
         for start in range(0, len(batch), _CHUNK):
             part = batch[start : start + _CHUNK]
-            job = loop.run_in_executor(self._pool, _choose_all, [d.job for d in part], self.offers)
+            jobs = [d.job for d in part if d.job is not None]
+            for d in part:  # (the pool's list holds them until decided: the observations die then,
+                d.job = None  # young, rather than after the pause, which the cycle collector notices)
+            job = loop.run_in_executor(self._pool, _choose_all, jobs, self.offers)
             job.add_done_callback(lambda j, part=part: self._decided(j, part))  # type: ignore[misc]
 
     def _decided(self, job: asyncio.Future[list[_Result | BaseException]], part: list[_Decision]) -> None:

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from .learned import OfferedPolicy
 from .manager import ENDED_MESSAGE, TableManager, _Entry
 from .store import Store, StoredTable, StoreError
+from .stored import note_commit
 from .tables import ServerTable, TableRefused
 
 if TYPE_CHECKING:
@@ -388,6 +389,7 @@ class ClusterManager(TableManager):
             table.fields_changed = False  # their fields as of now go with this batch
         done = self._writer.submit(self.store.commit, rows, moves)
         writing = self._writing = _Writing(batch, undo, tables, done)
+        writing.rows = rows
         done.add_done_callback(lambda _f: self._soon(self._written, writing))
 
     def _written(self, writing: _Writing) -> None:
@@ -398,6 +400,7 @@ class ClusterManager(TableManager):
         self._writing = None
         exc = writing.done.exception()
         if exc is None:
+            note_commit(writing.batch, writing.rows)
             waiting = {entry[0].id for entry in self._batch}
             for table in writing.tables:
                 if table.id not in waiting:  # else its newer state goes out with its own commit
@@ -488,6 +491,8 @@ class _Writing:
     ) -> None:
         """The commit of ``batch`` (ending with ``done``)."""
         self.batch, self.undo, self.tables, self.done = batch, undo, tables, done
+        self.rows: list[StoredTable] = []
+        """The whole tables the batch writes."""
 
 
 def table_listing(manager: TableManager) -> list[dict[str, Any]]:

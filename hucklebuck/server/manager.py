@@ -25,7 +25,8 @@ from .bots import FALLBACK_KIND, ComputerSeats
 from .catalog import TableRequest
 from .config import ServerConfig
 from .learned import OfferedPolicy, load_offers
-from .store import DEAL, ENDED_KEPT, Store, StoredMove, StoredTable, StoreError
+from .store import ENDED_KEPT, Store, StoredMove, StoredTable, StoreError
+from .stored import Stored, note_commit, replay_moves
 from .tables import Seat, ServerTable, TableRefused, token_digest
 
 __all__ = ["TableManager", "replay_moves"]
@@ -33,15 +34,6 @@ __all__ = ["TableManager", "replay_moves"]
 _Entry = tuple[ServerTable, int, str | None, Callable[[], None] | None]
 """One change waiting for the commit: the table, its ``seq`` after the change, the move (``None``:
 the table is stored whole) and what to call if the batch cannot be stored."""
-
-
-def replay_moves(game: TrickGame[Any, Any], moves: Sequence[str]) -> None:
-    """Apply stored moves (protocol text, or :data:`~hucklebuck.server.store.DEAL`) to ``game``."""
-    for text in moves:
-        if text == DEAL:
-            game.next_hand()
-        else:
-            game.apply(text)
 
 
 def _listed(words: list[str]) -> str:
@@ -121,6 +113,7 @@ class TableManager:
         except Exception as exc:
             self._refused(exc, batch, undo, tables)
             return
+        note_commit(batch, rows)
         for table in tables:
             table.broadcast()
             table.drive()
@@ -174,6 +167,7 @@ class TableManager:
         if spec is None:
             raise ValueError(f"unknown game {data.get('game')!r}")
         game = spec.game_type.from_dict(data)  # replays and checks every step
+        base = game.copy()  # (kept as the stored form's game)
         replay_moves(game, row.moves)  # the moves (and deals) made after the snapshot
         seats = [
             Seat(
@@ -188,6 +182,7 @@ class TableManager:
         if not isinstance(fields, dict):
             raise ValueError("the table's fields are not an object")
         table = ServerTable(self, row.id, spec, game, seats, int(row.seq), fields)
+        table.stored = Stored(base, row.moves, table.seq)
         self._check_policies(table)
         return table
 
@@ -255,6 +250,7 @@ class TableManager:
             fields["hands"] = request.hands or self.config.buckem_hands
         table = ServerTable(self, table_id, request.spec, game, seats, 0, fields)
         self.store.commit([table.snapshot()], [])  # seq 0: stored before anyone hears of it
+        table.stored = Stored(game.copy(), (), 0)
         self.tables[table_id] = table
         for i, seat in enumerate(table.seats):  # as after a restart: a seat nobody opens is taken over
             if seat.kind == "human":

@@ -30,6 +30,7 @@ from .config import ServerConfig
 from .moves import MoveReader
 from .protocol import ClientMessage, ProtocolError, error_message
 from .store import DEAL, StoredTable
+from .stored import Stored, StoredPoint, rebuild
 from .views import HandLog, ViewText, hand_events, seat_view
 
 if TYPE_CHECKING:
@@ -75,6 +76,8 @@ class ServerTable:
         self._log = HandLog()
         self.fields_changed = False
         """The table's own fields changed since they were last stored (a hand ended)."""
+        self.stored: Stored | None = None
+        """What the store holds of the table (set by the manager; :mod:`~hucklebuck.server.stored`)."""
         self.stopped = False
         """Stopped (the server is closing, or another process plays the table now): it does nothing more."""
 
@@ -173,11 +176,18 @@ class ServerTable:
         """What :meth:`roll_back` needs to put the table back as it is now."""
         fields = dict(self.fields)  # values are replaced, never changed in place, but for the notices
         fields["notices"] = list(fields.get("notices", []))
-        return (self.game.copy(), fields, self.seq, [s.away for s in self.seats])
+        stored = self.stored  # at its stored form, the game is rebuilt from it if need be: no copy
+        game = stored.point() if stored is not None and stored.seq == self.seq else self.game.copy()
+        return (game, fields, self.seq, [s.away for s in self.seats])
 
     def roll_back(self, point: tuple[Any, ...]) -> None:
         """Put the table back as it was at :meth:`undo_point` (a batch failed to store)."""
         game, fields, seq, away = point
+        if isinstance(game, StoredPoint):
+            self.stored = game.stored(seq)
+            game = rebuild(self.stored)
+        elif self.stored is not None and self.stored.seq != seq:
+            self.stored = None  # (not this state: the next change copies the game)
         self.game, self.fields, self.seq = game, fields, seq
         self._reader = None
         self.narrator.game = game
