@@ -430,16 +430,21 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
    for every environment). */
 static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
-                                    size_t begin, size_t end, size_t *bad, int64_t *bad_id, const int near)
+                                    size_t begin, size_t end, size_t *bad, int64_t *bad_id, const int near,
+                                    const int four)
 {
     hb_vec_env *all = (hb_vec_env *)envs;
-    const int n = cfg->players, hands = cfg->hands;
+    const int n = four ? 4 : cfg->players, hands = cfg->hands;  /* (four: a constant, the loops unrolled) */
     uint8_t *const mask = io->legal_mask, *const terminated = io->terminated, *const truncated = io->truncated;
     int16_t *const current = io->current_player;
     float *const rewards = io->rewards;
     const unsigned char *const ids = (const unsigned char *)actions;
     const int ids32 = itemsize == 4 && is_signed;  /* sample_legal's ids: one load each */
     size_t i;
+#if defined(__SSE2__)
+    __m128i lim[2];
+    hb_v_dp_play_limits(n, lim);
+#endif
     for (i = begin; i < end; i++) {
         hb_vec_env *e = &all[i];
         float *rew = rewards + i * (size_t)n;
@@ -453,7 +458,11 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
             PREFETCH(row + AHEAD * HB_DP_ACTIONS + HB_DP_ACTIONS - 1, 1);
             PREFETCH(rew + AHEAD * (size_t)n, 1);
         }
+#if defined(__SSE2__)
+        rc = hb_v_dp_check_step_lim(cfg, e, n, lim);
+#else
         rc = hb_v_dp_check_step(cfg, e);
+#endif
         seat = -1;
         if (rc == HB_OK && !e->term) {
             if (ids32) {
@@ -463,7 +472,7 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
             } else {
                 read_id(actions, itemsize, is_signed, i, &id);
             }
-            seat = hb_v_dp_to_act(e, n);  /* (found once: hb_v_dp_fits's, and the card's player) */
+            seat = hb_v_dp_seat(e, n);  /* (found once: hb_v_dp_fits's, and the card's player) */
             if (e->phase == HB_PH_PLAY ? !(id >= 0 && id < 52 && (e->hands[seat] >> id & 1))
                                        : !hb_v_dp_fits(e, n, (int)id))
                 rc = HB_E_V_ILLEGAL;
@@ -489,7 +498,7 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
                 settle(cfg, e, cold_of(envs, num_envs, i), rew);
         }
         /* the outputs (write_out's): the seat found once, a play's legal ids in line */
-        seat = hb_v_dp_to_act(e, n);
+        seat = hb_v_dp_seat(e, n);
         current[i] = (int16_t)seat;
         terminated[i] = e->term == 1;
         truncated[i] = e->term == 2;
@@ -514,7 +523,10 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
 HB_BMI_TARGET static int dp_pass_bmi(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                                      const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
                                      size_t begin, size_t end, size_t *bad, int64_t *bad_id)
-{ return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1) : dp_pass(DP_ARGS, 0); }
+{
+    if (cfg->players == 4) return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 1) : dp_pass(DP_ARGS, 0, 1);
+    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 0) : dp_pass(DP_ARGS, 0, 0);
+}
 #endif
 static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                          const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t begin,
@@ -523,7 +535,7 @@ static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *env
 #ifdef HB_BMI_AT_RUN_TIME
     if (hb_v_has_bmi()) return dp_pass_bmi(DP_ARGS);
 #endif
-    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1) : dp_pass(DP_ARGS, 0);
+    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 0) : dp_pass(DP_ARGS, 0, 0);
 }
 #undef DP_ARGS
 
