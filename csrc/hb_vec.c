@@ -7,9 +7,7 @@
  */
 #include <string.h>
 #include "hb_vec_internal.h"
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "hb_vec_row.h"
 
 int hb_vec_version(void) { return HB_VEC_VERSION; }
 
@@ -178,22 +176,6 @@ int hb_v_check_slice(size_t num_envs, size_t begin, size_t end) { return check_s
 int hb_v_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e) { return g_check_env(cfg, e); }
 
 int hb_v_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e) { return g_to_act(cfg, e); }
-
-/* Zero a mask row of 16 < len <= 112 bytes (a constant at each call): 16-byte stores in line,
-   where memset was a `rep stos` of some 30 cycles per row.  Written out, not as a loop, which the
-   compiler turns back into that memset. */
-#define ZERO16(k) do { if ((k) + 16 < len) _mm_storeu_si128((__m128i *)(void *)(row + (k)), z); } while (0)
-static inline void zero_row(uint8_t *row, size_t len)
-{
-#if defined(__SSE2__)
-    const __m128i z = _mm_setzero_si128();
-    ZERO16(0); ZERO16(16); ZERO16(32); ZERO16(48); ZERO16(64); ZERO16(80);
-    _mm_storeu_si128((__m128i *)(void *)(row + len - 16), z);
-#else
-    memset(row, 0, len);
-#endif
-}
-#undef ZERO16
 
 /* Keep the legal ids in the state and write environment i's outputs. */
 static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, const hb_vec_io *io, size_t i)
@@ -431,7 +413,7 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
 static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
                                     size_t begin, size_t end, size_t *bad, int64_t *bad_id, const int near,
-                                    const int four)
+                                    const int four, const int avx)
 {
     hb_vec_env *all = (hb_vec_env *)envs;
     const int n = four ? 4 : cfg->players, hands = cfg->hands;  /* (four: a constant, the loops unrolled) */
@@ -441,6 +423,7 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
     const unsigned char *const ids = (const unsigned char *)actions;
     const int ids32 = itemsize == 4 && is_signed;  /* sample_legal's ids: one load each */
     size_t i;
+    (void)avx;
 #if defined(__SSE2__)
     __m128i lim[2];
     hb_v_dp_play_limits(n, lim);
@@ -509,6 +492,12 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
             hb_v_dp_legal(cfg, rules, e, e->legal);
             e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
         }
+#ifdef HB_DP_AVX2
+        if (avx) {
+            hb_v_dp_row_avx2(row, e->legal[0], e->legal[1]);
+            continue;
+        }
+#endif
         zero_row(row, HB_DP_ACTIONS);
         for (bits = e->legal[0]; bits; bits &= bits - 1) row[lowest_bit(bits)] = 1;
         for (bits = e->legal[1]; bits; bits &= bits - 1) row[64 + lowest_bit(bits)] = 1;
@@ -517,25 +506,36 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
 }
 
 /* dp_pass compiled twice: for a batch that stays in the caches (near: see NEAR_ENVS) and for one
-   that does not; both again for processors with BMI1/BMI2 (see HB_BMI_AT_RUN_TIME). */
+   that does not; both again (for 4 players and for any number) for processors with BMI1/BMI2 and,
+   unless HB_VEC_NO_AVX2, AVX2 (HB_DP_AVX2: hb_vec_row.h), chosen at run time. */
 #define DP_ARGS cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id
-#ifdef HB_BMI_AT_RUN_TIME
-HB_BMI_TARGET static int dp_pass_bmi(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
-                                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
-                                     size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+#ifdef HB_DP_AVX2
+#define DP_FAST_TARGET HB_DP_AVX2_TARGET
+#define DP_FAST_AVX 1
+#define DP_HAS_FAST() (hb_v_has_bmi() && hb_v_has_avx2())
+#elif defined(HB_BMI_AT_RUN_TIME)
+#define DP_FAST_TARGET HB_BMI_TARGET
+#define DP_FAST_AVX 0
+#define DP_HAS_FAST() hb_v_has_bmi()
+#endif
+#ifdef DP_FAST_TARGET
+DP_FAST_TARGET static int dp_pass_fast(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
+                                      const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
+                                      size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
-    if (cfg->players == 4) return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 1) : dp_pass(DP_ARGS, 0, 1);
-    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 0) : dp_pass(DP_ARGS, 0, 0);
+    if (cfg->players == 4)
+        return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 1, DP_FAST_AVX) : dp_pass(DP_ARGS, 0, 1, DP_FAST_AVX);
+    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 0, DP_FAST_AVX) : dp_pass(DP_ARGS, 0, 0, DP_FAST_AVX);
 }
 #endif
 static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                          const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t begin,
                          size_t end, size_t *bad, int64_t *bad_id)
 {
-#ifdef HB_BMI_AT_RUN_TIME
-    if (hb_v_has_bmi()) return dp_pass_bmi(DP_ARGS);
+#ifdef DP_FAST_TARGET
+    if (DP_HAS_FAST()) return dp_pass_fast(DP_ARGS);
 #endif
-    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 0) : dp_pass(DP_ARGS, 0, 0);
+    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 0, 0) : dp_pass(DP_ARGS, 0, 0, 0);
 }
 #undef DP_ARGS
 
