@@ -13,13 +13,6 @@ int hb_vec_version(void) { return HB_VEC_VERSION; }
 
 size_t hb_vec_env_size(void) { return sizeof(hb_vec_env) + sizeof(hb_vec_cold); }
 
-/* The cold half of environment i: after all the hot structs (see hb_vec_internal.h). */
-static hb_vec_cold *cold_of(void *envs, size_t num_envs, size_t i)
-{
-    return (hb_vec_cold *)((unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
-}
-
-
 static int tensor_size(int game, int n)
 {
     int common = 52 + 104 * n + 5 * n + 16;
@@ -34,43 +27,6 @@ static int num_actions(int game)
     return game == HB_GAME_HUCKLEBUCK ? HB_HB_ACTIONS : game == HB_GAME_BUCKEM ? HB_BE_ACTIONS : HB_DP_ACTIONS;
 }
 
-
-/* Whether the next step deals (a new episode, or the last card of a hand's last trick when the
-   episode goes on): only then are the episode's log and the deal's random state asked for, as
-   their lines are far from the state's front.  game, n, hands: the batch's (constants in Deer Park Euchre's pass). */
-static inline int deals_next(int game, int n, int hands, const hb_vec_env *e)
-{
-    if (e->term) return 1;
-    if (e->phase != HB_PH_PLAY || e->tricks != 4) return 0;
-    if (hands > 0 && e->hands_done + 1 >= (uint32_t)hands) return 0;  /* the hand ends the episode */
-    return e->tlen + 1 >= (game == HB_GAME_DEERPARK ? n : hb_v_popcount(e->active));
-}
-
-static inline void ahead_of(int game, int n, int hands, int near, void *envs, size_t num_envs, size_t i,
-                            size_t end)
-{
-    hb_vec_env *all = (hb_vec_env *)envs;
-    size_t k = i + 2 * AHEAD, b;
-    if (k < end && !near) {
-        unsigned char *p = (unsigned char *)&all[k];
-        if (game == HB_GAME_BUCKEM)
-            for (b = 0; b < sizeof(hb_vec_env); b += 64) PREFETCH(p + b, 1);
-        else  /* (a constant count: unrolled) */
-            for (b = 0; b < HB_VEC_FRONT_BYTES; b += 64) PREFETCH(p + b, 1);
-        if (game == HB_GAME_HUCKLEBUCK) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
-    }
-    k = i + AHEAD;
-    if (k >= end) return;
-    if (!near && game != HB_GAME_BUCKEM && all[k].hand_len >= 32 && all[k].hand_len < HB_VEC_HAND_LOG)  /* its id's line */
-        PREFETCH(&all[k].hand_log[all[k].hand_len], 1);
-    if (game == HB_GAME_HUCKLEBUCK && all[k].phase == HB_PH_EXCHANGE)  /* in an exchange, Hucklebuck's piles */
-        for (b = offsetof(hb_vec_env, disc) & ~(size_t)63; b < offsetof(hb_vec_env, stock_len); b += 64)
-            PREFETCH((unsigned char *)&all[k] + b, 1);
-    if (deals_next(game, n, hands, &all[k])) {  /* the episode's log, and the deal's random state */
-        PREFETCH(cold_of(envs, num_envs, k), 1);
-        if (!near) PREFETCH(&all[k].rng, 1);
-    }
-}
 
 static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
 {
@@ -467,30 +423,42 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
         }
         if (n == 4) memset(rew, 0, 4 * sizeof(float));  /* (a constant size: two stores) */
         else for (s = 0; s < n; s++) rew[s] = 0.0f;  /* (3 to 8 floats: no call to memset) */
-        if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
-            new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
-        } else {
+        if (!e->term && e->phase == HB_PH_PLAY && (e->tlen + 1 < n || e->tricks < 4)) {  /* not the hand's last card */
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
-            if (e->phase == HB_PH_PLAY && (e->tlen + 1 < n || e->tricks < 4)) {  /* not the hand's last card */
-                hb_v_dp_play(e, seat, (int)id);
-                if (e->tlen == n) hb_v_dp_end_trick(rules, e, n);
+            hb_v_dp_play(e, seat, (int)id);
+            if (e->tlen == n) {
+                hb_v_dp_end_trick(rules, e, n);
+                seat = e->leader;
             } else {
-                hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+                seat = seat + 1 == n ? 0 : seat + 1;
             }
-            if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
-                settle(cfg, e, cold_of(envs, num_envs, i), rew);
-        }
-        /* the outputs (write_out's): the seat found once, a play's legal ids in line */
-        seat = hb_v_dp_seat(e, n);
-        current[i] = (int16_t)seat;
-        terminated[i] = e->term == 1;
-        truncated[i] = e->term == 2;
-        if (seat >= 0 && e->phase == HB_PH_PLAY) {
+            /* the outputs (write_out's) of a play that goes on: the next seat, no end, its cards */
+            current[i] = (int16_t)seat;
+            terminated[i] = 0;
+            truncated[i] = 0;
             e->legal[0] = hb_play_mask(rules, e, seat);
             e->legal[1] = 0;
         } else {
-            hb_v_dp_legal(cfg, rules, e, e->legal);
-            e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
+            if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
+                new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
+            } else {
+                if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
+                hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+                if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
+                    settle(cfg, e, cold_of(envs, num_envs, i), rew);
+            }
+            /* the outputs (write_out's) */
+            seat = hb_v_dp_seat(e, n);
+            current[i] = (int16_t)seat;
+            terminated[i] = e->term == 1;
+            truncated[i] = e->term == 2;
+            if (seat >= 0 && e->phase == HB_PH_PLAY) {
+                e->legal[0] = hb_play_mask(rules, e, seat);
+                e->legal[1] = 0;
+            } else {
+                hb_v_dp_legal(cfg, rules, e, e->legal);
+                e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
+            }
         }
 #ifdef HB_DP_AVX2
         if (avx) {

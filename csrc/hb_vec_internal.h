@@ -390,12 +390,14 @@ static inline void hb_v_dp_play(hb_vec_env *e, int seat, int id)
 static inline int hb_v_dp_trick_won_by(const hb_rules *r, int trump, const uint8_t *trick, int n, int leader)
 {
     int lead = r->suit[trick[0]], best = 0, bk = -1, i;
+    /* byte s of bonus: 0x20 for trump's suit, 0x10 for the led suit (suits 0..3, as rules have them) */
+    const uint32_t bonus = (UINT32_C(0x20) << (8 * (trump & 3))) | (UINT32_C(0x10) << (8 * (lead & 3)));
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 8
 #endif
     for (i = 0; i < n; i++) {
-        int c = trick[i], s = r->suit[c];
-        int k = ((s == trump) << 5) | ((s == lead) << 4) | r->rank[c];
+        int c = trick[i];
+        int k = (int)(bonus >> (8 * (r->suit[c] & 3)) & 0x30) | r->rank[c];
         if (k > bk) { bk = k; best = i; }
     }
     best += leader;

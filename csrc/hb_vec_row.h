@@ -1,6 +1,7 @@
 /*
- * hb_vec_row.h -- a step's mask row (one byte per id: 1 legal, 0 not) written from the two words of
- * legal ids a state keeps; for hb_vec.c only.
+ * hb_vec_row.h -- hb_vec.c's helpers in line (for it only): the memory a pass asks for ahead of the
+ * environment it works on, and a step's mask row (one byte per id: 1 legal, 0 not) written from
+ * the two words of legal ids a state keeps.
  */
 #ifndef HB_VEC_ROW_H
 #define HB_VEC_ROW_H
@@ -10,6 +11,50 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+/* The cold half of environment i: after all the hot structs (see hb_vec_internal.h). */
+static inline hb_vec_cold *cold_of(void *envs, size_t num_envs, size_t i)
+{
+    return (hb_vec_cold *)((unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
+}
+
+
+/* Whether the next step deals (a new episode, or the last card of a hand's last trick when the
+   episode goes on): only then are the episode's log and the deal's random state asked for, as
+   their lines are far from the state's front.  game, n, hands: the batch's (constants in Deer Park Euchre's pass). */
+static inline int deals_next(int game, int n, int hands, const hb_vec_env *e)
+{
+    if (e->term) return 1;
+    if (e->phase != HB_PH_PLAY || e->tricks != 4) return 0;
+    if (hands > 0 && e->hands_done + 1 >= (uint32_t)hands) return 0;  /* the hand ends the episode */
+    return e->tlen + 1 >= (game == HB_GAME_DEERPARK ? n : hb_v_popcount(e->active));
+}
+
+static inline void ahead_of(int game, int n, int hands, int near, void *envs, size_t num_envs, size_t i,
+                            size_t end)
+{
+    hb_vec_env *all = (hb_vec_env *)envs;
+    size_t k = i + 2 * AHEAD, b;
+    if (k < end && !near) {
+        unsigned char *p = (unsigned char *)&all[k];
+        if (game == HB_GAME_BUCKEM)
+            for (b = 0; b < sizeof(hb_vec_env); b += 64) PREFETCH(p + b, 1);
+        else  /* (a constant count: unrolled) */
+            for (b = 0; b < HB_VEC_FRONT_BYTES; b += 64) PREFETCH(p + b, 1);
+        if (game == HB_GAME_HUCKLEBUCK) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
+    }
+    k = i + AHEAD;
+    if (k >= end) return;
+    if (!near && game != HB_GAME_BUCKEM && all[k].hand_len >= 32 && all[k].hand_len < HB_VEC_HAND_LOG)  /* its id's line */
+        PREFETCH(&all[k].hand_log[all[k].hand_len], 1);
+    if (game == HB_GAME_HUCKLEBUCK && all[k].phase == HB_PH_EXCHANGE)  /* in an exchange, Hucklebuck's piles */
+        for (b = offsetof(hb_vec_env, disc) & ~(size_t)63; b < offsetof(hb_vec_env, stock_len); b += 64)
+            PREFETCH((unsigned char *)&all[k] + b, 1);
+    if (deals_next(game, n, hands, &all[k])) {  /* the episode's log, and the deal's random state */
+        PREFETCH(cold_of(envs, num_envs, k), 1);
+        if (!near) PREFETCH(&all[k].rng, 1);
+    }
+}
 
 /* Zero a mask row of 16 < len <= 112 bytes (a constant at each call): 16-byte stores in line,
    where memset was a `rep stos` of some 30 cycles per row.  Written out, not as a loop, which the
