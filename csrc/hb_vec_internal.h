@@ -238,6 +238,14 @@ static inline uint64_t hb_v_mix(uint64_t z)
     return z ^ (z >> 31);
 }
 static inline uint64_t hb_v_rng_next(uint64_t *state) { return hb_v_mix(*state += HB_V_GAMMA); }
+/* hb_v_mix(z) >> drop for 33 <= drop <= 63 (the top 31 bits or fewer, as the shuffles and sampling
+   keep): the mix's last step, y ^ (y >> 31), changes none of them, so it is left out. */
+static inline uint64_t hb_v_mix_top(uint64_t z, int drop)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z >> drop;
+}
 static inline uint64_t hb_v_deal_state(uint64_t seed, uint32_t env, uint32_t episode)
 {
     return hb_v_mix((seed ^ ((uint64_t)env * HB_V_DEAL_MIX)) + ((uint64_t)episode + 1) * HB_V_GAMMA);

@@ -25,7 +25,8 @@ static inline hb_vec_cold *cold_of(void *envs, size_t num_envs, size_t i)
 static inline int deals_next(int game, int n, int hands, const hb_vec_env *e)
 {
     if (e->term) return 1;
-    if (e->phase != HB_PH_PLAY || e->tricks != 4) return 0;
+    /* (Deer Park Euchre counts 4 tricks only in the play of its last: no test of the phase) */
+    if ((game != HB_GAME_DEERPARK && e->phase != HB_PH_PLAY) || e->tricks != 4) return 0;
     if (hands > 0 && e->hands_done + 1 >= (uint32_t)hands) return 0;  /* the hand ends the episode */
     return e->tlen + 1 >= (game == HB_GAME_DEERPARK ? n : hb_v_popcount(e->active));
 }
