@@ -380,7 +380,7 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
     const int ids32 = itemsize == 4 && is_signed;  /* sample_legal's ids: one load each */
     size_t i;
     (void)avx;
-#if defined(__SSE2__)
+#ifdef HB_V_DP_LIMITS
     __m128i lim[2];
     hb_v_dp_play_limits(n, lim);
 #endif
@@ -397,7 +397,7 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
             PREFETCH(row + AHEAD * HB_DP_ACTIONS + HB_DP_ACTIONS - 1, 1);
             PREFETCH(rew + AHEAD * (size_t)n, 1);
         }
-#if defined(__SSE2__)
+#ifdef HB_V_DP_LIMITS
         rc = hb_v_dp_check_step_lim(cfg, e, n, lim);
 #else
         rc = hb_v_dp_check_step(cfg, e);

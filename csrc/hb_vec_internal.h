@@ -467,6 +467,7 @@ static inline int hb_v_dp_check_step(const hb_vec_cfg *cfg, const hb_vec_env *e)
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#define HB_V_DP_LIMITS 1
 /* hb_v_dp_check_step in the play, its small fields compared 16 bytes at a time: bytes 16..47 of the
    state (term .. the trick), each at most its limit in lim[2] (hb_v_dp_play_limits); the same
    fields and bounds as the scalar checks, in some 10 instructions where they took 25. */
