@@ -65,6 +65,7 @@ def make_ffi() -> FFI:
             "csrc/hb_solve.h",
             "csrc/hb_vec.h",
             "csrc/hb_vec_internal.h",
+            "csrc/hb_vec_row.h",
             "csrc/hb_vec_pool_internal.h",
         ],
         extra_compile_args=["-std=c99", "-O2", *THREADS, *HIDDEN],

@@ -7,20 +7,11 @@
  */
 #include <string.h>
 #include "hb_vec_internal.h"
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "hb_vec_row.h"
 
 int hb_vec_version(void) { return HB_VEC_VERSION; }
 
 size_t hb_vec_env_size(void) { return sizeof(hb_vec_env) + sizeof(hb_vec_cold); }
-
-/* The cold half of environment i: after all the hot structs (see hb_vec_internal.h). */
-static hb_vec_cold *cold_of(void *envs, size_t num_envs, size_t i)
-{
-    return (hb_vec_cold *)((unsigned char *)envs + num_envs * sizeof(hb_vec_env)) + i;
-}
-
 
 static int tensor_size(int game, int n)
 {
@@ -36,43 +27,6 @@ static int num_actions(int game)
     return game == HB_GAME_HUCKLEBUCK ? HB_HB_ACTIONS : game == HB_GAME_BUCKEM ? HB_BE_ACTIONS : HB_DP_ACTIONS;
 }
 
-
-/* Whether the next step deals (a new episode, or the last card of a hand's last trick when the
-   episode goes on): only then are the episode's log and the deal's random state asked for, as
-   their lines are far from the state's front.  game, n, hands: the batch's (constants in Deer Park Euchre's pass). */
-static inline int deals_next(int game, int n, int hands, const hb_vec_env *e)
-{
-    if (e->term) return 1;
-    if (e->phase != HB_PH_PLAY || e->tricks != 4) return 0;
-    if (hands > 0 && e->hands_done + 1 >= (uint32_t)hands) return 0;  /* the hand ends the episode */
-    return e->tlen + 1 >= (game == HB_GAME_DEERPARK ? n : hb_v_popcount(e->active));
-}
-
-static inline void ahead_of(int game, int n, int hands, int near, void *envs, size_t num_envs, size_t i,
-                            size_t end)
-{
-    hb_vec_env *all = (hb_vec_env *)envs;
-    size_t k = i + 2 * AHEAD, b;
-    if (k < end && !near) {
-        unsigned char *p = (unsigned char *)&all[k];
-        if (game == HB_GAME_BUCKEM)
-            for (b = 0; b < sizeof(hb_vec_env); b += 64) PREFETCH(p + b, 1);
-        else  /* (a constant count: unrolled) */
-            for (b = 0; b < HB_VEC_FRONT_BYTES; b += 64) PREFETCH(p + b, 1);
-        if (game == HB_GAME_HUCKLEBUCK) PREFETCH(&all[k].stock_len, 1);  /* Hucklebuck's small fields */
-    }
-    k = i + AHEAD;
-    if (k >= end) return;
-    if (!near && game != HB_GAME_BUCKEM && all[k].hand_len >= 32 && all[k].hand_len < HB_VEC_HAND_LOG)  /* its id's line */
-        PREFETCH(&all[k].hand_log[all[k].hand_len], 1);
-    if (game == HB_GAME_HUCKLEBUCK && all[k].phase == HB_PH_EXCHANGE)  /* in an exchange, Hucklebuck's piles */
-        for (b = offsetof(hb_vec_env, disc) & ~(size_t)63; b < offsetof(hb_vec_env, stock_len); b += 64)
-            PREFETCH((unsigned char *)&all[k] + b, 1);
-    if (deals_next(game, n, hands, &all[k])) {  /* the episode's log, and the deal's random state */
-        PREFETCH(cold_of(envs, num_envs, k), 1);
-        if (!near) PREFETCH(&all[k].rng, 1);
-    }
-}
 
 static void ahead(const hb_vec_cfg *cfg, void *envs, size_t num_envs, size_t i, size_t end)
 {
@@ -178,22 +132,6 @@ int hb_v_check_slice(size_t num_envs, size_t begin, size_t end) { return check_s
 int hb_v_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e) { return g_check_env(cfg, e); }
 
 int hb_v_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e) { return g_to_act(cfg, e); }
-
-/* Zero a mask row of 16 < len <= 112 bytes (a constant at each call): 16-byte stores in line,
-   where memset was a `rep stos` of some 30 cycles per row.  Written out, not as a loop, which the
-   compiler turns back into that memset. */
-#define ZERO16(k) do { if ((k) + 16 < len) _mm_storeu_si128((__m128i *)(void *)(row + (k)), z); } while (0)
-static inline void zero_row(uint8_t *row, size_t len)
-{
-#if defined(__SSE2__)
-    const __m128i z = _mm_setzero_si128();
-    ZERO16(0); ZERO16(16); ZERO16(32); ZERO16(48); ZERO16(64); ZERO16(80);
-    _mm_storeu_si128((__m128i *)(void *)(row + len - 16), z);
-#else
-    memset(row, 0, len);
-#endif
-}
-#undef ZERO16
 
 /* Keep the legal ids in the state and write environment i's outputs. */
 static void write_out(const hb_vec_cfg *cfg, const hb_rules *rules, hb_vec_env *e, const hb_vec_io *io, size_t i)
@@ -430,16 +368,22 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
    for every environment). */
 static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
-                                    size_t begin, size_t end, size_t *bad, int64_t *bad_id, const int near)
+                                    size_t begin, size_t end, size_t *bad, int64_t *bad_id, const int near,
+                                    const int four, const int avx)
 {
     hb_vec_env *all = (hb_vec_env *)envs;
-    const int n = cfg->players, hands = cfg->hands;
+    const int n = four ? 4 : cfg->players, hands = cfg->hands;  /* (four: a constant, the loops unrolled) */
     uint8_t *const mask = io->legal_mask, *const terminated = io->terminated, *const truncated = io->truncated;
     int16_t *const current = io->current_player;
     float *const rewards = io->rewards;
     const unsigned char *const ids = (const unsigned char *)actions;
     const int ids32 = itemsize == 4 && is_signed;  /* sample_legal's ids: one load each */
     size_t i;
+    (void)avx;
+#ifdef HB_V_DP_LIMITS
+    __m128i lim[2];
+    hb_v_dp_play_limits(n, lim);
+#endif
     for (i = begin; i < end; i++) {
         hb_vec_env *e = &all[i];
         float *rew = rewards + i * (size_t)n;
@@ -453,7 +397,11 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
             PREFETCH(row + AHEAD * HB_DP_ACTIONS + HB_DP_ACTIONS - 1, 1);
             PREFETCH(rew + AHEAD * (size_t)n, 1);
         }
+#ifdef HB_V_DP_LIMITS
+        rc = hb_v_dp_check_step_lim(cfg, e, n, lim);
+#else
         rc = hb_v_dp_check_step(cfg, e);
+#endif
         seat = -1;
         if (rc == HB_OK && !e->term) {
             if (ids32) {
@@ -463,7 +411,7 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
             } else {
                 read_id(actions, itemsize, is_signed, i, &id);
             }
-            seat = hb_v_dp_to_act(e, n);  /* (found once: hb_v_dp_fits's, and the card's player) */
+            seat = hb_v_dp_seat(e, n);  /* (found once: hb_v_dp_fits's, and the card's player) */
             if (e->phase == HB_PH_PLAY ? !(id >= 0 && id < 52 && (e->hands[seat] >> id & 1))
                                        : !hb_v_dp_fits(e, n, (int)id))
                 rc = HB_E_V_ILLEGAL;
@@ -475,31 +423,49 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
         }
         if (n == 4) memset(rew, 0, 4 * sizeof(float));  /* (a constant size: two stores) */
         else for (s = 0; s < n; s++) rew[s] = 0.0f;  /* (3 to 8 floats: no call to memset) */
-        if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
-            new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
-        } else {
+        if (!e->term && e->phase == HB_PH_PLAY && (e->tlen + 1 < n || e->tricks < 4)) {  /* not the hand's last card */
             if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
-            if (e->phase == HB_PH_PLAY && (e->tlen + 1 < n || e->tricks < 4)) {  /* not the hand's last card */
-                hb_v_dp_play(e, seat, (int)id);
-                if (e->tlen == n) hb_v_dp_end_trick(rules, e, n);
+            hb_v_dp_play(e, seat, (int)id);
+            if (e->tlen == n) {
+                hb_v_dp_end_trick(rules, e, n);
+                seat = e->leader;
             } else {
-                hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+                seat = seat + 1 == n ? 0 : seat + 1;
             }
-            if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
-                settle(cfg, e, cold_of(envs, num_envs, i), rew);
-        }
-        /* the outputs (write_out's): the seat found once, a play's legal ids in line */
-        seat = hb_v_dp_to_act(e, n);
-        current[i] = (int16_t)seat;
-        terminated[i] = e->term == 1;
-        truncated[i] = e->term == 2;
-        if (seat >= 0 && e->phase == HB_PH_PLAY) {
+            /* the outputs (write_out's) of a play that goes on: the next seat, no end, its cards */
+            current[i] = (int16_t)seat;
+            terminated[i] = 0;
+            truncated[i] = 0;
             e->legal[0] = hb_play_mask(rules, e, seat);
             e->legal[1] = 0;
         } else {
-            hb_v_dp_legal(cfg, rules, e, e->legal);
-            e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
+            if (e->term) {  /* auto-reset: the next episode from the environment's own seed */
+                new_episode(cfg, e, cold_of(envs, num_envs, i), 0, 0, 0, rew);
+            } else {
+                if (e->hand_len < HB_VEC_HAND_LOG) e->hand_log[e->hand_len++] = (uint8_t)id;
+                hb_v_dp_apply(cfg, rules, e, (int)id, rew);
+                if (e->phase == HB_PH_HAND_OVER || e->phase == HB_PH_GAME_OVER)
+                    settle(cfg, e, cold_of(envs, num_envs, i), rew);
+            }
+            /* the outputs (write_out's) */
+            seat = hb_v_dp_seat(e, n);
+            current[i] = (int16_t)seat;
+            terminated[i] = e->term == 1;
+            truncated[i] = e->term == 2;
+            if (seat >= 0 && e->phase == HB_PH_PLAY) {
+                e->legal[0] = hb_play_mask(rules, e, seat);
+                e->legal[1] = 0;
+            } else {
+                hb_v_dp_legal(cfg, rules, e, e->legal);
+                e->legal[1] &= (UINT64_C(1) << (HB_DP_ACTIONS - 64)) - 1;  /* (as write_out: the row's bounds) */
+            }
         }
+#ifdef HB_DP_AVX2
+        if (avx) {
+            hb_v_dp_row_avx2(row, e->legal[0], e->legal[1]);
+            continue;
+        }
+#endif
         zero_row(row, HB_DP_ACTIONS);
         for (bits = e->legal[0]; bits; bits &= bits - 1) row[lowest_bit(bits)] = 1;
         for (bits = e->legal[1]; bits; bits &= bits - 1) row[64 + lowest_bit(bits)] = 1;
@@ -508,22 +474,36 @@ static HB_INLINE_ALWAYS int dp_pass(const hb_vec_cfg *cfg, const hb_rules *rules
 }
 
 /* dp_pass compiled twice: for a batch that stays in the caches (near: see NEAR_ENVS) and for one
-   that does not; both again for processors with BMI1/BMI2 (see HB_BMI_AT_RUN_TIME). */
+   that does not; both again (for 4 players and for any number) for processors with BMI1/BMI2 and,
+   unless HB_VEC_NO_AVX2, AVX2 (HB_DP_AVX2: hb_vec_row.h), chosen at run time. */
 #define DP_ARGS cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id
-#ifdef HB_BMI_AT_RUN_TIME
-HB_BMI_TARGET static int dp_pass_bmi(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
-                                     const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
-                                     size_t begin, size_t end, size_t *bad, int64_t *bad_id)
-{ return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1) : dp_pass(DP_ARGS, 0); }
+#ifdef HB_DP_AVX2
+#define DP_FAST_TARGET HB_DP_AVX2_TARGET
+#define DP_FAST_AVX 1
+#define DP_HAS_FAST() (hb_v_has_bmi() && hb_v_has_avx2())
+#elif defined(HB_BMI_AT_RUN_TIME)
+#define DP_FAST_TARGET HB_BMI_TARGET
+#define DP_FAST_AVX 0
+#define DP_HAS_FAST() hb_v_has_bmi()
+#endif
+#ifdef DP_FAST_TARGET
+DP_FAST_TARGET static int dp_pass_fast(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
+                                      const hb_vec_io *io, const void *actions, int itemsize, int is_signed,
+                                      size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    if (cfg->players == 4)
+        return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 1, DP_FAST_AVX) : dp_pass(DP_ARGS, 0, 1, DP_FAST_AVX);
+    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 0, DP_FAST_AVX) : dp_pass(DP_ARGS, 0, 0, DP_FAST_AVX);
+}
 #endif
 static int dp_step_range(const hb_vec_cfg *cfg, const hb_rules *rules, void *envs, size_t num_envs,
                          const hb_vec_io *io, const void *actions, int itemsize, int is_signed, size_t begin,
                          size_t end, size_t *bad, int64_t *bad_id)
 {
-#ifdef HB_BMI_AT_RUN_TIME
-    if (hb_v_has_bmi()) return dp_pass_bmi(DP_ARGS);
+#ifdef DP_FAST_TARGET
+    if (DP_HAS_FAST()) return dp_pass_fast(DP_ARGS);
 #endif
-    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1) : dp_pass(DP_ARGS, 0);
+    return num_envs <= NEAR_ENVS ? dp_pass(DP_ARGS, 1, 0, 0) : dp_pass(DP_ARGS, 0, 0, 0);
 }
 #undef DP_ARGS
 

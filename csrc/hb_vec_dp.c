@@ -104,11 +104,21 @@ void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e)
     }
     /* one card each from the eldest hand on: the eldest's are cards 0, n, 2n, ..., the next seat's
        1, n + 1, ...; each hand gathered in a register, stored once */
-    for (o = 0, s = (e->dealer + 1) % n; o < n; o++) {
-        uint64_t hand = 0;
-        for (j = o; j < dealt; j += n) hand |= UINT64_C(1) << cards[j];
-        e->hands[s] = hand;
-        if (++s == n) s = 0;
+    s = (e->dealer + 1) % n;
+    if (n == 4) {  /* (the common table: the loops unrolled, a constant count) */
+        for (o = 0; o < 4; o++) {
+            uint64_t hand = (UINT64_C(1) << cards[o]) | (UINT64_C(1) << cards[o + 4]) | (UINT64_C(1) << cards[o + 8])
+                            | (UINT64_C(1) << cards[o + 12]) | (UINT64_C(1) << cards[o + 16]);
+            e->hands[s] = hand;
+            s = (s + 1) & 3;
+        }
+    } else {
+        for (o = 0; o < n; o++) {
+            uint64_t hand = 0;
+            for (j = o; j < dealt; j += n) hand |= UINT64_C(1) << cards[j];
+            e->hands[s] = hand;
+            if (++s == n) s = 0;
+        }
     }
     e->has_kitty = (uint8_t)(dealt < size);
     e->turned = e->has_kitty ? cards[dealt] : cards[dealt - 1];

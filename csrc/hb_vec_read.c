@@ -45,8 +45,8 @@ static inline uint64_t rng_below(uint64_t *state, uint64_t n)
 #else
     for (k = 0, r = n; r; r >>= 1) k++;
 #endif
-    do {
-        r = hb_v_rng_next(state) >> (64 - k);
+    do {  /* (n <= 128, a count of ids: 64 - k >= 56, hb_v_mix_top's range) */
+        r = hb_v_mix_top(*state += HB_V_GAMMA, 64 - k);
     } while (r >= n);
     return r;
 }
@@ -54,22 +54,27 @@ static inline uint64_t rng_below(uint64_t *state, uint64_t n)
 /* Environments [begin, end) of hb_vec_sample (arguments checked); popcount: the set bits of a
    word, as the build or the processor can count them (a constant at each call: compiled in line). */
 #define SAMPLE_RANGE(name, attrs, popcount)                                                           \
-    attrs static void name(const hb_vec_env *all, uint64_t seed, uint64_t high, int32_t *out,          \
-                           size_t begin, size_t end)                                                  \
+    attrs static HB_INLINE_ALWAYS void name##_in(const hb_vec_env *all, uint64_t seed, uint64_t high,  \
+                                                 int32_t *out, size_t begin, size_t end, const int far) \
     {                                                                                                 \
         size_t i;                                                                                     \
         for (i = begin; i < end; i++) {  /* from the legal ids the state keeps (only ids come out) */ \
             uint64_t low, bits, state, r;                                                             \
             int count, base = 0;                                                                      \
-            out[i] = -1;                                                                              \
-            if (i + AHEAD < end) PREFETCH(&all[i + AHEAD].legal, 0);                                  \
-            if (all[i].term) continue;                                                                \
+            if (far && i + AHEAD < end) PREFETCH(&all[i + AHEAD].legal, 0);                           \
+            if (all[i].term) {                                                                        \
+                out[i] = -1;                                                                          \
+                continue;                                                                             \
+            }                                                                                         \
             low = all[i].legal[0];                                                                    \
             bits = all[i].legal[1] & high;                                                            \
             state = seed ^ (i * SAMPLE_MIX);                                                          \
             if (!bits) {  /* (most steps: cards, ids below 64) */                                     \
                 count = popcount(low);                                                                \
-                if (count == 0) continue;                                                             \
+                if (count == 0) {                                                                     \
+                    out[i] = -1;                                                                      \
+                    continue;                                                                         \
+                }                                                                                     \
                 r = rng_below(&state, (uint64_t)count);                                               \
                 bits = low;                                                                           \
             } else {  /* the r-th of the ids, counted from 0 up */                                    \
@@ -81,6 +86,13 @@ static inline uint64_t rng_below(uint64_t *state, uint64_t n)
             while (r--) bits &= bits - 1;                                                             \
             out[i] = base + lowest_bit(bits);                                                         \
         }                                                                                             \
+    }                                                                                                 \
+    /* far: a batch of more than NEAR_ENVS environments, whose states are asked for ahead */         \
+    attrs static void name(const hb_vec_env *all, uint64_t seed, uint64_t high, int32_t *out,          \
+                           size_t begin, size_t end, int far)                                         \
+    {                                                                                                 \
+        if (far) name##_in(all, seed, high, out, begin, end, 1);                                      \
+        else name##_in(all, seed, high, out, begin, end, 0);                                          \
     }
 
 SAMPLE_RANGE(sample_range, , hb_v_popcount)
@@ -108,18 +120,18 @@ int hb_vec_sample(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size
     if (out_len != num_envs) return HB_E_V_LEN;
 #ifdef HB_BMI_AT_RUN_TIME
     if (hb_v_has_bmi()) {
-        sample_range_bmi(all, seed, high, out, begin, end);
+        sample_range_bmi(all, seed, high, out, begin, end, num_envs > NEAR_ENVS);
         return HB_OK;
     }
 #endif
 #ifdef HB_POPCNT_AT_RUN_TIME
     __builtin_cpu_init();
     if (__builtin_cpu_supports("popcnt")) {
-        sample_range_popcnt(all, seed, high, out, begin, end);
+        sample_range_popcnt(all, seed, high, out, begin, end, num_envs > NEAR_ENVS);
         return HB_OK;
     }
 #endif
-    sample_range(all, seed, high, out, begin, end);
+    sample_range(all, seed, high, out, begin, end, num_envs > NEAR_ENVS);
     return HB_OK;
 }
 

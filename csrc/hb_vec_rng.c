@@ -43,7 +43,7 @@ void hb_v_shuffle(uint64_t *state, uint8_t *cards, int n)
         int drop = drop_of((uint64_t)i + 1);
         uint32_t low = (uint32_t)(UINT64_C(1) << (63 - drop)) - 1;  /* the run's last i */
         do {
-            uint64_t r = hb_v_mix(s += HB_V_GAMMA) >> drop;
+            uint64_t r = hb_v_mix_top(s += HB_V_GAMMA, drop);  /* (drop >= 33: i + 1 <= n < 2**31) */
             uint32_t take = r <= i, to = take ? (uint32_t)r : i;
             uint8_t t = cards[i];
             cards[i] = cards[to];

@@ -156,11 +156,49 @@ static void deerpark_step_reads(void)
 }
 
 
+/* A Deer Park Euchre step's mask rows (written 32 bytes at a time where the processor has AVX2, a byte
+   per legal id elsewhere: CI builds both) are exactly the legal ids each state keeps, whatever the
+   caller's buffer held: 4 players (the pass of its own) and 3 and 5, one hand and whole games. */
+static void rows_known(void)
+{
+    static const int players[3] = {4, 3, 5};
+    int p, hands, step, k, high = 0, plays = 0;
+    size_t i, bad = 0;
+    int64_t bad_id = 0;
+    uint64_t s = 7;
+    batch b;
+    for (p = 0; p < 3; p++)
+        for (hands = 0; hands <= 1; hands++) {
+            if (!make(&b, HB_GAME_DEERPARK, players[p], 0, 35, hands, 0, 37, 0)) {
+                CHECK(0);
+                return;
+            }
+            CHECK(hb_vec_reset(&b.cfg, b.envs, b.bytes, b.n, &b.io, rng_next(&s), 1, 0, b.n) == HB_OK);
+            for (step = 0; step < 150; step++) {
+                CHECK(hb_vec_sample(&b.cfg, b.envs, b.bytes, b.n, rng_next(&s), b.acts, b.n, 0, b.n) == HB_OK);
+                memset(b.mask, step & 1 ? 0xAB : 0x01, b.n * (size_t)b.cfg.actions);  /* the caller's bytes */
+                CHECK(hb_vec_step(&b.cfg, b.envs, b.bytes, b.n, &b.io, b.acts, 4, 1, b.n, 0, b.n, &bad, &bad_id)
+                      == HB_OK);
+                for (i = 0; i < b.n; i++) {
+                    const hb_vec_env *e = &((const hb_vec_env *)b.envs)[i];
+                    const uint8_t *row = b.mask + i * (size_t)b.cfg.actions;
+                    for (k = 0; k < b.cfg.actions; k++)
+                        CHECK(row[k] == (e->legal[k >> 6] >> (k & 63) & 1));
+                    high += e->legal[1] != 0;
+                    plays += !e->term && e->phase == HB_PH_PLAY;
+                }
+            }
+            release(&b);
+        }
+    CHECK(high > 100 && plays > 1000);  /* rows with ids past 63 (the bidding) and plays */
+}
+
 int main(void)
 {
     shuffles_known();
     deals_known();
     deerpark_step_reads();
+    rows_known();
     if (failures) {
         fprintf(stderr, "batched lane read tests: %d check(s) failed\n", failures);
         return 1;
