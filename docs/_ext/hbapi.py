@@ -27,8 +27,8 @@ def drop_type_docstring(
     """A constant without a docstring of its own must not show its type's (``dict``'s) docstring."""
     if what not in _ATTRIBUTE_KINDS:
         return
-    own = type(obj).__doc__
-    if own and lines and " ".join(" ".join(lines).split()) == " ".join(own.split()):
+    own = type(obj).__doc__  # (not text for a slot: a class's __doc__ there is a descriptor)
+    if isinstance(own, str) and own and lines and " ".join(" ".join(lines).split()) == " ".join(own.split()):
         lines.clear()
 
 
