@@ -9,6 +9,9 @@ import random
 from typing import Any
 
 import pytest
+
+pytest.importorskip("starlette")  # the server extra (server_kit imports the app)
+
 import server_kit as kit
 from server_kit import Recorder
 

@@ -8,6 +8,10 @@ import asyncio
 import gc
 from typing import Any
 
+import pytest
+
+pytest.importorskip("starlette")  # the server extra (server_kit imports the app)
+
 import server_kit as kit
 
 from hucklebuck.games import DeerParkGame
