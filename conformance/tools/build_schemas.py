@@ -11,55 +11,29 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from hucklebuck.conformance.spec import GROUPS, OPS
+from schemas_case_file import case_file
+from schemas_common import (
+    BASE,
+    D,
+    cards,
+    common,
+    game_fields,
+    hand_common_props,
+    ref,
+    view_game_fields,
+    view_game_props,
+    view_props,
+)
+
+from hucklebuck.conformance.spec import OPS
 
 OUT = Path(
     sys.argv[1]
     if len(sys.argv) > 1
     else Path(__file__).resolve().parents[2] / "hucklebuck/conformance/schemas"
 )
-BASE = "https://hucklebuck.invalid/conformance/protocol-3/"
-D = "https://json-schema.org/draft/2020-12/schema"
 
 
-
-
-def ref(name):
-    return {"$ref": f"#/$defs/{name}"}
-
-
-card = {
-    "type": "string",
-    "pattern": "^[2-9TJQKA][CDHS]$",
-    "description": "A card: rank 2-9, T, J, Q, K or A, then suit C, D, H or S (upper case).",
-}
-
-
-def cards(lo=0, hi=None, **kw):
-    return {
-        "type": "array",
-        "items": ref("card"),
-        "uniqueItems": True,
-        "minItems": lo,
-        **({"maxItems": hi} if hi is not None else {}),
-        **kw,
-    }
-
-
-seat = {"type": "integer", "minimum": 0, "maximum": 7, "description": "A seat, 0-based, clockwise."}
-intlist = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 8}
-common = {
-    "card": card,
-    "suit": {"enum": ["C", "D", "H", "S"], "description": "A suit letter."},
-    "game": {"enum": ["hucklebuck", "buckem", "deerpark"]},
-    "players": {
-        "type": "integer",
-        "description": "Player count: 3-7 for hucklebuck and deerpark, 5-8 for buckem.",
-    },
-    "seat": seat,
-    "seats": {"type": "array", "items": ref("seat"), "uniqueItems": True},
-    "ints": intlist,
-}
 req_defs = dict(common)
 req_defs.update(
     {
@@ -323,161 +297,6 @@ trick = {
     "additionalProperties": False,
     "properties": {"leader": ref("seat"), "cards": cards(2, 8), "winner": ref("seat")},
 }
-nullable_seat = {"type": ["integer", "null"], "minimum": 0, "maximum": 7}
-hand_common_props = {
-    "complete": {"type": "boolean"},
-    "to_act": ref("seat"),
-    "legal": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True},
-    "current_trick": {
-        "type": "object",
-        "required": ["leader", "cards"],
-        "additionalProperties": False,
-        "properties": {"leader": ref("seat"), "cards": cards(1, 7)},
-    },
-    "restock": {"type": "array", "items": cards(1)},
-    "dealer": ref("seat"),
-    "trump": {"oneOf": [ref("suit"), {"type": "null"}]},
-    "tricks": {"type": "array", "items": ref("trick"), "maxItems": 5},
-    "tricks_won": ref("ints"),
-    "delta": ref("ints"),
-    # hucklebuck
-    "bidder": nullable_seat,
-    "bid": {"type": ["integer", "null"], "minimum": 2, "maximum": 5},
-    "active": ref("seats"),
-    "scores": ref("ints"),
-    "out": ref("seats"),
-    # buckem
-    "stayers": ref("seats"),
-    "raked": nullable_seat,
-    "winners": ref("seats"),
-    "burned": ref("seats"),
-    "payouts": ref("ints"),
-    "bankrolls": ref("ints"),
-    "pot": {"type": "integer", "minimum": 0},
-    "pot_units": {"type": "integer", "minimum": 0},
-    "ante_due": {"type": "boolean"},
-    # deerpark
-    "maker": nullable_seat,
-    "requirement": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
-}
-game_fields = {
-    "hucklebuck": ["bidder", "bid", "active", "delta", "scores", "out"],
-    "buckem": [
-        "stayers",
-        "raked",
-        "winners",
-        "burned",
-        "payouts",
-        "delta",
-        "bankrolls",
-        "pot",
-        "pot_units",
-        "ante_due",
-    ],
-    "deerpark": ["maker", "requirement", "delta", "scores"],
-}
-seat_or_null = {"oneOf": [ref("seat"), {"type": "null"}]}
-view_props = {
-    "game": ref("game"),
-    "players": {"type": "integer", "minimum": 3, "maximum": 8},
-    "seat": seat_or_null,
-    "hand_number": {"type": "integer", "minimum": 1},
-    "dealer": ref("seat"),
-    "phase": {
-        "enum": [
-            "auction",
-            "trump",
-            "declare",
-            "exchange",
-            "order",
-            "call",
-            "dealer_discard",
-            "stay_fold",
-            "draw",
-            "play",
-            "hand_over",
-            "game_over",
-        ]
-    },
-    "to_act": seat_or_null,
-    "hand": {
-        "oneOf": [cards(0, 6), {"type": "null"}],
-        "description": "The seat's own cards; null for an onlooker.",
-    },
-    "hand_sizes": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 6}, "minItems": 3},
-    "trump": {"oneOf": [ref("suit"), {"type": "null"}]},
-    "history": {"type": "array", "items": {"type": "string"}},
-    "current_trick": {
-        "oneOf": [
-            {
-                "type": "object",
-                "required": ["leader", "cards"],
-                "additionalProperties": False,
-                "properties": {"leader": ref("seat"), "cards": cards(1, 7)},
-            },
-            {"type": "null"},
-        ]
-    },
-    "tricks": {"type": "array", "items": ref("trick"), "maxItems": 5},
-    "tricks_won": ref("ints"),
-    "legal": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
-    "game_over": {"type": "boolean"},
-    "winners": ref("seats"),
-}
-view_game_props = {
-    "scores": ref("ints"),
-    "out": ref("seats"),
-    "bidder": nullable_seat,
-    "bid": {"type": ["integer", "null"], "minimum": 2, "maximum": 5},
-    "declarations": {
-        "type": "array",
-        "items": {
-            "type": "object",
-            "required": ["seat", "exchange"],
-            "additionalProperties": False,
-            "properties": {
-                "seat": ref("seat"),
-                "exchange": {"type": ["integer", "null"], "minimum": 0, "maximum": 5},
-            },
-        },
-    },
-    "stock_size": {"type": "integer", "minimum": 0},
-    "turned": ref("card"),
-    "maker": nullable_seat,
-    "requirement": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
-    "locked": ref("seats"),
-    "bankrolls": ref("ints"),
-    "pot": {"type": "integer", "minimum": 0},
-    "pot_units": {"type": "integer", "minimum": 0},
-    "upcard": ref("card"),
-    "swapped_upcard": {"oneOf": [ref("card"), {"type": "null"}]},
-    "scare": {"type": "array", "items": {"oneOf": [ref("card"), {"type": "null"}]}},
-    "decisions": {
-        "type": "array",
-        "items": {
-            "type": "object",
-            "required": ["seat", "decision"],
-            "additionalProperties": False,
-            "properties": {"seat": ref("seat"), "decision": {"enum": ["stay", "stay swap", "fold"]}},
-        },
-    },
-    "rake_shown": cards(0, 5),
-}
-view_game_fields = {
-    "hucklebuck": ["scores", "out", "bidder", "bid", "declarations", "stock_size"],
-    "deerpark": ["scores", "turned", "maker", "requirement", "locked"],
-    "buckem": [
-        "bankrolls",
-        "pot",
-        "pot_units",
-        "upcard",
-        "swapped_upcard",
-        "scare",
-        "decisions",
-        "stock_size",
-        "rake_shown",
-    ],
-}
 ans_defs.update(
     {
         "trick": trick,
@@ -623,125 +442,5 @@ def _open(schema: object) -> object:
 
 answer = _open(answer)  # a copy: the request schema shares definitions and stays strict
 
-not_edge = {
-    "properties": {
-        "expect": {
-            "type": "object",
-            "required": ["error"],
-            "properties": {
-                "error": {
-                    "type": "object",
-                    "required": ["code"],
-                    "properties": {"code": {"enum": ["bad_request", "unsupported"]}},
-                }
-            },
-        }
-    },
-    "required": ["expect"],
-}
-case_file = {
-    "$schema": D,
-    "$id": BASE + "case-file.schema.json",
-    "title": "A case file of the hucklebuck conformance suite",
-    "type": "object",
-    "required": ["cases"],
-    "additionalProperties": False,
-    "properties": {"cases": {"type": "array", "items": {"$ref": "#/$defs/case"}}},
-    "$defs": {
-        "case": {
-            "type": "object",
-            "required": ["id", "title", "source", "decisions"],
-            "additionalProperties": False,
-            "properties": {
-                "id": {"type": "string", "pattern": "^(" + "|".join(GROUPS) + ")/[a-z0-9-]+/[a-z0-9-]+$"},
-                "title": {"type": "string", "minLength": 1},
-                "source": {
-                    "type": "array",
-                    "items": {"type": "string", "pattern": "^(S0|S2|S3|S4|protocol)[ :,]"},
-                },
-                "decisions": {"type": "array", "items": {"type": "string", "pattern": "^DEF #[0-9]+$"}},
-                "deciding": {
-                    "type": "array",
-                    "items": {"type": "string", "pattern": "^(hucklebuck|buckem|deerpark)[./][a-z0-9_=#-]+$"},
-                },
-                "extensions": {
-                    "type": "array",
-                    "items": {"type": "string", "pattern": "^[a-z]+\\.[a-z0-9_]+(=[a-z0-9_]+)?$"},
-                },
-                "needs": {
-                    "type": "array",
-                    "items": {"type": "string", "pattern": "^[a-z0-9_]+=\\S+$"},
-                    "description": "The protocol options the case sets to a value other than the default, "
-                    "as option=value (the value as JSON, a string bare): an adapter that answers unsupported "
-                    "to the case has it skipped.",
-                },
-                "request": {
-                    "type": "object",
-                    "required": ["op"],
-                    "not": {"required": ["id"]},
-                },
-                "raw": {
-                    "type": "string",
-                    "pattern": "^[^\\n]*$",
-                    "description": "A raw-line case: the line to send, as UTF-8, without its newline.",
-                },
-                "raw_b64": {
-                    "type": "string",
-                    "contentEncoding": "base64",
-                    "description": "A raw-line case: the bytes of the line (no newline), in base64.",
-                },
-                "no_answer": {
-                    "const": True,
-                    "description": "A raw line that must get no answer (an empty or white-space line).",
-                },
-                "answer_id": {"description": "The id the answer to a raw line must carry (default null)."},
-                "expect": {
-                    "description": 'A pattern for the result, or {"error": {...}} for an expected failure.'
-                },
-            },
-            "allOf": [
-                {
-                    "anyOf": [
-                        {"properties": {"source": {"minItems": 1}}},
-                        {"properties": {"decisions": {"minItems": 1}}},
-                    ]
-                },
-                {
-                    "oneOf": [
-                        {
-                            "required": ["request", "expect"],
-                            "not": {"anyOf": [{"required": ["no_answer"]}, {"required": ["answer_id"]}]},
-                        },
-                        {
-                            "required": ["raw"],
-                            "not": {"anyOf": [{"required": ["request"]}, {"required": ["raw_b64"]}]},
-                        },
-                        {
-                            "required": ["raw_b64"],
-                            "not": {"anyOf": [{"required": ["request"]}, {"required": ["raw"]}]},
-                        },
-                    ]
-                },
-                {
-                    "oneOf": [
-                        {"required": ["expect"], "not": {"required": ["no_answer"]}},
-                        {
-                            "required": ["no_answer"],
-                            "not": {"anyOf": [{"required": ["expect"]}, {"required": ["answer_id"]}]},
-                        },
-                    ]
-                },
-            ],
-            "if": {
-                "anyOf": [
-                    not_edge,
-                    {"required": ["extensions"], "properties": {"extensions": {"minItems": 1}}},
-                ]
-            },
-            "then": True,
-            "else": {"properties": {"request": {"$ref": "request.schema.json"}}},
-        }
-    },
-}
 for name, s in (("request", request), ("answer", answer), ("case-file", case_file)):
     (OUT / f"{name}.schema.json").write_text(json.dumps(s, indent=1) + "\n")
