@@ -46,6 +46,7 @@ except ImportError:  # pragma: no cover - the dev extra installs it
 pytest_plugins = [
     "pg_kit",  # a real PostgreSQL for the tests that ask for it (postgres_server, pg_url)
     "warm_kit",  # what is not collected, and the test modules compiled once for a -n run
+    "order_kit",  # the longest units of work first
 ]
 
 BACKENDS = hucklebuck.available()
@@ -65,7 +66,7 @@ if os.environ.get("HUCKLEBUCK_TEST_REQUIRE_C") == "1" and "c" not in BACKENDS:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "single_core: run once, not once per core")
     # pytest-xdist 3 hands out ``--dist loadscope`` units biggest-count first, which puts the few
-    # long browser and cluster tests last, alone on one worker; keep our order (LONG_FIRST) instead.
+    # long browser and cluster tests last, alone on one worker; keep our order (order_kit.py) instead.
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
 
@@ -106,43 +107,3 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
     return min(3 * cores, cores + 2)
-
-
-# The longest units of work (modules, or classes in loadscope runs), longest first, from
-# ``pytest --durations=0`` with six workers on a 2-core machine.  ``pytest -n auto --dist loadscope``
-# hands a worker a whole module (or class) at a time in collection order (``pytest_configure`` keeps
-# xdist from reordering them), so starting the long ones first lets the short ones fill in around them
-# instead of one long module running alone at the end.  Order only: every test runs.
-LONG_FIRST = (
-    "test_cluster_failover.py",
-    "test_browser_table.py",
-    "test_docs.py",  # (a minute when the site must be built; seconds when pytest's cache has it)
-    "test_server_noninterference.py",
-    "test_browser_newcomer.py",
-    "test_hucklebuck_random.py",
-    "test_players_redeal.py",
-    "test_players_every_position.py",
-    "test_tournament.py",
-    "test_parallel.py",
-    "test_docs_typing.py",
-    "test_buckem.py",
-    "test_vector.py",
-    "test_cli_play.py",
-    "test_tensors.py",
-    "test_vector_threads.py",
-    "test_game_api.py",
-    "test_conformance_broken.py",
-    "test_evaluate.py",
-    "test_conformance.py",
-    "test_server_process.py",
-    "test_cluster_haproxy.py",
-    "test_boards.py",
-    "test_server_network.py",
-    "test_conformance_runner.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {name: i for i, name in enumerate(LONG_FIRST)}
-    last = len(LONG_FIRST)
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0].rpartition("/")[2], last))

@@ -77,9 +77,12 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "tables.sqlite").start()
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests (a start costs half a second of CPU): each test makes its own
+    table and reads only that table, so none sees another's.  A long grace: the computer does not
+    take over the seats of a test that has ended and play its table on while later tests run."""
+    s = Server(tmp_path_factory.mktemp("table") / "tables.sqlite", grace=3600).start()
     yield s
     s.stop()
 
