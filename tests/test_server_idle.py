@@ -192,3 +192,38 @@ def test_a_close_after_messages_sent_at_once_comes_after_them() -> None:
         assert client.sent == ["a", "closed 4001"]
 
     asyncio.run(main())
+
+
+def test_stopping_with_a_connection_whose_client_is_closing_it_closes_it_quietly() -> None:
+    """A server that stops at once (no more waiting for its next look at the stop flag) meets
+    connections whose client's close is still under way; uvicorn asked those for one more close
+    and failed there, skipping the tables' last store and ending the process with status 1."""
+    from unittest import mock
+
+    import uvicorn
+    from uvicorn.server import ServerState
+    from websockets.protocol import State
+
+    from hucklebuck.server.netlimits import ConnectionLimits, protocols
+
+    async def main() -> Any:
+        _http, ws_protocol = protocols(ConnectionLimits(10, 5.0, frame_rate=10, frame_burst=20))
+
+        async def app(_scope: Any, _receive: Any, _send: Any) -> None:
+            pass
+
+        config = uvicorn.Config(app, ws="websockets-sansio", lifespan="off")
+        config.load()
+        proto: Any = ws_protocol(config=config, server_state=ServerState(), app_state={})
+        transport = mock.Mock()
+        transport.is_closing.return_value = False
+        ends = {"peername": ("127.0.0.1", 1), "sockname": ("127.0.0.1", 2)}
+        transport.get_extra_info.side_effect = lambda name, default=None: ends.get(name, default)
+        proto.connection_made(transport)
+        proto.handshake_complete = True
+        proto.conn.state = State.CLOSING  # (the client's close frame came, and was answered)
+        proto.shutdown()
+        return transport
+
+    transport = asyncio.run(main())
+    assert transport.close.called
