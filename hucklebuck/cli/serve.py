@@ -296,6 +296,7 @@ def run(args: argparse.Namespace) -> int:
         accept_backlog,
         connection_bound,
         protocols,
+        quiet_server,
         raise_open_files,
     )
     from ..server.storage import is_database_url
@@ -348,7 +349,7 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger("hucklebuck.serve").addHandler(notes)
     limits = ConnectionLimits(bound, args.request_timeout, frame_rate=config.rate, frame_burst=config.burst)
     http, ws = protocols(limits)
-    server = uvicorn.Server(
+    server = quiet_server(
         uvicorn.Config(
             app,
             host=args.host,

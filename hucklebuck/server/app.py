@@ -12,7 +12,7 @@ import gc
 import json
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -96,24 +96,74 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+class _Resume:
+    """A send that had to wait (the client reads slowly): awaiting this finishes it, in the writer's
+    task.  ``coro`` is the send's coroutine, stopped at ``waits_for`` (what it yielded)."""
+
+    __slots__ = ("coro", "waits_for")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waits_for: Any) -> None:
+        self.coro, self.waits_for = coro, waits_for
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        value = self.waits_for
+        while True:
+            try:
+                sent = yield value
+            except BaseException as exc:  # (the writer cancelled: the send is told, as it would be)
+                try:
+                    value = self.coro.throw(exc)
+                except StopIteration:
+                    return
+                continue
+            try:
+                value = self.coro.send(sent)
+            except StopIteration:
+                return
+
+
 class _Socket:
-    """One WebSocket client of a table: a send queue drained by its own task."""
+    """One WebSocket client of a table: its messages in order, through a send queue drained by its
+    own task when they must wait.
+
+    A message for a client whose queue is empty is written at once, with no task switch: the
+    server's WebSocket protocol takes it without waiting unless the client leaves too much unread.
+    Only then does the send wait, and everything after it, in the queue, for the writer's task.
+    """
 
     def __init__(self, ws: WebSocket, seat: int | None) -> None:
         self.ws = ws
         self.seat = seat
         self.dropped = False
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE)
+        self.queue: asyncio.Queue[str | _Resume | None] = asyncio.Queue(SEND_QUEUE)
         self.closing: tuple[int, str] | None = None
+        self._sending = False
+        """The writer's task is sending a message it took from the queue."""
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def send_text(self, text: str) -> None:
+        if not self._sending and self.closing is None and self.queue.empty() and not self.writer.done():
+            self._send_now(text)
+            return
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:  # a client that does not read: drop it rather than hold memory
             if not self.writer.done():
                 self.writer.cancel()
                 asyncio.get_running_loop().create_task(self._drop())
+
+    def _send_now(self, text: str) -> None:
+        """Send ``text`` without a task switch; if the send must wait, the writer's task finishes it
+        (and sends what comes after).  A send that fails ends the writer, as a failure in it does."""
+        coro = self.ws.send_text(text)
+        try:
+            waits_for = coro.send(None)
+        except StopIteration:
+            return
+        except Exception:
+            self.writer.cancel()
+            return
+        self.queue.put_nowait(_Resume(coro, waits_for))
 
     def close(self, code: int, reason: str) -> None:
         """Close after the queued messages (another connection took this seat, or the table
@@ -155,13 +205,18 @@ class _Socket:
 
     async def _write(self) -> None:
         while True:
-            text = await self.queue.get()
-            if text is None:
+            item = await self.queue.get()
+            self._sending = True
+            if item is None:
                 if self.closing is not None:
                     with contextlib.suppress(Exception):
                         await self.ws.close(*self.closing)
                 return
-            await self.ws.send_text(text)
+            if isinstance(item, str):
+                await self.ws.send_text(item)
+            else:
+                await item
+            self._sending = False
 
     def replace(self) -> None:
         """The seat was opened by a newer connection: send what is queued, then close with TAKEN_OVER."""

@@ -28,6 +28,11 @@ package's sans-I/O core), each with a little more:
 
 The operating system's own errors at ``accept()`` (out of descriptors all the
 same, say, because of another limit) are logged once a minute, not per try.
+
+And the server sleeps while nothing happens (:func:`quiet_server`): uvicorn's own
+main loop wakes ten times a second to see whether it should stop and, once a
+second, to write the ``Date`` header's text; here it sleeps until it is told to
+stop, and the header's text is written when an answer needs it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from email.utils import formatdate
 from typing import Any
 
 __all__ = [
@@ -51,6 +57,7 @@ __all__ = [
     "connection_bound",
     "protocols",
     "quiet_accept_errors",
+    "quiet_server",
     "raise_open_files",
 ]
 
@@ -212,6 +219,14 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
             super().keepalive_timeout()
             self.transport.abort()  # a close would wait for unread bytes to drain: cut it
 
+        def shutdown(self) -> None:
+            from websockets.exceptions import InvalidState
+
+            try:
+                super().shutdown()
+            except InvalidState:  # the client's close is under way (uvicorn asks for one more): done
+                self.transport.close()
+
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
             scope: Any = getattr(self, "scope", None)
@@ -261,6 +276,63 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
             super().connection_lost(exc)
 
     return HTTP, WebSocket
+
+
+def quiet_server(config: Any) -> Any:
+    """A ``uvicorn.Server`` for ``config`` (a ``uvicorn.Config``) that sleeps while nothing happens.
+
+    Its main loop waits for the signal to stop (a signal handler wakes it) instead of waking
+    ten times a second to look; and the ``Date`` header of its answers is written when an answer
+    asks for it (once a second at most), not by a timer.  Everything else is uvicorn's."""
+    import uvicorn
+    from uvicorn.server import ServerState
+
+    class DatedState(ServerState):
+        """uvicorn's shared state; ``default_headers`` (the ``Date`` header and the configured
+        ones) are made when a connection or a request reads them."""
+
+        def __init__(self) -> None:
+            self._second = -1
+            self._headers: list[tuple[bytes, bytes]] = []
+            super().__init__()
+
+        @property
+        def default_headers(self) -> list[tuple[bytes, bytes]]:
+            now = time.time()
+            if int(now) != self._second:
+                self._second = int(now)
+                dated = [(b"date", formatdate(now, usegmt=True).encode())] if config.date_header else []
+                self._headers = dated + config.encoded_headers
+            return self._headers
+
+        @default_headers.setter
+        def default_headers(self, _value: list[tuple[bytes, bytes]]) -> None:
+            pass  # (uvicorn's own timer would set it: they are made above instead)
+
+    class QuietServer(uvicorn.Server):
+        """uvicorn's server, with no timer ticking while it runs (see :func:`quiet_server`)."""
+
+        _wake: asyncio.Event | None = None
+        _loop: asyncio.AbstractEventLoop | None = None
+
+        def __init__(self, cfg: Any) -> None:
+            super().__init__(cfg)
+            self.server_state = DatedState()
+
+        async def main_loop(self) -> None:
+            self._loop = asyncio.get_running_loop()
+            self._wake = asyncio.Event()
+            while not self.should_exit:
+                await self._wake.wait()
+                self._wake.clear()
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            loop, wake = self._loop, self._wake
+            if loop is not None and wake is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(wake.set)
+
+    return QuietServer(config)
 
 
 def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:

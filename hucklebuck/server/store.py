@@ -126,8 +126,9 @@ class SQLiteStore:
 
     A commit never waits for the disk: copying the log into the database file
     (a checkpoint, which syncs the file) is done by a thread of the store's own
-    every :data:`CHECKPOINT_EVERY` seconds, not by whichever commit fills the
-    log, so the event loop that commits is not held up by it.
+    at most every :data:`CHECKPOINT_EVERY` seconds, not by whichever commit fills
+    the log, so the event loop that commits is not held up by it.  The thread
+    sleeps while nothing is written: an idle server's store does no work.
     """
 
     def __init__(self, path: str, *, durable: bool = False) -> None:
@@ -159,6 +160,9 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use the table database {where}: {_words(exc)}") from None
         self._stop = threading.Event()
+        self._written = threading.Event()
+        """Set by each write; the checkpoint thread sleeps until it is (set: the opening's own writes)."""
+        self._written.set()
         self._checkpointing = threading.Lock()
         self._checkpointer: threading.Thread | None = None
         if path != ":memory:":
@@ -176,7 +180,11 @@ class SQLiteStore:
         except sqlite3.DatabaseError:
             return
         try:
-            while not self._stop.wait(CHECKPOINT_EVERY):
+            while not self._stop.wait(CHECKPOINT_EVERY):  # (at most one checkpoint per that time)
+                self._written.wait()  # nothing written since the last one: no wake-up until something is
+                if self._stop.is_set():
+                    break
+                self._written.clear()
                 size = self.wal_bytes()
                 self.wal_peak = max(self.wal_peak, size)
                 if size > WAL_LIMIT:
@@ -185,7 +193,7 @@ class SQLiteStore:
                     try:
                         db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                     except sqlite3.DatabaseError:
-                        pass  # busy or failing: the next try is half a second away
+                        self._written.set()  # busy or failing: the next try is half a second away
         finally:
             db.close()
 
@@ -323,6 +331,8 @@ class SQLiteStore:
                 raise
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot write the table database {self.path}: {_words(exc)}") from None
+        if not self._written.is_set():
+            self._written.set()  # the checkpoint thread's next round copies it
         if self.path != ":memory:" and self.wal_bytes() > WAL_LIMIT:
             self._truncate_log()
 
@@ -363,6 +373,7 @@ class SQLiteStore:
             except BaseException:
                 _roll_back(db)
                 raise
+            self._written.set()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot write the table database {self.path}: {_words(exc)}") from None
 
@@ -377,6 +388,7 @@ class SQLiteStore:
     def close(self) -> None:
         """Checkpoint the write-ahead log and close."""
         self._stop.set()
+        self._written.set()
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=10)
         try:

@@ -431,8 +431,8 @@ class ServerTable:
                 text = "the server could not store that move; send it again"
                 conn.send_text(json.dumps(error_message("busy", text, self.seq)))
 
-        try:
-            self._change(mutate, failed=failed)
+        try:  # (a person's move: the batch answers its table first, see TableManager.flush)
+            self._change(mutate, failed=failed if conn is not None else None)
         except HucklebuckError as exc:  # refused by the engine: nothing changed
             raise ProtocolError("illegal", str(exc)) from None
 
