@@ -226,3 +226,31 @@ def test_stopping_with_a_connection_whose_client_is_closing_it_closes_it_quietly
 
     transport = asyncio.run(main())
     assert transport.close.called
+
+
+def test_a_program_running_the_quiet_server_stops_it_by_its_flag() -> None:
+    """``quiet_server`` sleeps until it is told to stop.  A program that runs it itself stops it
+    as it stops uvicorn's own server: by setting ``should_exit`` (here from another thread), which
+    must wake it, not leave it asleep for ever."""
+    import threading
+
+    import uvicorn
+
+    from hucklebuck.server.netlimits import quiet_server
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert scope["type"] == "http"
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    port = _free_port()
+    server = quiet_server(uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="error"))
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
+    deadline = time.monotonic() + HANG
+    while not server.started:  # (the state checked, with a deadline only for a hang)
+        assert runner.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    server.should_exit = True
+    runner.join(HANG)
+    assert not runner.is_alive(), "the server slept on after should_exit was set"

@@ -314,10 +314,24 @@ def quiet_server(config: Any) -> Any:
 
         _wake: asyncio.Event | None = None
         _loop: asyncio.AbstractEventLoop | None = None
+        _exit = False
 
         def __init__(self, cfg: Any) -> None:
             super().__init__(cfg)
             self.server_state = DatedState()
+
+        @property
+        def should_exit(self) -> bool:
+            """Whether to stop.  Setting it wakes the main loop, from any thread: the signal handler
+            does, and so may a program that runs the server itself, as with uvicorn's own."""
+            return self._exit
+
+        @should_exit.setter
+        def should_exit(self, value: bool) -> None:
+            self._exit = value
+            loop, wake = self._loop, self._wake
+            if value and loop is not None and wake is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(wake.set)
 
         async def main_loop(self) -> None:
             self._loop = asyncio.get_running_loop()
@@ -325,12 +339,6 @@ def quiet_server(config: Any) -> Any:
             while not self.should_exit:
                 await self._wake.wait()
                 self._wake.clear()
-
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            super().handle_exit(sig, frame)
-            loop, wake = self._loop, self._wake
-            if loop is not None and wake is not None and not loop.is_closed():
-                loop.call_soon_threadsafe(wake.set)
 
     return QuietServer(config)
 
