@@ -128,14 +128,14 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
 #define CAS_RANGE(r, expected, v) (*(r) = (v), 1)
 #endif
 
-/* Take the next chunk [*begin, *end) of a phase (its parts) for the thread in `slot`: from
-   the front of its own part (all that is left of it when `all`), else from the back of
+/* Take the next chunk [*begin, *end) of a phase (0: the main one, 1: the first) for the thread in
+   `slot`: from the front of its own part (all that is left of it when `all`), else from the back of
    another's; 0 when none is left. */
-static int grab(hb_vec_pool *p, part *parts, int all, int slot, size_t *begin, size_t *end)
+static int grab(hb_vec_pool *p, int phase, int all, int slot, size_t *begin, size_t *end)
 {
     int k;
     for (k = 0; k < p->threads; k++) {
-        uint64_t *r = &parts[(slot + k) % p->threads].range, v = LOAD_RANGE(r);
+        uint64_t *r = &p->parts[(slot + k) % p->threads].range[phase], v = LOAD_RANGE(r);
         for (;;) {
             uint64_t front = v >> 32, back = v & UINT64_C(0xFFFFFFFF), left, size;
             if (front >= back) break;
@@ -209,7 +209,7 @@ static uint64_t take_chunks(hb_vec_pool *p, int slot, uint64_t t0)
     uint64_t t1;
 #endif
     if (p->first) {  /* the first phase, then wait for the whole batch to be through it */
-        while (grab(p, p->firsts, 1, slot, &begin, &end)) {
+        while (grab(p, 1, 1, slot, &begin, &end)) {
             int ok = run_chunk(p, p->first, begin, end);
 #if HB_POOL_THREADS
             first_done(p, end - begin, ok);
@@ -223,7 +223,7 @@ static uint64_t take_chunks(hb_vec_pool *p, int slot, uint64_t t0)
 #endif
         go = !LOAD_RANGE(&p->first_failed);
     }
-    while (go && grab(p, p->parts, p->whole, slot, &begin, &end)) {
+    while (go && grab(p, 0, p->whole, slot, &begin, &end)) {
         run_chunk(p, p->run, begin, end);
         items += end - begin;
     }
@@ -244,6 +244,7 @@ static void *worker(void *arg)
     hb_vec_pool *p = ((worker_arg *)arg)->pool;
     int slot = ((worker_arg *)arg)->slot;
     uint64_t seen = 0, limit = WORKER_SPIN_NS, left = 0;
+    int can_move = 1;
     for (;;) {
         uint64_t s = LOAD(&p->state), t0 = 0, began = 0;
         unsigned spins = 0;
@@ -266,6 +267,15 @@ static void *worker(void *arg)
             limit = next_spin(limit, opened > began ? opened - began : 0, WORKER_SPIN_NS);
         }
         if (LOAD(&p->stop)) return NULL;
+        if (can_move && (s & OPEN_BIT)) {  /* on the core the caller opened the pass on: move (hb_vec_pool_cpu.c) */
+            int cpu = hb_p_cpu();
+            if (cpu >= 0 && cpu == LOAD(&p->caller_cpu)) {
+                can_move = hb_p_move_off(cpu);  /* (0: its only core; it stays, and stops asking) */
+                if (can_move) __atomic_add_fetch(&p->stats[slot].moves, 1, __ATOMIC_RELAXED);
+                cpu = hb_p_cpu();
+            }
+            STORE(&p->stats[slot].cpu, cpu);
+        }
         /* join the pass while it is open (the caller closes it once no chunk is left) */
         while ((s & OPEN_BIT)
                && !__atomic_compare_exchange_n(&p->state, &s, s + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
@@ -287,9 +297,12 @@ static void *worker(void *arg)
 hb_vec_pool *hb_vec_pool_new(int threads)
 {
     hb_vec_pool *p;
+    unsigned char *raw;
     if (threads < 1 || threads > POOL_MAX) return NULL;
-    p = (hb_vec_pool *)calloc(1, sizeof(*p));
-    if (p == NULL) return NULL;
+    raw = (unsigned char *)calloc(1, sizeof(*p) + LINE - 1);  /* the pool on a line of it (see ON_LINE) */
+    if (raw == NULL) return NULL;
+    p = (hb_vec_pool *)(void *)(raw + (LINE - 1 - ((uintptr_t)raw + LINE - 1) % LINE));
+    p->raw = raw;
     p->threads = 1;
     p->rules_game = -1;
 #if HB_POOL_THREADS
@@ -338,7 +351,7 @@ void hb_vec_pool_free(hb_vec_pool *p)
     }
 #endif
     free(p->scratch);
-    free(p);
+    free(p->raw);
 }
 
 int hb_vec_pool_threads(const hb_vec_pool *p)
@@ -465,8 +478,8 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
     for (k = 0; k < p->threads; k++) {
         uint64_t b = p->whole ? (k == 0 ? 0 : n) : n * (size_t)k / (size_t)p->threads;
         uint64_t e = p->whole ? n : n * (size_t)(k + 1) / (size_t)p->threads;
-        SET_RANGE(&p->parts[k].range, (b << 32) | e);
-        if (first) SET_RANGE(&p->firsts[k].range, (b << 32) | e);  /* (lines a worker wrote: only when used) */
+        SET_RANGE(&p->parts[k].range[0], (b << 32) | e);
+        if (first) SET_RANGE(&p->parts[k].range[1], (b << 32) | e);
     }
     if (first) {
         SET_RANGE(&p->firsts_done, 0);
@@ -481,6 +494,7 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
         unsigned spins = 0;
         uint64_t opened = now_ns(), began;
         STORE(&p->opened_ns, opened);
+        STORE(&p->caller_cpu, hb_p_cpu());
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
         if (LOAD(&p->sleepers) > 0) {
             pthread_mutex_lock(&p->mu);
