@@ -255,6 +255,7 @@ static void *worker(void *arg)
             if (wait_a_little(&spins, &t0, limit)) {
                 pthread_mutex_lock(&p->mu);
                 __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
+                can_move = 1;  /* (woken, it may be anywhere, and its cores may have changed) */
                 while ((LOAD(&p->state) >> 32) == seen && !LOAD(&p->stop)) pthread_cond_wait(&p->wake, &p->mu);
                 __atomic_sub_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
                 pthread_mutex_unlock(&p->mu);
@@ -270,7 +271,7 @@ static void *worker(void *arg)
         if (can_move && (s & OPEN_BIT)) {  /* on the core the caller opened the pass on: move (hb_vec_pool_cpu.c) */
             int cpu = hb_p_cpu();
             if (cpu >= 0 && cpu == LOAD(&p->caller_cpu)) {
-                can_move = hb_p_move_off(cpu);  /* (0: its only core; it stays, and stops asking) */
+                can_move = hb_p_move_off(cpu);  /* (0: its only core; it stays, and asks again after a sleep) */
                 if (can_move) __atomic_add_fetch(&p->stats[slot].moves, 1, __ATOMIC_RELAXED);
                 cpu = hb_p_cpu();
             }
