@@ -129,12 +129,13 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
 #endif
 
 /* Take the next chunk [*begin, *end) of a phase (0: the main one, 1: the first) for the thread in
-   `slot`: from the front of its own part (all that is left of it when `all`), else from the back of
-   another's; 0 when none is left. */
-static int grab(hb_vec_pool *p, int phase, int all, int slot, size_t *begin, size_t *end)
+   `slot`: from the front of its own part (all that is left of it when `all`), else (unless `own`)
+   from the back of another's; 0 when none is left.  (Looking at another's part reads a line that
+   thread writes: a transfer between the cores.) */
+static int grab(hb_vec_pool *p, int phase, int all, int own, int slot, size_t *begin, size_t *end)
 {
     int k;
-    for (k = 0; k < p->threads; k++) {
+    for (k = 0; k < (own ? 1 : p->threads); k++) {
         uint64_t *r = &p->parts[(slot + k) % p->threads].range[phase], v = LOAD_RANGE(r);
         for (;;) {
             uint64_t front = v >> 32, back = v & UINT64_C(0xFFFFFFFF), left, size;
@@ -169,17 +170,27 @@ static int run_chunk(hb_vec_pool *p, pass_fn run, size_t begin, size_t end)
     return 0;
 }
 
-#if HB_POOL_THREADS
-/* Count a chunk of the first phase as done; the last one wakes the threads asleep in wait_first. */
-static void first_done(hb_vec_pool *p, size_t items, int ok)
+/* Count a chunk of the first phase as done (ok: it passed): 1 when the whole batch is through the
+   phase, and then the threads asleep in wait_first are woken. */
+static int first_done(hb_vec_pool *p, size_t items, int ok)
 {
+#if HB_POOL_THREADS
     if (!ok) STORE(&p->first_failed, 1);  /* (before the count that lets the others read it) */
-    if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) == p->n && LOAD(&p->first_waits)) {
+    if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) != p->n) return 0;
+    if (LOAD(&p->first_waits)) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->done);
         pthread_mutex_unlock(&p->mu);
     }
+    return 1;
+#else
+    if (!ok) p->first_failed = 1;
+    p->firsts_done += items;
+    return p->firsts_done == p->n;
+#endif
 }
+
+#if HB_POOL_THREADS
 
 /* Wait until every chunk of the first phase is done (no chunk of it is left to take, so
    only chunks under way remain), spinning, then asleep. */
@@ -209,13 +220,14 @@ static uint64_t take_chunks(hb_vec_pool *p, int slot, uint64_t t0)
     uint64_t t1;
 #endif
     if (p->first) {  /* the first phase, then wait for the whole batch to be through it */
-        while (grab(p, 1, 1, slot, &begin, &end)) {
-            int ok = run_chunk(p, p->first, begin, end);
-#if HB_POOL_THREADS
-            first_done(p, end - begin, ok);
-#else
-            if (!ok) p->first_failed = 1;
-#endif
+        int own = 1, through = 0;
+        while (!through) {  /* its own part, then the others' while the batch is not through */
+            if (!grab(p, 1, 1, own, slot, &begin, &end)) {
+                if (!own) break;
+                own = 0;
+                continue;
+            }
+            through = first_done(p, end - begin, run_chunk(p, p->first, begin, end));
             items += end - begin;
         }
 #if HB_POOL_THREADS
@@ -223,7 +235,7 @@ static uint64_t take_chunks(hb_vec_pool *p, int slot, uint64_t t0)
 #endif
         go = !LOAD_RANGE(&p->first_failed);
     }
-    while (go && grab(p, 0, p->whole, slot, &begin, &end)) {
+    while (go && grab(p, 0, p->whole, 0, slot, &begin, &end)) {
         run_chunk(p, p->run, begin, end);
         items += end - begin;
     }
