@@ -5,9 +5,10 @@
  * A worker that sleeps between calls is woken by the caller, and the kernel often wakes it on the
  * caller's own core (where its wakee's data is thought to be warm) while the other core idles.  The
  * two threads of a pass then share one core, each spinning while it waits for the other, until the
- * kernel's load balancing moves one of them, milliseconds later: on two cores at 1,024 Deer Park
- * tables such passes took twice as long as one thread alone (in a run of short bursts of steps, the
- * worker ran on the caller's core in 1,974 of 3,548 passes, and 1,972 of the 2,029 slow ones).  So a
+ * kernel's load balancing moves one of them, milliseconds later: at 1,024 Deer Park tables a step
+ * then took 42 us, no less than on one thread (40), where two threads on two cores took 22 (in a
+ * run of short bursts of steps, the worker ran on the caller's core in 1,974 of 3,548 passes, and
+ * in 1,972 of the 2,029 that took over 30 us).  So a
  * worker that joins a pass on the core the caller opened it on moves itself off that core: it
  * leaves the core out of its own set for a moment (which moves it at once) and takes its set back
  * as it was (which does not move it again).  A thread whose set is that one core stays.
