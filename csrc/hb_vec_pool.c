@@ -33,7 +33,9 @@
  *
  * Waiting: a worker spins for a short while for the next call (calls come
  * back to back in a training loop), then sleeps on a condition variable; the
- * caller spins briefly for the last chunks, then sleeps too.  Calls from two
+ * caller spins briefly for the last chunks, then sleeps too.  A worker that
+ * finds itself on the caller's core as it joins a pass moves off it first
+ * (hb_vec_pool_cpu.c).  Calls from two
  * threads at once take turns; in a child process after fork() (which has
  * none of the workers) a call runs in the calling thread alone.  Without
  * POSIX threads (or with HB_VEC_NO_THREADS) every pool is the calling thread.
