@@ -56,6 +56,7 @@ def make_ffi() -> FFI:
             "csrc/hb_vec_read.c",
             "csrc/hb_vec_ids.c",
             "csrc/hb_vec_pool.c",
+            "csrc/hb_vec_pool_cpu.c",
             "csrc/hb_vec_calls.c",
         ],
         include_dirs=["csrc"],

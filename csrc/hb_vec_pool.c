@@ -33,7 +33,9 @@
  *
  * Waiting: a worker spins for a short while for the next call (calls come
  * back to back in a training loop), then sleeps on a condition variable; the
- * caller spins briefly for the last chunks, then sleeps too.  Calls from two
+ * caller spins briefly for the last chunks, then sleeps too.  A worker that
+ * finds itself on the caller's core as it joins a pass moves off it first
+ * (hb_vec_pool_cpu.c).  Calls from two
  * threads at once take turns; in a child process after fork() (which has
  * none of the workers) a call runs in the calling thread alone.  Without
  * POSIX threads (or with HB_VEC_NO_THREADS) every pool is the calling thread.
@@ -128,14 +130,15 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
 #define CAS_RANGE(r, expected, v) (*(r) = (v), 1)
 #endif
 
-/* Take the next chunk [*begin, *end) of a phase (its parts) for the thread in `slot`: from
-   the front of its own part (all that is left of it when `all`), else from the back of
-   another's; 0 when none is left. */
-static int grab(hb_vec_pool *p, part *parts, int all, int slot, size_t *begin, size_t *end)
+/* Take the next chunk [*begin, *end) of a phase (0: the main one, 1: the first) for the thread in
+   `slot`: from the front of its own part (all that is left of it when `all`), else (unless `own`)
+   from the back of another's; 0 when none is left.  (Looking at another's part reads a line that
+   thread writes: a transfer between the cores.) */
+static int grab(hb_vec_pool *p, int phase, int all, int own, int slot, size_t *begin, size_t *end)
 {
     int k;
-    for (k = 0; k < p->threads; k++) {
-        uint64_t *r = &parts[(slot + k) % p->threads].range, v = LOAD_RANGE(r);
+    for (k = 0; k < (own ? 1 : p->threads); k++) {
+        uint64_t *r = &p->parts[(slot + k) % p->threads].range[phase], v = LOAD_RANGE(r);
         for (;;) {
             uint64_t front = v >> 32, back = v & UINT64_C(0xFFFFFFFF), left, size;
             if (front >= back) break;
@@ -169,17 +172,27 @@ static int run_chunk(hb_vec_pool *p, pass_fn run, size_t begin, size_t end)
     return 0;
 }
 
-#if HB_POOL_THREADS
-/* Count a chunk of the first phase as done; the last one wakes the threads asleep in wait_first. */
-static void first_done(hb_vec_pool *p, size_t items, int ok)
+/* Count a chunk of the first phase as done (ok: it passed): 1 when the whole batch is through the
+   phase, and then the threads asleep in wait_first are woken. */
+static int first_done(hb_vec_pool *p, size_t items, int ok)
 {
+#if HB_POOL_THREADS
     if (!ok) STORE(&p->first_failed, 1);  /* (before the count that lets the others read it) */
-    if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) == p->n && LOAD(&p->first_waits)) {
+    if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) != p->n) return 0;
+    if (LOAD(&p->first_waits)) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->done);
         pthread_mutex_unlock(&p->mu);
     }
+    return 1;
+#else
+    if (!ok) p->first_failed = 1;
+    p->firsts_done += items;
+    return p->firsts_done == p->n;
+#endif
 }
+
+#if HB_POOL_THREADS
 
 /* Wait until every chunk of the first phase is done (no chunk of it is left to take, so
    only chunks under way remain), spinning, then asleep. */
@@ -209,13 +222,14 @@ static uint64_t take_chunks(hb_vec_pool *p, int slot, uint64_t t0)
     uint64_t t1;
 #endif
     if (p->first) {  /* the first phase, then wait for the whole batch to be through it */
-        while (grab(p, p->firsts, 1, slot, &begin, &end)) {
-            int ok = run_chunk(p, p->first, begin, end);
-#if HB_POOL_THREADS
-            first_done(p, end - begin, ok);
-#else
-            if (!ok) p->first_failed = 1;
-#endif
+        int own = 1, through = 0;
+        while (!through) {  /* its own part, then the others' while the batch is not through */
+            if (!grab(p, 1, 1, own, slot, &begin, &end)) {
+                if (!own) break;
+                own = 0;
+                continue;
+            }
+            through = first_done(p, end - begin, run_chunk(p, p->first, begin, end));
             items += end - begin;
         }
 #if HB_POOL_THREADS
@@ -223,7 +237,7 @@ static uint64_t take_chunks(hb_vec_pool *p, int slot, uint64_t t0)
 #endif
         go = !LOAD_RANGE(&p->first_failed);
     }
-    while (go && grab(p, p->parts, p->whole, slot, &begin, &end)) {
+    while (go && grab(p, 0, p->whole, 0, slot, &begin, &end)) {
         run_chunk(p, p->run, begin, end);
         items += end - begin;
     }
@@ -244,6 +258,7 @@ static void *worker(void *arg)
     hb_vec_pool *p = ((worker_arg *)arg)->pool;
     int slot = ((worker_arg *)arg)->slot;
     uint64_t seen = 0, limit = WORKER_SPIN_NS, left = 0;
+    int can_move = 1;
     for (;;) {
         uint64_t s = LOAD(&p->state), t0 = 0, began = 0;
         unsigned spins = 0;
@@ -254,6 +269,7 @@ static void *worker(void *arg)
             if (wait_a_little(&spins, &t0, limit)) {
                 pthread_mutex_lock(&p->mu);
                 __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
+                can_move = 1;  /* (woken, it may be anywhere, and its cores may have changed) */
                 while ((LOAD(&p->state) >> 32) == seen && !LOAD(&p->stop)) pthread_cond_wait(&p->wake, &p->mu);
                 __atomic_sub_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
                 pthread_mutex_unlock(&p->mu);
@@ -266,6 +282,15 @@ static void *worker(void *arg)
             limit = next_spin(limit, opened > began ? opened - began : 0, WORKER_SPIN_NS);
         }
         if (LOAD(&p->stop)) return NULL;
+        if (can_move && (s & OPEN_BIT)) {  /* on the core the caller opened the pass on: move (hb_vec_pool_cpu.c) */
+            int cpu = hb_p_cpu();
+            if (cpu >= 0 && cpu == LOAD(&p->caller_cpu)) {
+                can_move = hb_p_move_off(cpu);  /* (0: its only core; it stays, and asks again after a sleep) */
+                if (can_move) __atomic_add_fetch(&p->stats[slot].moves, 1, __ATOMIC_RELAXED);
+                cpu = hb_p_cpu();
+            }
+            STORE(&p->stats[slot].cpu, cpu);
+        }
         /* join the pass while it is open (the caller closes it once no chunk is left) */
         while ((s & OPEN_BIT)
                && !__atomic_compare_exchange_n(&p->state, &s, s + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
@@ -287,9 +312,12 @@ static void *worker(void *arg)
 hb_vec_pool *hb_vec_pool_new(int threads)
 {
     hb_vec_pool *p;
+    unsigned char *raw;
     if (threads < 1 || threads > POOL_MAX) return NULL;
-    p = (hb_vec_pool *)calloc(1, sizeof(*p));
-    if (p == NULL) return NULL;
+    raw = (unsigned char *)calloc(1, sizeof(*p) + LINE - 1);  /* the pool on a line of it (see ON_LINE) */
+    if (raw == NULL) return NULL;
+    p = (hb_vec_pool *)(void *)(raw + (LINE - 1 - ((uintptr_t)raw + LINE - 1) % LINE));
+    p->raw = raw;
     p->threads = 1;
     p->rules_game = -1;
 #if HB_POOL_THREADS
@@ -338,7 +366,7 @@ void hb_vec_pool_free(hb_vec_pool *p)
     }
 #endif
     free(p->scratch);
-    free(p);
+    free(p->raw);
 }
 
 int hb_vec_pool_threads(const hb_vec_pool *p)
@@ -465,8 +493,8 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
     for (k = 0; k < p->threads; k++) {
         uint64_t b = p->whole ? (k == 0 ? 0 : n) : n * (size_t)k / (size_t)p->threads;
         uint64_t e = p->whole ? n : n * (size_t)(k + 1) / (size_t)p->threads;
-        SET_RANGE(&p->parts[k].range, (b << 32) | e);
-        if (first) SET_RANGE(&p->firsts[k].range, (b << 32) | e);  /* (lines a worker wrote: only when used) */
+        SET_RANGE(&p->parts[k].range[0], (b << 32) | e);
+        if (first) SET_RANGE(&p->parts[k].range[1], (b << 32) | e);
     }
     if (first) {
         SET_RANGE(&p->firsts_done, 0);
@@ -481,6 +509,7 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
         unsigned spins = 0;
         uint64_t opened = now_ns(), began;
         STORE(&p->opened_ns, opened);
+        STORE(&p->caller_cpu, hb_p_cpu());
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
         if (LOAD(&p->sleepers) > 0) {
             pthread_mutex_lock(&p->mu);

@@ -48,57 +48,72 @@ typedef struct {
 #endif
 
 #define LINE 64                /* bytes between fields that different threads write (no false sharing) */
+#if defined(__GNUC__)
+#define ON_LINE __attribute__((aligned(LINE)))  /* a field that starts a cache line */
+#else
+#define ON_LINE                 /* (no threads here: see HB_POOL_THREADS) */
+#endif
 
-/* One thread's part of a pass: front << 32 | back, the environments [front, back)
-   no chunk has taken yet (atomic: its thread takes from the front, others from the back). */
+/* One thread's part of a pass, in each phase (range[0]: the main one, range[1]: the first): front << 32
+   | back, the environments [front, back) no chunk has taken yet (atomic: its thread takes from the
+   front, others from the back).  Both phases' in one line: the caller sets both when it opens a pass,
+   and the thread fetches them in one transfer. */
 typedef struct {
-    uint64_t range;
-    unsigned char pad[LINE - 8];
+    uint64_t range[2] ON_LINE;
 } part;
 
 /* What one thread of the pool counts (written by that thread only). */
 typedef struct {
-    uint64_t busy_ns, items;
-    unsigned char pad[LINE - 16];
+    uint64_t busy_ns ON_LINE, items;
+    uint64_t moves;            /* times it found itself on the caller's core as it joined a pass, and moved */
+    int cpu;                   /* the core it ran a pass on last (-1: unknown) */
 } slot_stats;
 
+/* The pool's fields are grouped by who writes them and when, each group on cache lines of its own
+   (the pool is allocated on a line boundary): a line written at every pass by one thread and read
+   by another costs a transfer between the cores, on the path of every pass, when it also holds a
+   field the other thread reads or writes for another reason (the step's trick tables shared a line
+   with the pass's error, rewritten at every pass; the caller's time of opening a pass with a
+   worker's time of leaving one and the flag the workers poll while they wait). */
 struct hb_vec_pool {
-    /* the pass being run: set by the caller before it opens the pass, read by all */
-    int threads;               /* the caller and threads - 1 workers */
+    /* the pass being run: set by the caller before it opens the pass, read by all (one line) */
+    int threads ON_LINE;       /* the caller and threads - 1 workers */
+    int whole;                 /* the pass is one chunk (one thread, or a small batch) */
     pass_fn first;             /* its first phase (NULL: none), done for the whole batch before ... */
     pass_fn run;               /* ... its main one */
     void *job;
     size_t n;                  /* environments */
-    int whole;                 /* the pass is one chunk (one thread, or a small batch) */
-    unsigned char pad0[LINE];
-    part parts[POOL_MAX];      /* the main phase's chunks not yet taken */
-    part firsts[POOL_MAX];     /* the first phase's */
-    /* environments the first phase has done, and whether any failed it (atomic) */
-    size_t firsts_done;
-    int first_failed;
-    unsigned char pad1[LINE];
+    uint64_t opened_ns;        /* when the caller opened it (atomic) */
+    int caller_cpu;            /* the core the caller opened it on (-1: unknown; atomic) */
 #if HB_POOL_THREADS
     /* gen << 32 | open << 31 | active: the pass number, whether workers may still
-       join it, and how many are in it (atomic) */
-    uint64_t state;
-    unsigned char pad2[LINE];
+       join it, and how many are in it (atomic); when a worker last left a pass (atomic) */
+    uint64_t state ON_LINE, left_ns;
+    /* changed only when a thread goes to sleep or wakes, or the pool stops (atomic): read at every
+       pass, so a line that stays in every core's cache */
+    int stop ON_LINE, sleepers, caller_waits, first_waits;
 #endif
+    /* environments the first phase has done, and whether any failed it (atomic) */
+    size_t firsts_done ON_LINE;
+    int first_failed;
+    part parts[POOL_MAX];      /* the chunks of each thread's part not yet taken */
     slot_stats stats[POOL_MAX];   /* per thread (slot 0: the caller) */
-    int in_use;                /* a call is running (without threads) */
-    /* the lowest failing environment of the pass (under mu) */
-    int rc;
+    /* the lowest failing environment of the pass (reset by the caller at every pass; under mu) */
+    int rc ON_LINE;
     size_t bad;
     int64_t bad_id;
+    /* the trick tables of the game of the last step (made again when the game changes; read by every
+       chunk of a step) */
+    int rules_game ON_LINE;    /* -1: none yet */
+    hb_rules rules[4];
+    /* the caller's own: not read by the workers during a pass */
+    void *raw ON_LINE;         /* the allocation the pool sits in (the pool: on a line of it) */
+    int in_use;                /* a call is running (without threads) */
     /* the step's private copy of its ids */
     unsigned char *scratch;
     size_t scratch_len;
-    /* the trick tables of the game of the last step (made again when the game changes) */
-    int rules_game;            /* -1: none yet */
-    hb_rules rules[4];
 #if HB_POOL_THREADS
-    int stop, sleepers, caller_waits, first_waits;   /* atomic */
     uint64_t caller_spin;      /* how long the caller spins before it sleeps (see next_spin) */
-    uint64_t opened_ns, left_ns;  /* when the last pass was opened, when a worker last left one (atomic) */
     pid_t pid;                 /* the process that made the pool */
     unsigned long forks;       /* ... and its count of forks then (see own_process) */
     int counts_forks;          /* ... when it kept that count */
@@ -110,6 +125,11 @@ struct hb_vec_pool {
     worker_arg args[POOL_MAX];
 #endif
 };
+
+/* The calling thread's core (-1 where that cannot be told), and moving the calling thread off
+   core `cpu` (1 when it moved), in hb_vec_pool_cpu.c. */
+int hb_p_cpu(void);
+int hb_p_move_off(int cpu);
 
 /* One pass over n environments (hb_vec_pool.c): every chunk done when it returns.  With first
    (else NULL), a first phase: every chunk of it is done before any chunk of run starts, and run

@@ -1,0 +1,164 @@
+/* The batched lane's pool (hb_vec_pool.c) as the cores see it, built with -fsanitize=thread in CI:
+ * the fields the threads write during a pass sit on cache lines apart (a line written by one
+ * thread and read by the other for another reason costs a transfer between the cores in every
+ * pass), and a worker that joins a pass on the core the caller opened it on moves off that core
+ * (two threads of a pass sharing a core, each spinning for the other, took twice one thread's
+ * time while the other core idled).  Linux only for the second; bounded: each wait gives up after
+ * HANG_S seconds (only a hang takes that long). */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE
+#endif
+#include "hb_vec_pool_internal.h"
+#include <stddef.h>
+#include <stdio.h>
+
+static int failures = 0;
+#define CHECK(cond) do { if (!(cond)) { failures++; \
+    fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+
+#define LINE_OF(f) (offsetof(struct hb_vec_pool, f) / LINE)
+
+static void layout(void)
+{
+    hb_vec_pool *p = hb_vec_pool_new(2);
+    CHECK(p != NULL);
+    if (p == NULL) return;
+    CHECK((uintptr_t)p % LINE == 0);
+    /* the pass's description, the caller's time and core of opening it: one line */
+    CHECK(LINE_OF(first) == LINE_OF(threads) && LINE_OF(job) == LINE_OF(threads));
+    CHECK(LINE_OF(opened_ns) == LINE_OF(threads) && LINE_OF(caller_cpu) == LINE_OF(threads));
+#if HB_POOL_THREADS
+    /* the state (a worker's joining and leaving) with the time of leaving, on a line of their own */
+    CHECK(LINE_OF(left_ns) == LINE_OF(state));
+    CHECK(LINE_OF(state) != LINE_OF(threads));
+    /* what the workers poll as they wait: not on a line written at every pass */
+    CHECK(LINE_OF(stop) == LINE_OF(sleepers) && LINE_OF(stop) != LINE_OF(state));
+    CHECK(LINE_OF(stop) != LINE_OF(threads) && LINE_OF(stop) != LINE_OF(firsts_done));
+    CHECK(LINE_OF(caller_spin) != LINE_OF(stop));
+#endif
+    CHECK(LINE_OF(firsts_done) != LINE_OF(threads));
+    /* each thread's two ranges in one line, no two threads' in one */
+    CHECK((uintptr_t)&p->parts[1].range[1] / LINE == (uintptr_t)&p->parts[1].range[0] / LINE);
+    CHECK((uintptr_t)&p->parts[1].range[0] / LINE != (uintptr_t)&p->parts[0].range[1] / LINE);
+    CHECK((uintptr_t)&p->stats[1].busy_ns / LINE != (uintptr_t)&p->stats[0].items / LINE);
+    /* the pass's error (reset by the caller at every pass) apart from the step's trick tables */
+    CHECK(LINE_OF(rc) != LINE_OF(rules_game) && LINE_OF(bad_id) < LINE_OF(rules_game));
+    CHECK(LINE_OF(rc) != LINE_OF(firsts_done));
+    hb_vec_pool_free(p);
+}
+
+#if HB_POOL_THREADS && defined(__linux__)
+#include <dirent.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#define HANG_S 120.0
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Every thread of the process to the cores of *set (0 when one could not be). */
+static int pin_all(const cpu_set_t *set)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *t;
+    int ok = d != NULL;
+    while (ok && (t = readdir(d)) != NULL)
+        if (t->d_name[0] != '.') ok = sched_setaffinity((pid_t)atoi(t->d_name), sizeof *set, set) == 0;
+    if (d) closedir(d);
+    return ok;
+}
+
+static int noop(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    (void)job; (void)begin; (void)end; (void)bad; (void)bad_id;
+    return HB_OK;
+}
+
+/* Passes until the worker has joined one more than it had (its items counted), or HANG_S. */
+static void until_joined(hb_vec_pool *p)
+{
+    uint64_t before = p->stats[1].items;
+    double until = now_s() + HANG_S;
+    while (p->stats[1].items == before && now_s() < until) {
+        CHECK(hb_p_enter(p) == 0);
+        hb_p_run_pass(p, NULL, noop, NULL, 4096, NULL, NULL);
+        hb_p_leave(p);
+    }
+    CHECK(p->stats[1].items > before);
+}
+
+static void moving_off(void)
+{
+    cpu_set_t all, one;
+    int here, cpu, k;
+    hb_vec_pool *p;
+    if (sched_getaffinity(0, sizeof all, &all) != 0 || CPU_COUNT(&all) < 2) {
+        printf("vector pool tests: fewer than two cores here, the worker's move not tried\n");
+        return;
+    }
+    /* hb_p_move_off: the thread leaves the core, its set of cores as it was */
+    here = hb_p_cpu();
+    CHECK(here >= 0);
+    CHECK(hb_p_move_off(here) == 1);
+    CHECK(hb_p_cpu() != here);
+    {
+        cpu_set_t now;
+        CHECK(sched_getaffinity(0, sizeof now, &now) == 0 && CPU_EQUAL(&now, &all));
+    }
+    /* a thread with one core stays on it */
+    here = hb_p_cpu();
+    CPU_ZERO(&one);
+    CPU_SET(here, &one);
+    CHECK(sched_setaffinity(0, sizeof one, &one) == 0);
+    CHECK(hb_p_move_off(here) == 0);
+    CHECK(hb_p_cpu() == here);
+    /* a worker made to run on the caller's core moves off it at its next pass */
+    p = hb_vec_pool_new(2);
+    CHECK(p != NULL);
+    if (p == NULL) return;
+    CHECK(pin_all(&one));
+    until_joined(p);
+    CHECK(__atomic_load_n(&p->stats[1].cpu, __ATOMIC_SEQ_CST) == here && __atomic_load_n(&p->stats[1].moves, __ATOMIC_SEQ_CST) == 0);  /* (it could not move: its only core) */
+    hb_vec_pool_free(p);
+    p = hb_vec_pool_new(2);  /* a worker made on the caller's only core, free to go anywhere later */
+    CHECK(p != NULL);
+    if (p == NULL) return;
+    until_joined(p);
+    CHECK(pin_all(&all));
+    CHECK(sched_setaffinity(0, sizeof one, &one) == 0);  /* the caller stays where the worker is */
+    {  /* the worker asleep (it asks again whether it can move once woken) */
+        double until = now_s() + HANG_S;
+        while (__atomic_load_n(&p->sleepers, __ATOMIC_SEQ_CST) == 0 && now_s() < until) {
+        }
+        CHECK(__atomic_load_n(&p->sleepers, __ATOMIC_SEQ_CST) == 1);
+    }
+    for (k = 0; k < 3; k++) until_joined(p);
+    cpu = __atomic_load_n(&p->stats[1].cpu, __ATOMIC_SEQ_CST);
+    CHECK(cpu >= 0 && cpu != here);
+    printf("vector pool tests: the worker moved off the caller's core %llu time(s), ran last on core %d "
+           "(the caller: %d)\n", (unsigned long long)__atomic_load_n(&p->stats[1].moves, __ATOMIC_SEQ_CST), cpu, here);
+    hb_vec_pool_free(p);
+    CHECK(sched_setaffinity(0, sizeof all, &all) == 0);
+}
+#else
+static void moving_off(void) { printf("vector pool tests: no Linux threads here, the worker's move not tried\n"); }
+#endif
+
+int main(void)
+{
+    layout();
+    moving_off();
+    if (failures) {
+        fprintf(stderr, "vector pool tests: %d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("vector pool tests: all checks passed\n");
+    return 0;
+}
