@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -104,16 +105,18 @@ def site(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) 
     key = _inputs_key()
     if cache is not None:
         home = Path(cache.mkdir("docs-site"))
-        for old in home.iterdir():  # one build kept: the latest
-            if old.name != key:
+        for old in home.iterdir():  # one build kept: the latest (and builds of it under way elsewhere)
+            if old.name != key and not old.name.startswith(f".{key}-"):
                 shutil.rmtree(old, ignore_errors=True)
         folder = home / key
         if (folder / "built").is_file():
             return folder / "html"
-        shutil.rmtree(folder, ignore_errors=True)
+        # built aside and renamed into place once it passed: two workers of a plain ``-n`` run may
+        # build at once, and neither may remove or read the other's half-built pages
+        work = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=home))
     else:
-        folder = tmp_path_factory.mktemp("docs")
-    out, doctrees = folder / "html", folder / "doctrees"
+        folder = work = tmp_path_factory.mktemp("docs")
+    out, doctrees = work / "html", work / "doctrees"
     build = ["-W", "-q", "-E", "-b", "html", "-d", str(doctrees), str(DOCS), str(out)]
     proc = subprocess.run(
         [sys.executable, "-m", "sphinx", *build],
@@ -123,7 +126,15 @@ def site(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) 
         env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     assert proc.returncode == 0, f"sphinx failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
-    (folder / "built").write_text(key, encoding="utf-8")  # only a build that passed is used again
+    (work / "built").write_text(key, encoding="utf-8")  # only a build that passed is used again
+    if work != folder:
+        if not (folder / "built").is_file():
+            shutil.rmtree(folder, ignore_errors=True)  # (a build that never finished)
+        try:
+            os.rename(work, folder)
+        except OSError:  # another worker's build got there first: keep reading this one
+            return out
+        return folder / "html"
     return out
 
 
