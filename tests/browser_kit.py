@@ -175,13 +175,20 @@ class Watch:
 def under_csp(page: Any) -> Any:
     """Let ``page.wait_for_function`` take a bare expression on pages under the server's
     Content-Security-Policy: Playwright evaluates an expression string with ``eval``, which the
-    policy forbids (as it should), and a function without it; so an expression is made one."""
+    policy forbids (as it should), and a function without it; so an expression is made one.
+
+    And a condition waits while the page is still being parsed, rather than failing: right after
+    a click on a link, the new document can be read before its ``<body>`` exists, and a condition
+    such as ``document.body.dataset.conn === 'up'`` would throw (``document.body`` is null) instead
+    of being false until the page is there.  A condition is checked only once the document is
+    parsed (``readyState`` is past ``loading``)."""
     wait = page.wait_for_function
 
     def wait_for_function(expression: str, *args: Any, **kwargs: Any) -> Any:
         text = expression.strip()
         if not text.startswith(("(", "function", "async")):
-            expression = f"() => ({text})"
+            text = f"() => ({text})"
+        expression = f"(arg) => document.readyState === 'loading' ? false : ({text})(arg)"
         return wait(expression, *args, **kwargs)
 
     page.wait_for_function = wait_for_function
