@@ -219,7 +219,7 @@ def test_axe_finds_nothing_serious_at_the_table(
     wait_connected(page)
     rng = random.Random(width)
     checked = set()
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 480  # catches a hang only: the bidding turn can take several hands to come
     while len(checked) < 2 and time.monotonic() < deadline:  # a bidding turn and a card to play
         state = page_state(page)
         if not state["moves"]:
@@ -256,7 +256,7 @@ def test_cards_and_moves_have_spoken_names_and_moves_are_announced(browser: Any,
                    {childList: true, characterData: true, subtree: true});
         return window.heard; }""")
     rng = random.Random(3)
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 480  # catches a hang only
     while time.monotonic() < deadline:
         state = page_state(page)
         cards = page.locator("#hand [data-move]")
@@ -314,7 +314,7 @@ def test_a_whole_game_with_the_keyboard_alone(
     rng = random.Random(7)
     moves = presses = 0
     kinds: set[str] = set()
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + 480  # catches a hang only: a busy machine plays the session slowly
     while True:
         assert time.monotonic() < deadline, "the session did not end in time"
         state = page_state(page)

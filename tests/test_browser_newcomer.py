@@ -129,7 +129,7 @@ def test_the_fifth_trick_stays_beside_its_own_dealer_and_forced_cards_play_thems
     rng = random.Random(width)
     dealer_during = dealer_shown(page)
     forced_seen = clicked_last_card = noticed = False
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 480  # catches a hang only: a busy machine plays the hand slowly
     while True:
         assert time.monotonic() < deadline, "the hand did not end in time"
         now = page.evaluate(_HAND_STATE)
