@@ -28,6 +28,7 @@ pytest.importorskip("starlette")
 from browser_kit import (
     ACC_NAME,
     CHROMIUM,
+    HANG_MS,
     LAUNCH_ARGS,
     POLL,
     Server,
@@ -350,7 +351,7 @@ def test_a_whole_game_with_the_keyboard_alone(
         page.wait_for_function(
             f"Number(document.body.dataset.seq) > {now['seq']}"
             f" || Number(document.body.dataset.errors || 0) > {now['errors']}",
-            timeout=20_000,
+            timeout=HANG_MS,  # (the server answers at once; only a hang takes that long)
             polling=POLL,
         )
         moves += 1
