@@ -42,6 +42,15 @@
  */
 #include "hb_vec_pool_internal.h"
 
+/* What a thread needs of the pass it is in, copied as it joins (the pool's line of it is written
+   again as the others join, leave or close the pass). */
+typedef struct {
+    pass_fn first, run;
+    void *job;
+    size_t n;
+    int threads, whole;
+} pass_desc;
+
 #if HB_POOL_THREADS
 /* Which process a pool belongs to, told without a system call at every call
    (getpid() is one, about 140 ns here): every fork() counts one more in the child,
@@ -134,11 +143,12 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
    `slot`: from the front of its own part (all that is left of it when `all`), else (unless `own`)
    from the back of another's; 0 when none is left.  (Looking at another's part reads a line that
    thread writes: a transfer between the cores.) */
-static int grab(hb_vec_pool *p, int phase, int all, int own, int slot, size_t *begin, size_t *end)
+static int grab(hb_vec_pool *p, const pass_desc *d, int phase, int all, int own, int slot, size_t *begin,
+                size_t *end)
 {
     int k;
-    for (k = 0; k < (own ? 1 : p->threads); k++) {
-        uint64_t *r = &p->parts[(slot + k) % p->threads].range[phase], v = LOAD_RANGE(r);
+    for (k = 0; k < (own ? 1 : d->threads); k++) {
+        uint64_t *r = &p->parts[(slot + k) % d->threads].range[phase], v = LOAD_RANGE(r);
         for (;;) {
             uint64_t front = v >> 32, back = v & UINT64_C(0xFFFFFFFF), left, size;
             if (front >= back) break;
@@ -162,11 +172,11 @@ static int grab(hb_vec_pool *p, int phase, int all, int own, int slot, size_t *b
 }
 
 /* Run one chunk of a phase: 0 when it failed (its error recorded). */
-static int run_chunk(hb_vec_pool *p, pass_fn run, size_t begin, size_t end)
+static int run_chunk(hb_vec_pool *p, const pass_desc *d, pass_fn run, size_t begin, size_t end)
 {
     size_t bad = begin;
     int64_t bad_id = 0;
-    int rc = run(p->job, begin, end, &bad, &bad_id);
+    int rc = run(d->job, begin, end, &bad, &bad_id);
     if (rc == HB_OK) return 1;
     record(p, rc, bad < begin || bad >= end ? begin : bad, bad_id);
     return 0;
@@ -174,11 +184,11 @@ static int run_chunk(hb_vec_pool *p, pass_fn run, size_t begin, size_t end)
 
 /* Count a chunk of the first phase as done (ok: it passed): 1 when the whole batch is through the
    phase, and then the threads asleep in wait_first are woken. */
-static int first_done(hb_vec_pool *p, size_t items, int ok)
+static int first_done(hb_vec_pool *p, const pass_desc *d, size_t items, int ok)
 {
 #if HB_POOL_THREADS
     if (!ok) STORE(&p->first_failed, 1);  /* (before the count that lets the others read it) */
-    if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) != p->n) return 0;
+    if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) != d->n) return 0;
     if (LOAD(&p->first_waits)) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->done);
@@ -188,7 +198,7 @@ static int first_done(hb_vec_pool *p, size_t items, int ok)
 #else
     if (!ok) p->first_failed = 1;
     p->firsts_done += items;
-    return p->firsts_done == p->n;
+    return p->firsts_done == d->n;
 #endif
 }
 
@@ -196,15 +206,15 @@ static int first_done(hb_vec_pool *p, size_t items, int ok)
 
 /* Wait until every chunk of the first phase is done (no chunk of it is left to take, so
    only chunks under way remain), spinning, then asleep. */
-static void wait_first(hb_vec_pool *p)
+static void wait_first(hb_vec_pool *p, const pass_desc *d)
 {
     unsigned spins = 0;
     uint64_t t0 = 0;
-    while (LOAD(&p->firsts_done) < p->n) {
+    while (LOAD(&p->firsts_done) < d->n) {
         if (wait_a_little(&spins, &t0, CALLER_SPIN_NS)) {
             pthread_mutex_lock(&p->mu);
             __atomic_add_fetch(&p->first_waits, 1, __ATOMIC_SEQ_CST);
-            while (LOAD(&p->firsts_done) < p->n) pthread_cond_wait(&p->done, &p->mu);
+            while (LOAD(&p->firsts_done) < d->n) pthread_cond_wait(&p->done, &p->mu);
             __atomic_sub_fetch(&p->first_waits, 1, __ATOMIC_SEQ_CST);
             pthread_mutex_unlock(&p->mu);
         }
@@ -214,31 +224,31 @@ static void wait_first(hb_vec_pool *p)
 
 /* Take chunks until none is left (slot: the thread's index in the pool; t0: when the
    thread started on the pass): when it finished (0 without threads, which keep no times). */
-static uint64_t take_chunks(hb_vec_pool *p, int slot, uint64_t t0)
+static uint64_t take_chunks(hb_vec_pool *p, const pass_desc *d, int slot, uint64_t t0)
 {
     size_t begin, end, items = 0;
     int go = 1;
 #if HB_POOL_THREADS
     uint64_t t1;
 #endif
-    if (p->first) {  /* the first phase, then wait for the whole batch to be through it */
+    if (d->first) {  /* the first phase, then wait for the whole batch to be through it */
         int own = 1, through = 0;
         while (!through) {  /* its own part, then the others' while the batch is not through */
-            if (!grab(p, 1, 1, own, slot, &begin, &end)) {
+            if (!grab(p, d, 1, 1, own, slot, &begin, &end)) {
                 if (!own) break;
                 own = 0;
                 continue;
             }
-            through = first_done(p, end - begin, run_chunk(p, p->first, begin, end));
+            through = first_done(p, d, end - begin, run_chunk(p, d, d->first, begin, end));
             items += end - begin;
         }
 #if HB_POOL_THREADS
-        wait_first(p);
+        wait_first(p, d);
 #endif
         go = !LOAD_RANGE(&p->first_failed);
     }
-    while (go && grab(p, 0, p->whole, 0, slot, &begin, &end)) {
-        run_chunk(p, p->run, begin, end);
+    while (go && grab(p, d, 0, d->whole, 0, slot, &begin, &end)) {
+        run_chunk(p, d, d->run, begin, end);
         items += end - begin;
     }
     p->stats[slot].items += items;
@@ -277,6 +287,13 @@ static void *worker(void *arg)
             }
             s = LOAD(&p->state);
         }
+        if (s & OPEN_BIT) {  /* fetch the job and its part while it joins (in parallel, not after) */
+            const char *job = (const char *)__atomic_load_n(&p->job, __ATOMIC_RELAXED);
+            PREFETCH(job, 0);
+            PREFETCH(job + LINE, 0);
+            PREFETCH(job + 2 * LINE, 0);
+            PREFETCH(&p->parts[slot], 0);
+        }
         if (began) {  /* the gap is judged from when the pass opened, not from when this thread woke */
             uint64_t opened = LOAD(&p->opened_ns);
             limit = next_spin(limit, opened > began ? opened - began : 0, WORKER_SPIN_NS);
@@ -297,7 +314,16 @@ static void *worker(void *arg)
         }
         seen = s >> 32;
         if (!(s & OPEN_BIT)) continue;  /* too late: every chunk was taken */
-        left = take_chunks(p, slot, now_ns());
+        {
+            pass_desc d;
+            d.first = p->first;
+            d.run = p->run;
+            d.job = p->job;
+            d.n = p->n;
+            d.threads = p->threads;
+            d.whole = p->whole;
+            left = take_chunks(p, &d, slot, now_ns());
+        }
         STORE(&p->left_ns, left);
         s = __atomic_sub_fetch(&p->state, 1, __ATOMIC_SEQ_CST);
         if ((s & ACTIVE_MASK) == 0 && !(s & OPEN_BIT) && LOAD(&p->caller_waits)) {
@@ -418,65 +444,6 @@ void hb_vec_pool_close(hb_vec_pool *p)
     hb_p_leave(p);
 }
 
-/* len bytes from src to dst between calls (never while a call changes them). */
-int hb_vec_pool_copy(hb_vec_pool *p, const void *src, void *dst, size_t len)
-{
-    int mine;
-    if (p == NULL || src == NULL || dst == NULL) return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    memmove(dst, src, len);
-    if (mine) hb_p_leave(p);
-    return HB_OK;
-}
-
-int hb_vec_pool_copy_batch(hb_vec_pool *p, const void *src, void *dst, size_t len, const hb_vec_io *from,
-                           const hb_vec_io *to)
-{
-    int mine;
-    if (p == NULL || src == NULL || dst == NULL || from == NULL || to == NULL) return HB_E_NULL;
-    if (from->cp_len != to->cp_len || from->mask_len != to->mask_len || from->rewards_len != to->rewards_len
-        || from->term_len != to->term_len || from->trunc_len != to->trunc_len)
-        return HB_E_V_LEN;
-    if ((from->cp_len && (from->current_player == NULL || to->current_player == NULL))
-        || (from->mask_len && (from->legal_mask == NULL || to->legal_mask == NULL))
-        || (from->rewards_len && (from->rewards == NULL || to->rewards == NULL))
-        || (from->term_len && (from->terminated == NULL || to->terminated == NULL))
-        || (from->trunc_len && (from->truncated == NULL || to->truncated == NULL)))
-        return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    memmove(dst, src, len);
-    if (from->cp_len) memmove(to->current_player, from->current_player, from->cp_len * sizeof(int16_t));
-    if (from->mask_len) memmove(to->legal_mask, from->legal_mask, from->mask_len);
-    if (from->rewards_len) memmove(to->rewards, from->rewards, from->rewards_len * sizeof(float));
-    if (from->term_len) memmove(to->terminated, from->terminated, from->term_len);
-    if (from->trunc_len) memmove(to->truncated, from->truncated, from->trunc_len);
-    if (mine) hb_p_leave(p);
-    return HB_OK;
-}
-
-int hb_vec_pool_episode(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                        size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *start,
-                        uint8_t *ids, size_t ids_len, size_t *len)
-{
-    int mine, rc;
-    if (p == NULL) return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    rc = hb_vec_episode(cfg, envs, envs_len, num_envs, i, seed, episode, start, ids, ids_len, len);
-    if (mine) hb_p_leave(p);
-    return rc;
-}
-
-int hb_vec_pool_episodes(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                         size_t num_envs, uint32_t *out, size_t out_len)
-{
-    int mine, rc;
-    if (p == NULL) return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    rc = hb_vec_episodes(cfg, envs, envs_len, num_envs, out, out_len);
-    if (mine) hb_p_leave(p);
-    return rc;
-}
-
 /* Whether a call on n environments is one chunk (then the caller runs it alone). */
 int hb_p_one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n <= SPLIT_MIN; }
 
@@ -485,11 +452,20 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
                   int64_t *bad_id)
 {
     int k;
-    p->first = first;
-    p->run = run;
+    pass_desc d;
+    if (n > ((size_t)1 << 24)) return HB_E_V_LEN;  /* (ranges of 32 bits; the calls allow 2^24) */
+    p->first = d.first = first;
+    p->run = d.run = run;
+#if HB_POOL_THREADS
+    __atomic_store_n(&p->job, job, __ATOMIC_RELAXED);  /* (a worker reads it before it joins: see worker) */
+#else
     p->job = job;
-    p->n = n;
-    p->whole = hb_p_one_chunk(p, n);
+#endif
+    d.job = job;
+    p->n = (uint32_t)n;
+    d.n = n;
+    d.threads = p->threads;
+    d.whole = p->whole = hb_p_one_chunk(p, n);
     for (k = 0; k < p->threads; k++) {
         uint64_t b = p->whole ? (k == 0 ? 0 : n) : n * (size_t)k / (size_t)p->threads;
         uint64_t e = p->whole ? n : n * (size_t)(k + 1) / (size_t)p->threads;
@@ -516,7 +492,7 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
             pthread_cond_broadcast(&p->wake);
             pthread_mutex_unlock(&p->mu);
         }
-        began = take_chunks(p, 0, opened);
+        began = take_chunks(p, &d, 0, opened);
         /* close the pass, then wait for the workers still in it */
         s = __atomic_and_fetch(&p->state, ~OPEN_BIT, __ATOMIC_SEQ_CST);
         if ((s & ACTIVE_MASK) != 0) {
@@ -534,10 +510,10 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
             p->caller_spin = next_spin(p->caller_spin, left > began ? left - began : 0, CALLER_SPIN_NS);
         }
     } else {
-        take_chunks(p, 0, now_ns());
+        take_chunks(p, &d, 0, now_ns());
     }
 #else
-    take_chunks(p, 0, 0);
+    take_chunks(p, &d, 0, 0);
 #endif
     if (p->rc != HB_OK) {
         if (bad) *bad = p->bad;
@@ -581,16 +557,5 @@ int hb_p_run_alone(pass_fn first, pass_fn run, void *job, size_t n, size_t *bad,
         if (bad) *bad = b;
         if (bad_id) *bad_id = id;
     }
-    return rc;
-}
-
-int hb_vec_pool_winners(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                        size_t num_envs, uint8_t *out, size_t out_len)
-{
-    int mine, rc;
-    if (p == NULL) return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    rc = hb_vec_winners(cfg, envs, envs_len, num_envs, out, out_len);
-    if (mine) hb_p_leave(p);
     return rc;
 }

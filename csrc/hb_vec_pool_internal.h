@@ -76,19 +76,23 @@ typedef struct {
    with the pass's error, rewritten at every pass; the caller's time of opening a pass with a
    worker's time of leaving one and the flag the workers poll while they wait). */
 struct hb_vec_pool {
-    /* the pass being run: set by the caller before it opens the pass, read by all (one line) */
-    int threads ON_LINE;       /* the caller and threads - 1 workers */
-    int whole;                 /* the pass is one chunk (one thread, or a small batch) */
+    /* The pass: its state, which the workers poll as they wait, and its description, on one line, so
+       that a waiting worker has all it needs to join a pass in one transfer (on two lines, a worker
+       fetched the second only once it saw the first change: two transfers one after the other, at
+       every pass).  gen << 32 | open << 31 | active: the pass number, whether workers may still join
+       it, and how many are in it (atomic); when a worker last left a pass (atomic). */
+    uint64_t state ON_LINE, left_ns;
+    /* set by the caller before it opens the pass, read by all (job: atomic, as a worker reads it
+       before it joins, to fetch the job ahead) */
     pass_fn first;             /* its first phase (NULL: none), done for the whole batch before ... */
     pass_fn run;               /* ... its main one */
     void *job;
-    size_t n;                  /* environments */
     uint64_t opened_ns;        /* when the caller opened it (atomic) */
+    uint32_t n;                /* environments (at most 2^24: see hb_vec_calls.c) */
+    int threads;               /* the caller and threads - 1 workers */
+    int whole;                 /* the pass is one chunk (one thread, or a small batch) */
     int caller_cpu;            /* the core the caller opened it on (-1: unknown; atomic) */
 #if HB_POOL_THREADS
-    /* gen << 32 | open << 31 | active: the pass number, whether workers may still
-       join it, and how many are in it (atomic); when a worker last left a pass (atomic) */
-    uint64_t state ON_LINE, left_ns;
     /* changed only when a thread goes to sleep or wakes, or the pool stops (atomic): read at every
        pass, so a line that stays in every core's cache */
     int stop ON_LINE, sleepers, caller_waits, first_waits;

@@ -24,13 +24,14 @@ static void layout(void)
     CHECK(p != NULL);
     if (p == NULL) return;
     CHECK((uintptr_t)p % LINE == 0);
-    /* the pass's description, the caller's time and core of opening it: one line */
-    CHECK(LINE_OF(first) == LINE_OF(threads) && LINE_OF(job) == LINE_OF(threads));
-    CHECK(LINE_OF(opened_ns) == LINE_OF(threads) && LINE_OF(caller_cpu) == LINE_OF(threads));
-#if HB_POOL_THREADS
-    /* the state (a worker's joining and leaving) with the time of leaving, on a line of their own */
+    /* the pass's state (what a waiting worker polls, and its joining and leaving), its description,
+       the caller's time and core of opening it and the time of leaving: one line, so that a worker
+       that sees the pass open has all it needs to join it */
+    CHECK(LINE_OF(first) == LINE_OF(state) && LINE_OF(job) == LINE_OF(state) && LINE_OF(n) == LINE_OF(state));
+    CHECK(LINE_OF(opened_ns) == LINE_OF(state) && LINE_OF(caller_cpu) == LINE_OF(state));
+    CHECK(LINE_OF(threads) == LINE_OF(state) && LINE_OF(whole) == LINE_OF(state));
     CHECK(LINE_OF(left_ns) == LINE_OF(state));
-    CHECK(LINE_OF(state) != LINE_OF(threads));
+#if HB_POOL_THREADS
     /* what the workers poll as they wait: not on a line written at every pass */
     CHECK(LINE_OF(stop) == LINE_OF(sleepers) && LINE_OF(stop) != LINE_OF(state));
     CHECK(LINE_OF(stop) != LINE_OF(threads) && LINE_OF(stop) != LINE_OF(firsts_done));
