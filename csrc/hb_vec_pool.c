@@ -306,7 +306,7 @@ static void *worker(void *arg)
                 if (can_move) __atomic_add_fetch(&p->stats[slot].moves, 1, __ATOMIC_RELAXED);
                 cpu = hb_p_cpu();
             }
-            STORE(&p->stats[slot].cpu, cpu);
+            __atomic_store_n(&p->stats[slot].cpu, cpu, __ATOMIC_RELAXED);  /* (read by tests only) */
         }
         /* join the pass while it is open (the caller closes it once no chunk is left) */
         while ((s & OPEN_BIT)
@@ -484,8 +484,10 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
         uint64_t opened = now_ns(), began;
-        STORE(&p->opened_ns, opened);
-        STORE(&p->caller_cpu, hb_p_cpu());
+        /* (relaxed: published by the state below; each seq_cst store waited for the caller's earlier
+           stores to reach other cores, among them the workers' parts) */
+        __atomic_store_n(&p->opened_ns, opened, __ATOMIC_RELAXED);
+        __atomic_store_n(&p->caller_cpu, hb_p_cpu(), __ATOMIC_RELAXED);
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
         if (LOAD(&p->sleepers) > 0) {
             pthread_mutex_lock(&p->mu);

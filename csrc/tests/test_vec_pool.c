@@ -48,6 +48,85 @@ static void layout(void)
     hb_vec_pool_free(p);
 }
 
+/* Passes of two jobs in turn, some with a first phase that fails at a random environment: each
+   environment is run once by each pass of its job whose first phase passed, never by one whose
+   first phase failed (the rule that a bad id anywhere changes nothing), the lowest failing
+   environment is the one reported, and a pass over more environments than the ranges hold is
+   refused before any chunk runs.  Under TSan this also checks that a worker reads each pass's
+   description and job only while it is in that pass. */
+typedef struct {
+    unsigned *hits;            /* per environment: passes of this job that ran it */
+    size_t fail_at;            /* the first phase fails from here on (n: it passes) */
+} count_job;
+
+static int count_first(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    count_job *j = (count_job *)job;
+    if (end > j->fail_at) {
+        *bad = begin > j->fail_at ? begin : j->fail_at;
+        *bad_id = (int64_t)*bad;
+        return HB_E_V_ILLEGAL;
+    }
+    return HB_OK;
+}
+
+static int count_run(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    count_job *j = (count_job *)job;
+    size_t i;
+    (void)bad; (void)bad_id;
+    for (i = begin; i < end; i++) j->hits[i]++;
+    return HB_OK;
+}
+
+static void passes(int threads)
+{
+    enum { N = 1500, PASSES = 3000 };
+    static unsigned hits[2][N];
+    unsigned expect[2] = {0, 0};
+    uint64_t rng = 12345;
+    hb_vec_pool *p = hb_vec_pool_new(threads);
+    int k, wrong = 0, miscounted = 0;
+    size_t i;
+    CHECK(p != NULL);
+    if (p == NULL) return;
+    memset(hits, 0, sizeof hits);
+    for (k = 0; k < PASSES; k++) {
+        count_job job;
+        size_t bad = 0;
+        int64_t bad_id = -1;
+        int which = k & 1, with_first = (k % 3) != 0, rc;
+        rng = rng * 6364136223846793005u + 1442695040888963407u;
+        job.hits = hits[which];
+        job.fail_at = with_first && (rng >> 33) % 4 == 0 ? (size_t)((rng >> 40) % N) : N;
+        CHECK(hb_p_enter(p) == 0);
+        rc = hb_p_run_pass(p, with_first ? count_first : NULL, count_run, &job, N, &bad, &bad_id);
+        hb_p_leave(p);
+        if (job.fail_at < N) {
+            if (rc != HB_E_V_ILLEGAL || bad != job.fail_at || bad_id != (int64_t)job.fail_at) wrong++;
+        } else {
+            if (rc != HB_OK) wrong++;
+            expect[which]++;
+        }
+    }
+    CHECK(wrong == 0);
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < N; i++)
+            if (hits[k][i] != expect[k]) miscounted++;
+    CHECK(miscounted == 0);
+    /* more environments than a range holds: refused, nothing run */
+    {
+        count_job job;
+        job.hits = hits[0];
+        job.fail_at = 0;
+        CHECK(hb_p_enter(p) == 0);
+        CHECK(hb_p_run_pass(p, NULL, count_run, &job, ((size_t)1 << 24) + 1, NULL, NULL) == HB_E_V_LEN);
+        hb_p_leave(p);
+        CHECK(hits[0][0] == expect[0]);
+    }
+    hb_vec_pool_free(p);
+}
+
 #if HB_POOL_THREADS && defined(__linux__)
 #include <dirent.h>
 #include <sched.h>
@@ -155,6 +234,9 @@ static void moving_off(void) { printf("vector pool tests: no Linux threads here,
 int main(void)
 {
     layout();
+    passes(1);
+    passes(2);
+    passes(3);
     moving_off();
     if (failures) {
         fprintf(stderr, "vector pool tests: %d check(s) failed\n", failures);
