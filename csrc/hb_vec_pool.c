@@ -222,9 +222,10 @@ static void wait_first(hb_vec_pool *p, const pass_desc *d)
 }
 #endif
 
-/* Take chunks until none is left (slot: the thread's index in the pool; t0: when the
-   thread started on the pass): when it finished (0 without threads, which keep no times). */
-static uint64_t take_chunks(hb_vec_pool *p, const pass_desc *d, int slot, uint64_t t0)
+/* Take chunks of the first phase until none is left, then of the main one until none is left of
+   its own part, and of the others' too when `steal` (slot: the thread's index in the pool; t0:
+   when the thread started on the pass): when it finished (0 without threads, which keep no times). */
+static uint64_t take_chunks(hb_vec_pool *p, const pass_desc *d, int slot, uint64_t t0, int steal)
 {
     size_t begin, end, items = 0;
     int go = 1;
@@ -247,7 +248,7 @@ static uint64_t take_chunks(hb_vec_pool *p, const pass_desc *d, int slot, uint64
 #endif
         go = !LOAD_RANGE(&p->first_failed);
     }
-    while (go && grab(p, d, 0, d->whole, 0, slot, &begin, &end)) {
+    while (go && grab(p, d, 0, d->whole, !steal, slot, &begin, &end)) {
         run_chunk(p, d, d->run, begin, end);
         items += end - begin;
     }
@@ -263,6 +264,24 @@ static uint64_t take_chunks(hb_vec_pool *p, const pass_desc *d, int slot, uint64
 }
 
 #if HB_POOL_THREADS
+/* What is left of the main phase in any thread's part, after the first phase passed (slot: the
+   thread's index): whether it found any. */
+static int steal_chunks(hb_vec_pool *p, const pass_desc *d, int slot)
+{
+    size_t begin, end, items = 0;
+    uint64_t t0 = 0;
+    if (d->first && LOAD_RANGE(&p->first_failed)) return 0;
+    while (grab(p, d, 0, d->whole, 0, slot, &begin, &end)) {
+        if (t0 == 0) t0 = now_ns();
+        run_chunk(p, d, d->run, begin, end);
+        items += end - begin;
+    }
+    if (items == 0) return 0;
+    p->stats[slot].items += items;
+    p->stats[slot].busy_ns += now_ns() - t0;
+    return 1;
+}
+
 static void *worker(void *arg)
 {
     hb_vec_pool *p = ((worker_arg *)arg)->pool;
@@ -308,9 +327,9 @@ static void *worker(void *arg)
             }
             __atomic_store_n(&p->stats[slot].cpu, cpu, __ATOMIC_RELAXED);  /* (read by tests only) */
         }
-        /* join the pass while it is open (the caller closes it once no chunk is left) */
-        while ((s & OPEN_BIT)
-               && !__atomic_compare_exchange_n(&p->state, &s, s + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        /* join the pass while it is open (the caller closes it once its own part is done) */
+        while ((s & OPEN_BIT) && !__atomic_compare_exchange_n(&p->state, &s, s + JOINED_ONE + 1, 0,
+                                                              __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
         }
         seen = s >> 32;
         if (!(s & OPEN_BIT)) continue;  /* too late: every chunk was taken */
@@ -322,11 +341,30 @@ static void *worker(void *arg)
             d.n = p->n;
             d.threads = p->threads;
             d.whole = p->whole;
-            left = take_chunks(p, &d, slot, now_ns());
+            left = take_chunks(p, &d, slot, now_ns(), 0);
+            /* Its own part done, it leaves at once: when it ends last, the caller has closed the
+               pass and has no chunk left, and the caller then knows from the count of workers
+               that joined that every part is done (looking at another thread's part first was
+               one more transfer between the cores, on the path of every pass).  While the pass is
+               still open, it comes back for what is left of the others' parts. */
+            for (;;) {
+                STORE(&p->left_ns, left);
+                s = __atomic_sub_fetch(&p->state, 1, __ATOMIC_SEQ_CST);
+                while ((s & OPEN_BIT) && (s >> 32) == seen
+                       && !__atomic_compare_exchange_n(&p->state, &s, s + 1, 0, __ATOMIC_SEQ_CST,
+                                                       __ATOMIC_SEQ_CST)) {
+                }
+                if (!(s & OPEN_BIT) || (s >> 32) != seen) break;  /* closed: the caller does what is left */
+                if (!steal_chunks(p, &d, slot)) {  /* nothing left: leave again */
+                    left = now_ns();
+                    STORE(&p->left_ns, left);
+                    s = __atomic_sub_fetch(&p->state, 1, __ATOMIC_SEQ_CST);
+                    break;
+                }
+                left = now_ns();
+            }
         }
-        STORE(&p->left_ns, left);
-        s = __atomic_sub_fetch(&p->state, 1, __ATOMIC_SEQ_CST);
-        if ((s & ACTIVE_MASK) == 0 && !(s & OPEN_BIT) && LOAD(&p->caller_waits)) {
+        if ((s & ACTIVE_MASK) == 0 && !(s & OPEN_BIT) && (s >> 32) == seen && LOAD(&p->caller_waits)) {
             pthread_mutex_lock(&p->mu);
             pthread_cond_broadcast(&p->done);
             pthread_mutex_unlock(&p->mu);
@@ -494,9 +532,15 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
             pthread_cond_broadcast(&p->wake);
             pthread_mutex_unlock(&p->mu);
         }
-        began = take_chunks(p, &d, 0, opened);
-        /* close the pass, then wait for the workers still in it */
+        began = take_chunks(p, &d, 0, opened, 0);
+        /* close the pass; unless every worker joined it and left (then every part is done: a worker
+           leaves once its own part is), take what is left of the others' parts; then wait for the
+           workers still in it */
         s = __atomic_and_fetch(&p->state, ~OPEN_BIT, __ATOMIC_SEQ_CST);
+        if ((JOINED_OF(s) < (uint64_t)d.threads - 1 || (s & ACTIVE_MASK) != 0) && steal_chunks(p, &d, 0)) {
+            began = now_ns();
+            s = LOAD(&p->state);
+        }
         if ((s & ACTIVE_MASK) != 0) {
             while ((s & ACTIVE_MASK) != 0) {
                 if (wait_a_little(&spins, &t0, p->caller_spin)) {
@@ -512,10 +556,10 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
             p->caller_spin = next_spin(p->caller_spin, left > began ? left - began : 0, CALLER_SPIN_NS);
         }
     } else {
-        take_chunks(p, &d, 0, now_ns());
+        take_chunks(p, &d, 0, now_ns(), 1);
     }
 #else
-    take_chunks(p, &d, 0, 0);
+    take_chunks(p, &d, 0, 0, 1);
 #endif
     if (p->rc != HB_OK) {
         if (bad) *bad = p->bad;

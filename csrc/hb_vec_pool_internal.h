@@ -36,7 +36,9 @@ typedef int (*pass_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t
 
 #if HB_POOL_THREADS
 #define OPEN_BIT (UINT64_C(1) << 31)
-#define ACTIVE_MASK (OPEN_BIT - 1)
+#define JOINED_ONE (UINT64_C(1) << 16)  /* joined: bits 16 to 30 of the state */
+#define JOINED_OF(s) (((s) >> 16) & 0x7FFF)
+#define ACTIVE_MASK (JOINED_ONE - 1)      /* active: bits 0 to 15 */
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
 
@@ -79,8 +81,9 @@ struct hb_vec_pool {
     /* The pass: its state, which the workers poll as they wait, and its description, on one line, so
        that a waiting worker has all it needs to join a pass in one transfer (on two lines, a worker
        fetched the second only once it saw the first change: two transfers one after the other, at
-       every pass).  gen << 32 | open << 31 | active: the pass number, whether workers may still join
-       it, and how many are in it (atomic); when a worker last left a pass (atomic). */
+       every pass).  gen << 32 | open << 31 | joined << 16 | active: the pass number, whether workers
+       may still join it, how many workers have joined it and how many are in it (atomic); when a
+       worker last left a pass (atomic). */
     uint64_t state ON_LINE, left_ns;
     /* set by the caller before it opens the pass, read by all (job: atomic, as a worker reads it
        before it joins, to fetch the job ahead) */

@@ -52,7 +52,8 @@ static void layout(void)
    environment is run once by each pass of its job whose first phase passed, never by one whose
    first phase failed (the rule that a bad id anywhere changes nothing), the lowest failing
    environment is the one reported, and a pass over more environments than the ranges hold is
-   refused before any chunk runs.  Under TSan this also checks that a worker reads each pass's
+   refused before any chunk runs.  Every 50th pass comes after a pause long enough for the workers
+   to fall asleep, so that some join late or not at all (the caller then takes their parts).  Under TSan this also checks that a worker reads each pass's
    description and job only while it is in that pass. */
 typedef struct {
     unsigned *hits;            /* per environment: passes of this job that ran it */
@@ -99,6 +100,12 @@ static void passes(int threads)
         rng = rng * 6364136223846793005u + 1442695040888963407u;
         job.hits = hits[which];
         job.fail_at = with_first && (rng >> 33) % 4 == 0 ? (size_t)((rng >> 40) % N) : N;
+#if HB_POOL_THREADS
+        if (k % 50 == 49) {  /* (longer than WORKER_SPIN_NS) */
+            struct timespec pause = {0, 300000};
+            nanosleep(&pause, NULL);
+        }
+#endif
         CHECK(hb_p_enter(p) == 0);
         rc = hb_p_run_pass(p, with_first ? count_first : NULL, count_run, &job, N, &bad, &bad_id);
         hb_p_leave(p);
