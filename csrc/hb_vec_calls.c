@@ -3,7 +3,7 @@
  * _tensor and _sample in hb_vec.h): each runs the game-independent entry points
  * of hb_vec.c on chunks of the batch, in passes of the pool (hb_vec_pool.c); and
  * the pool's calls that run in the calling thread alone, taking their turn
- * (_copy, _copy_batch, _episode, _episodes and _winners).
+ * (_threads, _stats, _copy, _copy_batch, _episode, _episodes and _winners).
  */
 #include "hb_vec_pool_internal.h"
 
@@ -260,6 +260,34 @@ int hb_vec_pool_winners(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs,
     if (p == NULL) return HB_E_NULL;
     mine = hb_p_enter(p) == 0;
     rc = hb_vec_winners(cfg, envs, envs_len, num_envs, out, out_len);
+    if (mine) hb_p_leave(p);
+    return rc;
+}
+
+int hb_vec_pool_threads(const hb_vec_pool *p)
+{
+    int k;
+    if (p == NULL) return 0;
+    if (hb_p_enter((hb_vec_pool *)p) != 0) return p->threads;  /* a forked child: nothing changes it */
+    k = p->threads;
+    hb_p_leave((hb_vec_pool *)p);
+    return k;
+}
+
+int hb_vec_pool_stats(hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, size_t len)
+{
+    size_t i;
+    int mine, rc = HB_OK;
+    if (p == NULL || busy_ns == NULL || items == NULL) return HB_E_NULL;
+    mine = hb_p_enter(p) == 0;
+    if (len != (size_t)p->threads) {
+        rc = HB_E_V_LEN;
+    } else {
+        for (i = 0; i < len; i++) {
+            busy_ns[i] = p->stats[i].busy_ns;
+            items[i] = p->stats[i].items;
+        }
+    }
     if (mine) hb_p_leave(p);
     return rc;
 }
