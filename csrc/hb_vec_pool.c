@@ -103,9 +103,7 @@ static int wait_a_little(unsigned *spins, uint64_t *t0, uint64_t limit_ns)
     if (*t0 == 0) *t0 = t;
     return t - *t0 > limit_ns;
 }
-#endif
 
-#if HB_POOL_THREADS
 /* The next spin limit after a wait that lasted `waited` ns: longer (up to `most`) when the wait
    ended within the longest spin, so that spinning that long would have caught it without a sleep;
    shorter (down to SPIN_MIN) when it did not (on a busy machine, or between bursts of calls, where
@@ -231,6 +229,19 @@ static void wait_first(hb_vec_pool *p, const pass_desc *d)
 }
 #endif
 
+/* Whether every worker has joined the pass: then each took its whole part of the first phase as it
+   started, and a look at another's would only move that line here, for its owner to wait for. */
+static int all_joined(const hb_vec_pool *p, const pass_desc *d)
+{
+#if HB_POOL_THREADS
+    return JOINED_OF(LOAD(&p->state)) >= (uint64_t)d->threads - 1;
+#else
+    (void)p;
+    (void)d;
+    return 1;
+#endif
+}
+
 /* Take chunks of the first phase until none is left, then of the main one until none is left of
    its own part, and of the others' too when `steal` (slot: the thread's index in the pool; t0:
    when the thread started on the pass): when it finished (0 without threads, which keep no times). */
@@ -245,7 +256,7 @@ static uint64_t take_chunks(hb_vec_pool *p, const pass_desc *d, int slot, uint64
         int own = 1, through = 0;
         while (!through) {  /* its own part, then the others' while the batch is not through */
             if (!grab(p, d, 1, 1, own, slot, &begin, &end)) {
-                if (!own) break;
+                if (!own || all_joined(p, d)) break;
                 own = 0;
                 continue;
             }
