@@ -103,6 +103,21 @@ static int start(job_args *a, const hb_vec_pool *p, const hb_vec_cfg *cfg, void 
     return HB_OK;
 }
 
+/* A call the pool cannot share (a forked child, whose workers and locks are the
+   parent's): the whole batch as one chunk in the calling thread, the pool untouched. */
+int hb_p_run_alone(pass_fn first, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
+{
+    size_t b = 0;
+    int64_t id = 0;
+    int rc = first ? first(job, 0, n, &b, &id) : HB_OK;
+    if (rc == HB_OK) rc = run(job, 0, n, &b, &id);
+    if (rc != HB_OK) {
+        if (bad) *bad = b;
+        if (bad_id) *bad_id = id;
+    }
+    return rc;
+}
+
 /* Run a pass (its first phase, when not NULL, done for the whole batch before run starts). */
 static int run_call(hb_vec_pool *p, pass_fn first, pass_fn run, job_args *a, size_t *bad, int64_t *bad_id)
 {

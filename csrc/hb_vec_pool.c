@@ -33,8 +33,10 @@
  *
  * Hand-offs: a line moves between two cores in 65 to 170 ns, on the path of
  * every pass.  A waiting worker polls the line that holds the pass's state and
- * its description, and asks for the job and its part as it joins, so that it
- * starts after one such move, not a chain of them.  At the end, a thread whose
+ * its description, and asks for the job as it joins; the caller opens a pass
+ * without writing the threads' parts (each range carries the tag of the pass
+ * it was last taken from in: see part), so a worker takes its first chunk from
+ * a line of its own.  It starts after one such move, not a chain of them.  At the end, a thread whose
  * own part is done leaves the pass (a worker comes back for the others' while
  * the pass is open), and the caller, which closes the pass once its own part
  * is done, knows from the count of workers that joined whether every part is
@@ -57,8 +59,13 @@ typedef struct {
     pass_fn first, run;
     void *job;
     size_t n;
-    int threads, whole;
+    int threads;
+    uint64_t tag[2];           /* the ranges' tags, in place (see part) */
 } pass_desc;
+
+#define TAG_SHIFT 50
+#define TAG_BITS (~UINT64_C(0) << TAG_SHIFT)
+#define END_MASK ((UINT64_C(1) << 25) - 1)
 
 #if HB_POOL_THREADS
 /* Which process a pool belongs to, told without a system call at every call
@@ -135,49 +142,6 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
 #endif
 }
 
-#if HB_POOL_THREADS
-#define LOAD_RANGE(r) __atomic_load_n((r), __ATOMIC_RELAXED)
-#define SET_RANGE(r, v) __atomic_store_n((r), (v), __ATOMIC_RELAXED)
-#define CAS_RANGE(r, expected, v) \
-    __atomic_compare_exchange_n((r), (expected), (v), 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
-#else
-#define LOAD_RANGE(r) (*(r))
-#define SET_RANGE(r, v) (*(r) = (v))
-#define CAS_RANGE(r, expected, v) (*(r) = (v), 1)
-#endif
-
-/* Take the next chunk [*begin, *end) of a phase (0: the main one, 1: the first) for the thread in
-   `slot`: from the front of its own part (all that is left of it when `all`), else (unless `own`)
-   from the back of another's; 0 when none is left.  (Looking at another's part reads a line that
-   thread writes: a transfer between the cores.) */
-static int grab(hb_vec_pool *p, const pass_desc *d, int phase, int all, int own, int slot, size_t *begin,
-                size_t *end)
-{
-    int k;
-    for (k = 0; k < (own ? 1 : d->threads); k++) {
-        uint64_t *r = &p->parts[(slot + k) % d->threads].range[phase], v = LOAD_RANGE(r);
-        for (;;) {
-            uint64_t front = v >> 32, back = v & UINT64_C(0xFFFFFFFF), left, size;
-            if (front >= back) break;
-            left = back - front;
-            size = k > 0 ? left / 2 : all ? left : left / OWN_SHARE;
-            if (size < MIN_CHUNK) size = MIN_CHUNK;
-            if (size > left) size = left;
-            if (k == 0 && CAS_RANGE(r, &v, ((front + size) << 32) | back)) {
-                *begin = (size_t)front;
-                *end = (size_t)(front + size);
-                return 1;
-            }
-            if (k > 0 && CAS_RANGE(r, &v, (front << 32) | (back - size))) {
-                *begin = (size_t)(back - size);
-                *end = (size_t)back;
-                return 1;
-            }
-        }
-    }
-    return 0;
-}
-
 /* Run one chunk of a phase: 0 when it failed (its error recorded). */
 static int run_chunk(hb_vec_pool *p, const pass_desc *d, pass_fn run, size_t begin, size_t end)
 {
@@ -189,11 +153,58 @@ static int run_chunk(hb_vec_pool *p, const pass_desc *d, pass_fn run, size_t beg
     return 0;
 }
 
+#if HB_POOL_THREADS
+#define LOAD_RANGE(r) __atomic_load_n((r), __ATOMIC_RELAXED)
+#define SET_RANGE(r, v) __atomic_store_n((r), (v), __ATOMIC_RELAXED)
+#define CAS_RANGE(r, expected, v) \
+    __atomic_compare_exchange_n((r), (expected), (v), 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
+
+/* Take the next chunk [*begin, *end) of a phase (0: the main one, 1: the first) for the thread in
+   `slot`: from the front of its own part (all that is left of it when `all`), else (unless `own`)
+   from the back of another's; 0 when none is left.  (Looking at another's part reads a line that
+   thread writes: a transfer between the cores.) */
+static int grab(hb_vec_pool *p, const pass_desc *d, int phase, int all, int own, int slot, size_t *begin,
+                size_t *end)
+{
+    int k;
+    const uint64_t tag = d->tag[phase];
+    for (k = 0; k < (own ? 1 : d->threads); k++) {
+        const int t = (slot + k) % d->threads;
+        const uint64_t b = d->n * (size_t)t / (size_t)d->threads, e = d->n * (size_t)(t + 1) / (size_t)d->threads;
+        uint64_t *r = &p->parts[t].range[phase], v;
+        if (b >= e) continue;  /* (an empty part: its range is never written) */
+        v = LOAD_RANGE(r);
+        for (;;) {
+            uint64_t front = b, back = e, left, size;
+            if ((v & TAG_BITS) == tag) {  /* chunks were taken from it in this pass */
+                front = v >> 25 & END_MASK;
+                back = v & END_MASK;
+                if (front < b || back > e) break;  /* (never: written by this pass) */
+            }
+            if (front >= back) break;
+            left = back - front;
+            size = k > 0 ? left / 2 : all ? left : left / OWN_SHARE;
+            if (size < MIN_CHUNK) size = MIN_CHUNK;
+            if (size > left) size = left;
+            if (k == 0 && CAS_RANGE(r, &v, tag | (front + size) << 25 | back)) {
+                *begin = (size_t)front;
+                *end = (size_t)(front + size);
+                return 1;
+            }
+            if (k > 0 && CAS_RANGE(r, &v, tag | front << 25 | (back - size))) {
+                *begin = (size_t)(back - size);
+                *end = (size_t)back;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Count a chunk of the first phase as done (ok: it passed): 1 when the whole batch is through the
    phase, and then the threads asleep in wait_first are woken. */
 static int first_done(hb_vec_pool *p, const pass_desc *d, size_t items, int ok)
 {
-#if HB_POOL_THREADS
     if (!ok) STORE(&p->first_failed, 1);  /* (before the count that lets the others read it) */
     if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) != d->n) return 0;
     if (LOAD(&p->first_waits)) {
@@ -202,14 +213,7 @@ static int first_done(hb_vec_pool *p, const pass_desc *d, size_t items, int ok)
         pthread_mutex_unlock(&p->mu);
     }
     return 1;
-#else
-    if (!ok) p->first_failed = 1;
-    p->firsts_done += items;
-    return p->firsts_done == d->n;
-#endif
 }
-
-#if HB_POOL_THREADS
 
 /* Wait until every chunk of the first phase is done (no chunk of it is left to take, so
    only chunks under way remain), spinning, then asleep. */
@@ -227,31 +231,22 @@ static void wait_first(hb_vec_pool *p, const pass_desc *d)
         }
     }
 }
-#endif
 
 /* Whether every worker has joined the pass: then each took its whole part of the first phase as it
    started, and a look at another's would only move that line here, for its owner to wait for. */
 static int all_joined(const hb_vec_pool *p, const pass_desc *d)
 {
-#if HB_POOL_THREADS
     return JOINED_OF(LOAD(&p->state)) >= (uint64_t)d->threads - 1;
-#else
-    (void)p;
-    (void)d;
-    return 1;
-#endif
 }
 
 /* Take chunks of the first phase until none is left, then of the main one until none is left of
    its own part, and of the others' too when `steal` (slot: the thread's index in the pool; t0:
-   when the thread started on the pass): when it finished (0 without threads, which keep no times). */
+   when the thread started on the pass): when it finished. */
 static uint64_t take_chunks(hb_vec_pool *p, const pass_desc *d, int slot, uint64_t t0, int steal)
 {
     size_t begin, end, items = 0;
     int go = 1;
-#if HB_POOL_THREADS
     uint64_t t1;
-#endif
     if (d->first) {  /* the first phase, then wait for the whole batch to be through it */
         int own = 1, through = 0;
         while (!through) {  /* its own part, then the others' while the batch is not through */
@@ -263,27 +258,19 @@ static uint64_t take_chunks(hb_vec_pool *p, const pass_desc *d, int slot, uint64
             through = first_done(p, d, end - begin, run_chunk(p, d, d->first, begin, end));
             items += end - begin;
         }
-#if HB_POOL_THREADS
         wait_first(p, d);
-#endif
         go = !LOAD_RANGE(&p->first_failed);
     }
-    while (go && grab(p, d, 0, d->whole, !steal, slot, &begin, &end)) {
+    while (go && grab(p, d, 0, 0, !steal, slot, &begin, &end)) {
         run_chunk(p, d, d->run, begin, end);
         items += end - begin;
     }
     p->stats[slot].items += items;
-#if HB_POOL_THREADS
     t1 = now_ns();
     p->stats[slot].busy_ns += t1 - t0;
     return t1;
-#else
-    (void)t0;
-    return 0;
-#endif
 }
 
-#if HB_POOL_THREADS
 /* What is left of the main phase in any thread's part, after the first phase passed (slot: the
    thread's index): whether it found any. */
 static int steal_chunks(hb_vec_pool *p, const pass_desc *d, int slot)
@@ -291,7 +278,7 @@ static int steal_chunks(hb_vec_pool *p, const pass_desc *d, int slot)
     size_t begin, end, items = 0;
     uint64_t t0 = 0;
     if (d->first && LOAD_RANGE(&p->first_failed)) return 0;
-    while (grab(p, d, 0, d->whole, 0, slot, &begin, &end)) {
+    while (grab(p, d, 0, 0, 0, slot, &begin, &end)) {
         if (t0 == 0) t0 = now_ns();
         run_chunk(p, d, d->run, begin, end);
         items += end - begin;
@@ -360,7 +347,8 @@ static void *worker(void *arg)
             d.job = p->job;
             d.n = p->n;
             d.threads = p->threads;
-            d.whole = p->whole;
+            d.tag[0] = (uint64_t)p->tags[0] << TAG_SHIFT;
+            d.tag[1] = (uint64_t)p->tags[1] << TAG_SHIFT;
             left = take_chunks(p, &d, slot, now_ns(), 0);
             /* Its own part done, it leaves at once: when it ends last, the caller has closed the
                pass and has no chunk left, and the caller then knows from the count of workers
@@ -477,13 +465,27 @@ void hb_vec_pool_close(hb_vec_pool *p)
 /* Whether a call on n environments is one chunk (then the caller runs it alone). */
 int hb_p_one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n <= SPLIT_MIN; }
 
+/* A pass in one chunk, in the calling thread (one thread, or a small batch): whether its main
+   phase ran (its first one, if any, passed). */
+static int run_whole(hb_vec_pool *p, const pass_desc *d, uint64_t t0)
+{
+    int ok = !d->first || run_chunk(p, d, d->first, 0, d->n);
+    if (ok) run_chunk(p, d, d->run, 0, d->n);
+    p->stats[0].items += d->n + (d->first && ok ? d->n : 0);
+#if HB_POOL_THREADS
+    p->stats[0].busy_ns += now_ns() - t0;
+#else
+    (void)t0;
+#endif
+    return ok;
+}
+
 /* One pass over n environments: every chunk done when it returns. */
 int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t n, size_t *bad,
                   int64_t *bad_id)
 {
-    int k;
     pass_desc d;
-    if (n > ((size_t)1 << 24)) return HB_E_V_LEN;  /* (ranges of 32 bits; the calls allow 2^24) */
+    if (n > ((size_t)1 << 24)) return HB_E_V_LEN;  /* (ranges of 25 bits; the calls allow 2^24) */
     p->first = d.first = first;
     p->run = d.run = run;
 #if HB_POOL_THREADS
@@ -495,27 +497,26 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
     p->n = (uint32_t)n;
     d.n = n;
     d.threads = p->threads;
-    d.whole = p->whole = hb_p_one_chunk(p, n);
-    for (k = 0; k < p->threads; k++) {
-        uint64_t b = p->whole ? (k == 0 ? 0 : n) : n * (size_t)k / (size_t)p->threads;
-        uint64_t e = p->whole ? n : n * (size_t)(k + 1) / (size_t)p->threads;
-        SET_RANGE(&p->parts[k].range[0], (b << 32) | e);
-        if (first) SET_RANGE(&p->parts[k].range[1], (b << 32) | e);
-    }
-    if (first) {
-        SET_RANGE(&p->firsts_done, 0);
-        SET_RANGE(&p->first_failed, 0);
-    }
     p->rc = HB_OK;
     p->bad = 0;
     p->bad_id = 0;
 #if HB_POOL_THREADS
-    if (!p->whole) {
+    if (!hb_p_one_chunk(p, n)) {
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
         uint64_t opened = now_ns(), began;
-        /* (relaxed: published by the state below; each seq_cst store waited for the caller's earlier
-           stores to reach other cores, among them the workers' parts) */
+        int k;
+        for (k = 0; k < 2; k++) {  /* the ranges' tags (see part) */
+            uint16_t tag = (uint16_t)((p->runs[k] + 1) & 0x3FFF);
+            int t;
+            if (tag % 4096 == 0)  /* every range to the tag before: none keeps one from 16,384 passes ago */
+                for (t = 0; t < p->threads; t++)
+                    SET_RANGE(&p->parts[t].range[k], (uint64_t)((tag - 1) & 0x3FFF) << TAG_SHIFT);
+            p->tags[k] = tag;
+            d.tag[k] = (uint64_t)tag << TAG_SHIFT;
+        }
+        /* (relaxed: published by the state below, and each seq_cst store waits for the caller's
+           earlier stores to reach the other cores) */
         __atomic_store_n(&p->opened_ns, opened, __ATOMIC_RELAXED);
         __atomic_store_n(&p->caller_cpu, hb_p_cpu(), __ATOMIC_RELAXED);
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
@@ -547,11 +548,18 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
             uint64_t left = LOAD(&p->left_ns);  /* (the last worker's leaving, not the caller's waking) */
             p->caller_spin = next_spin(p->caller_spin, left > began ? left - began : 0, CALLER_SPIN_NS);
         }
+        p->runs[0] += !first || !LOAD_RANGE(&p->first_failed);
+        if (first) {  /* ready for the next first phase (here, where the stores' transfers to this
+                         core are not waited for before the next pass opens, as they were there) */
+            p->runs[1]++;
+            SET_RANGE(&p->firsts_done, 0);
+            SET_RANGE(&p->first_failed, 0);
+        }
     } else {
-        take_chunks(p, &d, 0, now_ns(), 1);
+        run_whole(p, &d, now_ns());
     }
 #else
-    take_chunks(p, &d, 0, 0, 1);
+    run_whole(p, &d, 0);
 #endif
     if (p->rc != HB_OK) {
         if (bad) *bad = p->bad;
@@ -581,19 +589,4 @@ void hb_p_leave(hb_vec_pool *p)
 #else
     p->in_use = 0;
 #endif
-}
-
-/* A call the pool cannot share (a forked child, whose workers and locks are the
-   parent's): the whole batch as one chunk in the calling thread, the pool untouched. */
-int hb_p_run_alone(pass_fn first, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
-{
-    size_t b = 0;
-    int64_t id = 0;
-    int rc = first ? first(job, 0, n, &b, &id) : HB_OK;
-    if (rc == HB_OK) rc = run(job, 0, n, &b, &id);
-    if (rc != HB_OK) {
-        if (bad) *bad = b;
-        if (bad_id) *bad_id = id;
-    }
-    return rc;
 }

@@ -56,10 +56,14 @@ typedef struct {
 #define ON_LINE                 /* (no threads here: see HB_POOL_THREADS) */
 #endif
 
-/* One thread's part of a pass, in each phase (range[0]: the main one, range[1]: the first): front << 32
-   | back, the environments [front, back) no chunk has taken yet (atomic: its thread takes from the
-   front, others from the back).  Both phases' in one line: the caller sets both when it opens a pass,
-   and the thread fetches them in one transfer. */
+/* One thread's part of a pass, in each phase (range[0]: the main one, range[1]: the first): tag << 50
+   | front << 25 | back, the environments [front, back) of the part no chunk has taken yet in the
+   pass whose tag for that phase is tag (atomic: its thread takes from the front, others from the
+   back).  A range with another tag is one no chunk has been taken from in this pass: all of the
+   part is left.  So the caller opens a pass without writing the parts, lines of the threads that
+   own them, and a thread takes its first chunk from a line in its own cache.  Every 4,096 passes
+   the caller sets every range to the tag before (see hb_p_run_pass), so that no range keeps a tag
+   from 16,384 passes ago, which would be read as this pass's. */
 typedef struct {
     uint64_t range[2] ON_LINE;
 } part;
@@ -93,8 +97,8 @@ struct hb_vec_pool {
     uint64_t opened_ns;        /* when the caller opened it (atomic) */
     uint32_t n;                /* environments (at most 2^24: see hb_vec_calls.c) */
     int threads;               /* the caller and threads - 1 workers */
-    int whole;                 /* the pass is one chunk (one thread, or a small batch) */
     int caller_cpu;            /* the core the caller opened it on (-1: unknown; atomic) */
+    uint16_t tags[2];          /* the tags of its ranges in the main and the first phase (see part) */
 #if HB_POOL_THREADS
     /* changed only when a thread goes to sleep or wakes, or the pool stops (atomic): read at every
        pass, so a line that stays in every core's cache */
@@ -116,6 +120,7 @@ struct hb_vec_pool {
     /* the caller's own: not read by the workers during a pass */
     void *raw ON_LINE;         /* the allocation the pool sits in (the pool: on a line of it) */
     int in_use;                /* a call is running (without threads) */
+    uint32_t runs[2];          /* passes whose main phase ran, and passes with a first phase */
     /* the step's private copy of its ids */
     unsigned char *scratch;
     size_t scratch_len;
