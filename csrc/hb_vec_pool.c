@@ -36,11 +36,12 @@
  * its description, and asks for the job as it joins; the caller opens a pass
  * without writing the threads' parts (each range carries the tag of the pass
  * it was last taken from in: see part), so a worker takes its first chunk from
- * a line of its own.  It starts after one such move, not a chain of them.  At the end, a thread whose
- * own part is done leaves the pass (a worker comes back for the others' while
- * the pass is open), and the caller, which closes the pass once its own part
- * is done, knows from the count of workers that joined whether every part is
- * done: the thread that ends last does not look at another's part first.
+ * a line of its own: it starts after one such move, not a chain of them.  At
+ * the end, a thread whose own part is done leaves the pass (a worker comes
+ * back for the others' while the pass is open), and the caller, which closes
+ * the pass once its own part is done, knows from the count of workers that
+ * joined whether every part is done: the thread that ends last does not look
+ * at another's part first.
  *
  * Waiting: a worker spins for a short while for the next call (calls come
  * back to back in a training loop), then sleeps on a condition variable; the

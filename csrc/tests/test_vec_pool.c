@@ -54,8 +54,9 @@ static void layout(void)
    environment is the one reported, and a pass over more environments than the ranges hold is
    refused before any chunk runs.  Every 50th pass comes after a pause long enough for the workers
    to fall asleep, so that some join late or not at all (the caller then takes their parts), and
-   every 7th is over fewer environments, so that a range keeps what an earlier pass left in it.  Under TSan this also checks that a worker reads each pass's
-   description and job only while it is in that pass. */
+   every 7th is over fewer environments, so that a range keeps what an earlier pass left in it.
+   Under TSan this also checks that a worker reads each pass's description and job only while it
+   is in that pass. */
 typedef struct {
     unsigned *hits;            /* per environment: passes of this job that ran it */
     size_t fail_at;            /* the first phase fails from here on (n: it passes) */
