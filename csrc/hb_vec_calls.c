@@ -1,7 +1,9 @@
 /*
  * hb_vec_calls.c -- the batched lane's calls on a pool (hb_vec_pool_reset, _step,
  * _tensor and _sample in hb_vec.h): each runs the game-independent entry points
- * of hb_vec.c on chunks of the batch, in passes of the pool (hb_vec_pool.c).
+ * of hb_vec.c on chunks of the batch, in passes of the pool (hb_vec_pool.c); and
+ * the pool's calls that run in the calling thread alone, taking their turn
+ * (_threads, _stats, _copy, _copy_batch, _episode, _episodes and _winners).
  */
 #include "hb_vec_pool_internal.h"
 
@@ -101,6 +103,21 @@ static int start(job_args *a, const hb_vec_pool *p, const hb_vec_cfg *cfg, void 
     return HB_OK;
 }
 
+/* A call the pool cannot share (a forked child, whose workers and locks are the
+   parent's): the whole batch as one chunk in the calling thread, the pool untouched. */
+int hb_p_run_alone(pass_fn first, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
+{
+    size_t b = 0;
+    int64_t id = 0;
+    int rc = first ? first(job, 0, n, &b, &id) : HB_OK;
+    if (rc == HB_OK) rc = run(job, 0, n, &b, &id);
+    if (rc != HB_OK) {
+        if (bad) *bad = b;
+        if (bad_id) *bad_id = id;
+    }
+    return rc;
+}
+
 /* Run a pass (its first phase, when not NULL, done for the whole batch before run starts). */
 static int run_call(hb_vec_pool *p, pass_fn first, pass_fn run, job_args *a, size_t *bad, int64_t *bad_id)
 {
@@ -190,4 +207,102 @@ int hb_vec_pool_sample(hb_vec_pool *pool, const hb_vec_cfg *cfg, const void *env
     a.sample = out;
     a.out_len = out_len;
     return run_call(pool, NULL, pass_sample, &a, NULL, NULL);
+}
+
+/* len bytes from src to dst between calls (never while a call changes them). */
+int hb_vec_pool_copy(hb_vec_pool *p, const void *src, void *dst, size_t len)
+{
+    int mine;
+    if (p == NULL || src == NULL || dst == NULL) return HB_E_NULL;
+    mine = hb_p_enter(p) == 0;
+    memmove(dst, src, len);
+    if (mine) hb_p_leave(p);
+    return HB_OK;
+}
+
+int hb_vec_pool_copy_batch(hb_vec_pool *p, const void *src, void *dst, size_t len, const hb_vec_io *from,
+                           const hb_vec_io *to)
+{
+    int mine;
+    if (p == NULL || src == NULL || dst == NULL || from == NULL || to == NULL) return HB_E_NULL;
+    if (from->cp_len != to->cp_len || from->mask_len != to->mask_len || from->rewards_len != to->rewards_len
+        || from->term_len != to->term_len || from->trunc_len != to->trunc_len)
+        return HB_E_V_LEN;
+    if ((from->cp_len && (from->current_player == NULL || to->current_player == NULL))
+        || (from->mask_len && (from->legal_mask == NULL || to->legal_mask == NULL))
+        || (from->rewards_len && (from->rewards == NULL || to->rewards == NULL))
+        || (from->term_len && (from->terminated == NULL || to->terminated == NULL))
+        || (from->trunc_len && (from->truncated == NULL || to->truncated == NULL)))
+        return HB_E_NULL;
+    mine = hb_p_enter(p) == 0;
+    memmove(dst, src, len);
+    if (from->cp_len) memmove(to->current_player, from->current_player, from->cp_len * sizeof(int16_t));
+    if (from->mask_len) memmove(to->legal_mask, from->legal_mask, from->mask_len);
+    if (from->rewards_len) memmove(to->rewards, from->rewards, from->rewards_len * sizeof(float));
+    if (from->term_len) memmove(to->terminated, from->terminated, from->term_len);
+    if (from->trunc_len) memmove(to->truncated, from->truncated, from->trunc_len);
+    if (mine) hb_p_leave(p);
+    return HB_OK;
+}
+
+int hb_vec_pool_episode(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                        size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *start,
+                        uint8_t *ids, size_t ids_len, size_t *len)
+{
+    int mine, rc;
+    if (p == NULL) return HB_E_NULL;
+    mine = hb_p_enter(p) == 0;
+    rc = hb_vec_episode(cfg, envs, envs_len, num_envs, i, seed, episode, start, ids, ids_len, len);
+    if (mine) hb_p_leave(p);
+    return rc;
+}
+
+int hb_vec_pool_episodes(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                         size_t num_envs, uint32_t *out, size_t out_len)
+{
+    int mine, rc;
+    if (p == NULL) return HB_E_NULL;
+    mine = hb_p_enter(p) == 0;
+    rc = hb_vec_episodes(cfg, envs, envs_len, num_envs, out, out_len);
+    if (mine) hb_p_leave(p);
+    return rc;
+}
+
+int hb_vec_pool_winners(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
+                        size_t num_envs, uint8_t *out, size_t out_len)
+{
+    int mine, rc;
+    if (p == NULL) return HB_E_NULL;
+    mine = hb_p_enter(p) == 0;
+    rc = hb_vec_winners(cfg, envs, envs_len, num_envs, out, out_len);
+    if (mine) hb_p_leave(p);
+    return rc;
+}
+
+int hb_vec_pool_threads(const hb_vec_pool *p)
+{
+    int k;
+    if (p == NULL) return 0;
+    if (hb_p_enter((hb_vec_pool *)p) != 0) return p->threads;  /* a forked child: nothing changes it */
+    k = p->threads;
+    hb_p_leave((hb_vec_pool *)p);
+    return k;
+}
+
+int hb_vec_pool_stats(hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, size_t len)
+{
+    size_t i;
+    int mine, rc = HB_OK;
+    if (p == NULL || busy_ns == NULL || items == NULL) return HB_E_NULL;
+    mine = hb_p_enter(p) == 0;
+    if (len != (size_t)p->threads) {
+        rc = HB_E_V_LEN;
+    } else {
+        for (i = 0; i < len; i++) {
+            busy_ns[i] = p->stats[i].busy_ns;
+            items[i] = p->stats[i].items;
+        }
+    }
+    if (mine) hb_p_leave(p);
+    return rc;
 }

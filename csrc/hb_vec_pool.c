@@ -31,6 +31,18 @@
  * at first.  Two passes cost a hand-off more: the workers must see the second
  * open and join it, and the caller waits for their last chunks twice.)
  *
+ * Hand-offs: a line moves between two cores in 65 to 170 ns, on the path of
+ * every pass.  A waiting worker polls the line that holds the pass's state and
+ * its description, and asks for the job as it joins; the caller opens a pass
+ * without writing the threads' parts (each range carries the tag of the pass
+ * it was last taken from in: see part), so a worker takes its first chunk from
+ * a line of its own: it starts after one such move, not a chain of them.  At
+ * the end, a thread whose own part is done leaves the pass (a worker comes
+ * back for the others' while the pass is open), and the caller, which closes
+ * the pass once its own part is done, knows from the count of workers that
+ * joined whether every part is done: the thread that ends last does not look
+ * at another's part first.
+ *
  * Waiting: a worker spins for a short while for the next call (calls come
  * back to back in a training loop), then sleeps on a condition variable; the
  * caller spins briefly for the last chunks, then sleeps too.  A worker that
@@ -41,6 +53,20 @@
  * POSIX threads (or with HB_VEC_NO_THREADS) every pool is the calling thread.
  */
 #include "hb_vec_pool_internal.h"
+
+/* What a thread needs of the pass it is in, copied as it joins (the pool's line of it is written
+   again as the others join, leave or close the pass). */
+typedef struct {
+    pass_fn first, run;
+    void *job;
+    size_t n;
+    int threads;
+    uint64_t tag[2];           /* the ranges' tags, in place (see part) */
+} pass_desc;
+
+#define TAG_SHIFT 50
+#define TAG_BITS (~UINT64_C(0) << TAG_SHIFT)
+#define END_MASK ((UINT64_C(1) << 25) - 1)
 
 #if HB_POOL_THREADS
 /* Which process a pool belongs to, told without a system call at every call
@@ -85,9 +111,7 @@ static int wait_a_little(unsigned *spins, uint64_t *t0, uint64_t limit_ns)
     if (*t0 == 0) *t0 = t;
     return t - *t0 > limit_ns;
 }
-#endif
 
-#if HB_POOL_THREADS
 /* The next spin limit after a wait that lasted `waited` ns: longer (up to `most`) when the wait
    ended within the longest spin, so that spinning that long would have caught it without a sleep;
    shorter (down to SPIN_MIN) when it did not (on a busy machine, or between bursts of calls, where
@@ -119,39 +143,56 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
 #endif
 }
 
+/* Run one chunk of a phase: 0 when it failed (its error recorded). */
+static int run_chunk(hb_vec_pool *p, const pass_desc *d, pass_fn run, size_t begin, size_t end)
+{
+    size_t bad = begin;
+    int64_t bad_id = 0;
+    int rc = run(d->job, begin, end, &bad, &bad_id);
+    if (rc == HB_OK) return 1;
+    record(p, rc, bad < begin || bad >= end ? begin : bad, bad_id);
+    return 0;
+}
+
 #if HB_POOL_THREADS
 #define LOAD_RANGE(r) __atomic_load_n((r), __ATOMIC_RELAXED)
 #define SET_RANGE(r, v) __atomic_store_n((r), (v), __ATOMIC_RELAXED)
 #define CAS_RANGE(r, expected, v) \
     __atomic_compare_exchange_n((r), (expected), (v), 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
-#else
-#define LOAD_RANGE(r) (*(r))
-#define SET_RANGE(r, v) (*(r) = (v))
-#define CAS_RANGE(r, expected, v) (*(r) = (v), 1)
-#endif
 
 /* Take the next chunk [*begin, *end) of a phase (0: the main one, 1: the first) for the thread in
    `slot`: from the front of its own part (all that is left of it when `all`), else (unless `own`)
    from the back of another's; 0 when none is left.  (Looking at another's part reads a line that
    thread writes: a transfer between the cores.) */
-static int grab(hb_vec_pool *p, int phase, int all, int own, int slot, size_t *begin, size_t *end)
+static int grab(hb_vec_pool *p, const pass_desc *d, int phase, int all, int own, int slot, size_t *begin,
+                size_t *end)
 {
     int k;
-    for (k = 0; k < (own ? 1 : p->threads); k++) {
-        uint64_t *r = &p->parts[(slot + k) % p->threads].range[phase], v = LOAD_RANGE(r);
+    const uint64_t tag = d->tag[phase];
+    for (k = 0; k < (own ? 1 : d->threads); k++) {
+        const int t = (slot + k) % d->threads;
+        const uint64_t b = d->n * (size_t)t / (size_t)d->threads, e = d->n * (size_t)(t + 1) / (size_t)d->threads;
+        uint64_t *r = &p->parts[t].range[phase], v;
+        if (b >= e) continue;  /* (an empty part: its range is never written) */
+        v = LOAD_RANGE(r);
         for (;;) {
-            uint64_t front = v >> 32, back = v & UINT64_C(0xFFFFFFFF), left, size;
+            uint64_t front = b, back = e, left, size;
+            if ((v & TAG_BITS) == tag) {  /* chunks were taken from it in this pass */
+                front = v >> 25 & END_MASK;
+                back = v & END_MASK;
+                if (front < b || back > e) break;  /* (never: written by this pass) */
+            }
             if (front >= back) break;
             left = back - front;
             size = k > 0 ? left / 2 : all ? left : left / OWN_SHARE;
             if (size < MIN_CHUNK) size = MIN_CHUNK;
             if (size > left) size = left;
-            if (k == 0 && CAS_RANGE(r, &v, ((front + size) << 32) | back)) {
+            if (k == 0 && CAS_RANGE(r, &v, tag | (front + size) << 25 | back)) {
                 *begin = (size_t)front;
                 *end = (size_t)(front + size);
                 return 1;
             }
-            if (k > 0 && CAS_RANGE(r, &v, (front << 32) | (back - size))) {
+            if (k > 0 && CAS_RANGE(r, &v, tag | front << 25 | (back - size))) {
                 *begin = (size_t)(back - size);
                 *end = (size_t)back;
                 return 1;
@@ -161,98 +202,94 @@ static int grab(hb_vec_pool *p, int phase, int all, int own, int slot, size_t *b
     return 0;
 }
 
-/* Run one chunk of a phase: 0 when it failed (its error recorded). */
-static int run_chunk(hb_vec_pool *p, pass_fn run, size_t begin, size_t end)
-{
-    size_t bad = begin;
-    int64_t bad_id = 0;
-    int rc = run(p->job, begin, end, &bad, &bad_id);
-    if (rc == HB_OK) return 1;
-    record(p, rc, bad < begin || bad >= end ? begin : bad, bad_id);
-    return 0;
-}
-
 /* Count a chunk of the first phase as done (ok: it passed): 1 when the whole batch is through the
    phase, and then the threads asleep in wait_first are woken. */
-static int first_done(hb_vec_pool *p, size_t items, int ok)
+static int first_done(hb_vec_pool *p, const pass_desc *d, size_t items, int ok)
 {
-#if HB_POOL_THREADS
     if (!ok) STORE(&p->first_failed, 1);  /* (before the count that lets the others read it) */
-    if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) != p->n) return 0;
+    if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) != d->n) return 0;
     if (LOAD(&p->first_waits)) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->done);
         pthread_mutex_unlock(&p->mu);
     }
     return 1;
-#else
-    if (!ok) p->first_failed = 1;
-    p->firsts_done += items;
-    return p->firsts_done == p->n;
-#endif
 }
-
-#if HB_POOL_THREADS
 
 /* Wait until every chunk of the first phase is done (no chunk of it is left to take, so
    only chunks under way remain), spinning, then asleep. */
-static void wait_first(hb_vec_pool *p)
+static void wait_first(hb_vec_pool *p, const pass_desc *d)
 {
     unsigned spins = 0;
     uint64_t t0 = 0;
-    while (LOAD(&p->firsts_done) < p->n) {
+    while (LOAD(&p->firsts_done) < d->n) {
         if (wait_a_little(&spins, &t0, CALLER_SPIN_NS)) {
             pthread_mutex_lock(&p->mu);
             __atomic_add_fetch(&p->first_waits, 1, __ATOMIC_SEQ_CST);
-            while (LOAD(&p->firsts_done) < p->n) pthread_cond_wait(&p->done, &p->mu);
+            while (LOAD(&p->firsts_done) < d->n) pthread_cond_wait(&p->done, &p->mu);
             __atomic_sub_fetch(&p->first_waits, 1, __ATOMIC_SEQ_CST);
             pthread_mutex_unlock(&p->mu);
         }
     }
 }
-#endif
 
-/* Take chunks until none is left (slot: the thread's index in the pool; t0: when the
-   thread started on the pass): when it finished (0 without threads, which keep no times). */
-static uint64_t take_chunks(hb_vec_pool *p, int slot, uint64_t t0)
+/* Whether every worker has joined the pass: then each took its whole part of the first phase as it
+   started, and a look at another's would only move that line here, for its owner to wait for. */
+static int all_joined(const hb_vec_pool *p, const pass_desc *d)
+{
+    return JOINED_OF(LOAD(&p->state)) >= (uint64_t)d->threads - 1;
+}
+
+/* Take chunks of the first phase until none is left, then of the main one until none is left of
+   its own part, and of the others' too when `steal` (slot: the thread's index in the pool; t0:
+   when the thread started on the pass): when it finished. */
+static uint64_t take_chunks(hb_vec_pool *p, const pass_desc *d, int slot, uint64_t t0, int steal)
 {
     size_t begin, end, items = 0;
     int go = 1;
-#if HB_POOL_THREADS
     uint64_t t1;
-#endif
-    if (p->first) {  /* the first phase, then wait for the whole batch to be through it */
+    if (d->first) {  /* the first phase, then wait for the whole batch to be through it */
         int own = 1, through = 0;
         while (!through) {  /* its own part, then the others' while the batch is not through */
-            if (!grab(p, 1, 1, own, slot, &begin, &end)) {
-                if (!own) break;
+            if (!grab(p, d, 1, 1, own, slot, &begin, &end)) {
+                if (!own || all_joined(p, d)) break;
                 own = 0;
                 continue;
             }
-            through = first_done(p, end - begin, run_chunk(p, p->first, begin, end));
+            through = first_done(p, d, end - begin, run_chunk(p, d, d->first, begin, end));
             items += end - begin;
         }
-#if HB_POOL_THREADS
-        wait_first(p);
-#endif
+        wait_first(p, d);
         go = !LOAD_RANGE(&p->first_failed);
     }
-    while (go && grab(p, 0, p->whole, 0, slot, &begin, &end)) {
-        run_chunk(p, p->run, begin, end);
+    while (go && grab(p, d, 0, 0, !steal, slot, &begin, &end)) {
+        run_chunk(p, d, d->run, begin, end);
         items += end - begin;
     }
     p->stats[slot].items += items;
-#if HB_POOL_THREADS
     t1 = now_ns();
     p->stats[slot].busy_ns += t1 - t0;
     return t1;
-#else
-    (void)t0;
-    return 0;
-#endif
 }
 
-#if HB_POOL_THREADS
+/* What is left of the main phase in any thread's part, after the first phase passed (slot: the
+   thread's index): whether it found any. */
+static int steal_chunks(hb_vec_pool *p, const pass_desc *d, int slot)
+{
+    size_t begin, end, items = 0;
+    uint64_t t0 = 0;
+    if (d->first && LOAD_RANGE(&p->first_failed)) return 0;
+    while (grab(p, d, 0, 0, 0, slot, &begin, &end)) {
+        if (t0 == 0) t0 = now_ns();
+        run_chunk(p, d, d->run, begin, end);
+        items += end - begin;
+    }
+    if (items == 0) return 0;
+    p->stats[slot].items += items;
+    p->stats[slot].busy_ns += now_ns() - t0;
+    return 1;
+}
+
 static void *worker(void *arg)
 {
     hb_vec_pool *p = ((worker_arg *)arg)->pool;
@@ -277,6 +314,13 @@ static void *worker(void *arg)
             }
             s = LOAD(&p->state);
         }
+        if (s & OPEN_BIT) {  /* fetch the job and its part while it joins (in parallel, not after) */
+            const char *job = (const char *)__atomic_load_n(&p->job, __ATOMIC_RELAXED);
+            PREFETCH(job, 0);
+            PREFETCH(job + LINE, 0);
+            PREFETCH(job + 2 * LINE, 0);
+            PREFETCH(&p->parts[slot], 0);
+        }
         if (began) {  /* the gap is judged from when the pass opened, not from when this thread woke */
             uint64_t opened = LOAD(&p->opened_ns);
             limit = next_spin(limit, opened > began ? opened - began : 0, WORKER_SPIN_NS);
@@ -289,18 +333,47 @@ static void *worker(void *arg)
                 if (can_move) __atomic_add_fetch(&p->stats[slot].moves, 1, __ATOMIC_RELAXED);
                 cpu = hb_p_cpu();
             }
-            STORE(&p->stats[slot].cpu, cpu);
+            __atomic_store_n(&p->stats[slot].cpu, cpu, __ATOMIC_RELAXED);  /* (read by tests only) */
         }
-        /* join the pass while it is open (the caller closes it once no chunk is left) */
-        while ((s & OPEN_BIT)
-               && !__atomic_compare_exchange_n(&p->state, &s, s + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        /* join the pass while it is open (the caller closes it once its own part is done) */
+        while ((s & OPEN_BIT) && !__atomic_compare_exchange_n(&p->state, &s, s + JOINED_ONE + 1, 0,
+                                                              __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
         }
         seen = s >> 32;
         if (!(s & OPEN_BIT)) continue;  /* too late: every chunk was taken */
-        left = take_chunks(p, slot, now_ns());
-        STORE(&p->left_ns, left);
-        s = __atomic_sub_fetch(&p->state, 1, __ATOMIC_SEQ_CST);
-        if ((s & ACTIVE_MASK) == 0 && !(s & OPEN_BIT) && LOAD(&p->caller_waits)) {
+        {
+            pass_desc d;
+            d.first = p->first;
+            d.run = p->run;
+            d.job = p->job;
+            d.n = p->n;
+            d.threads = p->threads;
+            d.tag[0] = (uint64_t)p->tags[0] << TAG_SHIFT;
+            d.tag[1] = (uint64_t)p->tags[1] << TAG_SHIFT;
+            left = take_chunks(p, &d, slot, now_ns(), 0);
+            /* Its own part done, it leaves at once: when it ends last, the caller has closed the
+               pass and has no chunk left, and the caller then knows from the count of workers
+               that joined that every part is done (looking at another thread's part first was
+               one more transfer between the cores, on the path of every pass).  While the pass is
+               still open, it comes back for what is left of the others' parts. */
+            for (;;) {
+                STORE(&p->left_ns, left);
+                s = __atomic_sub_fetch(&p->state, 1, __ATOMIC_SEQ_CST);
+                while ((s & OPEN_BIT) && (s >> 32) == seen
+                       && !__atomic_compare_exchange_n(&p->state, &s, s + 1, 0, __ATOMIC_SEQ_CST,
+                                                       __ATOMIC_SEQ_CST)) {
+                }
+                if (!(s & OPEN_BIT) || (s >> 32) != seen) break;  /* closed: the caller does what is left */
+                if (!steal_chunks(p, &d, slot)) {  /* nothing left: leave again */
+                    left = now_ns();
+                    STORE(&p->left_ns, left);
+                    s = __atomic_sub_fetch(&p->state, 1, __ATOMIC_SEQ_CST);
+                    break;
+                }
+                left = now_ns();
+            }
+        }
+        if ((s & ACTIVE_MASK) == 0 && !(s & OPEN_BIT) && (s >> 32) == seen && LOAD(&p->caller_waits)) {
             pthread_mutex_lock(&p->mu);
             pthread_cond_broadcast(&p->done);
             pthread_mutex_unlock(&p->mu);
@@ -369,34 +442,6 @@ void hb_vec_pool_free(hb_vec_pool *p)
     free(p->raw);
 }
 
-int hb_vec_pool_threads(const hb_vec_pool *p)
-{
-    int k;
-    if (p == NULL) return 0;
-    if (hb_p_enter((hb_vec_pool *)p) != 0) return p->threads;  /* a forked child: nothing changes it */
-    k = p->threads;
-    hb_p_leave((hb_vec_pool *)p);
-    return k;
-}
-
-int hb_vec_pool_stats(hb_vec_pool *p, uint64_t *busy_ns, uint64_t *items, size_t len)
-{
-    size_t i;
-    int mine, rc = HB_OK;
-    if (p == NULL || busy_ns == NULL || items == NULL) return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    if (len != (size_t)p->threads) {
-        rc = HB_E_V_LEN;
-    } else {
-        for (i = 0; i < len; i++) {
-            busy_ns[i] = p->stats[i].busy_ns;
-            items[i] = p->stats[i].items;
-        }
-    }
-    if (mine) hb_p_leave(p);
-    return rc;
-}
-
 /* Join the workers in place, between calls: the pool stays valid, and every
    later call runs in the calling thread (its statistics: the calling thread's). */
 void hb_vec_pool_close(hb_vec_pool *p)
@@ -418,107 +463,78 @@ void hb_vec_pool_close(hb_vec_pool *p)
     hb_p_leave(p);
 }
 
-/* len bytes from src to dst between calls (never while a call changes them). */
-int hb_vec_pool_copy(hb_vec_pool *p, const void *src, void *dst, size_t len)
-{
-    int mine;
-    if (p == NULL || src == NULL || dst == NULL) return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    memmove(dst, src, len);
-    if (mine) hb_p_leave(p);
-    return HB_OK;
-}
-
-int hb_vec_pool_copy_batch(hb_vec_pool *p, const void *src, void *dst, size_t len, const hb_vec_io *from,
-                           const hb_vec_io *to)
-{
-    int mine;
-    if (p == NULL || src == NULL || dst == NULL || from == NULL || to == NULL) return HB_E_NULL;
-    if (from->cp_len != to->cp_len || from->mask_len != to->mask_len || from->rewards_len != to->rewards_len
-        || from->term_len != to->term_len || from->trunc_len != to->trunc_len)
-        return HB_E_V_LEN;
-    if ((from->cp_len && (from->current_player == NULL || to->current_player == NULL))
-        || (from->mask_len && (from->legal_mask == NULL || to->legal_mask == NULL))
-        || (from->rewards_len && (from->rewards == NULL || to->rewards == NULL))
-        || (from->term_len && (from->terminated == NULL || to->terminated == NULL))
-        || (from->trunc_len && (from->truncated == NULL || to->truncated == NULL)))
-        return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    memmove(dst, src, len);
-    if (from->cp_len) memmove(to->current_player, from->current_player, from->cp_len * sizeof(int16_t));
-    if (from->mask_len) memmove(to->legal_mask, from->legal_mask, from->mask_len);
-    if (from->rewards_len) memmove(to->rewards, from->rewards, from->rewards_len * sizeof(float));
-    if (from->term_len) memmove(to->terminated, from->terminated, from->term_len);
-    if (from->trunc_len) memmove(to->truncated, from->truncated, from->trunc_len);
-    if (mine) hb_p_leave(p);
-    return HB_OK;
-}
-
-int hb_vec_pool_episode(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                        size_t num_envs, size_t i, uint64_t *seed, uint32_t *episode, uint64_t *start,
-                        uint8_t *ids, size_t ids_len, size_t *len)
-{
-    int mine, rc;
-    if (p == NULL) return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    rc = hb_vec_episode(cfg, envs, envs_len, num_envs, i, seed, episode, start, ids, ids_len, len);
-    if (mine) hb_p_leave(p);
-    return rc;
-}
-
-int hb_vec_pool_episodes(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                         size_t num_envs, uint32_t *out, size_t out_len)
-{
-    int mine, rc;
-    if (p == NULL) return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    rc = hb_vec_episodes(cfg, envs, envs_len, num_envs, out, out_len);
-    if (mine) hb_p_leave(p);
-    return rc;
-}
-
 /* Whether a call on n environments is one chunk (then the caller runs it alone). */
 int hb_p_one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n <= SPLIT_MIN; }
+
+/* A pass in one chunk, in the calling thread (one thread, or a small batch): whether its main
+   phase ran (its first one, if any, passed). */
+static int run_whole(hb_vec_pool *p, const pass_desc *d, uint64_t t0)
+{
+    int ok = !d->first || run_chunk(p, d, d->first, 0, d->n);
+    if (ok) run_chunk(p, d, d->run, 0, d->n);
+    p->stats[0].items += d->n + (d->first && ok ? d->n : 0);
+#if HB_POOL_THREADS
+    p->stats[0].busy_ns += now_ns() - t0;
+#else
+    (void)t0;
+#endif
+    return ok;
+}
 
 /* One pass over n environments: every chunk done when it returns. */
 int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t n, size_t *bad,
                   int64_t *bad_id)
 {
-    int k;
-    p->first = first;
-    p->run = run;
+    pass_desc d;
+    if (n > ((size_t)1 << 24)) return HB_E_V_LEN;  /* (ranges of 25 bits; the calls allow 2^24) */
+    p->first = d.first = first;
+    p->run = d.run = run;
+#if HB_POOL_THREADS
+    __atomic_store_n(&p->job, job, __ATOMIC_RELAXED);  /* (a worker reads it before it joins: see worker) */
+#else
     p->job = job;
-    p->n = n;
-    p->whole = hb_p_one_chunk(p, n);
-    for (k = 0; k < p->threads; k++) {
-        uint64_t b = p->whole ? (k == 0 ? 0 : n) : n * (size_t)k / (size_t)p->threads;
-        uint64_t e = p->whole ? n : n * (size_t)(k + 1) / (size_t)p->threads;
-        SET_RANGE(&p->parts[k].range[0], (b << 32) | e);
-        if (first) SET_RANGE(&p->parts[k].range[1], (b << 32) | e);
-    }
-    if (first) {
-        SET_RANGE(&p->firsts_done, 0);
-        SET_RANGE(&p->first_failed, 0);
-    }
+#endif
+    d.job = job;
+    p->n = (uint32_t)n;
+    d.n = n;
+    d.threads = p->threads;
     p->rc = HB_OK;
     p->bad = 0;
     p->bad_id = 0;
 #if HB_POOL_THREADS
-    if (!p->whole) {
+    if (!hb_p_one_chunk(p, n)) {
         uint64_t s = LOAD(&p->state), t0 = 0;
         unsigned spins = 0;
         uint64_t opened = now_ns(), began;
-        STORE(&p->opened_ns, opened);
-        STORE(&p->caller_cpu, hb_p_cpu());
+        int k;
+        for (k = 0; k < 2; k++) {  /* the ranges' tags (see part) */
+            uint16_t tag = (uint16_t)((p->runs[k] + 1) & 0x3FFF);
+            int t;
+            if (tag % 4096 == 0)  /* every range to the tag before: none keeps one from 16,384 passes ago */
+                for (t = 0; t < p->threads; t++)
+                    SET_RANGE(&p->parts[t].range[k], (uint64_t)((tag - 1) & 0x3FFF) << TAG_SHIFT);
+            p->tags[k] = tag;
+            d.tag[k] = (uint64_t)tag << TAG_SHIFT;
+        }
+        /* (relaxed: published by the state below, and each seq_cst store waits for the caller's
+           earlier stores to reach the other cores) */
+        __atomic_store_n(&p->opened_ns, opened, __ATOMIC_RELAXED);
+        __atomic_store_n(&p->caller_cpu, hb_p_cpu(), __ATOMIC_RELAXED);
         STORE(&p->state, (((s >> 32) + 1) << 32) | OPEN_BIT);  /* the next pass, open, nobody in it */
         if (LOAD(&p->sleepers) > 0) {
             pthread_mutex_lock(&p->mu);
             pthread_cond_broadcast(&p->wake);
             pthread_mutex_unlock(&p->mu);
         }
-        began = take_chunks(p, 0, opened);
-        /* close the pass, then wait for the workers still in it */
+        began = take_chunks(p, &d, 0, opened, 0);
+        /* close the pass; unless every worker joined it and left (then every part is done: a worker
+           leaves once its own part is), take what is left of the others' parts; then wait for the
+           workers still in it */
         s = __atomic_and_fetch(&p->state, ~OPEN_BIT, __ATOMIC_SEQ_CST);
+        if ((JOINED_OF(s) < (uint64_t)d.threads - 1 || (s & ACTIVE_MASK) != 0) && steal_chunks(p, &d, 0)) {
+            began = now_ns();
+            s = LOAD(&p->state);
+        }
         if ((s & ACTIVE_MASK) != 0) {
             while ((s & ACTIVE_MASK) != 0) {
                 if (wait_a_little(&spins, &t0, p->caller_spin)) {
@@ -533,11 +549,18 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
             uint64_t left = LOAD(&p->left_ns);  /* (the last worker's leaving, not the caller's waking) */
             p->caller_spin = next_spin(p->caller_spin, left > began ? left - began : 0, CALLER_SPIN_NS);
         }
+        p->runs[0] += !first || !LOAD_RANGE(&p->first_failed);
+        if (first) {  /* ready for the next first phase (here, where the stores' transfers to this
+                         core are not waited for before the next pass opens, as they were there) */
+            p->runs[1]++;
+            SET_RANGE(&p->firsts_done, 0);
+            SET_RANGE(&p->first_failed, 0);
+        }
     } else {
-        take_chunks(p, 0, now_ns());
+        run_whole(p, &d, now_ns());
     }
 #else
-    take_chunks(p, 0, 0);
+    run_whole(p, &d, 0);
 #endif
     if (p->rc != HB_OK) {
         if (bad) *bad = p->bad;
@@ -567,30 +590,4 @@ void hb_p_leave(hb_vec_pool *p)
 #else
     p->in_use = 0;
 #endif
-}
-
-/* A call the pool cannot share (a forked child, whose workers and locks are the
-   parent's): the whole batch as one chunk in the calling thread, the pool untouched. */
-int hb_p_run_alone(pass_fn first, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
-{
-    size_t b = 0;
-    int64_t id = 0;
-    int rc = first ? first(job, 0, n, &b, &id) : HB_OK;
-    if (rc == HB_OK) rc = run(job, 0, n, &b, &id);
-    if (rc != HB_OK) {
-        if (bad) *bad = b;
-        if (bad_id) *bad_id = id;
-    }
-    return rc;
-}
-
-int hb_vec_pool_winners(hb_vec_pool *p, const hb_vec_cfg *cfg, const void *envs, size_t envs_len,
-                        size_t num_envs, uint8_t *out, size_t out_len)
-{
-    int mine, rc;
-    if (p == NULL) return HB_E_NULL;
-    mine = hb_p_enter(p) == 0;
-    rc = hb_vec_winners(cfg, envs, envs_len, num_envs, out, out_len);
-    if (mine) hb_p_leave(p);
-    return rc;
 }

@@ -36,7 +36,9 @@ typedef int (*pass_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t
 
 #if HB_POOL_THREADS
 #define OPEN_BIT (UINT64_C(1) << 31)
-#define ACTIVE_MASK (OPEN_BIT - 1)
+#define JOINED_ONE (UINT64_C(1) << 16)  /* joined: bits 16 to 30 of the state */
+#define JOINED_OF(s) (((s) >> 16) & 0x7FFF)
+#define ACTIVE_MASK (JOINED_ONE - 1)      /* active: bits 0 to 15 */
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
 
@@ -54,10 +56,14 @@ typedef struct {
 #define ON_LINE                 /* (no threads here: see HB_POOL_THREADS) */
 #endif
 
-/* One thread's part of a pass, in each phase (range[0]: the main one, range[1]: the first): front << 32
-   | back, the environments [front, back) no chunk has taken yet (atomic: its thread takes from the
-   front, others from the back).  Both phases' in one line: the caller sets both when it opens a pass,
-   and the thread fetches them in one transfer. */
+/* One thread's part of a pass, in each phase (range[0]: the main one, range[1]: the first): tag << 50
+   | front << 25 | back, the environments [front, back) of the part no chunk has taken yet in the
+   pass whose tag for that phase is tag (atomic: its thread takes from the front, others from the
+   back).  A range with another tag is one no chunk has been taken from in this pass: all of the
+   part is left.  So the caller opens a pass without writing the parts, lines of the threads that
+   own them, and a thread takes its first chunk from a line in its own cache.  Every 4,096 passes
+   the caller sets every range to the tag before (see hb_p_run_pass), so that no range keeps a tag
+   from 16,384 passes ago, which would be read as this pass's. */
 typedef struct {
     uint64_t range[2] ON_LINE;
 } part;
@@ -76,19 +82,24 @@ typedef struct {
    with the pass's error, rewritten at every pass; the caller's time of opening a pass with a
    worker's time of leaving one and the flag the workers poll while they wait). */
 struct hb_vec_pool {
-    /* the pass being run: set by the caller before it opens the pass, read by all (one line) */
-    int threads ON_LINE;       /* the caller and threads - 1 workers */
-    int whole;                 /* the pass is one chunk (one thread, or a small batch) */
+    /* The pass: its state, which the workers poll as they wait, and its description, on one line, so
+       that a waiting worker has all it needs to join a pass in one transfer (on two lines, a worker
+       fetched the second only once it saw the first change: two transfers one after the other, at
+       every pass).  gen << 32 | open << 31 | joined << 16 | active: the pass number, whether workers
+       may still join it, how many workers have joined it and how many are in it (atomic); when a
+       worker last left a pass (atomic). */
+    uint64_t state ON_LINE, left_ns;
+    /* set by the caller before it opens the pass, read by all (job: atomic, as a worker reads it
+       before it joins, to fetch the job ahead) */
     pass_fn first;             /* its first phase (NULL: none), done for the whole batch before ... */
     pass_fn run;               /* ... its main one */
     void *job;
-    size_t n;                  /* environments */
     uint64_t opened_ns;        /* when the caller opened it (atomic) */
+    uint32_t n;                /* environments (at most 2^24: see hb_vec_calls.c) */
+    int threads;               /* the caller and threads - 1 workers */
     int caller_cpu;            /* the core the caller opened it on (-1: unknown; atomic) */
+    uint16_t tags[2];          /* the tags of its ranges in the main and the first phase (see part) */
 #if HB_POOL_THREADS
-    /* gen << 32 | open << 31 | active: the pass number, whether workers may still
-       join it, and how many are in it (atomic); when a worker last left a pass (atomic) */
-    uint64_t state ON_LINE, left_ns;
     /* changed only when a thread goes to sleep or wakes, or the pool stops (atomic): read at every
        pass, so a line that stays in every core's cache */
     int stop ON_LINE, sleepers, caller_waits, first_waits;
@@ -109,6 +120,7 @@ struct hb_vec_pool {
     /* the caller's own: not read by the workers during a pass */
     void *raw ON_LINE;         /* the allocation the pool sits in (the pool: on a line of it) */
     int in_use;                /* a call is running (without threads) */
+    uint32_t runs[2];          /* passes whose main phase ran, and passes with a first phase */
     /* the step's private copy of its ids */
     unsigned char *scratch;
     size_t scratch_len;

@@ -24,13 +24,14 @@ static void layout(void)
     CHECK(p != NULL);
     if (p == NULL) return;
     CHECK((uintptr_t)p % LINE == 0);
-    /* the pass's description, the caller's time and core of opening it: one line */
-    CHECK(LINE_OF(first) == LINE_OF(threads) && LINE_OF(job) == LINE_OF(threads));
-    CHECK(LINE_OF(opened_ns) == LINE_OF(threads) && LINE_OF(caller_cpu) == LINE_OF(threads));
-#if HB_POOL_THREADS
-    /* the state (a worker's joining and leaving) with the time of leaving, on a line of their own */
+    /* the pass's state (what a waiting worker polls, and its joining and leaving), its description,
+       the caller's time and core of opening it and the time of leaving: one line, so that a worker
+       that sees the pass open has all it needs to join it */
+    CHECK(LINE_OF(first) == LINE_OF(state) && LINE_OF(job) == LINE_OF(state) && LINE_OF(n) == LINE_OF(state));
+    CHECK(LINE_OF(opened_ns) == LINE_OF(state) && LINE_OF(caller_cpu) == LINE_OF(state));
+    CHECK(LINE_OF(threads) == LINE_OF(state) && LINE_OF(tags) == LINE_OF(state));
     CHECK(LINE_OF(left_ns) == LINE_OF(state));
-    CHECK(LINE_OF(state) != LINE_OF(threads));
+#if HB_POOL_THREADS
     /* what the workers poll as they wait: not on a line written at every pass */
     CHECK(LINE_OF(stop) == LINE_OF(sleepers) && LINE_OF(stop) != LINE_OF(state));
     CHECK(LINE_OF(stop) != LINE_OF(threads) && LINE_OF(stop) != LINE_OF(firsts_done));
@@ -45,6 +46,120 @@ static void layout(void)
     CHECK(LINE_OF(rc) != LINE_OF(rules_game) && LINE_OF(bad_id) < LINE_OF(rules_game));
     CHECK(LINE_OF(rc) != LINE_OF(firsts_done));
     hb_vec_pool_free(p);
+}
+
+/* Passes of two jobs in turn, some with a first phase that fails at a random environment: each
+   environment is run once by each pass of its job whose first phase passed, never by one whose
+   first phase failed (the rule that a bad id anywhere changes nothing), the lowest failing
+   environment is the one reported, and a pass over more environments than the ranges hold is
+   refused before any chunk runs.  Every 50th pass comes after a pause long enough for the workers
+   to fall asleep, so that some join late or not at all (the caller then takes their parts), and
+   every 7th is over fewer environments, so that a range keeps what an earlier pass left in it.
+   Under TSan this also checks that a worker reads each pass's description and job only while it
+   is in that pass. */
+typedef struct {
+    unsigned *hits;            /* per environment: passes of this job that ran it */
+    size_t fail_at;            /* the first phase fails from here on (n: it passes) */
+} count_job;
+
+static int count_first(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    count_job *j = (count_job *)job;
+    if (end > j->fail_at) {
+        *bad = begin > j->fail_at ? begin : j->fail_at;
+        *bad_id = (int64_t)*bad;
+        return HB_E_V_ILLEGAL;
+    }
+    return HB_OK;
+}
+
+static int count_run(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
+{
+    count_job *j = (count_job *)job;
+    size_t i;
+    (void)bad; (void)bad_id;
+    for (i = begin; i < end; i++) j->hits[i]++;
+    return HB_OK;
+}
+
+static void passes(int threads, int count, size_t most)
+{
+    enum { N = 1500 };
+    static unsigned hits[2][N], expect[2][N];
+    uint64_t rng = 12345;
+    hb_vec_pool *p = hb_vec_pool_new(threads);
+    int k, wrong = 0, miscounted = 0;
+    size_t i;
+    CHECK(p != NULL && most <= N);
+    if (p == NULL || most > N) return;
+    memset(hits, 0, sizeof hits);
+    memset(expect, 0, sizeof expect);
+    for (k = 0; k < count; k++) {
+        count_job job;
+        size_t bad = 0, n;
+        int64_t bad_id = -1;
+        int which = k & 1, with_first = (k % 3) != 0, rc;
+        rng = rng * 6364136223846793005u + 1442695040888963407u;
+        n = k % 7 == 6 ? 17 + (size_t)(rng >> 20) % (most - 16) : most;  /* (some parts empty: see grab) */
+        job.hits = hits[which];
+        job.fail_at = with_first && (rng >> 33) % 4 == 0 ? (size_t)((rng >> 40) % n) : n;
+#if HB_POOL_THREADS
+        if (k % 50 == 49) {  /* (longer than WORKER_SPIN_NS) */
+            struct timespec pause = {0, 300000};
+            nanosleep(&pause, NULL);
+        }
+#endif
+        CHECK(hb_p_enter(p) == 0);
+        rc = hb_p_run_pass(p, with_first ? count_first : NULL, count_run, &job, n, &bad, &bad_id);
+        hb_p_leave(p);
+        if (job.fail_at < n) {
+            if (rc != HB_E_V_ILLEGAL || bad != job.fail_at || bad_id != (int64_t)job.fail_at) wrong++;
+        } else {
+            if (rc != HB_OK) wrong++;
+            for (i = 0; i < n; i++) expect[which][i]++;
+        }
+    }
+    CHECK(wrong == 0);
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < N; i++)
+            if (hits[k][i] != expect[k][i]) miscounted++;
+    CHECK(miscounted == 0);
+    /* more environments than a range holds: refused, nothing run */
+    {
+        count_job job;
+        job.hits = hits[0];
+        job.fail_at = 0;
+        CHECK(hb_p_enter(p) == 0);
+        CHECK(hb_p_run_pass(p, NULL, count_run, &job, ((size_t)1 << 24) + 1, NULL, NULL) == HB_E_V_LEN);
+        hb_p_leave(p);
+        CHECK(hits[0][0] == expect[0][0]);
+    }
+    hb_vec_pool_free(p);
+}
+
+/* A range that holds the tag of the coming pass from long ago (a part not taken from in 16,384
+   passes) is set back before that pass opens, not read as taken from in it. */
+static void old_tags(void)
+{
+#if HB_POOL_THREADS
+    static unsigned hits[40];
+    count_job job;
+    size_t i;
+    int miss = 0;
+    hb_vec_pool *p = hb_vec_pool_new(3);  /* parts [0, 13), [13, 26), [26, 40) */
+    CHECK(p != NULL);
+    if (p == NULL) return;
+    p->runs[0] = 4095;  /* the next pass's main phase: tag 4096 */
+    p->parts[1].range[0] = (uint64_t)4096 << 50 | (uint64_t)26 << 25 | 26;  /* "all taken" */
+    job.hits = hits;
+    job.fail_at = 40;
+    CHECK(hb_p_enter(p) == 0);
+    CHECK(hb_p_run_pass(p, NULL, count_run, &job, 40, NULL, NULL) == HB_OK);
+    hb_p_leave(p);
+    for (i = 0; i < 40; i++) miss += hits[i] != 1;
+    CHECK(miss == 0);
+    hb_vec_pool_free(p);
+#endif
 }
 
 #if HB_POOL_THREADS && defined(__linux__)
@@ -154,6 +269,12 @@ static void moving_off(void) { printf("vector pool tests: no Linux threads here,
 int main(void)
 {
     layout();
+    passes(1, 3000, 1500);
+    passes(2, 3000, 1500);
+    passes(3, 3000, 1500);
+    passes(7, 3000, 100);   /* parts of 14 or 15 environments, or none at all */
+    passes(2, 40000, 40);   /* more passes than the 16,384 tags of the ranges (see part) */
+    old_tags();
     moving_off();
     if (failures) {
         fprintf(stderr, "vector pool tests: %d check(s) failed\n", failures);
