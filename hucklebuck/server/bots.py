@@ -36,7 +36,7 @@ from ..players.standin import StandIn
 from .learned import OfferedPolicy
 from .protocol import ClientMessage, ProtocolError
 
-__all__ = ["ComputerSeats", "SeatClient", "choose_move", "choose_or_fall_back", "on_beat"]
+__all__ = ["ComputerSeats", "RunningLoop", "SeatClient", "choose_move", "choose_or_fall_back", "on_beat"]
 
 _LOG = getLogger(__name__)
 FALLBACK_KIND = "heuristic"
@@ -149,6 +149,26 @@ def on_beat(when: float, beat: float) -> float:
     return max(when, math.ceil(when / beat) * beat) if beat > 0 else when
 
 
+class RunningLoop:
+    """The event loop running now, asked of asyncio once rather than at every change: Python
+    3.11's ``asyncio.get_running_loop()`` makes a system call each time (``getpid``, to tell a
+    forked process), a few of them a change, each costly at a quiet server whose every change
+    finds the process cold.  Asked again once the loop kept is no longer running."""
+
+    __slots__ = ("_loop",)
+
+    def __init__(self) -> None:
+        """None kept yet."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def __call__(self) -> asyncio.AbstractEventLoop:
+        """The running event loop (the caller is on it)."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
+
+
 def _choose_all(
     jobs: list[tuple[str, GameKind, int, Any, bool]], offers: Mapping[str, OfferedPolicy]
 ) -> list[_Result | BaseException]:
@@ -219,6 +239,8 @@ class ComputerSeats:
         decisions are), sent together by one timer once the last of their pauses is over."""
         self._group_ends = float("-inf")
         self._group_timer: asyncio.TimerHandle | None = None
+        self.running = RunningLoop()
+        """The event loop the seats' callers run on (asked for once)."""
         self._beat = -1
         """The beat (a multiple of :data:`GATHER`) of the last decision thought on the event loop."""
         self._spent = 0.0
@@ -239,14 +261,14 @@ class ComputerSeats:
     ) -> None:
         """Start one decision for ``client``'s seat (the caller is on the event loop); ``done`` is
         called once the move is sent or dropped; ``stand_in``: the seat is an absent person's."""
-        loop = asyncio.get_running_loop()
+        loop = self.running()
         seq, observation = client.observation()
         seed = _seed(seed_text, self._secret)
         if player_kind not in PLAYER_KINDS and player_kind not in self.offers:
             player_kind = FALLBACK_KIND  # a trained policy this server does not offer (any more)
         job = (player_kind, game, seed, observation, stand_in)
         if player_kind == _SHARED_KIND and player_kind not in self.offers and self._may_think_now(loop):
-            self._think_now(_Decision(client, seq, loop.time(), None, done), job)
+            self._think_now(_Decision(client, seq, loop.time(), None, done), job, loop)
             return
         if not self._queue:
             gather = min(GATHER, self.pause / 4)
@@ -263,7 +285,9 @@ class ComputerSeats:
             self._beat, self._spent = beat, 0.0
         return self._spent < INLINE_BUDGET and not self._closed
 
-    def _think_now(self, d: _Decision, job: tuple[str, GameKind, int, Any, bool]) -> None:
+    def _think_now(
+        self, d: _Decision, job: tuple[str, GameKind, int, Any, bool], loop: asyncio.AbstractEventLoop
+    ) -> None:
         """Decide ``job`` for ``d`` here, on the event loop, and send its move when its pause is
         over (the observation is not kept: it dies with this call, as the pool's does)."""
         began = time.perf_counter()
@@ -272,7 +296,6 @@ class ComputerSeats:
         if isinstance(result, BaseException):
             _finish(d)  # no move: the table asks again at its next change
             return
-        loop = asyncio.get_running_loop()
         gather = min(GATHER, self.pause / 4)
         if gather <= 0:  # no pause: sent next, not inside the caller (the table's own change)
             loop.call_soon(self._send_all, [(d, result)])
