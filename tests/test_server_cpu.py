@@ -170,9 +170,12 @@ class _Client:
         raise AssertionError(text)
 
 
-def test_a_batch_of_computer_moves_is_sent_by_one_timer_after_every_pause() -> None:
+def test_a_batch_of_computer_moves_is_sent_by_one_timer_after_every_pause(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Decisions gathered together are sent together, by one timer of the event loop, and none
     before its own pause is over (one commit for them all, and no timer per move)."""
+    monkeypatch.setattr(bots, "INLINE_PER_BEAT", 0)  # (all six to the pool, gathered together)
 
     async def play() -> tuple[list[_Client], int]:
         loop = asyncio.get_running_loop()
@@ -219,12 +222,17 @@ def test_the_quick_player_decides_on_the_event_loop_within_its_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """At a quiet server the rule-of-thumb player's decisions are made on the event loop (no
-    hand-off to a thread and back, each a wake-up of a sleeping thread); once they have taken
-    :data:`~hucklebuck.server.bots.INLINE_BUDGET` of a beat, the rest go to the pool; every move
-    is sent after its pause either way, and the slow players always think in the pool."""
+    hand-off to a thread and back, each a wake-up of a sleeping thread); past
+    :data:`~hucklebuck.server.bots.INLINE_PER_BEAT` decisions or
+    :data:`~hucklebuck.server.bots.INLINE_BUDGET` of a beat, the rest go to the pool (a later one
+    joins the batch gathering there); every move is sent after its pause either way, and the
+    slow players always think in the pool."""
 
-    async def play(kind: str, budget: float) -> tuple[list[_Client], list[int]]:
+    monkeypatch.setattr(bots, "GATHER", 1000.0)  # (one beat for the whole test; the pause is shorter)
+
+    async def play(kind: str, budget: float, per_beat: int) -> tuple[list[_Client], list[int]]:
         monkeypatch.setattr(bots, "INLINE_BUDGET", budget)
+        monkeypatch.setattr(bots, "INLINE_PER_BEAT", per_beat)
         loop = asyncio.get_running_loop()
         seats = bots.ComputerSeats(1, pause=0.2)
         pooled: list[int] = []
@@ -245,9 +253,15 @@ def test_the_quick_player_decides_on_the_event_loop_within_its_budget(
         seats.close()
         return clients, pooled
 
-    for kind, budget, pooled_want in (("heuristic", 1.0, 0), ("heuristic", 0.0, 4), ("random", 1.0, 4)):
-        clients, pooled = asyncio.run(play(kind, budget))
-        assert sum(pooled) == pooled_want, (kind, budget, pooled)
+    cases = (
+        ("heuristic", 1.0, 9, 0),
+        ("heuristic", 1.0, 2, 2),
+        ("heuristic", 0.0, 9, 4),
+        ("random", 1.0, 9, 4),
+    )
+    for kind, budget, per_beat, pooled_want in cases:
+        clients, pooled = asyncio.run(play(kind, budget, per_beat))
+        assert sum(pooled) == pooled_want, (kind, budget, per_beat, pooled)
         assert all(c.sent is not None and c.sent.seq == 7 for c in clients)
         assert all(c.sent_at >= c.asked + 0.2 - 1e-6 for c in clients)  # (a timer may run a tick early)
         legal = {str(a) for a in clients[0].obs.legal_actions}

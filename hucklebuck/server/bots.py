@@ -9,11 +9,12 @@ play, and then sends an ordinary ``act`` message carrying the ``seq`` it decided
 checks that message exactly as it checks a person's.
 
 The quick rule-of-thumb player (:data:`_SHARED_KIND`, tens of microseconds a decision) thinks
-on the event loop instead, as long as such thinking has taken less than :data:`INLINE_BUDGET`
-of the current beat: at a quiet server a decision then costs no hand-off to a thread and back
-(each of which wakes a sleeping thread, the costliest part of a move there), and at a busy one
-the loop gives at most that share of each beat to it, the rest going to the pool as before.
-Either way the move is sent at the same moment (its pause, on the beat).
+on the event loop instead while nothing is gathering for the pool, for the first
+:data:`INLINE_PER_BEAT` decisions of a beat and within :data:`INLINE_BUDGET` of it: at a quiet
+server a decision then costs no hand-off to a thread and back (each of which wakes a sleeping
+thread, a costly part of a move there), and at a busy one the beat's many decisions go to the
+pool together as before.  Either way the move is sent at the same moment (its pause, on the
+beat).
 """
 
 from __future__ import annotations
@@ -137,6 +138,9 @@ within the pause people see before a computer's move."""
 INLINE_BUDGET = 0.001
 """Seconds of each beat (:data:`GATHER`) the event loop may spend thinking for the quick
 rule-of-thumb player itself (see the module docstring); past it, decisions go to the pool."""
+INLINE_PER_BEAT = 2
+"""Decisions of each beat the event loop may make itself: more than that make a batch worth its
+hand-off to the pool (the saving is one hand-off a batch, not one a decision)."""
 
 _Result = tuple[Action, str | None]
 
@@ -244,7 +248,8 @@ class ComputerSeats:
         self._beat = -1
         """The beat (a multiple of :data:`GATHER`) of the last decision thought on the event loop."""
         self._spent = 0.0
-        """Seconds spent thinking on the event loop during that beat."""
+        """Seconds spent thinking on the event loop during that beat, and the decisions made."""
+        self._thought = 0
         self._closed = False
         self._secret = secrets.token_bytes(32)
         """The key of every computer seat's seed: kept by the server, never sent, new each start,
@@ -279,11 +284,16 @@ class ComputerSeats:
         self._queue.append(_Decision(client, seq, loop.time(), job, done))
 
     def _may_think_now(self, loop: asyncio.AbstractEventLoop) -> bool:
-        """Whether the event loop's thinking this beat leaves room for one more decision."""
+        """Whether to decide on the event loop: no batch is gathering for the pool already (its
+        hand-off is coming anyway: the decision joins it), and the loop's thinking this beat
+        leaves room for one more decision (:data:`INLINE_PER_BEAT`, :data:`INLINE_BUDGET`)."""
         beat = int(loop.time() / GATHER)
         if beat != self._beat:
-            self._beat, self._spent = beat, 0.0
-        return self._spent < INLINE_BUDGET and not self._closed
+            self._beat, self._spent, self._thought = beat, 0.0, 0
+        if self._queue or self._closed or self._thought >= INLINE_PER_BEAT or self._spent >= INLINE_BUDGET:
+            return False
+        self._thought += 1
+        return True
 
     def _think_now(
         self, d: _Decision, job: tuple[str, GameKind, int, Any, bool], loop: asyncio.AbstractEventLoop
