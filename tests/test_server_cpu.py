@@ -170,12 +170,9 @@ class _Client:
         raise AssertionError(text)
 
 
-def test_a_batch_of_computer_moves_is_sent_by_one_timer_after_every_pause(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_batch_of_computer_moves_is_sent_by_one_timer_after_every_pause() -> None:
     """Decisions gathered together are sent together, by one timer of the event loop, and none
     before its own pause is over (one commit for them all, and no timer per move)."""
-    monkeypatch.setattr(bots, "INLINE_PER_BEAT", 0)  # (all six to the pool, gathered together)
 
     async def play() -> tuple[list[_Client], int]:
         loop = asyncio.get_running_loop()
@@ -216,86 +213,6 @@ def test_paced_timers_fall_due_on_a_common_beat() -> None:
         assert abs(due / beat - round(due / beat)) < 1e-6
     assert bots.on_beat(1.2345, beat) == bots.on_beat(1.2001, beat)  # two tables, one wake-up
     assert bots.on_beat(7.123, 0) == 7.123
-
-
-def test_the_quick_player_decides_on_the_event_loop_within_its_budget(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """At a quiet server the rule-of-thumb player's decisions are made on the event loop (no
-    hand-off to a thread and back, each a wake-up of a sleeping thread); past
-    :data:`~hucklebuck.server.bots.INLINE_PER_BEAT` decisions or
-    :data:`~hucklebuck.server.bots.INLINE_BUDGET` of a beat, the rest go to the pool (a later one
-    joins the batch gathering there); every move is sent after its pause either way, and the
-    slow players always think in the pool."""
-
-    monkeypatch.setattr(bots, "GATHER", 1000.0)  # (one beat for the whole test; the pause is shorter)
-
-    async def play(kind: str, budget: float, per_beat: int) -> tuple[list[_Client], list[int]]:
-        monkeypatch.setattr(bots, "INLINE_BUDGET", budget)
-        monkeypatch.setattr(bots, "INLINE_PER_BEAT", per_beat)
-        loop = asyncio.get_running_loop()
-        seats = bots.ComputerSeats(1, pause=0.2)
-        pooled: list[int] = []
-        real = seats._submit
-
-        def submit() -> None:
-            pooled.append(len(seats._queue))
-            real()
-
-        seats._submit = submit  # type: ignore[method-assign]
-        games = [DeerParkGame(4, seed=s) for s in range(4)]
-        clients = [_Client(g.observation(g.to_act), loop) for g in games]
-        for i, c in enumerate(clients):
-            seats.decide(c, kind, GameKind.DEERPARK, f"t{i}")
-        deadline = loop.time() + 60  # only a hang ends the wait
-        while any(c.sent is None for c in clients) and loop.time() < deadline:
-            await asyncio.sleep(0.01)
-        seats.close()
-        return clients, pooled
-
-    cases = (
-        ("heuristic", 1.0, 9, 0),
-        ("heuristic", 1.0, 2, 2),
-        ("heuristic", 0.0, 9, 4),
-        ("random", 1.0, 9, 4),
-    )
-    for kind, budget, per_beat, pooled_want in cases:
-        clients, pooled = asyncio.run(play(kind, budget, per_beat))
-        assert sum(pooled) == pooled_want, (kind, budget, per_beat, pooled)
-        assert all(c.sent is not None and c.sent.seq == 7 for c in clients)
-        assert all(c.sent_at >= c.asked + 0.2 - 1e-6 for c in clients)  # (a timer may run a tick early)
-        legal = {str(a) for a in clients[0].obs.legal_actions}
-        assert clients[0].sent.action in legal
-
-
-def test_moves_decided_on_the_event_loop_match_the_pool_s() -> None:
-    """The same seat's decision is the same move whether the loop or the pool made it."""
-
-    async def play(budget: float) -> list[str]:
-        bots_budget = bots.INLINE_BUDGET
-        bots.INLINE_BUDGET = budget  # type: ignore[misc]
-        try:
-            loop = asyncio.get_running_loop()
-            seats = bots.ComputerSeats(1, pause=0.01)
-            seats._secret = bytes(32)  # (the same key for both runs)
-            out = []
-            for s in range(12):
-                game = DeerParkGame(4, seed=s)
-                _to_decision(game, random.Random(s), s % 5)
-                if game.to_act is None:
-                    continue
-                c = _Client(game.observation(game.to_act), loop)
-                seats.decide(c, "heuristic", GameKind.DEERPARK, f"t{s}")
-                deadline = loop.time() + 60
-                while c.sent is None and loop.time() < deadline:
-                    await asyncio.sleep(0.005)
-                out.append(c.sent.action)
-            seats.close()
-            return out
-        finally:
-            bots.INLINE_BUDGET = bots_budget  # type: ignore[misc]
-
-    assert asyncio.run(play(1.0)) == asyncio.run(play(0.0))
 
 
 def test_the_running_loop_is_asked_of_asyncio_once_per_loop(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,18 +3,11 @@
 A computer seat reads its seat's observation through the seat interface
 (:class:`SeatClient`), so it knows what that seat may know and nothing more
 (DEF #91), and its random choices are seeded under a key only the server holds.
-It thinks in a bounded thread pool (so one table's thinking never holds up another's
-messages; hints have a pool of their own), waits the configured pause so people can follow the
-play, and then sends an ordinary ``act`` message carrying the ``seq`` it decided on.  The table
-checks that message exactly as it checks a person's.
-
-The quick rule-of-thumb player (:data:`_SHARED_KIND`, tens of microseconds a decision) thinks
-on the event loop instead while nothing is gathering for the pool, for the first
-:data:`INLINE_PER_BEAT` decisions of a beat and within :data:`INLINE_BUDGET` of it: at a quiet
-server a decision then costs no hand-off to a thread and back (each of which wakes a sleeping
-thread, a costly part of a move there), and at a busy one the beat's many decisions go to the
-pool together as before.  Either way the move is sent at the same moment (its pause, on the
-beat).
+It thinks in a bounded thread pool (never on the event loop, so one table's
+thinking never holds up another's messages; hints have a pool of their own), waits the
+configured pause so people can follow the play, and then sends an ordinary
+``act`` message carrying the ``seq`` it decided on.  The table checks that
+message exactly as it checks a person's.
 """
 
 from __future__ import annotations
@@ -23,7 +16,6 @@ import asyncio
 import hashlib
 import math
 import secrets
-import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from logging import getLogger
@@ -135,13 +127,6 @@ that is shorter, none without a pause): one thread hand-off for many decisions, 
 within the pause people see before a computer's move."""
 
 
-INLINE_BUDGET = 0.001
-"""Seconds of each beat (:data:`GATHER`) the event loop may spend thinking for the quick
-rule-of-thumb player itself (see the module docstring); past it, decisions go to the pool."""
-INLINE_PER_BEAT = 2
-"""Decisions of each beat the event loop may make itself: more than that make a batch worth its
-hand-off to the pool (the saving is one hand-off a batch, not one a decision)."""
-
 _Result = tuple[Action, str | None]
 
 
@@ -195,7 +180,7 @@ class _Decision:
         client: SeatClient,
         seq: int,
         start: float,
-        job: tuple[str, GameKind, int, Any, bool] | None,
+        job: tuple[str, GameKind, int, Any, bool],
         done: Callable[[], None] | None,
     ) -> None:
         self.client, self.seq, self.start, self.done = client, seq, start, done
@@ -238,18 +223,8 @@ class ComputerSeats:
         self.pause = pause
         self.offers: Mapping[str, OfferedPolicy] = dict(offers or {})
         self._queue: list[_Decision] = []
-        self._group: list[tuple[_Decision, _Result]] = []
-        """Moves decided on the event loop in the present gathering time (as the pool's gathered
-        decisions are), sent together by one timer once the last of their pauses is over."""
-        self._group_ends = float("-inf")
-        self._group_timer: asyncio.TimerHandle | None = None
         self.running = RunningLoop()
         """The event loop the seats' callers run on (asked for once)."""
-        self._beat = -1
-        """The beat (a multiple of :data:`GATHER`) of the last decision thought on the event loop."""
-        self._spent = 0.0
-        """Seconds spent thinking on the event loop during that beat, and the decisions made."""
-        self._thought = 0
         self._closed = False
         self._secret = secrets.token_bytes(32)
         """The key of every computer seat's seed: kept by the server, never sent, new each start,
@@ -271,55 +246,14 @@ class ComputerSeats:
         seed = _seed(seed_text, self._secret)
         if player_kind not in PLAYER_KINDS and player_kind not in self.offers:
             player_kind = FALLBACK_KIND  # a trained policy this server does not offer (any more)
-        job = (player_kind, game, seed, observation, stand_in)
-        if player_kind == _SHARED_KIND and player_kind not in self.offers and self._may_think_now(loop):
-            self._think_now(_Decision(client, seq, loop.time(), None, done), job, loop)
-            return
         if not self._queue:
             gather = min(GATHER, self.pause / 4)
             if gather > 0:
                 loop.call_at(on_beat(loop.time() + gather, gather), self._submit)
             else:
                 loop.call_soon(self._submit)
+        job = (player_kind, game, seed, observation, stand_in)
         self._queue.append(_Decision(client, seq, loop.time(), job, done))
-
-    def _may_think_now(self, loop: asyncio.AbstractEventLoop) -> bool:
-        """Whether to decide on the event loop: no batch is gathering for the pool already (its
-        hand-off is coming anyway: the decision joins it), and the loop's thinking this beat
-        leaves room for one more decision (:data:`INLINE_PER_BEAT`, :data:`INLINE_BUDGET`)."""
-        beat = int(loop.time() / GATHER)
-        if beat != self._beat:
-            self._beat, self._spent, self._thought = beat, 0.0, 0
-        if self._queue or self._closed or self._thought >= INLINE_PER_BEAT or self._spent >= INLINE_BUDGET:
-            return False
-        self._thought += 1
-        return True
-
-    def _think_now(
-        self, d: _Decision, job: tuple[str, GameKind, int, Any, bool], loop: asyncio.AbstractEventLoop
-    ) -> None:
-        """Decide ``job`` for ``d`` here, on the event loop, and send its move when its pause is
-        over (the observation is not kept: it dies with this call, as the pool's does)."""
-        began = time.perf_counter()
-        result = _choose_all([job], self.offers)[0]
-        self._spent += time.perf_counter() - began
-        if isinstance(result, BaseException):
-            _finish(d)  # no move: the table asks again at its next change
-            return
-        gather = min(GATHER, self.pause / 4)
-        if gather <= 0:  # no pause: sent next, not inside the caller (the table's own change)
-            loop.call_soon(self._send_all, [(d, result)])
-            return
-        if d.start >= self._group_ends:  # a new gathering time begins, as the pool's would
-            self._group, self._group_ends = [], on_beat(d.start + gather, gather)
-            self._group_timer = None
-        self._group.append((d, result))
-        at = on_beat(d.start + self.pause, gather)  # the latest start of the group so far
-        timer = self._group_timer
-        if timer is None or timer.when() != at:  # (it cannot have run: the pause is longer than
-            if timer is not None:  # the gathering time)
-                timer.cancel()
-            self._group_timer = loop.call_at(at, self._send_all, self._group)
 
     def _submit(self) -> None:
         """Send the gathered decisions to the pool (one thread hand-off per chunk, not one each)."""
@@ -345,6 +279,7 @@ class ComputerSeats:
             results = [job.exception() or Exception()] * len(part)
         else:
             results = job.result()
+        loop = asyncio.get_running_loop()
         ready: list[tuple[_Decision, _Result]] = []
         for d, result in zip(part, results, strict=True):
             if isinstance(result, BaseException) or self._closed:
@@ -356,7 +291,6 @@ class ComputerSeats:
         # one timer for the batch, once the last of its pauses is over: its decisions began within
         # the gathering time of each other, so none waits more than that beyond its pause, and
         # their moves land together (one commit, one round of broadcasts)
-        loop = asyncio.get_running_loop()
         at = on_beat(max(d.start for d, _r in ready) + self.pause, min(GATHER, self.pause / 4))
         if at > loop.time():
             loop.call_at(at, self._send_all, ready)
