@@ -56,6 +56,11 @@ def test_a_commit_of_a_few_moves_does_not_look_at_the_log_s_size(tmp_path: Path)
         for seq in range(1, 40):
             store.commit([], [StoredMove("a", seq, "0 play TH", '{"x": 1}' if seq % 9 == 0 else None)])
         assert threading.main_thread().name not in looks
+        store.commit([StoredTable("b", 0, "{}", "[]", "{}")], [])
+        store.delete("b")  # (its moves deleted: any number of pages logged)
+        looks.clear()
+        store.commit([], [StoredMove("a", 40, "0 play TH")])
+        assert threading.main_thread().name in looks
     finally:
         store.close()
 

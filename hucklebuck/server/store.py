@@ -179,12 +179,13 @@ class SQLiteStore:
         self._checkpointing = threading.Lock()
         self._logged = 0
         """Pages the commits may have added to the log in all (counted generously: see
-        :meth:`_note_logged`); only the writer adds to it."""
+        :meth:`_log_too_long`); only the writer adds to it."""
         self._sized = 0
         """:attr:`_logged` when the writer last read the log's size, and that size (bytes)."""
         self._size = 0
-        self._over = False
-        """Set by the checkpoint thread when it finds the log over :data:`WAL_LIMIT`."""
+        self._look = False
+        """Set when the next commit is to read the log's size: the checkpoint thread found the log
+        over :data:`WAL_LIMIT`, or a table was deleted (any number of pages logged)."""
         self._frame = 4096 + 24
         self._checkpointer: threading.Thread | None = None
         if path != ":memory:":
@@ -213,7 +214,7 @@ class SQLiteStore:
                 size = self.wal_bytes()
                 self.wal_peak = max(self.wal_peak, size)
                 if size > WAL_LIMIT:
-                    self._over = True
+                    self._look = True
                     continue  # the writer truncates it at its next commit: not in its way
                 logged = self._logged
                 little = (logged - copied) * self._frame < COPY_AFTER
@@ -402,9 +403,9 @@ class SQLiteStore:
             pages += 4 + 2 * (len(row.game) + len(row.seats) + len(row.table)) // (self._frame - 24)
         self._logged += pages
         bound = self._size + (self._logged - self._sized) * self._frame  # the most the log can be now
-        if not tables and not self._over and bound <= WAL_LIMIT:
+        if not tables and not self._look and bound <= WAL_LIMIT:
             return False
-        self._over = False
+        self._look = False
         self._sized, self._size = self._logged, self.wal_bytes()
         return self._size > WAL_LIMIT
 
@@ -447,6 +448,7 @@ class SQLiteStore:
                 _roll_back(db)
                 raise
             self._written.set()
+            self._look = True  # (its moves deleted: the next commit reads the log's size)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot write the table database {self.path}: {_words(exc)}") from None
 
