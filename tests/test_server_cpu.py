@@ -213,3 +213,28 @@ def test_paced_timers_fall_due_on_a_common_beat() -> None:
         assert abs(due / beat - round(due / beat)) < 1e-6
     assert bots.on_beat(1.2345, beat) == bots.on_beat(1.2001, beat)  # two tables, one wake-up
     assert bots.on_beat(7.123, 0) == 7.123
+
+
+def test_the_running_loop_is_asked_of_asyncio_once_per_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.11's ``asyncio.get_running_loop`` makes a system call each time: the server asks
+    it once per loop, and again only once that loop no longer runs (a new loop is found)."""
+    asked = 0
+    real = asyncio.get_running_loop
+
+    def counted() -> asyncio.AbstractEventLoop:
+        nonlocal asked
+        asked += 1
+        return real()
+
+    monkeypatch.setattr(asyncio, "get_running_loop", counted)
+    running = bots.RunningLoop()
+
+    async def use() -> asyncio.AbstractEventLoop:
+        loops = {id(running()) for _ in range(50)}
+        assert loops == {id(real())}
+        return real()
+
+    first = asyncio.run(use())
+    assert asked == 1
+    second = asyncio.run(use())
+    assert asked == 2 and first is not second

@@ -29,7 +29,7 @@ from ..players.standin import StandIn
 from .learned import OfferedPolicy
 from .protocol import ClientMessage, ProtocolError
 
-__all__ = ["ComputerSeats", "SeatClient", "choose_move", "choose_or_fall_back", "on_beat"]
+__all__ = ["ComputerSeats", "RunningLoop", "SeatClient", "choose_move", "choose_or_fall_back", "on_beat"]
 
 _LOG = getLogger(__name__)
 FALLBACK_KIND = "heuristic"
@@ -138,6 +138,26 @@ def on_beat(when: float, beat: float) -> float:
     return max(when, math.ceil(when / beat) * beat) if beat > 0 else when
 
 
+class RunningLoop:
+    """The event loop running now, asked of asyncio once rather than at every change: Python
+    3.11's ``asyncio.get_running_loop()`` makes a system call each time (``getpid``, to tell a
+    forked process), a few of them a change, each costly at a quiet server whose every change
+    finds the process cold.  Asked again once the loop kept is no longer running."""
+
+    __slots__ = ("_loop",)
+
+    def __init__(self) -> None:
+        """None kept yet."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def __call__(self) -> asyncio.AbstractEventLoop:
+        """The running event loop (the caller is on it)."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
+
+
 def _choose_all(
     jobs: list[tuple[str, GameKind, int, Any, bool]], offers: Mapping[str, OfferedPolicy]
 ) -> list[_Result | BaseException]:
@@ -203,6 +223,8 @@ class ComputerSeats:
         self.pause = pause
         self.offers: Mapping[str, OfferedPolicy] = dict(offers or {})
         self._queue: list[_Decision] = []
+        self.running = RunningLoop()
+        """The event loop the seats' callers run on (asked for once)."""
         self._closed = False
         self._secret = secrets.token_bytes(32)
         """The key of every computer seat's seed: kept by the server, never sent, new each start,
@@ -219,7 +241,7 @@ class ComputerSeats:
     ) -> None:
         """Start one decision for ``client``'s seat (the caller is on the event loop); ``done`` is
         called once the move is sent or dropped; ``stand_in``: the seat is an absent person's."""
-        loop = asyncio.get_running_loop()
+        loop = self.running()
         seq, observation = client.observation()
         seed = _seed(seed_text, self._secret)
         if player_kind not in PLAYER_KINDS and player_kind not in self.offers:

@@ -107,7 +107,7 @@ class TableManager:
     def queue(self, table: ServerTable, move: str | None, failed: Callable[[], None] | None) -> None:
         """Queue ``table``'s change (``move``: just that action) for the end of this round."""
         if not self._batch:
-            asyncio.get_running_loop().call_soon(self.flush)
+            self.bots.running().call_soon(self.flush)
         self._batch.append((table, table.seq, move, failed))
 
     def flush(self) -> None:

@@ -26,6 +26,8 @@ from typing import Final, Protocol
 
 __all__ = [
     "CHECKPOINT_EVERY",
+    "COPY_AFTER",
+    "COPY_EVERY",
     "DEAL",
     "ENDED_KEPT",
     "READS",
@@ -46,7 +48,14 @@ SCHEMA_VERSION: Final = 2
 READS: Final = (1, 2)
 """The layouts this version reads; a database of an older one is marked as the current one."""
 CHECKPOINT_EVERY: Final = 0.5
-"""Seconds between two checkpoints of a file database's write-ahead log."""
+"""Seconds between two rounds of the checkpoint thread: each round after a write puts the
+write-ahead log on the disk (a sync), and copies it into the database (a checkpoint) once
+:data:`COPY_AFTER` bytes may have been logged or :data:`COPY_EVERY` seconds have passed."""
+COPY_AFTER: Final = 1024 * 1024
+"""Bytes of pages a checkpoint round may find logged (as the writer counts them, generously)
+before it copies the log into the database rather than only syncing it."""
+COPY_EVERY: Final = 10.0
+"""Seconds after which a round copies the log into the database however little was logged."""
 WAL_LIMIT: Final = 32 * 1024 * 1024
 """Bytes the write-ahead log may grow to: past it, a checkpoint waits for the writer, copies the
 whole log into the database and truncates it (``journal_size_limit`` is the same size)."""
@@ -124,11 +133,15 @@ class SQLiteStore:
     :meth:`save` returns, so it survives the server being killed; only a power
     cut can lose the last commits (``durable=True`` syncs every commit).
 
-    A commit never waits for the disk: copying the log into the database file
-    (a checkpoint, which syncs the file) is done by a thread of the store's own
-    at most every :data:`CHECKPOINT_EVERY` seconds, not by whichever commit fills
-    the log, so the event loop that commits is not held up by it.  The thread
-    sleeps while nothing is written: an idle server's store does no work.
+    A commit never waits for the disk: a thread of the store's own puts the log on
+    the disk (a sync) at most every :data:`CHECKPOINT_EVERY` seconds after a write,
+    and copies it into the database file (a checkpoint, which syncs that file too)
+    only once a good part of a mebibyte may have been logged (:data:`COPY_AFTER`)
+    or :data:`COPY_EVERY` seconds have passed: at a quiet server, each copy costs
+    far more than the sync, and the commit after it (which starts the log afresh)
+    waits for the disk once.  Not whichever commit fills the log, so the event loop
+    that commits is not held up by it.  The thread sleeps while nothing is written:
+    an idle server's store does no work.
     """
 
     def __init__(self, path: str, *, durable: bool = False) -> None:
@@ -164,9 +177,21 @@ class SQLiteStore:
         """Set by each write; the checkpoint thread sleeps until it is (set: the opening's own writes)."""
         self._written.set()
         self._checkpointing = threading.Lock()
+        self._logged = 0
+        """Pages the commits may have added to the log in all (counted generously: see
+        :meth:`_log_too_long`); only the writer adds to it."""
+        self._sized = 0
+        """:attr:`_logged` when the writer last read the log's size, and that size (bytes)."""
+        self._size = 0
+        self._look = False
+        """Set when the next commit is to read the log's size: the checkpoint thread found the log
+        over :data:`WAL_LIMIT`, or a table was deleted (any number of pages logged)."""
+        self._frame = 4096 + 24
         self._checkpointer: threading.Thread | None = None
         if path != ":memory:":
             self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._frame = int(self._db.execute("PRAGMA page_size").fetchone()[0]) + 24  # a page in the log
+            self._size = self.wal_bytes()
             self._checkpointer = threading.Thread(
                 target=self._checkpoints, name="hucklebuck-checkpoint", daemon=True
             )
@@ -179,8 +204,9 @@ class SQLiteStore:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
         except sqlite3.DatabaseError:
             return
+        copied, copied_at = self._logged, time.monotonic()
         try:
-            while not self._stop.wait(CHECKPOINT_EVERY):  # (at most one checkpoint per that time)
+            while not self._stop.wait(CHECKPOINT_EVERY):  # (at most one round per that time)
                 self._written.wait()  # nothing written since the last one: no wake-up until something is
                 if self._stop.is_set():
                     break
@@ -188,14 +214,38 @@ class SQLiteStore:
                 size = self.wal_bytes()
                 self.wal_peak = max(self.wal_peak, size)
                 if size > WAL_LIMIT:
+                    self._look = True
                     continue  # the writer truncates it at its next commit: not in its way
+                logged = self._logged
+                little = (logged - copied) * self._frame < COPY_AFTER
+                if little and time.monotonic() - copied_at < COPY_EVERY and self._sync_log():
+                    continue  # on the disk: copied into the database once more of it is there
                 with self._checkpointing:
                     try:
                         db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                        copied, copied_at = logged, time.monotonic()
                     except sqlite3.DatabaseError:
                         self._written.set()  # busy or failing: the next try is half a second away
         finally:
             db.close()
+
+    def _sync_log(self) -> bool:
+        """Put the write-ahead log on the disk (as a checkpoint does first); ``False`` if that
+        cannot be done here (no such call on this system, or the file cannot be opened)."""
+        sync = getattr(os, "fdatasync", None)
+        if sync is None:
+            return False
+        try:
+            fd = os.open(self.path + "-wal", os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            sync(fd)
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
+        return True
 
     def wal_bytes(self) -> int:
         """The size of the write-ahead log file now (0 in memory or when there is none)."""
@@ -332,9 +382,32 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot write the table database {self.path}: {_words(exc)}") from None
         if not self._written.is_set():
-            self._written.set()  # the checkpoint thread's next round copies it
-        if self.path != ":memory:" and self.wal_bytes() > WAL_LIMIT:
+            self._written.set()  # the checkpoint thread's next round syncs it
+        if self.path != ":memory:" and self._log_too_long(tables, moves):
             self._truncate_log()
+
+    def _log_too_long(self, tables: Sequence[StoredTable], moves: Sequence[StoredMove]) -> bool:
+        """Count the pages a commit may have added to the log, and whether the log is now over
+        :data:`WAL_LIMIT`.  Its size is read only after whole tables (their old moves are
+        deleted: any number of pages), when the checkpoint thread found it too long, or when what
+        may have been logged since the last reading could take it past the limit.  Each move
+        counts as 4 pages (its row, its index entry, and a split of either; most share a page
+        with others), fields and tables as 4 plus twice their length, so the log is never
+        larger than the count allows; and a commit of a few moves needs no look at the file (a
+        system call, costly at a quiet server, where each commit finds the process cold)."""
+        pages = 2 + 4 * len(moves)
+        for m in moves:
+            if m.table is not None:
+                pages += 4 + 2 * len(m.table) // (self._frame - 24)
+        for row in tables:
+            pages += 4 + 2 * (len(row.game) + len(row.seats) + len(row.table)) // (self._frame - 24)
+        self._logged += pages
+        bound = self._size + (self._logged - self._sized) * self._frame  # the most the log can be now
+        if not tables and not self._look and bound <= WAL_LIMIT:
+            return False
+        self._look = False
+        self._sized, self._size = self._logged, self.wal_bytes()
+        return self._size > WAL_LIMIT
 
     def _truncate_log(self) -> None:
         """The log is over :data:`WAL_LIMIT`: copy the rest of it into the database and truncate it,
@@ -351,6 +424,7 @@ class SQLiteStore:
             pass
         finally:
             self._checkpointing.release()
+        self._size = self.wal_bytes()
 
     def save(self, row: StoredTable) -> None:
         """Store one whole table (:meth:`commit` of just that row)."""
@@ -374,6 +448,7 @@ class SQLiteStore:
                 _roll_back(db)
                 raise
             self._written.set()
+            self._look = True  # (its moves deleted: the next commit reads the log's size)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot write the table database {self.path}: {_words(exc)}") from None
 

@@ -540,7 +540,7 @@ class ServerTable:
             for t in self._timers:
                 t.cancel()
             self._timers = []
-            loop = asyncio.get_running_loop()
+            loop = self.manager.bots.running()
             if game.phase is Phase.HAND_OVER:
                 pause = self.config.deal_pause
                 due = on_beat(loop.time() + pause, min(GATHER, pause / 4))  # (with other tables' timers)
