@@ -13,9 +13,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+import pytest
 
 # Chromium's headless shell (Debian's chromium-headless-shell: the same engine without the browser
 # around it) when it is installed, else the whole chromium run headless.  The shell took a third less
@@ -30,6 +33,20 @@ LAUNCH_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+def chromium() -> Iterator[Any]:
+    """The browser for a module's ``browser`` fixture (``yield from chromium()``): Playwright driving
+    :data:`CHROMIUM` headless, closed after the module; the module is skipped without Playwright."""
+    pytest.importorskip("playwright")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
 # Chromium itself reports a WebSocket that cannot connect as a console error; a page cannot prevent it.
 # So is a request the server dies in the middle of (reset, or no response), which a loaded machine
 # makes likelier.  Only the tests that stop the server on purpose accept exactly these lines.

@@ -29,10 +29,10 @@ from browser_kit import (
     ACC_NAME,
     CHROMIUM,
     HANG_MS,
-    LAUNCH_ARGS,
     POLL,
     Server,
     Watch,
+    chromium,
     click_move,
     page_state,
     wait_for_news,
@@ -66,12 +66,7 @@ def axe_source() -> str:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
-from browser_kit import CHROMIUM, HANG_MS, LAUNCH_ARGS, POLL, new_page
+from browser_kit import CHROMIUM, HANG_MS, POLL, chromium, new_page
 
 pytestmark = [
     pytest.mark.single_core,
@@ -31,13 +31,7 @@ PAGE = (
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    pytest.importorskip("playwright")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 def _held_page(browser: Any) -> tuple[Any, Any, list[Any]]:

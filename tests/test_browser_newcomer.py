@@ -29,10 +29,10 @@ from browser_kit import (
     ACC_NAME,
     CHROMIUM,
     HANG_MS,
-    LAUNCH_ARGS,
     POLL,
     Server,
     check_layout,
+    chromium,
     click_move,
     new_page,
     wait_for_news,
@@ -49,12 +49,7 @@ SHOTS = os.environ.get("HUCKLEBUCK_TABLE_SCREENSHOTS")
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

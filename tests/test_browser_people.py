@@ -20,7 +20,7 @@ import pytest
 pytest.importorskip("playwright")
 pytest.importorskip("starlette")
 
-from browser_kit import CHROMIUM, LAUNCH_ARGS, POLL, Server, click_move, new_page, page_state, wait_for_news
+from browser_kit import CHROMIUM, POLL, Server, chromium, click_move, new_page, page_state, wait_for_news
 
 pytestmark = [
     pytest.mark.single_core,
@@ -32,12 +32,7 @@ SHOTS = os.environ.get("HUCKLEBUCK_TABLE_SCREENSHOTS")
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_kit import CHROMIUM, LAUNCH_ARGS, Server, new_page, play_turn, wait_my_turn
+from browser_kit import CHROMIUM, Server, chromium, new_page, play_turn, wait_my_turn
 
 pytestmark = [
     pytest.mark.single_core,
@@ -30,13 +30,7 @@ HEADERS = {
 
 @pytest.fixture(scope="module")  # one Chromium for the module; each test opens its own contexts
 def browser() -> Iterator[Any]:
-    pytest.importorskip("playwright")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture

@@ -25,10 +25,10 @@ pytest.importorskip("starlette")
 from browser_kit import (
     CHROMIUM,
     HANG_MS,
-    LAUNCH_ARGS,
     POLL,
     Server,
     check_layout,
+    chromium,
     new_page,
     offered_moves,
     play_turn,
@@ -69,12 +69,7 @@ def _never_hang() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import CHROMIUM, LAUNCH_ARGS, Server, new_page
+from browser_kit import CHROMIUM, Server, chromium, new_page
 
 pytestmark = [
     pytest.mark.single_core,
@@ -18,13 +18,7 @@ pytestmark = [
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    pytest.importorskip("playwright")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 def test_the_lobby_lists_the_tables_being_played(browser: Any, tmp_path: Path) -> None:
