@@ -16,7 +16,10 @@ import pytest
 
 from hucklebuck.bench import targets
 
-pytestmark = pytest.mark.single_core
+pytestmark = [
+    pytest.mark.single_core,
+    pytest.mark.filterwarnings("ignore::hucklebuck.vector.RewardWarning"),  # one-hand episodes on purpose
+]
 
 
 def _results() -> dict[str, targets.Target]:

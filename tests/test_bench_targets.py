@@ -13,7 +13,10 @@ import pytest
 from hucklebuck.bench import targets
 from hucklebuck.bench.targets import Load, Target
 
-pytestmark = pytest.mark.single_core
+pytestmark = [
+    pytest.mark.single_core,
+    pytest.mark.filterwarnings("ignore::hucklebuck.vector.RewardWarning"),  # one-hand episodes on purpose
+]
 QUIET = Load(0.3, 0.5, 0.5, 2)
 LOADED = Load(9.7, 10.0, 10.0, 2)
 

@@ -195,3 +195,12 @@ def test_the_setups_that_teach_winning_do_not_warn() -> None:
         VectorGame("hucklebuck", 4, 2, reward="hand")
         VectorGame("deerpark", 5, 2, reward="game")
         VectorGame("buckem", 5, 2, hands=3)  # chips are what a session is for
+
+
+@pytest.mark.parametrize(("game", "mentions_deerpark"), [("hucklebuck", False), ("deerpark", True)])
+def test_the_warning_speaks_of_the_game_in_use(game: str, mentions_deerpark: bool) -> None:
+    """The example of a short episode's trap is Deer Park Euchre's own: a Hucklebuck learner is not
+    told about another game."""
+    with pytest.warns(RewardWarning) as caught:
+        VectorGame(game, 4, 2, hands=1)
+    assert ("Deer Park" in str(caught[0].message)) is mentions_deerpark

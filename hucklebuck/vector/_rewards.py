@@ -76,12 +76,13 @@ def warn_if_not_winning(kind: GameKind, hands: int | None, reward: str, stacklev
         return
     if hands is not None:
         unit = "hand" if hands == 1 else "hands"
+        trap = " (in Deer Park Euchre, taking tricks, which loses games)"
+        example = trap if kind is GameKind.DEERPARK else ""
         warnings.warn(
             f"episodes of {hands} {unit} end before the game does: their rewards sum to the game's result "
             "only over whole games, so a learner that does not bootstrap from its value estimate where "
-            f"an episode is truncated learns what pays in {hands} {unit} (in Deer Park Euchre at four "
-            "players, taking tricks, which loses games); use hands=None (whole games, the default) to "
-            "teach winning",
+            f"an episode is truncated learns what pays in {hands} {unit}{example}; use hands=None (whole "
+            "games, the default) to teach winning",
             RewardWarning,
             stacklevel=stacklevel,
         )
