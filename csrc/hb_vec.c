@@ -293,26 +293,19 @@ static int g_fits(const hb_vec_cfg *cfg, const hb_vec_env *e, int64_t id)
    as it reaches each environment (they guard memory: a valid state's legal ids
    always pass), and reads only the first bytes of each state here. */
 static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void *actions, int itemsize,
-                       int is_signed, size_t begin, size_t end, size_t *bad, int64_t *bad_id, int full,
-                       size_t *heavy)
+                       int is_signed, size_t begin, size_t end, size_t *bad, int64_t *bad_id, int full)
 {
-    size_t i, ended = 0;
+    size_t i;
     if (!full && itemsize == 4 && is_signed) {  /* sample_legal's ids (int32): one load, no switch */
         const unsigned char *ids = (const unsigned char *)actions;
-        for (i = hb_v_ids_ok(all, actions, cfg->actions, begin, end, &ended); i < end; i++) {
+        for (i = hb_v_ids_ok(all, actions, cfg->actions, begin, end); i < end; i++) {
             int32_t id;
             if (i + AHEAD < end) PREFETCH(&all[i + AHEAD], 0);
-            if (all[i].term) {
-                ended++;
-                continue;
-            }
+            if (all[i].term) continue;
             memcpy(&id, ids + 4 * i, 4);
             if (id < 0 || id >= cfg->actions || !(all[i].legal[id >> 6] >> (id & 63) & 1)) break;
         }
-        if (i == end) {
-            if (heavy) *heavy = ended;
-            return HB_OK;
-        }
+        if (i == end) return HB_OK;
         begin = i;  /* the first bad one: the general pass below says why */
     }
     for (i = begin; i < end; i++) {
@@ -324,10 +317,7 @@ static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void 
             if (bad) *bad = i;
             return rc;
         }
-        if (all[i].term) {
-            ended++;
-            continue;
-        }
+        if (all[i].term) continue;
         if (id < 0 || id >= cfg->actions) rc = HB_E_V_RANGE;
         if (rc == HB_OK && (!(all[i].legal[id >> 6] >> (id & 63) & 1) || (full && !g_fits(cfg, &all[i], id))))
             rc = HB_E_V_ILLEGAL;
@@ -337,7 +327,6 @@ static int check_range(const hb_vec_cfg *cfg, const hb_vec_env *all, const void 
             return rc;
         }
     }
-    if (heavy) *heavy = ended;
     return HB_OK;
 }
 
@@ -349,17 +338,16 @@ int hb_vec_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_
     if (rc != HB_OK) return rc;
     if (actions == NULL) return HB_E_NULL;
     return hb_v_check(cfg, envs, envs_len, num_envs, actions, itemsize, is_signed, actions_len, 0, num_envs, bad,
-                      bad_id, 1, NULL);
+                      bad_id, 1);
 }
 
 int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, const void *actions,
                int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end, size_t *bad,
-               int64_t *bad_id, int full, size_t *heavy)
+               int64_t *bad_id, int full)
 {
     const hb_vec_env *all = (const hb_vec_env *)envs;
     size_t i;
     int rc = check_envs(cfg, envs, envs_len, num_envs);
-    if (heavy) *heavy = 0;
     if (rc == HB_OK) rc = check_slice(num_envs, begin, end);
     if (rc != HB_OK) return rc;
     if (actions == NULL) {  /* the states only, as a reset of the next episodes checks them */
@@ -371,7 +359,7 @@ int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t 
         return HB_OK;
     }
     if (actions_len != num_envs) return HB_E_V_LEN;
-    return check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, full, heavy);
+    return check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, full);
 }
 
 /* hb_v_step's pass for Deer Park Euchre, as the general one below does it for every game: the game's
@@ -542,7 +530,7 @@ int hb_v_step(const hb_vec_cfg *cfg, void *envs, size_t envs_len, size_t num_env
     if (actions_len != num_envs) return HB_E_V_LEN;
     if (given) memcpy(rules, given, sizeof rules);
     else all_rules(cfg, rules);
-    if (!checked) rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, 0, NULL);
+    if (!checked) rc = check_range(cfg, all, actions, itemsize, is_signed, begin, end, bad, bad_id, 0);
     if (rc != HB_OK) return rc;
     if (IS_DP(cfg))
         return dp_step_range(cfg, rules, envs, num_envs, io, actions, itemsize, is_signed, begin, end, bad, bad_id);

@@ -24,11 +24,11 @@ typedef struct {
                                   copied here, where the workers would fetch it anew at every call) */
 } job_args;
 
-static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id, size_t *heavy)
+static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     job_args *a = (job_args *)job;
     (void)bad_id;
-    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, NULL, 0, 0, 0, begin, end, bad, NULL, 1, heavy);
+    return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, NULL, 0, 0, 0, begin, end, bad, NULL, 1);
 }
 
 static int pass_reset(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -46,12 +46,12 @@ static void copy_ids(job_args *a, size_t begin, size_t end)
     memcpy(a->ids + begin * size, (const unsigned char *)a->actions + begin * size, (end - begin) * size);
 }
 
-static int pass_step_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id, size_t *heavy)
+static int pass_step_check(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     job_args *a = (job_args *)job;
     copy_ids(a, begin, end);
     return hb_v_check(a->cfg, a->cenvs, a->envs_len, a->num_envs, a->ids, a->itemsize, a->is_signed,
-                      a->actions_len, begin, end, bad, bad_id, 0, heavy);
+                      a->actions_len, begin, end, bad, bad_id, 0);
 }
 
 static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
@@ -105,11 +105,11 @@ static int start(job_args *a, const hb_vec_pool *p, const hb_vec_cfg *cfg, void 
 
 /* A call the pool cannot share (a forked child, whose workers and locks are the
    parent's): the whole batch as one chunk in the calling thread, the pool untouched. */
-int hb_p_run_alone(check_fn first, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
+int hb_p_run_alone(pass_fn first, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id)
 {
     size_t b = 0;
     int64_t id = 0;
-    int rc = first ? first(job, 0, n, &b, &id, NULL) : HB_OK;
+    int rc = first ? first(job, 0, n, &b, &id) : HB_OK;
     if (rc == HB_OK) rc = run(job, 0, n, &b, &id);
     if (rc != HB_OK) {
         if (bad) *bad = b;
@@ -119,7 +119,7 @@ int hb_p_run_alone(check_fn first, pass_fn run, void *job, size_t n, size_t *bad
 }
 
 /* Run a pass (its first phase, when not NULL, done for the whole batch before run starts). */
-static int run_call(hb_vec_pool *p, check_fn first, pass_fn run, job_args *a, size_t *bad, int64_t *bad_id)
+static int run_call(hb_vec_pool *p, pass_fn first, pass_fn run, job_args *a, size_t *bad, int64_t *bad_id)
 {
     int rc;
     if (hb_p_enter(p) != 0) return hb_p_run_alone(first, run, a, a->num_envs, bad, bad_id);

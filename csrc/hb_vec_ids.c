@@ -9,9 +9,7 @@
  * takes some twenty instructions per environment.  An id out of range is replaced by 0 before the
  * gather, so no read leaves the batch's states whatever the ids hold.  This pass only finds where
  * the first block with a refused id starts: check_range goes on from there one environment at a
- * time, so the error, the environment and the id it reports are the scalar loop's.  On the way it
- * counts the environments that have ended (their step deals the next episode: see hb_v_check), from
- * the word it reads for their term flag.
+ * time, so the error, the environment and the id it reports are the scalar loop's.
  */
 #include "hb_vec_internal.h"
 
@@ -26,10 +24,8 @@
 typedef char hb_vec_ids_layout[offsetof(hb_vec_env, legal) == 0 && sizeof(hb_vec_env) % 8 == 0 ? 1 : -1];
 
 __attribute__((target("avx2"))) static size_t ids_ok_avx2(const hb_vec_env *all, const unsigned char *ids,
-                                                          int actions, size_t begin, size_t end,
-                                                          size_t *ended)
+                                                          int actions, size_t begin, size_t end)
 {
-    size_t n_ended = 0;
     const long long *base = (const long long *)(const void *)all;
     const __m128i lanes = _mm_setr_epi32(0, ENV_WORDS, 2 * ENV_WORDS, 3 * ENV_WORDS);
     const __m128i top = _mm_set1_epi32(actions - 1), zero = _mm_setzero_si128();
@@ -45,28 +41,26 @@ __attribute__((target("avx2"))) static size_t ids_ok_avx2(const hb_vec_env *all,
         __m256i word = _mm256_i32gather_epi64(b, _mm_add_epi32(at, _mm_srli_epi32(safe, 6)), 8);
         __m256i term = _mm256_i32gather_epi64(b, _mm_add_epi32(at, _mm_set1_epi32(TERM_WORD)), 8);
         __m256i bit = _mm256_and_si256(_mm256_srlv_epi64(word, _mm256_and_si256(_mm256_cvtepi32_epi64(safe), low6)), one);
-        __m256i live = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srli_epi64(term, TERM_SHIFT), tmask),
-                                          _mm256_setzero_si256());
+        __m256i ended = _mm256_and_si256(_mm256_srli_epi64(term, TERM_SHIFT), tmask);
         /* a lane passes when its environment has ended, or its id is in range and legal */
         __m256i ok = _mm256_andnot_si256(_mm256_cvtepi32_epi64(out), _mm256_cmpeq_epi64(bit, one));
-        ok = _mm256_or_si256(ok, _mm256_xor_si256(live, _mm256_set1_epi64x(-1)));
-        if (_mm256_movemask_pd(_mm256_castsi256_pd(ok)) != 0xF) break;
-        n_ended += 4 - (size_t)__builtin_popcount((unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(live)));
+        ok = _mm256_or_si256(ok, _mm256_xor_si256(_mm256_cmpeq_epi64(ended, _mm256_setzero_si256()),
+                                                  _mm256_set1_epi64x(-1)));
+        if (_mm256_movemask_pd(_mm256_castsi256_pd(ok)) != 0xF) return i;
     }
-    *ended += n_ended;
     return i;
 }
 
-size_t hb_v_ids_ok(const hb_vec_env *all, const void *ids, int actions, size_t begin, size_t end, size_t *ended)
+size_t hb_v_ids_ok(const hb_vec_env *all, const void *ids, int actions, size_t begin, size_t end)
 {
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx2")) return begin;
-    return ids_ok_avx2(all, (const unsigned char *)ids, actions, begin, end, ended);
+    return ids_ok_avx2(all, (const unsigned char *)ids, actions, begin, end);
 }
 #else
-size_t hb_v_ids_ok(const hb_vec_env *all, const void *ids, int actions, size_t begin, size_t end, size_t *ended)
+size_t hb_v_ids_ok(const hb_vec_env *all, const void *ids, int actions, size_t begin, size_t end)
 {
-    (void)all, (void)ids, (void)actions, (void)end, (void)ended;
+    (void)all, (void)ids, (void)actions, (void)end;
     return begin;
 }
 #endif

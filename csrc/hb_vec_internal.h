@@ -163,9 +163,8 @@ static inline const hb_vec_cold *hb_v_cold_const(const void *envs, size_t num_en
 int hb_v_check_envs(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs);
 int hb_v_check_slice(size_t num_envs, size_t begin, size_t end);
 /* hb_vec_ids.c: where the first block of environments in [begin, end) whose int32 id is out of
-   range or not legal (and the environment not ended) may start; every one before it passes, and
-   *ended counts those of them that have ended, one more each. */
-size_t hb_v_ids_ok(const hb_vec_env *all, const void *ids, int actions, size_t begin, size_t end, size_t *ended);
+   range or not legal (and the environment not ended) may start; every one before it passes. */
+size_t hb_v_ids_ok(const hb_vec_env *all, const void *ids, int actions, size_t begin, size_t end);
 int hb_v_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);
 int hb_v_to_act(const hb_vec_cfg *cfg, const hb_vec_env *e);
 
@@ -214,13 +213,10 @@ static inline uint64_t hb_discard_mask(uint64_t hand, int m)
    ids its state keeps, as a step checks them before it changes anything (it
    checks each state as it reaches it); actions NULL: only that each is a valid
    state of environment i, as a reset of the next episodes needs.  The worker
-   threads' first pass (hb_vec_calls.c).  When the ids pass and heavy is not NULL,
-   *heavy is how many of the environments have ended: a step deals their next
-   episode, which costs some six times a card played (the pool gives the threads
-   parts of equal cost by it); 0 for a check of the states alone. */
+   threads' first pass (hb_vec_calls.c). */
 int hb_v_check(const hb_vec_cfg *cfg, const void *envs, size_t envs_len, size_t num_envs, const void *actions,
                int itemsize, int is_signed, size_t actions_len, size_t begin, size_t end, size_t *bad,
-               int64_t *bad_id, int full, size_t *heavy);
+               int64_t *bad_id, int full);
 
 /* hb_vec.c: hb_vec_step, or (checked != 0) its second half alone, for ids that
    hb_v_check (full 0) has passed on these very states (the second phase of hb_vec_calls.c's step);

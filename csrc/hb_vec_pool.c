@@ -30,13 +30,6 @@
  * reported.  (The check is cheap, so its chunks are big: a thread's whole part
  * at first.  Two passes cost a hand-off more: the workers must see the second
  * open and join it, and the caller waits for their last chunks twice.)
- * The check also counts the environments whose step deals their next episode,
- * which costs some seven times a card played, in each thread's part; once the
- * batch is through it, every thread works out from those counts the same parts
- * of the second phase, of equal expected cost (hb_vec_pool_split.c): with parts
- * of equal size, the thread with a few more deals ended later, and the other
- * waited for it (the parts are too big, and a chunk taken from another's part
- * too costly, for stealing to even that out).
  *
  * Hand-offs: a line moves between two cores in 65 to 170 ns, on the path of
  * every pass.  A waiting worker polls the line that holds the pass's state and
@@ -56,23 +49,19 @@
  * finds itself on the caller's core as it joins a pass moves off it first
  * (hb_vec_pool_cpu.c).  Calls from two
  * threads at once take turns; in a child process after fork() (which has
- * none of the workers) a call runs in the calling thread alone
- * (hb_vec_pool_life.c).  Without POSIX threads (or with HB_VEC_NO_THREADS)
- * every pool is the calling thread.
+ * none of the workers) a call runs in the calling thread alone.  Without
+ * POSIX threads (or with HB_VEC_NO_THREADS) every pool is the calling thread.
  */
 #include "hb_vec_pool_internal.h"
 
 /* What a thread needs of the pass it is in, copied as it joins (the pool's line of it is written
    again as the others join, leave or close the pass). */
 typedef struct {
-    check_fn first;
-    pass_fn run;
+    pass_fn first, run;
     void *job;
     size_t n;
     int threads;
-    int split;                 /* the main phase's parts are bound's (else the even split's) */
     uint64_t tag[2];           /* the ranges' tags, in place (see part) */
-    uint32_t bound[POOL_MAX + 1];  /* with split: thread t's part of the main phase (see hb_p_split) */
 } pass_desc;
 
 #define TAG_SHIFT 50
@@ -80,6 +69,25 @@ typedef struct {
 #define END_MASK ((UINT64_C(1) << 25) - 1)
 
 #if HB_POOL_THREADS
+/* Which process a pool belongs to, told without a system call at every call
+   (getpid() is one, about 140 ns here): every fork() counts one more in the child,
+   so a pool whose count is not the process's own was made before a fork, in the
+   parent.  Where the handler could not be registered, the process id is asked. */
+static unsigned long forks;       /* in this process: forks since the library was loaded (atomic) */
+static int counts_forks;          /* the handler is registered */
+static pthread_once_t forks_once = PTHREAD_ONCE_INIT;
+
+static void forked(void) { __atomic_add_fetch(&forks, 1, __ATOMIC_RELAXED); }
+
+static void count_forks(void) { counts_forks = pthread_atfork(NULL, NULL, forked) == 0; }
+
+/* Whether p was made in this process (not in a parent before a fork). */
+static int own_process(const hb_vec_pool *p)
+{
+    if (p->counts_forks) return p->forks == __atomic_load_n(&forks, __ATOMIC_RELAXED);
+    return p->pid == getpid();
+}
+
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -135,26 +143,18 @@ static void record(hb_vec_pool *p, int rc, size_t bad, int64_t bad_id)
 #endif
 }
 
-/* Run one chunk of a phase (first: of the first one, counting its heavy environments into
-   *heavy): 0 when it failed (its error recorded). */
-static int run_chunk(hb_vec_pool *p, const pass_desc *d, int first, size_t begin, size_t end, size_t *heavy)
+/* Run one chunk of a phase: 0 when it failed (its error recorded). */
+static int run_chunk(hb_vec_pool *p, const pass_desc *d, pass_fn run, size_t begin, size_t end)
 {
     size_t bad = begin;
     int64_t bad_id = 0;
-    int rc = first ? d->first(d->job, begin, end, &bad, &bad_id, heavy) : d->run(d->job, begin, end, &bad, &bad_id);
+    int rc = run(d->job, begin, end, &bad, &bad_id);
     if (rc == HB_OK) return 1;
     record(p, rc, bad < begin || bad >= end ? begin : bad, bad_id);
     return 0;
 }
 
-
 #if HB_POOL_THREADS
-/* Where thread t's part of a phase (0: the main one, 1: the first) begins (t = threads: n). */
-static size_t part_begin(const pass_desc *d, int phase, int t)
-{
-    return phase == 0 && d->split ? (size_t)d->bound[t] : d->n * (size_t)t / (size_t)d->threads;
-}
-
 #define LOAD_RANGE(r) __atomic_load_n((r), __ATOMIC_RELAXED)
 #define SET_RANGE(r, v) __atomic_store_n((r), (v), __ATOMIC_RELAXED)
 #define CAS_RANGE(r, expected, v) \
@@ -163,15 +163,15 @@ static size_t part_begin(const pass_desc *d, int phase, int t)
 /* Take the next chunk [*begin, *end) of a phase (0: the main one, 1: the first) for the thread in
    `slot`: from the front of its own part (all that is left of it when `all`), else (unless `own`)
    from the back of another's; 0 when none is left.  (Looking at another's part reads a line that
-   thread writes: a transfer between the cores.)  *from: the thread whose part it is. */
+   thread writes: a transfer between the cores.) */
 static int grab(hb_vec_pool *p, const pass_desc *d, int phase, int all, int own, int slot, size_t *begin,
-                size_t *end, int *from)
+                size_t *end)
 {
     int k;
     const uint64_t tag = d->tag[phase];
     for (k = 0; k < (own ? 1 : d->threads); k++) {
         const int t = (slot + k) % d->threads;
-        const uint64_t b = part_begin(d, phase, t), e = part_begin(d, phase, t + 1);
+        const uint64_t b = d->n * (size_t)t / (size_t)d->threads, e = d->n * (size_t)(t + 1) / (size_t)d->threads;
         uint64_t *r = &p->parts[t].range[phase], v;
         if (b >= e) continue;  /* (an empty part: its range is never written) */
         v = LOAD_RANGE(r);
@@ -190,13 +190,11 @@ static int grab(hb_vec_pool *p, const pass_desc *d, int phase, int all, int own,
             if (k == 0 && CAS_RANGE(r, &v, tag | (front + size) << 25 | back)) {
                 *begin = (size_t)front;
                 *end = (size_t)(front + size);
-                *from = t;
                 return 1;
             }
             if (k > 0 && CAS_RANGE(r, &v, tag | front << 25 | (back - size))) {
                 *begin = (size_t)(back - size);
                 *end = (size_t)back;
-                *from = t;
                 return 1;
             }
         }
@@ -204,13 +202,11 @@ static int grab(hb_vec_pool *p, const pass_desc *d, int phase, int all, int own,
     return 0;
 }
 
-/* Count a chunk of the first phase, from thread `from`'s part, as done (ok: it passed, and found
-   `heavy` heavy environments): 1 when the whole batch is through the phase, and then the threads
-   asleep in wait_first are woken. */
-static int first_done(hb_vec_pool *p, const pass_desc *d, int from, size_t items, int ok, size_t heavy)
+/* Count a chunk of the first phase as done (ok: it passed): 1 when the whole batch is through the
+   phase, and then the threads asleep in wait_first are woken. */
+static int first_done(hb_vec_pool *p, const pass_desc *d, size_t items, int ok)
 {
     if (!ok) STORE(&p->first_failed, 1);  /* (before the count that lets the others read it) */
-    else if (heavy > 0) __atomic_add_fetch(&p->heavy[from], (uint32_t)heavy, __ATOMIC_RELAXED);  /* (the same) */
     if (__atomic_add_fetch(&p->firsts_done, items, __ATOMIC_SEQ_CST) != d->n) return 0;
     if (LOAD(&p->first_waits)) {
         pthread_mutex_lock(&p->mu);
@@ -247,36 +243,27 @@ static int all_joined(const hb_vec_pool *p, const pass_desc *d)
 /* Take chunks of the first phase until none is left, then of the main one until none is left of
    its own part, and of the others' too when `steal` (slot: the thread's index in the pool; t0:
    when the thread started on the pass): when it finished. */
-static uint64_t take_chunks(hb_vec_pool *p, pass_desc *d, int slot, uint64_t t0, int steal)
+static uint64_t take_chunks(hb_vec_pool *p, const pass_desc *d, int slot, uint64_t t0, int steal)
 {
     size_t begin, end, items = 0;
-    int go = 1, from;
+    int go = 1;
     uint64_t t1;
     if (d->first) {  /* the first phase, then wait for the whole batch to be through it */
         int own = 1, through = 0;
         while (!through) {  /* its own part, then the others' while the batch is not through */
-            size_t heavy = 0;
-            int ok;
-            if (!grab(p, d, 1, 1, own, slot, &begin, &end, &from)) {
+            if (!grab(p, d, 1, 1, own, slot, &begin, &end)) {
                 if (!own || all_joined(p, d)) break;
                 own = 0;
                 continue;
             }
-            ok = run_chunk(p, d, 1, begin, end, &heavy);
-            through = first_done(p, d, from, end - begin, ok, heavy);
+            through = first_done(p, d, end - begin, run_chunk(p, d, d->first, begin, end));
             items += end - begin;
         }
         wait_first(p, d);
         go = !LOAD_RANGE(&p->first_failed);
-        if (go) {  /* the main phase's parts, of equal cost (every thread finds the same) */
-            uint32_t heavy[POOL_MAX];
-            int t;
-            for (t = 0; t < d->threads; t++) heavy[t] = __atomic_load_n(&p->heavy[t], __ATOMIC_RELAXED);
-            d->split = hb_p_split(heavy, d->threads, d->n, d->bound);
-        }
     }
-    while (go && grab(p, d, 0, 0, !steal, slot, &begin, &end, &from)) {
-        run_chunk(p, d, 0, begin, end, NULL);
+    while (go && grab(p, d, 0, 0, !steal, slot, &begin, &end)) {
+        run_chunk(p, d, d->run, begin, end);
         items += end - begin;
     }
     p->stats[slot].items += items;
@@ -291,11 +278,10 @@ static int steal_chunks(hb_vec_pool *p, const pass_desc *d, int slot)
 {
     size_t begin, end, items = 0;
     uint64_t t0 = 0;
-    int from;
     if (d->first && LOAD_RANGE(&p->first_failed)) return 0;
-    while (grab(p, d, 0, 0, 0, slot, &begin, &end, &from)) {
+    while (grab(p, d, 0, 0, 0, slot, &begin, &end)) {
         if (t0 == 0) t0 = now_ns();
-        run_chunk(p, d, 0, begin, end, NULL);
+        run_chunk(p, d, d->run, begin, end);
         items += end - begin;
     }
     if (items == 0) return 0;
@@ -304,7 +290,7 @@ static int steal_chunks(hb_vec_pool *p, const pass_desc *d, int slot)
     return 1;
 }
 
-void *hb_p_worker(void *arg)
+static void *worker(void *arg)
 {
     hb_vec_pool *p = ((worker_arg *)arg)->pool;
     int slot = ((worker_arg *)arg)->slot;
@@ -362,7 +348,6 @@ void *hb_p_worker(void *arg)
             d.job = p->job;
             d.n = p->n;
             d.threads = p->threads;
-            d.split = 0;
             d.tag[0] = (uint64_t)p->tags[0] << TAG_SHIFT;
             d.tag[1] = (uint64_t)p->tags[1] << TAG_SHIFT;
             left = take_chunks(p, &d, slot, now_ns(), 0);
@@ -397,6 +382,87 @@ void *hb_p_worker(void *arg)
 }
 #endif
 
+hb_vec_pool *hb_vec_pool_new(int threads)
+{
+    hb_vec_pool *p;
+    unsigned char *raw;
+    if (threads < 1 || threads > POOL_MAX) return NULL;
+    raw = (unsigned char *)calloc(1, sizeof(*p) + LINE - 1);  /* the pool on a line of it (see ON_LINE) */
+    if (raw == NULL) return NULL;
+    p = (hb_vec_pool *)(void *)(raw + (LINE - 1 - ((uintptr_t)raw + LINE - 1) % LINE));
+    p->raw = raw;
+    p->threads = 1;
+    p->rules_game = -1;
+#if HB_POOL_THREADS
+    pthread_once(&forks_once, count_forks);
+    p->counts_forks = counts_forks;
+    p->forks = __atomic_load_n(&forks, __ATOMIC_RELAXED);
+    p->pid = getpid();
+    p->caller_spin = CALLER_SPIN_NS;
+    p->inited = (pthread_mutex_init(&p->mu, NULL) == 0) + (pthread_mutex_init(&p->calls, NULL) == 0) * 2
+                + (pthread_cond_init(&p->wake, NULL) == 0) * 4 + (pthread_cond_init(&p->done, NULL) == 0) * 8;
+    while (p->inited == 15 && p->threads < threads) {
+        worker_arg *a = &p->args[p->threads];
+        a->pool = p;
+        a->slot = p->threads;
+        if (pthread_create(&p->tid[p->started], NULL, worker, a) != 0) break;
+        p->started++;
+        p->threads++;
+    }
+    if (p->threads < threads) {  /* the system refused a thread or a lock: no pool */
+        hb_vec_pool_free(p);
+        return NULL;
+    }
+#endif
+    return p;
+}
+
+void hb_vec_pool_free(hb_vec_pool *p)
+{
+    if (p == NULL) return;
+#if HB_POOL_THREADS
+    if (own_process(p)) {  /* in a forked child the workers do not exist */
+        int i;
+        if (p->inited == 15) {
+            pthread_mutex_lock(&p->calls);  /* a call still running in another thread ends first */
+            pthread_mutex_lock(&p->mu);
+            STORE(&p->stop, 1);
+            pthread_cond_broadcast(&p->wake);
+            pthread_mutex_unlock(&p->mu);
+            for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
+            pthread_mutex_unlock(&p->calls);
+        }
+        if (p->inited & 8) pthread_cond_destroy(&p->done);
+        if (p->inited & 4) pthread_cond_destroy(&p->wake);
+        if (p->inited & 2) pthread_mutex_destroy(&p->calls);
+        if (p->inited & 1) pthread_mutex_destroy(&p->mu);
+    }
+#endif
+    free(p->scratch);
+    free(p->raw);
+}
+
+/* Join the workers in place, between calls: the pool stays valid, and every
+   later call runs in the calling thread (its statistics: the calling thread's). */
+void hb_vec_pool_close(hb_vec_pool *p)
+{
+    if (p == NULL) return;
+    if (hb_p_enter(p) != 0) return;  /* a forked child has no workers to join */
+#if HB_POOL_THREADS
+    if (p->started > 0) {
+        int i;
+        pthread_mutex_lock(&p->mu);
+        STORE(&p->stop, 1);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->mu);
+        for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
+        p->started = 0;
+    }
+#endif
+    p->threads = 1;
+    hb_p_leave(p);
+}
+
 /* Whether a call on n environments is one chunk (then the caller runs it alone). */
 int hb_p_one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n <= SPLIT_MIN; }
 
@@ -404,8 +470,8 @@ int hb_p_one_chunk(const hb_vec_pool *p, size_t n) { return p->threads == 1 || n
    phase ran (its first one, if any, passed). */
 static int run_whole(hb_vec_pool *p, const pass_desc *d, uint64_t t0)
 {
-    int ok = !d->first || run_chunk(p, d, 1, 0, d->n, NULL);
-    if (ok) run_chunk(p, d, 0, 0, d->n, NULL);
+    int ok = !d->first || run_chunk(p, d, d->first, 0, d->n);
+    if (ok) run_chunk(p, d, d->run, 0, d->n);
     p->stats[0].items += d->n + (d->first && ok ? d->n : 0);
 #if HB_POOL_THREADS
     p->stats[0].busy_ns += now_ns() - t0;
@@ -416,11 +482,10 @@ static int run_whole(hb_vec_pool *p, const pass_desc *d, uint64_t t0)
 }
 
 /* One pass over n environments: every chunk done when it returns. */
-int hb_p_run_pass(hb_vec_pool *p, check_fn first, pass_fn run, void *job, size_t n, size_t *bad,
+int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t n, size_t *bad,
                   int64_t *bad_id)
 {
     pass_desc d;
-    d.split = 0;
     if (n > ((size_t)1 << 24)) return HB_E_V_LEN;  /* (ranges of 25 bits; the calls allow 2^24) */
     p->first = d.first = first;
     p->run = d.run = run;
@@ -487,11 +552,9 @@ int hb_p_run_pass(hb_vec_pool *p, check_fn first, pass_fn run, void *job, size_t
         p->runs[0] += !first || !LOAD_RANGE(&p->first_failed);
         if (first) {  /* ready for the next first phase (here, where the stores' transfers to this
                          core are not waited for before the next pass opens, as they were there) */
-            int t;
             p->runs[1]++;
             SET_RANGE(&p->firsts_done, 0);
             SET_RANGE(&p->first_failed, 0);
-            for (t = 0; t < d.threads; t++) SET_RANGE(&p->heavy[t], 0);
         }
     } else {
         run_whole(p, &d, now_ns());
@@ -504,4 +567,27 @@ int hb_p_run_pass(hb_vec_pool *p, check_fn first, pass_fn run, void *job, size_t
         if (bad_id) *bad_id = p->bad_id;
     }
     return p->rc;
+}
+
+/* Start a call: 0 when the pool's threads may help (calls from several threads
+   take turns), -1 in a forked child, which runs the call alone. */
+int hb_p_enter(hb_vec_pool *p)
+{
+#if HB_POOL_THREADS
+    if (!own_process(p)) return -1;
+    pthread_mutex_lock(&p->calls);
+#else
+    if (p->in_use) return -1;  /* (no threads here: a call from inside a call) */
+    p->in_use = 1;
+#endif
+    return 0;
+}
+
+void hb_p_leave(hb_vec_pool *p)
+{
+#if HB_POOL_THREADS
+    pthread_mutex_unlock(&p->calls);
+#else
+    p->in_use = 0;
+#endif
 }

@@ -1,9 +1,8 @@
 /*
- * hb_vec_pool_internal.h -- the batched lane's worker pool as its files see it:
- * hb_vec_pool.c (the threads and the passes), hb_vec_pool_split.c (the threads'
- * parts of a step), hb_vec_pool_life.c (a pool made and freed, and each call's
- * turn), hb_vec_pool_cpu.c (cores) and hb_vec_calls.c (the lane's calls, run as
- * passes).  Include it first: it sets _POSIX_C_SOURCE.
+ * hb_vec_pool_internal.h -- the batched lane's worker pool as its two files see it:
+ * hb_vec_pool.c (the threads, the passes and the pool's own calls) and
+ * hb_vec_calls.c (the lane's calls, run as passes).  Include it first: it sets
+ * _POSIX_C_SOURCE.
  */
 #ifndef HB_VEC_POOL_INTERNAL_H
 #define HB_VEC_POOL_INTERNAL_H
@@ -34,10 +33,6 @@
 
 /* One pass over the batch: run(job, begin, end, bad, bad_id) on each chunk. */
 typedef int (*pass_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id);
-/* A pass's first phase: the same, and when it passes and heavy is not NULL, *heavy is how many
-   environments of the chunk cost the main phase 1 + HEAVY_COST times another's (a step's deals). */
-typedef int (*check_fn)(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id, size_t *heavy);
-#define HEAVY_COST 6           /* a deal: some 130 ns more than a card's 21 (Deer Park, 4 players) */
 
 #if HB_POOL_THREADS
 #define OPEN_BIT (UINT64_C(1) << 31)
@@ -52,8 +47,6 @@ typedef struct {
     struct hb_vec_pool *pool;
     int slot;
 } worker_arg;
-/* A worker thread's body (hb_vec_pool.c): arg is its worker_arg. */
-void *hb_p_worker(void *arg);
 #endif
 
 #define LINE 64                /* bytes between fields that different threads write (no false sharing) */
@@ -98,7 +91,7 @@ struct hb_vec_pool {
     uint64_t state ON_LINE, left_ns;
     /* set by the caller before it opens the pass, read by all (job: atomic, as a worker reads it
        before it joins, to fetch the job ahead) */
-    check_fn first;            /* its first phase (NULL: none), done for the whole batch before ... */
+    pass_fn first;             /* its first phase (NULL: none), done for the whole batch before ... */
     pass_fn run;               /* ... its main one */
     void *job;
     uint64_t opened_ns;        /* when the caller opened it (atomic) */
@@ -111,12 +104,9 @@ struct hb_vec_pool {
        pass, so a line that stays in every core's cache */
     int stop ON_LINE, sleepers, caller_waits, first_waits;
 #endif
-    /* environments the first phase has done, whether any failed it, and the heavy environments it
-       found in each thread's part (atomic; the first thirteen threads' counts on the same line, each
-       added just before the count of environments done, read with it) */
+    /* environments the first phase has done, and whether any failed it (atomic) */
     size_t firsts_done ON_LINE;
     int first_failed;
-    uint32_t heavy[POOL_MAX];
     part parts[POOL_MAX];      /* the chunks of each thread's part not yet taken */
     slot_stats stats[POOL_MAX];   /* per thread (slot 0: the caller) */
     /* the lowest failing environment of the pass (reset by the caller at every pass; under mu) */
@@ -156,20 +146,15 @@ int hb_p_move_off(int cpu);
 /* One pass over n environments (hb_vec_pool.c): every chunk done when it returns.  With first
    (else NULL), a first phase: every chunk of it is done before any chunk of run starts, and run
    does not start when it failed. */
-int hb_p_run_pass(hb_vec_pool *p, check_fn first, pass_fn run, void *job, size_t n, size_t *bad,
+int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t n, size_t *bad,
                   int64_t *bad_id);
-/* The threads' parts of a main phase (hb_vec_pool_split.c): thread t's is [bound[t], bound[t + 1])
-   of the n environments, so that each carries the same cost when part t of the even split holds
-   heavy[t] heavy environments (see check_fn); bound[0] = 0 and bound[threads] = n.  0 when no part
-   holds any: then the parts are the even split's. */
-int hb_p_split(const uint32_t *heavy, int threads, size_t n, uint32_t *bound);
 /* Start a call: 0 when the pool's threads may help (calls from several threads take turns), -1
    in a forked child, which runs the call alone.  hb_p_leave ends a call hb_p_enter started with 0. */
 int hb_p_enter(hb_vec_pool *p);
 void hb_p_leave(hb_vec_pool *p);
 /* A call the pool cannot share (a forked child): the whole batch as one chunk in the calling thread
    (first, when not NULL, then run when first passed). */
-int hb_p_run_alone(check_fn first, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id);
+int hb_p_run_alone(pass_fn first, pass_fn run, void *job, size_t n, size_t *bad, int64_t *bad_id);
 /* Whether a call on n environments is one chunk (then the caller runs it alone). */
 int hb_p_one_chunk(const hb_vec_pool *p, size_t n);
 

@@ -13,12 +13,6 @@
 #include <stdio.h>
 
 static int failures = 0;
-
-static uint64_t rng_step(uint64_t *s)
-{
-    *s = *s * 6364136223846793005u + 1442695040888963407u;
-    return *s >> 17;
-}
 #define CHECK(cond) do { if (!(cond)) { failures++; \
     fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
@@ -58,10 +52,7 @@ static void layout(void)
    environment is run once by each pass of its job whose first phase passed, never by one whose
    first phase failed (the rule that a bad id anywhere changes nothing), the lowest failing
    environment is the one reported, and a pass over more environments than the ranges hold is
-   refused before any chunk runs.  The first phase finds the environments below a random point
-   heavy, so the main phase's parts move from pass to pass: no chunk of it crosses a boundary
-   between the threads' parts that hb_p_split gives for those counts (every thread found the same
-   parts, and took its chunks from them), and still each environment runs once.  Every 50th pass comes after a pause long enough for the workers
+   refused before any chunk runs.  Every 50th pass comes after a pause long enough for the workers
    to fall asleep, so that some join late or not at all (the caller then takes their parts), and
    every 7th is over fewer environments, so that a range keeps what an earlier pass left in it.
    Under TSan this also checks that a worker reads each pass's description and job only while it
@@ -69,13 +60,9 @@ static void layout(void)
 typedef struct {
     unsigned *hits;            /* per environment: passes of this job that ran it */
     size_t fail_at;            /* the first phase fails from here on (n: it passes) */
-    size_t heavy_below;        /* the first phase counts the environments below this heavy */
-    int cuts;                  /* the main phase's parts' boundaries, when the pool splits it so */
-    uint32_t bound[POOL_MAX + 1];
-    int crossed;               /* chunks of the main phase across one of them (atomic) */
 } count_job;
 
-static int count_first(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id, size_t *heavy)
+static int count_first(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     count_job *j = (count_job *)job;
     if (end > j->fail_at) {
@@ -83,7 +70,6 @@ static int count_first(void *job, size_t begin, size_t end, size_t *bad, int64_t
         *bad_id = (int64_t)*bad;
         return HB_E_V_ILLEGAL;
     }
-    if (heavy) *heavy = j->heavy_below > begin ? (j->heavy_below < end ? j->heavy_below : end) - begin : 0;
     return HB_OK;
 }
 
@@ -91,25 +77,9 @@ static int count_run(void *job, size_t begin, size_t end, size_t *bad, int64_t *
 {
     count_job *j = (count_job *)job;
     size_t i;
-    int k;
     (void)bad; (void)bad_id;
     for (i = begin; i < end; i++) j->hits[i]++;
-    for (k = 1; k < j->cuts; k++)
-        if (begin < j->bound[k] && j->bound[k] < end) __atomic_add_fetch(&j->crossed, 1, __ATOMIC_RELAXED);
     return HB_OK;
-}
-
-/* The parts hb_p_split gives a pass of n environments on `threads` threads whose first phase
-   finds those below heavy_below heavy (each thread's part of it the even split's). */
-static void expect_parts(count_job *job, int threads, size_t n)
-{
-    uint32_t heavy[POOL_MAX];
-    int t;
-    for (t = 0; t < threads; t++) {
-        size_t b = n * (size_t)t / (size_t)threads, e = n * (size_t)(t + 1) / (size_t)threads;
-        heavy[t] = (uint32_t)(job->heavy_below > b ? (job->heavy_below < e ? job->heavy_below : e) - b : 0);
-    }
-    job->cuts = threads > 1 && n > SPLIT_MIN && hb_p_split(heavy, threads, n, job->bound) ? threads : 0;
 }
 
 static void passes(int threads, int count, size_t most)
@@ -118,7 +88,7 @@ static void passes(int threads, int count, size_t most)
     static unsigned hits[2][N], expect[2][N];
     uint64_t rng = 12345;
     hb_vec_pool *p = hb_vec_pool_new(threads);
-    int k, wrong = 0, miscounted = 0, crossed = 0, moved = 0;
+    int k, wrong = 0, miscounted = 0;
     size_t i;
     CHECK(p != NULL && most <= N);
     if (p == NULL || most > N) return;
@@ -133,11 +103,6 @@ static void passes(int threads, int count, size_t most)
         n = k % 7 == 6 ? 17 + (size_t)(rng >> 20) % (most - 16) : most;  /* (some parts empty: see grab) */
         job.hits = hits[which];
         job.fail_at = with_first && (rng >> 33) % 4 == 0 ? (size_t)((rng >> 40) % n) : n;
-        job.heavy_below = (size_t)(rng >> 45) % (n + 1);
-        job.crossed = 0;
-        expect_parts(&job, threads, n);
-        if (!with_first) job.cuts = 0;
-        moved += job.cuts > 1 && job.bound[1] != n / (size_t)threads;
 #if HB_POOL_THREADS
         if (k % 50 == 49) {  /* (longer than WORKER_SPIN_NS) */
             struct timespec pause = {0, 300000};
@@ -147,7 +112,6 @@ static void passes(int threads, int count, size_t most)
         CHECK(hb_p_enter(p) == 0);
         rc = hb_p_run_pass(p, with_first ? count_first : NULL, count_run, &job, n, &bad, &bad_id);
         hb_p_leave(p);
-        crossed += __atomic_load_n(&job.crossed, __ATOMIC_RELAXED);
         if (job.fail_at < n) {
             if (rc != HB_E_V_ILLEGAL || bad != job.fail_at || bad_id != (int64_t)job.fail_at) wrong++;
         } else {
@@ -156,8 +120,6 @@ static void passes(int threads, int count, size_t most)
         }
     }
     CHECK(wrong == 0);
-    CHECK(crossed == 0);
-    CHECK(threads == 1 || moved > count / 4);  /* (the parts did move) */
     for (k = 0; k < 2; k++)
         for (i = 0; i < N; i++)
             if (hits[k][i] != expect[k][i]) miscounted++;
@@ -165,7 +127,6 @@ static void passes(int threads, int count, size_t most)
     /* more environments than a range holds: refused, nothing run */
     {
         count_job job;
-        memset(&job, 0, sizeof job);
         job.hits = hits[0];
         job.fail_at = 0;
         CHECK(hb_p_enter(p) == 0);
@@ -174,59 +135,6 @@ static void passes(int threads, int count, size_t most)
         CHECK(hits[0][0] == expect[0][0]);
     }
     hb_vec_pool_free(p);
-}
-
-/* hb_p_split: boundaries in order from 0 to n, the parts of equal cost (within two heavy
-   environments', each boundary rounded down) when the deals of a part are taken as spread evenly across it, the even split
-   when no part holds any, and counts beyond a part's size taken as its size. */
-static double model_cost(const uint32_t *heavy, int threads, size_t n, double x)
-{
-    double c = 0.0;
-    int t;
-    for (t = 0; t < threads; t++) {
-        double b = (double)(n * (size_t)t / (size_t)threads), e = (double)(n * (size_t)(t + 1) / (size_t)threads);
-        double h = heavy[t] < e - b ? heavy[t] : e - b;
-        if (x > b && e > b) c += ((x < e ? x : e) - b) * (e - b + HEAVY_COST * h) / (e - b);
-    }
-    return c;
-}
-
-static void splits(void)
-{
-    uint32_t heavy[POOL_MAX], bound[POOL_MAX + 1];
-    uint64_t rng = 99;
-    int k, t, bad_order = 0, unequal = 0;
-    memset(heavy, 0, sizeof heavy);
-    CHECK(hb_p_split(heavy, 2, 1024, bound) == 0);  /* nothing heavy: the even split */
-    heavy[0] = 44;  /* [0, 512) costs 512 + 6 * 44 = 776, [512, 1024) 512: each 644 */
-    CHECK(hb_p_split(heavy, 2, 1024, bound) == 1);
-    CHECK(bound[0] == 0 && bound[1] == 644 * 512 / 776 && bound[2] == 1024);
-    heavy[0] = 0;
-    heavy[1] = 44;
-    CHECK(hb_p_split(heavy, 2, 1024, bound) == 1 && bound[1] == 512 + (644 - 512) * 512 / 776);
-    heavy[0] = heavy[1] = 4000000000u;  /* (more than the parts hold: all of each) */
-    CHECK(hb_p_split(heavy, 2, 1024, bound) == 1 && bound[1] == 512);
-    CHECK(hb_p_split(heavy, 0, 1024, bound) == 0 && hb_p_split(heavy, POOL_MAX + 1, 1024, bound) == 0);
-    for (k = 0; k < 20000; k++) {
-        int threads = 1 + (int)(k % 9);
-        size_t n = 1 + (size_t)(rng_step(&rng) % 3000);
-        double total, each, slack = 2 * (2 + HEAVY_COST);
-        for (t = 0; t < threads; t++) {
-            size_t size = n * (size_t)(t + 1) / (size_t)threads - n * (size_t)t / (size_t)threads;
-            heavy[t] = (uint32_t)(rng_step(&rng) % (k % 5 == 0 ? size + 3 : size / 8 + 1));
-        }
-        if (!hb_p_split(heavy, threads, n, bound)) continue;
-        total = model_cost(heavy, threads, n, (double)n);
-        each = total / threads;
-        for (t = 0; t < threads; t++) {
-            double c = model_cost(heavy, threads, n, bound[t + 1]) - model_cost(heavy, threads, n, bound[t]);
-            bad_order += bound[t + 1] < bound[t];
-            unequal += c < each - slack || c > each + slack;
-        }
-        bad_order += bound[0] != 0 || bound[threads] != n;
-    }
-    CHECK(bad_order == 0);
-    CHECK(unequal == 0);
 }
 
 /* A range that holds the tag of the coming pass from long ago (a part not taken from in 16,384
@@ -243,7 +151,6 @@ static void old_tags(void)
     if (p == NULL) return;
     p->runs[0] = 4095;  /* the next pass's main phase: tag 4096 */
     p->parts[1].range[0] = (uint64_t)4096 << 50 | (uint64_t)26 << 25 | 26;  /* "all taken" */
-    memset(&job, 0, sizeof job);
     job.hits = hits;
     job.fail_at = 40;
     CHECK(hb_p_enter(p) == 0);
@@ -362,7 +269,6 @@ static void moving_off(void) { printf("vector pool tests: no Linux threads here,
 int main(void)
 {
     layout();
-    splits();
     passes(1, 3000, 1500);
     passes(2, 3000, 1500);
     passes(3, 3000, 1500);

@@ -2,8 +2,7 @@
  * -fsanitize=address,undefined in CI beside test_vec.c: the deals' random source (each episode
  * from its own splitmix64 stream, shuffled as hb_rng_shuffle shuffles, the shuffle the bare
  * simulation deals with) and what a Deer Park Euchre step reads of a state (a corrupt field it
- * reads stops the step there, nothing changed); and the check of a step's ids counting the
- * environments whose step deals. */
+ * reads stops the step there, nothing changed). */
 #define _POSIX_C_SOURCE 200809L
 #include "vec_kit.h"
 
@@ -194,52 +193,9 @@ static void rows_known(void)
     CHECK(high > 100 && plays > 1000);  /* rows with ids past 63 (the bidding) and plays */
 }
 
-/* The check of a step's ids counts the environments that have ended (a step deals their next
-   episode: the pool splits a batch by that count), over any range, in blocks of four and the rest,
-   and with ids of any width; a range with a refused id reports no count. */
-static void heavy_counted(void)
-{
-    batch b;
-    size_t n = 37, i, bad = 0;
-    int step, checked = 0;
-    int64_t bad_id = 0;
-    int64_t wide[37];
-    if (!make(&b, HB_GAME_DEERPARK, 4, 0, 35, 1, 0, n, 0)) {
-        CHECK(0);
-        return;
-    }
-    CHECK(hb_vec_reset(&b.cfg, b.envs, b.bytes, n, &b.io, 5, 1, 0, n) == HB_OK);
-    for (step = 0; step < 300; step++) {
-        const hb_vec_env *all = (const hb_vec_env *)(void *)b.envs;
-        size_t begin = (size_t)step % 9, end = n - (size_t)step % 7, ended = 0, heavy = 99, heavy_wide = 99;
-        CHECK(hb_vec_sample(&b.cfg, b.envs, b.bytes, n, (uint64_t)step, b.acts, n, 0, n) == HB_OK);
-        for (i = 0; i < n; i++) wide[i] = b.acts[i];
-        for (i = begin; i < end; i++) ended += all[i].term != 0;
-        CHECK(hb_v_check(&b.cfg, b.envs, b.bytes, n, b.acts, 4, 1, n, begin, end, &bad, &bad_id, 0, &heavy) == HB_OK);
-        CHECK(hb_v_check(&b.cfg, b.envs, b.bytes, n, wide, 8, 1, n, begin, end, &bad, &bad_id, 1, &heavy_wide)
-              == HB_OK);
-        CHECK(heavy == ended && heavy_wide == ended);
-        checked += ended > 0;
-        CHECK(hb_vec_step(&b.cfg, b.envs, b.bytes, n, &b.io, b.acts, 4, 1, n, 0, n, &bad, &bad_id) == HB_OK);
-    }
-    CHECK(checked > 50);  /* (hands ended in many of the steps) */
-    {  /* a refused id: an error, and no count */
-        const hb_vec_env *all = (const hb_vec_env *)(void *)b.envs;
-        size_t heavy = 99;
-        for (i = 0; i < n && all[i].term; i++) {
-        }
-        CHECK(i < n);
-        b.acts[i] = -5;
-        CHECK(hb_v_check(&b.cfg, b.envs, b.bytes, n, b.acts, 4, 1, n, 0, n, &bad, &bad_id, 0, &heavy)
-              == HB_E_V_RANGE && bad == i && heavy == 0);
-    }
-    release(&b);
-}
-
 int main(void)
 {
     shuffles_known();
-    heavy_counted();
     deals_known();
     deerpark_step_reads();
     rows_known();
