@@ -157,3 +157,51 @@ def test_the_application_may_write_a_message_at_once_while_the_client_reads() ->
         await asyncio.sleep(0)
 
     asyncio.run(body())
+
+
+def test_a_table_s_socket_writes_at_once_where_it_can_and_keeps_the_order_where_it_must_wait() -> None:
+    """A connection's messages go through the protocol's direct write while it takes them; one it
+    refuses goes the usual way, and while such a send waits (the client reads slowly) the
+    messages after it wait behind it, in order, even where a direct write would take them."""
+    from starlette.websockets import WebSocketState
+
+    from hucklebuck.server.app import _Socket
+
+    async def body() -> None:
+        sent: list[tuple[str, str]] = []
+        takes = [True]
+        held = asyncio.Event()
+        held.set()
+
+        def direct(text: str) -> bool:
+            if takes[0]:
+                sent.append(("direct", text))
+            return takes[0]
+
+        class _WS:
+            def __init__(self) -> None:
+                self.application_state = WebSocketState.CONNECTED
+                self.scope = {"extensions": {SEND_NOW: {"send": direct}}}
+
+            async def send_text(self, text: str) -> None:
+                await held.wait()
+                sent.append(("usual", text))
+
+        conn = _Socket(_WS(), 0)  # type: ignore[arg-type]
+        conn.send_text("a")
+        takes[0] = False
+        conn.send_text("b")
+        held.clear()  # the client reads slowly: the next usual send waits
+        conn.send_text("c")
+        takes[0] = True
+        conn.send_text("d")  # a direct write would take it: it waits behind "c" all the same
+        assert sent == [("direct", "a"), ("usual", "b")]
+        held.set()
+        while len(sent) < 4:
+            await asyncio.sleep(0)
+        assert sent == [("direct", "a"), ("usual", "b"), ("usual", "c"), ("usual", "d")]
+        conn.send_text("e")  # the queue is empty again: written at once
+        assert sent[-1] == ("direct", "e")
+        conn.writer.cancel()
+
+    asyncio.run(body())

@@ -139,7 +139,7 @@ class _Socket:
         self.closing: tuple[int, str] | None = None
         self._sending = False
         """The writer's task is sending a message it took from the queue."""
-        direct = ws.scope.get("extensions", {}).get(SEND_NOW, {}).get("send")
+        direct = (ws.scope.get("extensions") or {}).get(SEND_NOW, {}).get("send")
         self._direct: Callable[[str], bool] | None = direct if callable(direct) else None
         """The server's own WebSocket protocol's immediate write (``hucklebuck serve``), if offered."""
         self.writer = asyncio.get_running_loop().create_task(self._write())
