@@ -492,7 +492,7 @@ class ViewText:
         hand = _hand_text(*f.hand) if f.hand is not None else "[]"
         return "".join(
             (
-                _head_text(tuple(f.head.values())),
+                _head_text(tuple(f.head.items())),
                 ',"hand":',
                 hand,
                 ',"seats":[',
@@ -512,17 +512,13 @@ class ViewText:
         )
 
 
-_HEAD = ("game", "title", "players", "hand_number", "dealer", "phase", "phase_text", "to_act", "trump")
-"""The names of a view's first fields, in :func:`_view_fields`' order."""
-
-
 @lru_cache(maxsize=4096)
-def _head_text(values: tuple[Any, ...]) -> str:
-    """The view's first fields (``values`` in :data:`_HEAD`'s order) as JSON text: the opening
+def _head_text(fields: tuple[tuple[str, Any], ...]) -> str:
+    """The view's first fields (name and value, in the view's order) as JSON text: the opening
     brace and the fields, without the closing brace.  Their values are text, whole numbers and
-    ``None`` (never a ``True`` equal to a 1), so equal values are the same text; a handful of
+    ``None`` (never a ``True`` equal to a 1), so equal fields are the same text; a handful of
     them recur at every table (the game, the phase, whose turn it is, the hand's number)."""
-    return encode(dict(zip(_HEAD, values, strict=True)))[:-1]
+    return encode(dict(fields))[:-1]
 
 
 @lru_cache(maxsize=4096)
