@@ -79,8 +79,9 @@ def measure_views(changes: int, every_seat: bool, tables: int = 30) -> tuple[flo
         viewers: list[int | None] = [*range(table.game.players), None] if every_seat else [0]
         for first_kept in (n % 2 == 0, n % 2 == 1):  # each way first in turn
             start = clock()
-            if first_kept:
-                got = [table.state_text(v) for v in viewers]
+            if first_kept:  # (as the server's broadcast makes them: what the viewers share, once)
+                made = table.state_texts(viewers)
+                got = [made[v] for v in viewers]
                 kept += clock() - start
             else:
                 want = [_state(encode, table, v) for v in viewers]

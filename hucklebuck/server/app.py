@@ -32,7 +32,7 @@ from .config import ServerConfig
 from .guard import PageHeaders, RequestGuard, origin_allowed
 from .learned import load_offers
 from .manager import TableManager
-from .netlimits import QuietReport, canonical_table_id, quiet_accept_errors
+from .netlimits import SEND_NOW, QuietReport, canonical_table_id, quiet_accept_errors
 from .protocol import (
     SUBPROTOCOL,
     ProtocolError,
@@ -139,6 +139,9 @@ class _Socket:
         self.closing: tuple[int, str] | None = None
         self._sending = False
         """The writer's task is sending a message it took from the queue."""
+        direct = (ws.scope.get("extensions") or {}).get(SEND_NOW, {}).get("send")
+        self._direct: Callable[[str], bool] | None = direct if callable(direct) else None
+        """The server's own WebSocket protocol's immediate write (``hucklebuck serve``), if offered."""
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def send_text(self, text: str) -> None:
@@ -154,7 +157,12 @@ class _Socket:
 
     def _send_now(self, text: str) -> None:
         """Send ``text`` without a task switch; if the send must wait, the writer's task finishes it
-        (and sends what comes after).  A send that fails ends the writer, as a failure in it does."""
+        (and sends what comes after).  A send that fails ends the writer, as a failure in it does.
+        Where the server's protocol offers it, an open connection whose client reads is written to
+        directly (the same frame, without the ASGI send's layers)."""
+        direct = self._direct
+        if direct is not None and self.ws.application_state is WebSocketState.CONNECTED and direct(text):
+            return
         coro = self.ws.send_text(text)
         try:
             waits_for = coro.send(None)

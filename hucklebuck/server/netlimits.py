@@ -17,6 +17,13 @@ package's sans-I/O core), each with a little more:
 * **A WebSocket connection can be cut by the application** (the scope
   extension :data:`~hucklebuck.server.app.ABORT`): a client that stops reading
   is dropped at once instead of waiting for a close that never drains.
+* **A WebSocket message can be written at once** (the scope extension
+  :data:`SEND_NOW`): while the connection is open and its client reads, the
+  application's text goes straight to the connection's frame writer, not through
+  the four coroutines of an ASGI send; otherwise the application sends as usual.
+* **Reading is held only when messages pile up**: uvicorn stops reading from a
+  client after each message until the application takes it; here a client may
+  have :data:`READ_AHEAD` messages waiting before reading stops.
 * **A WebSocket connection holds a bounded amount of memory.**  Control
   frames (pings, pongs) count against a rate limit of their own (``--rate``
   a second, twice that at once): past it, the connection is cut.  While the
@@ -47,7 +54,9 @@ from email.utils import formatdate
 from typing import Any
 
 __all__ = [
+    "READ_AHEAD",
     "RESERVED_FILES",
+    "SEND_NOW",
     "TABLE_ID",
     "WRITE_HIGH",
     "ConnectionLimits",
@@ -68,6 +77,17 @@ socket, threads' pipes, the browser table's files being served)."""
 WRITE_HIGH = 64 * 1024
 """Bytes of answers a WebSocket client may leave unread before the server stops reading from it
 (the transport's high-water mark; reading resumes below a quarter of it)."""
+
+READ_AHEAD = 4
+"""Messages a WebSocket client may have waiting for the application before the server stops
+reading from it.  uvicorn stops reading after every message and starts again once the
+application has taken it: two system calls per message a person sends, for nothing when the
+application takes each message at once, as the table's handler does."""
+
+SEND_NOW = "hucklebuck.send_text"
+"""The ASGI scope extension through which ``hucklebuck serve``'s WebSocket protocol lets the
+application write a text message at once, without the layers of an ASGI send (see
+:class:`~hucklebuck.server.app` and :func:`protocols`)."""
 
 _log = logging.getLogger("hucklebuck.serve")
 
@@ -157,6 +177,7 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
     """uvicorn's HTTP and WebSocket protocol classes, bounded and timed out by ``limits``."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.exceptions import InvalidState
 
     class WebSocket(WebSocketsSansIOProtocol):
         """uvicorn's WebSocket protocol; the application may cut the connection (``ABORT``), and
@@ -207,6 +228,49 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
             if not self.read_paused and not self.transport.is_closing():
                 self.transport.resume_reading()
 
+        def send_receive_event_to_app(self) -> None:
+            # uvicorn's, without its pause after every message: reading stops once READ_AHEAD
+            # messages wait (and starts again, in receive(), once the application took them all)
+            if self.close_sent:
+                self.frames = []
+                return  # (as uvicorn: past the application's close, messages are dropped)
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            self.frames = []
+            queue: Any = self.queue  # (uvicorn's typed events: the same dicts as its own)
+            if self.curr_msg_data_type == "text":
+                try:
+                    queue.put_nowait({"type": "websocket.receive", "text": data.decode()})
+                except UnicodeDecodeError:
+                    self.logger.exception("Invalid UTF-8 sequence received from client.")
+                    self.conn.send_close(1007)
+                    self.handle_parser_exception()
+                    return
+            else:
+                queue.put_nowait({"type": "websocket.receive", "bytes": data})
+            if not self.read_paused and queue.qsize() >= READ_AHEAD:
+                self.read_paused = True
+                self.transport.pause_reading()
+
+        def send_text_now(self, text: str) -> bool:
+            """Write ``text`` as one message now, if the connection is open and its client reads
+            (what uvicorn's ``send`` of a ``websocket.send`` would do at once); ``False``: nothing
+            was written, the application sends it the usual way (which waits, or refuses)."""
+            if (
+                self.close_sent
+                or self.disconnected
+                or not self.handshake_complete
+                or self.initial_response is not None
+                or not self.writable.is_set()
+                or self.transport.is_closing()
+            ):
+                return False
+            try:
+                self.conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
+
         async def receive(self) -> Any:
             message = await self.queue.get()
             if self.read_paused and self.queue.empty():  # as uvicorn does, unless writes are held
@@ -232,6 +296,7 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
             scope: Any = getattr(self, "scope", None)
             if scope is not None:
                 scope["extensions"]["hucklebuck.abort"] = {"abort": self.transport.abort}
+                scope["extensions"][SEND_NOW] = {"send": self.send_text_now}
 
     class HTTP(H11Protocol):
         """uvicorn's h11 protocol, counted against the bound and timed out per request."""

@@ -14,7 +14,7 @@ import hmac
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..cli.common import GameSpec
@@ -128,24 +128,33 @@ class ServerTable:
     def state_text(self, seat: int | None) -> str:
         """The ``state`` message for ``seat`` as JSON text: ``encode`` of the message holding
         :meth:`view`, byte for byte, made with what the last views had in common reused."""
+        return self.state_texts((seat,))[seat]
+
+    def state_texts(self, seats: Iterable[int | None]) -> dict[int | None, str]:
+        """:meth:`state_text` for each of ``seats`` (once each), with what every viewer's message
+        holds alike (the log's text, the seats' table fields, the table's own fields) made once."""
         self.log()  # (the log brought up to this state: its text is the text of those lines)
         log = self._log_cache[1].text()
-        seats = [s.public() for s in self.seats]
-        view = self._view_text.text(self.game, seat, self.narrator, seats, log, self._extra())
-        you = "null" if seat is None else str(int(seat))
-        return f'{{"type":"state","seq":{int(self.seq)},"you":{you},"view":{view}}}'
+        infos = [s.public() for s in self.seats]
+        extra = self._extra()
+        head = f'{{"type":"state","seq":{int(self.seq)},"you":'
+        texts: dict[int | None, str] = {}
+        for seat in seats:
+            if seat not in texts:
+                view = self._view_text.text(self.game, seat, self.narrator, infos, log, extra)
+                you = "null" if seat is None else str(int(seat))
+                texts[seat] = f'{head}{you},"view":{view}}}'
+        return texts
 
     def broadcast(self) -> None:
         """Send every connection the state of its own seat (each view built once)."""
         if self._presence_timer is not None:  # this state shows who is connected: no need to send it again
             self._presence_timer.cancel()
             self._presence_timer = None
-        texts: dict[int | None, str] = {}
-        for conn in list(self.connections):
-            text = texts.get(conn.seat)
-            if text is None:
-                text = texts[conn.seat] = self.state_text(conn.seat)
-            conn.send_text(text)
+        conns = list(self.connections)
+        texts = self.state_texts([c.seat for c in conns])
+        for conn in conns:
+            conn.send_text(texts[conn.seat])
 
     def summary(self) -> dict[str, Any]:
         """The public summary of ``GET /api/tables/{id}``."""
@@ -291,14 +300,10 @@ class ServerTable:
             self._send_presence(None)
 
     def _send_presence(self, exclude: Connection | None) -> None:
-        texts: dict[int | None, str] = {}
-        for other in list(self.connections):
-            if other is exclude:
-                continue
-            text = texts.get(other.seat)
-            if text is None:
-                text = texts[other.seat] = self.state_text(other.seat)
-            other.send_text(text)
+        others = [c for c in self.connections if c is not exclude]
+        texts = self.state_texts([c.seat for c in others])
+        for other in others:
+            other.send_text(texts[other.seat])
 
     def leave(self, conn: Connection) -> None:
         """A connection closed; a person's seat waits the grace period, then the computer plays it."""

@@ -165,43 +165,38 @@ def legal_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict
     moves = tuple(legal)
     if not moves:
         return []
-    listed = _listing(game, moves)[1]
+    listed = _listing(game, moves)[0]
     return [{**m, "cards": list(m["cards"])} for m in listed]  # (the caller may change its copy)
 
 
-def _listing(game: TrickGame[Any, Any], moves: tuple[Action, ...]) -> tuple[Any, tuple[dict[str, Any], ...]]:
-    """The key of ``moves`` (not empty) in :data:`_LISTED`, and their listing."""
+def _listing(game: TrickGame[Any, Any], moves: tuple[Action, ...]) -> tuple[tuple[dict[str, Any], ...], str]:
+    """The listing of ``moves`` (not empty) and its JSON text, from :data:`_LISTED`: one lookup
+    (the key holds every move, and each move hashes and compares in Python)."""
     seat = moves[0].seat
     turned = getattr(game, "turned", None) if any(isinstance(a, Order) for a in moves) else None
     hand = game.hand(seat).mask if any(isinstance(a, Discard | Draw) for a in moves) else None
     key = (game.kind, game.trump, turned, hand, moves)
-    listed = _LISTED.get(key)
-    if listed is None:
+    found = _LISTED.get(key)
+    if found is None:
         if len(_LISTED) >= _LISTED_KEPT:
             _LISTED.clear()
-            _LISTED_TEXT.clear()
-        listed = _LISTED[key] = tuple(_list_moves(game, moves))
-    return key, listed
+        listed = tuple(_list_moves(game, moves))
+        found = _LISTED[key] = (listed, encode(listed))
+    return found
 
 
 def _legal_text(game: TrickGame[Any, Any], legal: Sequence[Action]) -> str:
-    """:func:`legal_moves` as JSON text, encoded once per listing (under the listing's own key)."""
+    """:func:`legal_moves` as JSON text, encoded once per listing (kept with it)."""
     moves = tuple(legal)
     if not moves:
         return "[]"
-    key, listed = _listing(game, moves)
-    text = _LISTED_TEXT.get(key)
-    if text is None:
-        text = _LISTED_TEXT[key] = encode(listed)
-    return text
+    return _listing(game, moves)[1]
 
 
-_LISTED: dict[tuple[Any, ...], tuple[dict[str, Any], ...]] = {}
-""":func:`legal_moves` by what its words and ids follow from (the game's kind, trump, the turned
-card when an order is legal, the seat's hand when a discard or draw is, the moves themselves):
-every table at the same decision with the same cards lists its moves alike."""
-_LISTED_TEXT: dict[tuple[Any, ...], str] = {}
-"""The JSON text of each listing in :data:`_LISTED`, under the same key (emptied with it)."""
+_LISTED: dict[tuple[Any, ...], tuple[tuple[dict[str, Any], ...], str]] = {}
+""":func:`legal_moves` and its JSON text by what its words and ids follow from (the game's kind,
+trump, the turned card when an order is legal, the seat's hand when a discard or draw is, the moves
+themselves): every table at the same decision with the same cards lists its moves alike."""
 _LISTED_KEPT = 1024
 """Listings kept before the cache starts afresh (a few megabytes at most: a draw lists 32 moves)."""
 
@@ -420,6 +415,30 @@ class ViewText:
         """Nothing kept yet."""
         self._entries: dict[int, tuple[tuple[Any, ...], dict[str, Any], str]] = {}
         self._whole: dict[str, tuple[Any, str]] = {}
+        self._middle: tuple[dict[str, Any], str] | None = None
+        self._tail: tuple[Any, Any, tuple[str, ...], str] | None = None
+
+    def _middle_text(self, middle: dict[str, Any]) -> str:
+        """``middle``'s fields as JSON text (without braces), kept while they do not change (the
+        trick in progress and the contract change a few times a hand, not at every move).  Its
+        values are text, whole numbers, ``None`` and lists and objects of those, never a
+        ``True`` that would compare equal to a 1, so equal fields are the same text."""
+        kept = self._middle
+        if kept is None or kept[0] != middle:
+            kept = self._middle = (middle, encode(middle)[1:-1])
+        return kept[1]
+
+    def _tail_kept(self, tail: dict[str, Any]) -> str:
+        """:meth:`_tail_text`, kept while the table's ``last_hand`` and ``game_over`` are the same
+        objects (replaced whole, never changed in place) and the notices the same texts."""
+        last_hand, game_over, notices = tail.get("last_hand"), tail.get("game_over"), tail.get("notices")
+        if len(tail) != 3 or type(notices) is not list or not all(type(v) is str for v in notices):
+            return self._tail_text(tail)
+        key = tuple(notices)
+        kept = self._tail
+        if kept is None or kept[0] is not last_hand or kept[1] is not game_over or kept[2] != key:
+            kept = self._tail = (last_hand, game_over, key, self._tail_text(tail))
+        return kept[3]
 
     def _tail_text(self, tail: dict[str, Any]) -> str:
         """``tail``'s fields as JSON text (without braces): the table's ``last_hand`` and
@@ -473,24 +492,33 @@ class ViewText:
         hand = _hand_text(*f.hand) if f.hand is not None else "[]"
         return "".join(
             (
-                encode(f.head)[:-1],
+                _head_text(tuple(f.head.items())),
                 ',"hand":',
                 hand,
                 ',"seats":[',
                 ",".join(entries),
                 "],",
-                encode(f.middle)[1:-1],
+                self._middle_text(f.middle),
                 ',"last_trick":',
                 _last_trick_text(*f.last_trick) if f.last_trick is not None else "null",
                 ',"legal":',
-                _legal_text(game, f.legal),
+                _legal_text(game, f.legal) if f.legal else "[]",
                 ',"log":',
                 log,
                 ",",
-                self._tail_text(f.tail),
+                self._tail_kept(f.tail),
                 "}",
             )
         )
+
+
+@lru_cache(maxsize=4096)
+def _head_text(fields: tuple[tuple[str, Any], ...]) -> str:
+    """The view's first fields (name and value, in the view's order) as JSON text: the opening
+    brace and the fields, without the closing brace.  Their values are text, whole numbers and
+    ``None`` (never a ``True`` equal to a 1), so equal fields are the same text; a handful of
+    them recur at every table (the game, the phase, whose turn it is, the hand's number)."""
+    return encode(dict(fields))[:-1]
 
 
 @lru_cache(maxsize=4096)
