@@ -151,10 +151,7 @@ class ServerTable:
         if self._presence_timer is not None:  # this state shows who is connected: no need to send it again
             self._presence_timer.cancel()
             self._presence_timer = None
-        conns = list(self.connections)
-        texts = self.state_texts([c.seat for c in conns])
-        for conn in conns:
-            conn.send_text(texts[conn.seat])
+        self._send_presence(None)
 
     def summary(self) -> dict[str, Any]:
         """The public summary of ``GET /api/tables/{id}``."""
@@ -300,6 +297,7 @@ class ServerTable:
             self._send_presence(None)
 
     def _send_presence(self, exclude: Connection | None) -> None:
+        """Send every connection but ``exclude`` the state of its own seat (each text made once)."""
         others = [c for c in self.connections if c is not exclude]
         texts = self.state_texts([c.seat for c in others])
         for other in others:
