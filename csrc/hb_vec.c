@@ -180,6 +180,7 @@ static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, float *
             if (cfg->reward == 0 && e->phase == HB_PH_GAME_OVER)
                 for (s = 0; s < cfg->players; s++)
                     if (e->winners >> s & 1) rew[s] += 1.0f;
+            hb_v_memo_episode_over(cfg, e);  /* (the next episode's first shuffle, done ahead) */
             return;
         }
         if (c->log_len <= HB_VEC_LOG && e->hand_len <= HB_VEC_LOG - c->log_len) {
