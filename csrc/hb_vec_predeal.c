@@ -39,8 +39,14 @@ typedef struct {
 } memo_slot;
 
 #if HB_POOL_THREADS
-/* The memo of the thread running now (NULL: none; set by the pool around its passes). */
+/* The memo of the thread running now (NULL: none; set by the pool around its passes).  Read at
+   every deal: in the static TLS block where the system allows it (one load, not a call, in a
+   library loaded at run time; the pointer is all this file keeps there). */
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+static __thread hb_v_memo *mine __attribute__((tls_model("initial-exec")));
+#else
 static __thread hb_v_memo *mine;
+#endif
 
 #ifdef HB_PREDEAL_KNOB
 int hb_v_predeal_off;  /* (a timing driver's switch: no memo while it is set) */
