@@ -55,8 +55,9 @@
  * either for the others' checks of the ids) it shuffles its own tables' next
  * Deer Park deals ahead, one at a time, looking at the pass between two
  * (hb_vec_predeal.c: no table moves, and the results are the same).  At 1,024
- * tables that made a step 4 to 5 % shorter, where nothing else that evened
- * out the two halves' costs had helped.  A worker that
+ * tables, with a pause of 0.5 us after each call for Python's share, a step took
+ * 4 to 5 % less time; the benchmark's two threads against the two independent
+ * halves rose by about 2 % (docs/agents.rst).  A worker that
  * finds itself on the caller's core as it joins a pass moves off it first
  * (hb_vec_pool_cpu.c).  Calls from two
  * threads at once take turns; in a child process after fork() (which has
