@@ -37,6 +37,7 @@ typedef struct {
     uint8_t pad[5];
     uint8_t cards[MEMO_CARDS];
 } memo_slot;
+typedef char memo_slot_is_a_line[sizeof(memo_slot) == LINE ? 1 : -1];  /* (compile-time check) */
 
 #if HB_POOL_THREADS
 /* The memo of the thread running now (NULL: none; set by the pool around its passes).  Read at
