@@ -180,6 +180,8 @@ static void settle(const hb_vec_cfg *cfg, hb_vec_env *e, hb_vec_cold *c, float *
             if (cfg->reward == 0 && e->phase == HB_PH_GAME_OVER)
                 for (s = 0; s < cfg->players; s++)
                     if (e->winners >> s & 1) rew[s] += 1.0f;
+            if (IS_DP(cfg) && e->phase == HB_PH_GAME_OVER)  /* (an episode's last hand by count: */
+                hb_v_memo_episode_over(cfg, e);  /* asked for at its deal) the next one's first shuffle */
             return;
         }
         if (c->log_len <= HB_VEC_LOG && e->hand_len <= HB_VEC_LOG - c->log_len) {

@@ -34,6 +34,7 @@ static int pass_reset_check(void *job, size_t begin, size_t end, size_t *bad, in
 static int pass_reset(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     job_args *a = (job_args *)job;
+    MEMO_ENTER(a->envs, a->num_envs);
     (void)bad;
     (void)bad_id;
     return hb_vec_reset(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->seed, a->fresh, begin, end);
@@ -57,6 +58,7 @@ static int pass_step_check(void *job, size_t begin, size_t end, size_t *bad, int
 static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     job_args *a = (job_args *)job;
+    MEMO_ENTER(a->envs, a->num_envs);
     return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
                      a->actions_len, begin, end, bad, bad_id, 1, a->given);
 }
@@ -65,6 +67,7 @@ static int pass_step(void *job, size_t begin, size_t end, size_t *bad, int64_t *
 static int pass_step_whole(void *job, size_t begin, size_t end, size_t *bad, int64_t *bad_id)
 {
     job_args *a = (job_args *)job;
+    MEMO_ENTER(a->envs, a->num_envs);
     copy_ids(a, begin, end);
     return hb_v_step(a->cfg, a->envs, a->envs_len, a->num_envs, a->io, a->ids, a->itemsize, a->is_signed,
                      a->actions_len, begin, end, bad, bad_id, 0, a->given);

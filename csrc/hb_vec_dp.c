@@ -95,7 +95,7 @@ void hb_v_dp_deal(const hb_vec_cfg *cfg, hb_vec_env *e)
         memcpy(cards + size, in_order + 13 * s + low, 16);
         size += 13 - low;
     }
-    hb_v_shuffle(&e->rng, cards, size);
+    hb_v_dp_shuffle(cfg, e, cards, size);  /* (from the thread's memo when it holds it) */
     for (s = 0; s < 8; s++) {
         e->hands[s] = 0;
         e->played[s] = 0;

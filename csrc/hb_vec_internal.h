@@ -257,6 +257,12 @@ static inline uint64_t hb_v_deal_state(uint64_t seed, uint32_t env, uint32_t epi
 uint32_t hb_v_below(uint64_t *state, uint32_t n);
 void hb_v_shuffle(uint64_t *state, uint8_t *cards, int n);
 
+/* hb_vec_predeal.c: a Deer Park Euchre deal's shuffle of its deck in order (size cards) from e->rng,
+   taken from the calling pool thread's memo when it holds that shuffle; and, as an environment's
+   game ends before its last hand by count, asking for the shuffle of its next episode's first deal. */
+void hb_v_dp_shuffle(const hb_vec_cfg *cfg, hb_vec_env *e, uint8_t *cards, int size);
+void hb_v_memo_episode_over(const hb_vec_cfg *cfg, const hb_vec_env *e);
+
 /* hb_vec_dp.c: Deer Park Euchre */
 int hb_v_dp_check_cfg(const hb_vec_cfg *cfg);
 int hb_v_dp_check_env(const hb_vec_cfg *cfg, const hb_vec_env *e);

@@ -75,6 +75,27 @@ typedef struct {
     int cpu;                   /* the core it ran a pass on last (-1: unknown) */
 } slot_stats;
 
+#if HB_POOL_THREADS
+/* A pool thread's shuffles done ahead (hb_vec_predeal.c): written and read by that thread only. */
+typedef struct {
+    void *slots ON_LINE;       /* one per environment of the batch it last stepped (NULL: none) */
+    void *raw;                 /* the allocation they are in */
+    uint32_t *queue;           /* environments whose next shuffle is to be done, oldest first */
+    const void *envs;          /* the batch */
+    size_t n, head, queued;
+    uint64_t hits, misses, filled;  /* deals that took their cards from it, or did not; shuffles done ahead */
+} hb_v_memo;
+/* The calling thread's memo from now on (NULL: none); set it up for batch envs of n environments
+   (a chunk of a call that deals); do one shuffle ahead (1) or find none to do (0); free it. */
+void hb_v_memo_use(hb_v_memo *m);
+void hb_v_memo_enter(void *envs, size_t n);
+int hb_v_memo_fill(hb_v_memo *m);
+void hb_v_memo_free(hb_v_memo *m);
+#define MEMO_ENTER(envs, n) hb_v_memo_enter((envs), (n))
+#else
+#define MEMO_ENTER(envs, n) ((void)(envs), (void)(n))
+#endif
+
 /* The pool's fields are grouped by who writes them and when, each group on cache lines of its own
    (the pool is allocated on a line boundary): a line written at every pass by one thread and read
    by another costs a transfer between the cores, on the path of every pass, when it also holds a
@@ -135,8 +156,50 @@ struct hb_vec_pool {
     int started;
     pthread_t tid[POOL_MAX];
     worker_arg args[POOL_MAX];
+    hb_v_memo memo[POOL_MAX];  /* each thread's shuffles done ahead (slot 0: the caller's) */
 #endif
 };
+
+#if HB_POOL_THREADS
+/* Waiting (hb_vec_pool.c's loops) */
+static inline uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* One look of a waiting loop that started at *t0 (0: not yet): 1 when the wait
+   has lasted longer than limit_ns and the thread should sleep instead.  (No
+   sched_yield: on a busy machine it hands the core away for a whole time slice.) */
+static inline int wait_a_little(unsigned *spins, uint64_t *t0, uint64_t limit_ns)
+{
+    uint64_t t;
+    if ((++*spins & 31) != 0) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        return 0;
+    }
+    t = now_ns();
+    if (*t0 == 0) *t0 = t;
+    return t - *t0 > limit_ns;
+}
+
+/* The next spin limit after a wait that lasted `waited` ns: longer (up to `most`) when the wait
+   ended within the longest spin, so that spinning that long would have caught it without a sleep;
+   shorter (down to SPIN_MIN) when it did not (on a busy machine, or between bursts of calls, where
+   spinning only takes the core from others).  Judged by the wait itself, not by whether the thread
+   slept: a limit that had shrunk below the usual gap between calls grows back. */
+static inline uint64_t next_spin(uint64_t limit, uint64_t waited, uint64_t most)
+{
+    if (waited <= most) {
+        uint64_t want = waited + waited / 2 > limit * 2 ? waited + waited / 2 : limit * 2;
+        return want > most ? most : want;
+    }
+    return limit / 2 < SPIN_MIN ? SPIN_MIN : limit / 2;
+}
+#endif
 
 /* The calling thread's core (-1 where that cannot be told), and moving the calling thread off
    core `cpu` (1 when it moved), in hb_vec_pool_cpu.c. */

@@ -70,6 +70,27 @@ def test_one_two_and_three_threads_give_identical_buffers(game: str, players: in
     assert batches[0].game(n - 1).to_dict() == batches[2].game(n - 1).to_dict()
 
 
+def test_deals_shuffled_ahead_match_one_thread_across_reseeds() -> None:
+    """A pool's threads shuffle their tables' next deals ahead while they wait (batches of up to
+    2,048 tables): a reseed, or a reset to the seed of before, makes every shuffle done ahead stale,
+    and a deal that took one would differ from the one-thread batch's at once."""
+    n, players = 600, 4
+    batches = [VectorGame("deerpark", players, n, seed=7, hands=1, threads=t) for t in (1, 2)]
+    for k, seed in enumerate((None, 123, 7, 123, None)):
+        if seed is not None or k:
+            for vg in batches:
+                vg.reset(seed)
+        assert _buffers(batches[1]) == _buffers(batches[0])
+        for j in range(60):
+            ids = batches[0].sample_legal(100 * k + j)
+            for vg in batches:
+                vg.step(ids)
+            assert _buffers(batches[1]) == _buffers(batches[0]), (seed, j)
+        assert batches[1].episodes == batches[0].episodes
+    for vg in batches:
+        vg.close()
+
+
 @pytest.mark.parametrize("threads", [2, 3])
 def test_an_illegal_id_anywhere_changes_no_environment(threads: int) -> None:
     n = 257
