@@ -24,16 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from ._salvage import intact as _intact
-from ._salvage import readable as _readable
-
 __all__ = [
     "CHECKPOINT_EVERY",
     "COPY_AFTER",
     "COPY_EVERY",
     "DEAL",
     "ENDED_KEPT",
-    "LOG_PREPARED",
     "READS",
     "SCHEMA",
     "SCHEMA_VERSION",
@@ -63,13 +59,6 @@ COPY_EVERY: Final = 10.0
 WAL_LIMIT: Final = 32 * 1024 * 1024
 """Bytes the write-ahead log may grow to: past it, a checkpoint waits for the writer, copies the
 whole log into the database and truncates it (``journal_size_limit`` is the same size)."""
-LOG_PREPARED: Final = 4 * 1024 * 1024
-"""Bytes the write-ahead log file is written out to (zeros) when the store opens, so that the
-commits of a quiet or middling server write into room the file already has rather than grow it:
-a sync of a log that grew must also put the file's new size and blocks on the disk (about ten
-times the cost of a sync of the same pages in place).  SQLite starts the log afresh at the
-beginning of the file after each copy into the database, and never reads past its last valid
-page, so the zeros are never taken for moves."""
 ENDED_KEPT: Final = 10_000
 """Tables removed to make room whose ids a store keeps (the newest), so their links can say the
 game existed and ended, after a restart too."""
@@ -202,40 +191,11 @@ class SQLiteStore:
         if path != ":memory:":
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._frame = int(self._db.execute("PRAGMA page_size").fetchone()[0]) + 24  # a page in the log
-            self._prepare_log()
             self._size = self.wal_bytes()
             self._checkpointer = threading.Thread(
                 target=self._checkpoints, name="hucklebuck-checkpoint", daemon=True
             )
             self._checkpointer.start()
-
-    def _prepare_log(self) -> None:
-        """Write the log file out to :data:`LOG_PREPARED` bytes (at most half of :data:`WAL_LIMIT`)
-        if it is shorter (see there), past SQLite's own pages only and holding the write lock, so
-        no commit writes there meanwhile; a failure (a full disk, say) leaves the log to grow as
-        it would have."""
-        db = self._db
-        try:
-            db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError:
-            return
-        try:
-            fd = os.open(self.path + "-wal", os.O_WRONLY)
-        except OSError:
-            _roll_back(db)
-            return
-        try:
-            end, room = os.fstat(fd).st_size, min(LOG_PREPARED, WAL_LIMIT // 2)
-            if end < room:
-                block = bytes(1024 * 1024)
-                while end < room:
-                    end += os.pwrite(fd, block[: room - end], end)
-                os.fsync(fd)  # (the new size and blocks on the disk once, here)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
-            _roll_back(db)
 
     def _checkpoints(self) -> None:
         """Copy the write-ahead log into the database now and then, on a connection of its own
@@ -530,6 +490,69 @@ def _connect(path: str, durable: bool) -> sqlite3.Connection:
     db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
     db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
     return db
+
+
+def _ids(db: sqlite3.Connection, sql: str) -> tuple[list[str], bool]:
+    """The first column of ``sql``'s rows as far as they can be read, and whether all could."""
+    out: list[str] = []
+    try:
+        for (value,) in db.execute(sql):
+            out.append(str(value))
+    except sqlite3.DatabaseError:
+        return out, False
+    return out, True
+
+
+def _readable(
+    db: sqlite3.Connection,
+) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], dict[str, str], bool]:
+    """What can be read of a damaged database: table rows, their move rows, the tables that cannot
+    be read (id: why), and whether some ids could not be read at all.
+
+    Ids are gathered along every way into the file (the table in both directions, its index,
+    the moves' index), so one bad page hides as few of them as possible; then each table is read
+    on its own, with its moves.  A table whose moves cannot all be read is lost, not rewound."""
+    ids: dict[str, None] = {}
+    complete = False
+    for sql in (
+        "SELECT id FROM tables",
+        "SELECT id FROM tables ORDER BY rowid DESC",
+        "SELECT id FROM tables ORDER BY id",
+        "SELECT id FROM tables ORDER BY id DESC",
+        "SELECT DISTINCT table_id FROM moves ORDER BY table_id",
+        "SELECT DISTINCT table_id FROM moves ORDER BY table_id DESC",
+    ):
+        found, whole = _ids(db, sql)
+        ids.update(dict.fromkeys(found))
+        complete = complete or (whole and sql.startswith("SELECT id"))
+    rows: list[tuple[object, ...]] = []
+    moves: list[tuple[object, ...]] = []
+    lost: dict[str, str] = {}
+    for table_id in ids:
+        try:
+            row = db.execute(
+                "SELECT id, created, seq, game, seats, tbl FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            if row is None:
+                raise sqlite3.DatabaseError("its row is gone")
+            later = db.execute(
+                "SELECT table_id, seq, action FROM moves WHERE table_id = ?", (table_id,)
+            ).fetchall()
+        except sqlite3.DatabaseError:
+            lost[table_id] = "its stored data is damaged"
+            continue
+        rows.append(tuple(row))
+        moves.extend(tuple(m) for m in later)
+    return rows, moves, lost, not complete
+
+
+def _intact(db: sqlite3.Connection) -> bool:
+    """Whether SQLite finds the database file sound (``PRAGMA quick_check``)."""
+    try:
+        rows = db.execute("PRAGMA quick_check(1)").fetchall()
+    except sqlite3.DatabaseError:
+        return False
+    return rows == [("ok",)]
 
 
 def _private(path: str) -> None:
