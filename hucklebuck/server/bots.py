@@ -26,7 +26,6 @@ from ..errors import HucklebuckError
 from ..packs import GameKind
 from ..players import PLAYER_KINDS, make_player
 from ..players.standin import StandIn
-from .background import background_thread
 from .learned import OfferedPolicy
 from .protocol import ClientMessage, ProtocolError
 
@@ -214,13 +213,9 @@ class ComputerSeats:
         Hints (:meth:`run`) have a pool of their own, ``hint_threads`` threads with at most
         ``hint_queue`` hints waiting: so a table's computer seats never wait behind
         anyone's hints, and a flood of hints is refused rather than queued."""
-        self._pool = ThreadPoolExecutor(
-            max_workers=max(1, threads), thread_name_prefix="hucklebuck-bot", initializer=background_thread
-        )  # (its threads give way to the event loop: see hucklebuck.server.background)
+        self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="hucklebuck-bot")
         self._hint_pool = ThreadPoolExecutor(
-            max_workers=max(1, hint_threads),
-            thread_name_prefix="hucklebuck-hint",
-            initializer=background_thread,
+            max_workers=max(1, hint_threads), thread_name_prefix="hucklebuck-hint"
         )
         self.hint_limit = max(1, hint_threads) + max(0, hint_queue)
         self.hints = 0

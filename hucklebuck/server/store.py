@@ -24,8 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from .background import background_thread
-
 __all__ = [
     "CHECKPOINT_EVERY",
     "COPY_AFTER",
@@ -201,9 +199,7 @@ class SQLiteStore:
 
     def _checkpoints(self) -> None:
         """Copy the write-ahead log into the database now and then, on a connection of its own
-        (a passive checkpoint: it never blocks a commit).  The thread gives way to the event loop
-        (:func:`~hucklebuck.server.background.background_thread`)."""
-        background_thread()
+        (a passive checkpoint: it never blocks a commit)."""
         try:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
         except sqlite3.DatabaseError:
