@@ -57,7 +57,6 @@ def make_ffi() -> FFI:
             "csrc/hb_vec_ids.c",
             "csrc/hb_vec_pool.c",
             "csrc/hb_vec_pool_cpu.c",
-            "csrc/hb_vec_pool_split.c",
             "csrc/hb_vec_predeal.c",
             "csrc/hb_vec_calls.c",
         ],

@@ -73,7 +73,6 @@ typedef struct {
     void *job;
     size_t n;
     int threads;
-    int32_t give;              /* how much shorter than an even share the caller's part is (see part_start) */
     uint64_t tag[2];           /* the ranges' tags, in place (see part) */
 } pass_desc;
 
@@ -146,7 +145,7 @@ static int grab(hb_vec_pool *p, const pass_desc *d, int phase, int all, int own,
     const uint64_t tag = d->tag[phase];
     for (k = 0; k < (own ? 1 : d->threads); k++) {
         const int t = (slot + k) % d->threads;
-        const uint64_t b = part_start(d->n, d->threads, d->give, t), e = part_start(d->n, d->threads, d->give, t + 1);
+        const uint64_t b = d->n * (size_t)t / (size_t)d->threads, e = d->n * (size_t)(t + 1) / (size_t)d->threads;
         uint64_t *r = &p->parts[t].range[phase], v;
         if (b >= e) continue;  /* (an empty part: its range is never written) */
         v = LOAD_RANGE(r);
@@ -324,7 +323,6 @@ static void *worker(void *arg)
             d.job = p->job;
             d.n = p->n;
             d.threads = p->threads;
-            d.give = __atomic_load_n(&p->parts[slot].give, __ATOMIC_RELAXED);
             d.tag[0] = (uint64_t)p->tags[0] << TAG_SHIFT;
             d.tag[1] = (uint64_t)p->tags[1] << TAG_SHIFT;
             left = take_chunks(p, &d, slot, now_ns(), 0);
@@ -481,7 +479,6 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
     p->n = (uint32_t)n;
     d.n = n;
     d.threads = p->threads;
-    d.give = 0;
     p->rc = HB_OK;
     p->bad = 0;
     p->bad_id = 0;
@@ -491,7 +488,6 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
         unsigned spins = 0;
         uint64_t opened = now_ns(), began;
         int k;
-        d.give = hb_p_split_open(p, n);
         for (k = 0; k < 2; k++) {  /* the ranges' tags (see part) */
             uint16_t tag = (uint16_t)((p->runs[k] + 1) & 0x3FFF);
             int t;
@@ -535,8 +531,6 @@ int hb_p_run_pass(hb_vec_pool *p, pass_fn first, pass_fn run, void *job, size_t 
             uint64_t left = LOAD(&p->left_ns);  /* (the last worker's leaving, not the caller's waking) */
             p->caller_spin = next_spin(p->caller_spin, left > began ? left - began : 0, CALLER_SPIN_NS);
         }
-        if (JOINED_OF(s) >= (uint64_t)d.threads - 1)  /* (else left_ns may be a pass before's) */
-            hb_p_split_end(p, opened, began, LOAD(&p->left_ns), part_start(n, d.threads, d.give, 1));
         hb_v_memo_use(NULL);
         p->runs[0] += !first || !LOAD_RANGE(&p->first_failed);
         if (first) {  /* ready for the next first phase (here, where the stores' transfers to this

@@ -66,22 +66,7 @@ typedef struct {
    from 16,384 passes ago, which would be read as this pass's. */
 typedef struct {
     uint64_t range[2] ON_LINE;
-    int32_t give;              /* the pool's give (see part_start), copied here for its thread (atomic) */
 } part;
-
-/* The first environment of thread t's part of a pass over n (t == threads: n).  The calling
-   thread's part (t = 0) is `give` environments shorter than an even share (longer when give < 0);
-   the workers share the rest evenly.  With give 0: n * t / threads, the even parts. */
-static inline size_t part_start(size_t n, int threads, int32_t give, int t)
-{
-    size_t cut = n / (size_t)threads;
-    if (t <= 0) return 0;
-    if (t >= threads) return n;
-    if (give == 0) return n * (size_t)t / (size_t)threads;
-    if (give > 0) cut = (size_t)give < cut ? cut - (size_t)give : 0;
-    if (give < 0) cut = (size_t)-(int64_t)give < n - cut ? cut + (size_t)-(int64_t)give : n;
-    return cut + (n - cut) * (size_t)(t - 1) / (size_t)(threads - 1);
-}
 
 /* What one thread of the pool counts (written by that thread only). */
 typedef struct {
@@ -110,17 +95,6 @@ void hb_v_memo_free(hb_v_memo *m);
 #else
 #define MEMO_ENTER(envs, n) ((void)(envs), (void)(n))
 #endif
-
-/* The caller's learning of where its part ends (hb_vec_pool_split.c). */
-typedef struct {
-    size_t n;                  /* the batch size it was learnt for */
-    int threads;               /* ... and the count of threads */
-    int32_t give, published;   /* how much shorter than an even share the caller's part is; as last
-                                  copied to the parts */
-    uint32_t passes;           /* passes in this window */
-    int64_t gap;               /* their sum of the caller's end less the last worker's (ns) */
-    uint64_t busy, tables;     /* the caller's time in them, and its tables */
-} hb_split;
 
 /* The pool's fields are grouped by who writes them and when, each group on cache lines of its own
    (the pool is allocated on a line boundary): a line written at every pass by one thread and read
@@ -172,7 +146,6 @@ struct hb_vec_pool {
     unsigned char *scratch;
     size_t scratch_len;
 #if HB_POOL_THREADS
-    hb_split split;            /* where the caller's part ends (see part_start) */
     uint64_t caller_spin;      /* how long the caller spins before it sleeps (see next_spin) */
     pid_t pid;                 /* the process that made the pool */
     unsigned long forks;       /* ... and its count of forks then (see own_process) */
@@ -226,14 +199,6 @@ static inline uint64_t next_spin(uint64_t limit, uint64_t waited, uint64_t most)
     }
     return limit / 2 < SPIN_MIN ? SPIN_MIN : limit / 2;
 }
-#endif
-
-#if HB_POOL_THREADS
-/* The give of the next pass over n (copied to the parts when it changed); count a pass the caller
-   opened at `opened` and ended its part of (`part` tables) at caller_end, the last worker at
-   worker_left (hb_vec_pool_split.c). */
-int32_t hb_p_split_open(hb_vec_pool *p, size_t n);
-void hb_p_split_end(hb_vec_pool *p, uint64_t opened, uint64_t caller_end, uint64_t worker_left, size_t part);
 #endif
 
 /* The calling thread's core (-1 where that cannot be told), and moving the calling thread off
