@@ -20,7 +20,9 @@
  * cost (a deal costs seven cards' worth): parts moved to carry equal costs,
  * smaller chunks at their ends, and a boundary that followed a lasting gap
  * between the threads' ends all moved tables between the cores, and none
- * was faster than even parts (up to 6 % slower at 1,024 Deer Park tables).
+ * was faster than even parts (up to 6 % slower at 1,024 Deer Park tables);
+ * nor was a boundary learnt slowly (a block of 8 tables at most per 512
+ * passes) once the shuffles done ahead (below) made the halves uneven.
  * The chunks call the game-independent entry points of hb_vec.c on their
  * range (hb_vec_calls.c), so a game added there is threaded with no change
  * here or there; every
