@@ -6,6 +6,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+pytest.importorskip("uvicorn")  # (the server extra)
+pytest.importorskip("websockets")
+
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
