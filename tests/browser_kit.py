@@ -144,6 +144,8 @@ class Watch:
         self.allow_down = allow_down
         self.problems: list[str] = []
         self.expected: list[str] = []
+        self.loading: dict[Any, str] = {}  # the requests under way: a kill then would cut one short
+        self.failed: list[str] = []  # each request that failed, named (a console error names none)
         context.route("**/*", self._route)
 
     def expect(self, console_error: str) -> None:
@@ -167,7 +169,23 @@ class Watch:
         page.on("console", self._console)
         page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
         page.on("websocket", self._websocket)
+        page.on("request", lambda r: self.loading.__setitem__(r, r.url))
+        page.on("requestfinished", lambda r: self.loading.pop(r, None))
+        page.on("requestfailed", self._failed)
         return page
+
+    def _failed(self, request: Any) -> None:
+        self.loading.pop(request, None)
+        self.failed.append(f"{request.url}: {request.failure}")
+
+    def wait_loaded(self, page: Any) -> None:
+        """Wait until none of this context's requests (a page, a script, a card picture) is under
+        way: a server killed then cuts no answer short."""
+        page.wait_for_function("document.readyState === 'complete'")
+        deadline = time.monotonic() + HANG_MS / 1000  # (only a hang takes that long)
+        while self.loading:
+            assert time.monotonic() < deadline, f"requests never ended: {sorted(self.loading.values())}"
+            page.wait_for_timeout(20)  # (lets Playwright deliver the requests' events)
 
     def _console(self, msg: Any) -> None:
         if msg.type != "error":
@@ -185,7 +203,7 @@ class Watch:
             self.problems.append(f"websocket left the origin: {ws.url}")
 
     def check(self) -> None:
-        assert not self.problems, "\n".join(self.problems)
+        assert not self.problems, "\n".join(self.problems + ["failed requests:", *self.failed])
         assert not self.expected, f"expected console errors that never came: {self.expected}"
 
 

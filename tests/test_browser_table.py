@@ -307,6 +307,8 @@ def test_reconnect_after_closing_the_page_and_after_a_server_kill(browser: Any, 
         # Kill the server mid-hand; both pages say so, and recover when it is back on the same db.
         seq_kill = seq(ann)
         hand = ann.locator("#hand").inner_html()
+        for page, watch in ((ann, wa), (ben, wb2)):
+            watch.wait_loaded(page)  # the kill lands on the pages at rest, as a crash mid-hand would
         server.kill()
         for page in (ann, ben):
             page.locator("#banner-conn").get_by_text("Connection to the table lost").wait_for()

@@ -162,6 +162,52 @@ def test_half_sent_requests_are_timed_out_and_connections_bounded(tmp_path: Path
     assert "Traceback" not in log and "accept" not in log, log[-2000:]
 
 
+def _read_answer(s: socket.socket) -> tuple[bytes, bytes]:
+    """One HTTP answer's head and its whole body (by its Content-Length), or an AssertionError
+    saying how much came before the server cut the connection."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        assert chunk, f"the connection was cut before a whole answer came: {data[:200]!r}"
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    lines = head.split(b"\r\n")
+    length = next(
+        int(line.split(b":", 1)[1]) for line in lines if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        chunk = s.recv(65536)
+        assert chunk, f"the connection was cut in the middle of an answer: {len(body)} of {length} bytes"
+        body += chunk
+    return head, body
+
+
+def test_a_request_late_in_the_kept_alive_wait_gets_its_whole_time(tmp_path: Path) -> None:
+    """A kept-alive connection has the request timeout to send its next request; a request that
+    starts late in that wait still has the whole timeout for its body and its answer.  (Before,
+    the wait's end cut it, and a browser saw an answer cut short.)"""
+    srv = Served(tmp_path, "--request-timeout", "6")
+    try:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=60) as s:
+            host = f"127.0.0.1:{srv.port}".encode()
+            s.sendall(b"GET /api/games HTTP/1.1\r\nHost: " + host + b"\r\n\r\n")
+            head, _ = _read_answer(s)
+            assert head.startswith(b"HTTP/1.1 200"), head
+            kept = time.monotonic()  # the kept-alive wait starts here and ends 6 s on
+            time.sleep(3)
+            body = json.dumps({"game": "no such game", "players": 4}).encode()
+            head = b"POST /api/tables HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/json\r\n"
+            s.sendall(head + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body[:5])
+            # the rest past the kept-alive wait's end, within the request's own 6 s
+            time.sleep(max(0.0, kept + 7 - time.monotonic()))
+            s.sendall(body[5:])
+            head, answer = _read_answer(s)
+        assert head.startswith(b"HTTP/1.1 400"), head
+        assert json.loads(answer)["error"]["message"]  # the whole answer, read as JSON
+    finally:
+        srv.stop()
+
+
 # -------------------------------------------------------------------- point 5
 
 

@@ -11,9 +11,11 @@ package's sans-I/O core), each with a little more:
   then counted in one line a minute at most, not a line per connection.
 * **A request has ``request_timeout`` seconds** to arrive whole (head and
   body) and its answer to be taken, and a kept-alive connection as long to
-  send its next request; a connection that sends half a request and stops, or
-  nothing at all, or does not read its answer, is cut (its transport aborted,
-  which needs no cooperation from the client).
+  send its next request's head (the request then has its whole time again,
+  so an answer is never cut because its request came late); a connection
+  that sends half a request and stops, or nothing at all, or does not read its
+  answer, is cut (its transport aborted, which needs no cooperation from the
+  client).
 * **A WebSocket connection can be cut by the application** (the scope
   extension :data:`~hucklebuck.server.app.ABORT`): a client that stops reading
   is dropped at once instead of waiting for a close that never drains.
@@ -326,7 +328,16 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
-                self._arm()  # the next request (or the client taking this answer) gets as long
+                self._arm()  # a kept-alive connection gets as long to send its next request
+
+        def handle_events(self) -> None:
+            cycle = getattr(self, "cycle", None)
+            super().handle_events()
+            if getattr(self, "cycle", None) is not cycle and self._timer is not None:
+                # A new request's head has arrived: it gets the whole time again for its body and
+                # for its answer to be taken, however late in the kept-alive wait it came (else an
+                # answer begun just before that wait ends would be cut in the middle).
+                self._arm()
 
         def handle_websocket_upgrade(self, event: Any) -> None:
             if self._timer is not None:  # the WebSocket has its own pings and limits from here
