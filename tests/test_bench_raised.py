@@ -92,6 +92,13 @@ def test_the_lane_is_measured_against_the_engine_alone_and_the_two_core_ceiling(
     monkeypatch.setattr(vector, "_alternate", _fake_alternate(plays))
     pair = vector.threads_against_one("deerpark", 4, 64, 2, 3)
     assert pair.of_ceiling == pytest.approx(180.0 / 190.0)
+    assert pair.rounds == pytest.approx([150.0 / 190.0, 180.0 / 190.0, 1.0])  # printed as their range
+    targets.reset()
+    try:
+        vector._print_ratios("deerpark", 4, {}, {}, {("deerpark", 1024): pair}, None, None, None)
+    finally:
+        targets.reset()
+    assert "(median of 3 rounds' ratios; 0.79 to 1.00)" in capsys.readouterr().out
 
 
 def test_the_ceiling_s_second_thread_is_started_once_outside_the_timed_runs(

@@ -164,9 +164,11 @@ class Threads:
         """Per thread (the calling one first): the fraction of those runs' time it worked on the batch."""
         self.share = share
         """Per thread: its fraction of the environments handled."""
+        self.rounds: list[float] = []
+        """Each round's two threads' hands/s over the machine's own two independent threads'
+        (:attr:`halves`) in the same round, lowest first."""
         self.of_ceiling = 0.0
-        """The median over the rounds of two threads' hands/s over the machine's own two independent
-        threads' (:attr:`halves`) in the same round: how much of the two-core ceiling the pool reached."""
+        """The median of :attr:`rounds`: how much of the two-core ceiling the pool reached."""
 
     @property
     def ratio(self) -> float:
@@ -296,9 +298,8 @@ def threads_against_one(game: str, players: int, n: int, steps: int, rounds: int
     got = [t[2] / t[1] if t[1] > 0 else 0.0 for t in total]
     pair = Threads(best[0], best[1], got[:2], busy, share, best[2])
     # two threads on one batch against the machine's own two independent threads, round by round
-    pair.of_ceiling = statistics.median(
-        t[0] / h[0] if h[0] > 0 else 0.0 for t, h in zip(runs[1], runs[2], strict=True)
-    )
+    pair.rounds = sorted(t[0] / h[0] if h[0] > 0 else 0.0 for t, h in zip(runs[1], runs[2], strict=True))
+    pair.of_ceiling = statistics.median(pair.rounds)
     return pair
 
 
@@ -544,7 +545,8 @@ def _print_ratios(
             verdict = targets.check("vector", label, pair.ratio, 1.8, ceiling=pair.ceiling)
             of = f"{game} {players}p two threads / the machine's two-core ceiling, {n:,} tables"
             verdict += "\n      " + targets.check("vector", of, pair.of_ceiling, 0.95)
-            verdict += " (median of the rounds' ratios)"
+            low, high = (pair.rounds[0], pair.rounds[-1]) if pair.rounds else (0.0, 0.0)
+            verdict += f" (median of {len(pair.rounds)} rounds' ratios; {low:.2f} to {high:.2f})"
         else:  # (two threads on a 2-core machine swing by 0.4 from run to run in these games)
             verdict = f"{label}: {pair.ratio:.2f} {mark(pair.ratio, '>= 1.8')} (shown, not guarded)"
         tag = "  (best)" if n == top else ""
