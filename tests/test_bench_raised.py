@@ -140,6 +140,31 @@ def test_the_ceiling_s_second_thread_is_started_once_outside_the_timed_runs(
         pair.close()
 
 
+@pytest.mark.timeout(60)  # (a deadline only for a hang: before, both threads waited at different barriers)
+@pytest.mark.parametrize("failing", ["a", "b"])
+def test_an_error_in_either_half_reaches_the_caller_and_the_pair_still_closes(
+    monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    from hucklebuck.bench import vector
+
+    def fake_player(vg: object) -> vector.Play:
+        def play(count: int) -> vector.Timed:
+            if vg == failing:
+                raise RuntimeError(f"half {vg}")
+            return 100, 0.1, 0.1
+
+        return play
+
+    monkeypatch.setattr(vector, "_player", fake_player)
+    pair = vector._Together("a", "b")  # type: ignore[arg-type]
+    try:
+        with pytest.raises(RuntimeError, match=f"half {failing}"):
+            pair(10)
+    finally:
+        pair.close()  # (returns: the second thread is back at the start)
+    assert not pair._other.is_alive()
+
+
 def _fake_alternate(plays):  # type: ignore[no-untyped-def]
     runs = list(plays)
 

@@ -214,6 +214,7 @@ class _Together:
         self._count = 0
         self._start, self._end = threading.Barrier(2), threading.Barrier(2)
         self._theirs: tuple[Timed, float, float] = ((0, 0.0, 0.0), 0.0, 0.0)
+        self._error: BaseException | None = None
         self._other = threading.Thread(target=self._second, name="hucklebuck-bench-half", daemon=True)
         self._other.start()
 
@@ -222,19 +223,28 @@ class _Together:
             self._start.wait()
             if self._count == 0:
                 return
-            t0 = time.perf_counter()
-            run = self._pb(self._count)
-            self._theirs = (run, t0, time.perf_counter())
-            self._end.wait()
+            self._error = None
+            try:
+                t0 = time.perf_counter()
+                run = self._pb(self._count)
+                self._theirs = (run, t0, time.perf_counter())
+            except BaseException as exc:  # raised again in the calling thread
+                self._error = exc
+            finally:
+                self._end.wait()
 
     def __call__(self, count: int) -> Timed:
         self._count = max(1, count)
         c0 = time.process_time()
         self._start.wait()
-        t0 = time.perf_counter()
-        mine = self._pa(self._count)
-        t1 = time.perf_counter()
-        self._end.wait()
+        try:
+            t0 = time.perf_counter()
+            mine = self._pa(self._count)
+            t1 = time.perf_counter()
+        finally:  # (both threads pass each barrier, whatever either one raised)
+            self._end.wait()
+        if self._error is not None:
+            raise self._error
         theirs, u0, u1 = self._theirs
         return mine[0] + theirs[0], max(t1, u1) - min(t0, u0), time.process_time() - c0
 
