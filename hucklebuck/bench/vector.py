@@ -204,10 +204,11 @@ class _Together:
     from the first of the two loops' start to the last one's end, and the CPU seconds.
 
     The second thread is started once, with the pair, and both loops start together (each waits
-    for the other at a barrier) and are timed from there: a thread started for each run took some
-    0.5 ms to start running here (11 ms under load) while the first batch already ran alone, and
-    timing the pair from before that start charged the two independent threads with it, which the
-    pool's threads, started once with their batch, never pay.  :meth:`close` ends the thread."""
+    for the other at a barrier) and are timed from there: a thread started for each run took a
+    median 0.2 to 0.6 ms to start running here (up to 11 ms under load) while the first batch
+    already ran alone, and timing the pair from before that start charged the two independent
+    threads with it, which the pool's threads, started once with their batch, never pay.
+    :meth:`close` ends the thread."""
 
     def __init__(self, a: VectorGame[Any], b: VectorGame[Any]) -> None:
         self._pa, self._pb = _player(a), _player(b)
