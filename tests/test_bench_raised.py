@@ -92,6 +92,77 @@ def test_the_lane_is_measured_against_the_engine_alone_and_the_two_core_ceiling(
     monkeypatch.setattr(vector, "_alternate", _fake_alternate(plays))
     pair = vector.threads_against_one("deerpark", 4, 64, 2, 3)
     assert pair.of_ceiling == pytest.approx(180.0 / 190.0)
+    assert pair.rounds == pytest.approx([150.0 / 190.0, 180.0 / 190.0, 1.0])  # printed as their range
+    targets.reset()
+    try:
+        vector._print_ratios("deerpark", 4, {}, {}, {("deerpark", 1024): pair}, None, None, None)
+    finally:
+        targets.reset()
+    assert "(median of 3 rounds' ratios; 0.79 to 1.00)" in capsys.readouterr().out
+
+
+def test_the_ceiling_s_second_thread_is_started_once_outside_the_timed_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The two independent half batches are timed from their loops' start: the second thread's
+    start (here 0.2 s of the pair's clock) is not charged to them, as the pool's threads, started
+    with their batch, are not charged theirs.  (Timed from before a thread started for each run,
+    the pair below made 667 hands/s.)"""
+    import threading
+
+    from hucklebuck.bench import vector
+
+    clock = [0.0]
+
+    class SlowStart(threading.Thread):
+        def start(self) -> None:
+            clock[0] += 0.2
+            super().start()
+
+    def fake_player(vg: object) -> vector.Play:
+        def play(count: int) -> vector.Timed:
+            if vg == "b":  # the second thread's batch: 0.1 s of steps (the first one's overlap them)
+                clock[0] += 0.1
+            return 100, 0.1, 0.1
+
+        return play
+
+    monkeypatch.setattr(vector, "_player", fake_player)
+    monkeypatch.setattr(vector.time, "perf_counter", lambda: clock[0])
+    monkeypatch.setattr(vector.threading, "Thread", SlowStart)
+    pair = vector._Together("a", "b")  # type: ignore[arg-type]
+    try:
+        for _ in range(3):  # every run, not only the first
+            hands, secs, _ = pair(10)
+            assert hands == 200
+            assert hands / secs == pytest.approx(2000.0)  # 200 hands in the 0.1 s both ran
+    finally:
+        pair.close()
+
+
+@pytest.mark.timeout(60)  # (a deadline only for a hang: before, both threads waited at different barriers)
+@pytest.mark.parametrize("failing", ["a", "b"])
+def test_an_error_in_either_half_reaches_the_caller_and_the_pair_still_closes(
+    monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    from hucklebuck.bench import vector
+
+    def fake_player(vg: object) -> vector.Play:
+        def play(count: int) -> vector.Timed:
+            if vg == failing:
+                raise RuntimeError(f"half {vg}")
+            return 100, 0.1, 0.1
+
+        return play
+
+    monkeypatch.setattr(vector, "_player", fake_player)
+    pair = vector._Together("a", "b")  # type: ignore[arg-type]
+    try:
+        with pytest.raises(RuntimeError, match=f"half {failing}"):
+            pair(10)
+    finally:
+        pair.close()  # (returns: the second thread is back at the start)
+    assert not pair._other.is_alive()
 
 
 def _fake_alternate(plays):  # type: ignore[no-untyped-def]
