@@ -176,7 +176,7 @@ def test_a_batch_of_computer_moves_is_sent_by_one_timer_after_every_pause() -> N
 
     async def play() -> tuple[list[_Client], int]:
         loop = asyncio.get_running_loop()
-        seats = bots.ComputerSeats(1, pause=0.2, on_loop=0)  # the pool's way (see test_server_quick_moves)
+        seats = bots.ComputerSeats(1, pause=0.2)
         timers = 0
         real = loop.call_at
 

@@ -44,9 +44,7 @@ def test_a_decided_move_lets_its_observation_go_during_its_pause() -> None:
         return any(isinstance(r, tuple) for r in gc.get_referrers(obs))
 
     async def run() -> None:
-        # the pool's way (a quick decision made on the event loop keeps its observation until its
-        # pause ends: at most bots.ON_LOOP of them a beat)
-        seats = bots.ComputerSeats(1, pause=60.0, on_loop=0)
+        seats = bots.ComputerSeats(1, pause=60.0)
         real = seats._decided
 
         def spy(job: Any, part: Any) -> None:

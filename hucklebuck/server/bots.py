@@ -29,16 +29,7 @@ from ..players.standin import StandIn
 from .learned import OfferedPolicy
 from .protocol import ClientMessage, ProtocolError
 
-__all__ = [
-    "ON_LOOP",
-    "QUICK_KINDS",
-    "ComputerSeats",
-    "RunningLoop",
-    "SeatClient",
-    "choose_move",
-    "choose_or_fall_back",
-    "on_beat",
-]
+__all__ = ["ComputerSeats", "RunningLoop", "SeatClient", "choose_move", "choose_or_fall_back", "on_beat"]
 
 _LOG = getLogger(__name__)
 FALLBACK_KIND = "heuristic"
@@ -136,13 +127,6 @@ that is shorter, none without a pause): one thread hand-off for many decisions, 
 within the pause people see before a computer's move."""
 
 
-QUICK_KINDS = ("heuristic", "random")
-"""The built-in players whose decision costs less than handing it to a thread (tens of
-microseconds): decided on the event loop when the pause ends, by the timer that sends the move."""
-ON_LOOP = 8
-"""Quick decisions one beat decides on the event loop at most (any more go to the pool): a quiet
-server saves a thread hand-off and two wake-ups a batch, a busy one keeps its loop for messages."""
-
 _Result = tuple[Action, str | None]
 
 
@@ -219,7 +203,6 @@ class ComputerSeats:
         hint_threads: int = 1,
         hint_queue: int = 8,
         offers: Mapping[str, OfferedPolicy] | None = None,
-        on_loop: int = ON_LOOP,
     ) -> None:
         """A pool of ``threads`` threads; each move is sent ``pause`` seconds or more after its turn began.
 
@@ -229,10 +212,7 @@ class ComputerSeats:
 
         Hints (:meth:`run`) have a pool of their own, ``hint_threads`` threads with at most
         ``hint_queue`` hints waiting: so a table's computer seats never wait behind
-        anyone's hints, and a flood of hints is refused rather than queued.
-
-        ``on_loop``: how many decisions of a :data:`QUICK_KINDS` player a beat makes on the event
-        loop at the end of their pause, rather than in the pool (0: all in the pool)."""
+        anyone's hints, and a flood of hints is refused rather than queued."""
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="hucklebuck-bot")
         self._hint_pool = ThreadPoolExecutor(
             max_workers=max(1, hint_threads), thread_name_prefix="hucklebuck-hint"
@@ -243,9 +223,6 @@ class ComputerSeats:
         self.pause = pause
         self.offers: Mapping[str, OfferedPolicy] = dict(offers or {})
         self._queue: list[_Decision] = []
-        self.on_loop = max(0, on_loop)
-        self._due: dict[float, list[_Decision]] = {}
-        """Quick decisions to make on the event loop, by the beat their pause ends on."""
         self.running = RunningLoop()
         """The event loop the seats' callers run on (asked for once)."""
         self._closed = False
@@ -269,42 +246,14 @@ class ComputerSeats:
         seed = _seed(seed_text, self._secret)
         if player_kind not in PLAYER_KINDS and player_kind not in self.offers:
             player_kind = FALLBACK_KIND  # a trained policy this server does not offer (any more)
-        job = (player_kind, game, seed, observation, stand_in)
-        if self.on_loop and self.pause > 0 and player_kind in QUICK_KINDS and player_kind not in self.offers:
-            now = loop.time()
-            due = on_beat(now + self.pause, min(GATHER, self.pause / 4))
-            group = self._due.get(due)
-            if group is None:
-                group = self._due[due] = []
-                loop.call_at(due, self._send_due, due)
-            if len(group) < self.on_loop:  # decided when its pause ends, by the timer sending it
-                group.append(_Decision(client, seq, now, job, done))
-                return
         if not self._queue:
             gather = min(GATHER, self.pause / 4)
             if gather > 0:
                 loop.call_at(on_beat(loop.time() + gather, gather), self._submit)
             else:
                 loop.call_soon(self._submit)
+        job = (player_kind, game, seed, observation, stand_in)
         self._queue.append(_Decision(client, seq, loop.time(), job, done))
-
-    def _send_due(self, due: float) -> None:
-        """The pause of the quick decisions of beat ``due`` is over: decide each one here, on the
-        event loop, and send its move (no thread hand-off, no wake-up of its own)."""
-        for d in self._due.pop(due, ()):
-            job, d.job = d.job, None
-            if self._closed or job is None:
-                _finish(d)
-                continue
-            try:
-                result = choose_or_fall_back(*job, self.offers)
-            except Exception:  # no legal move at all: the table asks again at its next change
-                _finish(d)
-                continue
-            try:
-                self._send(d, result)
-            except Exception:  # (as in a batch from the pool: reported, and the others still go)
-                _LOG.exception("a computer seat's move could not be sent")
 
     def _submit(self) -> None:
         """Send the gathered decisions to the pool (one thread hand-off per chunk, not one each)."""
