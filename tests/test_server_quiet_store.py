@@ -125,3 +125,58 @@ def test_a_quiet_store_syncs_a_little_log_and_copies_it_once_more_is_logged(
         _until(lambda: _Counted.copies > copies, "the copy once more is logged")
     finally:
         store.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "fdatasync"), reason="the log is synced with fdatasync")
+def test_the_checkpoint_thread_opens_the_log_once_and_pauses_without_an_event_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each round of the store's thread used to open and close the log file for its sync, and to
+    pause on an event with a timeout (Python's condition code, run cold each round).  Now the
+    file is opened once for every sync, closed with the store, and the pause is a lock's wait."""
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 0.02)
+    path = str(tmp_path / "t.sqlite")
+    opened: list[int] = []
+    closed: list[int] = []
+    timed_waits = [0]
+    syncs = [0]
+    real_open, real_close, real_sync, real_wait = os.open, os.close, os.fdatasync, threading.Event.wait
+
+    def counted_open(name: Any, *args: Any, **kwargs: Any) -> int:
+        fd = real_open(name, *args, **kwargs)
+        if str(name).endswith("-wal"):
+            opened.append(fd)
+        return fd
+
+    def counted_close(fd: int) -> None:
+        if fd in opened:
+            closed.append(fd)
+        real_close(fd)
+
+    def counted_sync(fd: int) -> None:
+        syncs[0] += 1
+        real_sync(fd)
+
+    def counted_wait(self: threading.Event, timeout: float | None = None) -> bool:
+        if timeout is not None and threading.current_thread().name == "hucklebuck-checkpoint":
+            timed_waits[0] += 1
+        return real_wait(self, timeout)
+
+    monkeypatch.setattr(os, "open", counted_open)
+    monkeypatch.setattr(os, "close", counted_close)
+    monkeypatch.setattr(os, "fdatasync", counted_sync)
+    monkeypatch.setattr(threading.Event, "wait", counted_wait)
+    store = SQLiteStore(path)
+    try:
+        store.commit([StoredTable("a", 0, "{}", "[]", "{}")], [])
+        for seq in range(1, 6):
+            synced = syncs[0]
+            store.commit([], [StoredMove("a", seq, "0 play TH")])
+            _until(lambda s=synced: syncs[0] > s, "the sync after a write")
+        assert syncs[0] >= 5
+        assert len(opened) == 1, f"the log was opened {len(opened)} times for {syncs[0]} syncs"
+        assert timed_waits[0] == 0, f"{timed_waits[0]} timed event waits between rounds"
+    finally:
+        store.close()
+    assert store._checkpointer is not None and not store._checkpointer.is_alive()
+    assert closed == opened  # (no file left open)

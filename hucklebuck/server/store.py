@@ -16,6 +16,7 @@ these four methods.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -173,6 +174,13 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use the table database {where}: {_words(exc)}") from None
         self._stop = threading.Event()
+        self._open = threading.Lock()
+        """Held while the store is open: the checkpoint thread's pause between rounds is a wait for
+        it (one call, not an event's Python condition code); :meth:`close` lets it go."""
+        self._open.acquire()
+        self._wal_fd: int | None = None
+        """The log file, opened by the checkpoint thread for its syncs and kept open (SQLite keeps
+        that same file, truncated at most, while a connection is open: the store keeps two)."""
         self._written = threading.Event()
         """Set by each write; the checkpoint thread sleeps until it is (set: the opening's own writes)."""
         self._written.set()
@@ -206,7 +214,7 @@ class SQLiteStore:
             return
         copied, copied_at = self._logged, time.monotonic()
         try:
-            while not self._stop.wait(CHECKPOINT_EVERY):  # (at most one round per that time)
+            while not self._open.acquire(timeout=CHECKPOINT_EVERY):  # (at most one round per that time)
                 self._written.wait()  # nothing written since the last one: no wake-up until something is
                 if self._stop.is_set():
                     break
@@ -228,6 +236,7 @@ class SQLiteStore:
                         self._written.set()  # busy or failing: the next try is half a second away
         finally:
             db.close()
+            self._close_wal()
 
     def _sync_log(self) -> bool:
         """Put the write-ahead log on the disk (as a checkpoint does first); ``False`` if that
@@ -235,17 +244,23 @@ class SQLiteStore:
         sync = getattr(os, "fdatasync", None)
         if sync is None:
             return False
-        try:
-            fd = os.open(self.path + "-wal", os.O_RDONLY)
-        except OSError:
-            return False
+        fd = self._wal_fd
+        if fd is None:
+            try:
+                fd = self._wal_fd = os.open(self.path + "-wal", os.O_RDONLY)
+            except OSError:
+                return False
         try:
             sync(fd)
         except OSError:
+            self._close_wal()  # (opened afresh at the next round)
             return False
-        finally:
-            os.close(fd)
         return True
+
+    def _close_wal(self) -> None:
+        fd, self._wal_fd = self._wal_fd, None
+        if fd is not None:
+            os.close(fd)
 
     def wal_bytes(self) -> int:
         """The size of the write-ahead log file now (0 in memory or when there is none)."""
@@ -464,6 +479,8 @@ class SQLiteStore:
         """Checkpoint the write-ahead log and close."""
         self._stop.set()
         self._written.set()
+        with contextlib.suppress(RuntimeError):  # (closed twice over: already let go)
+            self._open.release()
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=10)
         try:
