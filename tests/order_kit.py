@@ -46,7 +46,7 @@ SCOPE_SECONDS: dict[str, float] = {
     "test_game_api.py": 25,
     "test_differential.py": 25,
     "test_store_postgres.py": 24,
-    "test_server_network.py": 23,
+    "test_server_network.py": 31,
     "test_browser_table.py::TestBuckEm": 23,
     "test_parallel.py": 22,
     "test_vector_fast.py": 22,
