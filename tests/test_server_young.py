@@ -45,20 +45,18 @@ def test_a_decided_move_lets_its_observation_go_during_its_pause() -> None:
 
     async def run() -> None:
         seats = bots.ComputerSeats(1, pause=60.0)
-        real = bots._choose_all
+        real = seats._decided
 
-        def spy(*args: Any) -> Any:
-            out = real(*args)
-            decided.append(out)
-            return out
+        def spy(job: Any, part: Any) -> None:
+            real(job, part)
+            decided.append(part)
 
-        bots._choose_all = spy  # type: ignore[assignment]
+        seats._decided = spy  # type: ignore[method-assign]
         try:
             seats.decide(Client(), "heuristic", GameKind.DEERPARK, "t:1:1:0")
             await kit.settle(lambda: bool(decided), "the decision")
             await kit.settle(lambda: not held(seen[0]), "the observation let go")
         finally:
-            bots._choose_all = real
             seats.close()
 
     asyncio.run(run())

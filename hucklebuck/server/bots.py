@@ -17,7 +17,7 @@ import hashlib
 import math
 import secrets
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from logging import getLogger
 from typing import Any, Protocol
 
@@ -246,62 +246,32 @@ class ComputerSeats:
         seed = _seed(seed_text, self._secret)
         if player_kind not in PLAYER_KINDS and player_kind not in self.offers:
             player_kind = FALLBACK_KIND  # a trained policy this server does not offer (any more)
-        now = loop.time()
         if not self._queue:
             gather = min(GATHER, self.pause / 4)
             if gather > 0:
-                loop.call_at(on_beat(now + gather, gather), self._submit)
+                loop.call_at(on_beat(loop.time() + gather, gather), self._submit)
             else:
                 loop.call_soon(self._submit)
         job = (player_kind, game, seed, observation, stand_in)
-        self._queue.append(_Decision(client, seq, now, job, done))
+        self._queue.append(_Decision(client, seq, loop.time(), job, done))
 
     def _submit(self) -> None:
-        """Send the gathered decisions to the pool (one thread hand-off per chunk, not one each).
-
-        Each chunk's moves are due once the last of their pauses is over: one timer of the event
-        loop sends them then, taking what the pool decided meanwhile.  A decision made in time
-        so costs the event loop no wake-up of its own; only one the pool has not finished by then
-        is handed back from the pool's thread (and sent at once)."""
+        """Send the gathered decisions to the pool (one thread hand-off per chunk, not one each)."""
         batch, self._queue = self._queue, []
-        loop = self.running()
         if self._closed:
             for d in batch:
                 _finish(d)
             return
-        beat = min(GATHER, self.pause / 4)
+        loop = asyncio.get_running_loop()
         for start in range(0, len(batch), _CHUNK):
             part = batch[start : start + _CHUNK]
             jobs = [d.job for d in part if d.job is not None]
             for d in part:  # (the pool's list holds them until decided: the observations die then,
                 d.job = None  # young, rather than after the pause, which the cycle collector notices)
-            job = self._pool.submit(_choose_all, jobs, self.offers)
-            # the decisions began within the gathering time of each other, so none waits more than
-            # that beyond its pause, and their moves land together (one commit, one round of broadcasts)
-            at = on_beat(max(d.start for d in part) + self.pause, beat)
-            if at > loop.time():
-                loop.call_at(at, self._send_when_decided, job, part)
-            else:
-                self._send_when_decided(job, part)
+            job = loop.run_in_executor(self._pool, _choose_all, jobs, self.offers)
+            job.add_done_callback(lambda j, part=part: self._decided(j, part))  # type: ignore[misc]
 
-    def _send_when_decided(self, job: Future[list[_Result | BaseException]], part: list[_Decision]) -> None:
-        """The chunk's pause is over: send its moves now, or as soon as the pool has decided them."""
-        if job.done():
-            self._decided(job, part)
-            return
-        loop = self.running()
-
-        def back(done: Future[list[_Result | BaseException]]) -> None:  # (in the pool's thread)
-            try:
-                loop.call_soon_threadsafe(self._decided, done, part)
-            except RuntimeError:  # the event loop is closed: the server has stopped
-                pass
-
-        job.add_done_callback(back)
-
-    def _decided(self, job: Future[list[_Result | BaseException]], part: list[_Decision]) -> None:
-        """Send the moves the pool decided (their pause is over); a decision that failed is dropped
-        (the table asks again at its next change)."""
+    def _decided(self, job: asyncio.Future[list[_Result | BaseException]], part: list[_Decision]) -> None:
         results: list[_Result | BaseException]
         if job.cancelled():
             results = [asyncio.CancelledError()] * len(part)
@@ -309,13 +279,23 @@ class ComputerSeats:
             results = [job.exception() or Exception()] * len(part)
         else:
             results = job.result()
+        loop = asyncio.get_running_loop()
         ready: list[tuple[_Decision, _Result]] = []
         for d, result in zip(part, results, strict=True):
             if isinstance(result, BaseException) or self._closed:
-                _finish(d)
+                _finish(d)  # no move: the table asks again at its next change
             else:
                 ready.append((d, result))
-        self._send_all(ready)
+        if not ready:
+            return
+        # one timer for the batch, once the last of its pauses is over: its decisions began within
+        # the gathering time of each other, so none waits more than that beyond its pause, and
+        # their moves land together (one commit, one round of broadcasts)
+        at = on_beat(max(d.start for d, _r in ready) + self.pause, min(GATHER, self.pause / 4))
+        if at > loop.time():
+            loop.call_at(at, self._send_all, ready)
+        else:
+            self._send_all(ready)
 
     def _send_all(self, ready: list[tuple[_Decision, _Result]]) -> None:
         for d, result in ready:
