@@ -64,6 +64,7 @@ SCOPE_SECONDS: dict[str, float] = {
     "test_lazy_deal.py": 15,
     "test_vector_ids_check.py": 15,
     "test_views_twins.py": 14,
+    "test_browser_redraw.py": 14,
     "test_boards.py": 13,
     "test_inference.py": 13,
     "test_buckem.py": 12,

@@ -17,6 +17,32 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** Show ``children`` (nodes, text, arrays: what h() takes) in ``el``, replacing only the children
+ * that differ from those shown. A child equal to the one in its place (same tags, attributes and text:
+ * Node.isEqualNode) is kept as it is, so a focused button keeps the focus, a screen reader keeps its
+ * place, and the browser has nothing to lay out or draw again. Listeners are not compared: a handler
+ * must act only on what its element's attributes show (a move's id in data-move, a card in data-card)
+ * or on state every render shares. Returns whether anything changed. */
+export function swap(el, ...children) {
+  const fresh = [];
+  append({ append: (node) => fresh.push(node) }, children);
+  const shown = [...el.childNodes];
+  const same = Math.min(shown.length, fresh.length);
+  let changed = false;
+  for (let i = 0; i < same; i++) {
+    if (!shown[i].isEqualNode(fresh[i])) { shown[i].replaceWith(fresh[i]); changed = true; }
+  }
+  for (const node of shown.slice(same)) { node.remove(); changed = true; }
+  if (fresh.length > same) { el.append(...fresh.slice(same)); changed = true; }
+  return changed;
+}
+
+/** Set an element's text only when it differs: the same text is not written again (a live region is
+ * not made to say it twice, and nothing is laid out again). */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;

@@ -1,6 +1,8 @@
 // Drawing the table from one VIEW (the server's state for this seat). No state of its own except what
 // the caller passes in ctx: {you, connected, pending, selected:Set, hint, act(move), toggle(code), askHint(), rematch()}.
-import { cardImg, cardName, cardText, h, plain, plural, saidText, spoken, suitGlyph, suitName, suitedText } from "./common.js";
+import {
+  cardImg, cardName, cardText, h, plain, plural, saidText, setText, spoken, suitGlyph, suitName, suitedText, swap,
+} from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -48,8 +50,8 @@ function renderFacts(view, you) {
   }
   const scores = view.seats.map((s) => `${s.name} ${scoreText(view, s.score)}`).join(", ");
   facts.push(h("span", { class: "sr-only" }, `Scores: ${scores}.`));
-  $("facts").replaceChildren(...facts);
-  $("contract").replaceChildren(...(view.contract ? [h("p", { class: "contract" }, ...saidText(view.contract))] : []));
+  swap($("facts"), ...facts);
+  swap($("contract"), ...(view.contract ? [h("p", { class: "contract" }, ...saidText(view.contract))] : []));
 }
 
 /** A wait in words: "45 s", "9 min 40 s", "1 h 2 min". */
@@ -76,7 +78,7 @@ function renderGrace(view, ctx) {
   const dropped = gone.some((s) => s.opened !== false);
   box.classList.toggle("down", dropped);
   box.classList.toggle("notice", !dropped);
-  box.replaceChildren(...gone.map((s) => h("span", { dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000),
+  swap(box, ...gone.map((s) => h("span", { dataset: { graceEnds: String(ctx.receivedAt + s.grace_left * 1000),
     graceName: s.name, graceFirst: s.opened === false ? "1" : "" } }, graceLine(s.name, s.grace_left, s.opened === false))));
 }
 
@@ -120,7 +122,7 @@ function renderSeats(view, ctx) {
       h("span", {}, `tricks ${s.tricks}`), h("span", {}, `cards ${s.cards}`)),
     backs);
   });
-  $("seats").replaceChildren(...items);
+  swap($("seats"), ...items);
 }
 
 function renderTrick(view) {
@@ -129,24 +131,24 @@ function renderTrick(view) {
   const caption = $("trick-caption");
   const faceup = (view.face_up || []).flatMap((g) => g.cards.map((c) => h("div", { class: "group" },
     cardImg(c, { alt: `${cap(g.label)}: ${cardName(c)}` }), h("span", { "aria-hidden": "true" }, cap(g.label)))));
-  $("faceup").replaceChildren(...faceup);
+  swap($("faceup"), ...faceup);
   if (view.current_trick && view.current_trick.length) {
-    trick.replaceChildren(...view.current_trick.map((p, i) => h("div", { class: "played" }, cardImg(p.card),
+    swap(trick, ...view.current_trick.map((p, i) => h("div", { class: "played" }, cardImg(p.card),
       h("span", { class: "who" }, seatName(view, p.seat)), i === 0 ? h("span", { class: "led" }, "led") : null)));
     const leader = view.trick_leader ?? view.current_trick[0].seat;
     const next = view.to_act !== null && view.to_act !== undefined ? ` ${seatName(view, view.to_act)} to play.` : "";
-    caption.textContent = `Trick in progress: ${seatName(view, leader)} led.${next}`;
+    setText(caption, `Trick in progress: ${seatName(view, leader)} led.${next}`);
   } else if (view.last_trick && ["play", "hand_over", "game_over"].includes(view.phase)) {
     // the finished trick stays until the next one starts: the hand's fifth trick too, until the next deal
     const t = view.last_trick;
-    trick.replaceChildren(...t.cards.map((p) => h("div", { class: `played${p.seat === t.winner ? " win" : ""}` },
+    swap(trick, ...t.cards.map((p) => h("div", { class: `played${p.seat === t.winner ? " win" : ""}` },
       cardImg(p.card), h("span", { class: "who" }, seatName(view, p.seat)))));
     const w = t.cards.find((p) => p.seat === t.winner);
-    caption.textContent = `${seatName(view, t.winner)} won the last trick${w ? ` with ${cardText(w.card)}` : ""}.` +
-      (view.to_act !== null && view.to_act !== undefined ? ` ${seatName(view, view.to_act)} leads next.` : "");
+    setText(caption, `${seatName(view, t.winner)} won the last trick${w ? ` with ${cardText(w.card)}` : ""}.` +
+      (view.to_act !== null && view.to_act !== undefined ? ` ${seatName(view, view.to_act)} leads next.` : ""));
   } else {
-    trick.replaceChildren(h("p", { class: "empty" }, view.phase === "play" ? "No card played yet." : "No trick yet."));
-    caption.textContent = "";
+    swap(trick, h("p", { class: "empty" }, view.phase === "play" ? "No card played yet." : "No trick yet."));
+    setText(caption, "");
   }
 }
 
@@ -196,8 +198,8 @@ function renderHand(view, ctx, moves) {
   if (!view.hand.length) {
     items.push(h("p", { class: "waiting" }, ctx.you === null ? "You are watching: no hand is shown." : "No cards in hand."));
   }
-  $("hand").replaceChildren(...items);
-  $("hand-title").textContent = ctx.you === null ? "Watching" : `Your hand (${view.seats[ctx.you].name})`;
+  swap($("hand"), ...items);
+  setText($("hand-title"), ctx.you === null ? "Watching" : `Your hand (${view.seats[ctx.you].name})`);
 }
 
 function cardsLabel(kind, n) { return `${kind} ${plural(n, "card")}`; }
@@ -240,7 +242,7 @@ function renderMoves(view, ctx, moves) {
     const match = moves.legal.find((m) => m.cards.length && [...m.cards].sort().join(" ") === sel);
     out.unshift(h("p", { class: "waiting" }, "Choose with the list below, or pick cards in your hand and confirm."));
     plain.push(h("button", { type: "button", class: "btn primary", disabled: !match || !ctx.connected || ctx.pending,
-      dataset: { confirm: "1" }, onclick: () => match && ctx.act(match) },
+      dataset: { confirm: match ? match.id : "" }, onclick: () => match && ctx.act(match) },
     h("span", {}, ...(match ? saidText(`Confirm: ${match.text}`) : ["Confirm the picked cards"]))));
   }
   if (moves.legal.length) {
@@ -252,7 +254,7 @@ function renderMoves(view, ctx, moves) {
       "Play again (same seats)"));
   }
   if (plain.length) out.unshift(h("div", { class: "group" }, plain));
-  $("moves").replaceChildren(...out);
+  swap($("moves"), ...out);
 }
 
 // One minus sign everywhere, the plain "-" the rules' texts and the terminal use (not also "−").
@@ -267,7 +269,7 @@ function renderLastHandLine(view) {
   if (!show) return;
   const parts = last.lines.filter((l) => typeof l.delta === "number" && l.seat !== null && l.seat !== undefined)
     .map((l) => `${seatName(view, l.seat)} ${signed(l.delta)}`);
-  box.replaceChildren(`Hand ${last.hand_number} scored: ${parts.join(" · ") || "no change"}. `,
+  swap(box, `Hand ${last.hand_number} scored: ${parts.join(" · ") || "no change"}. `,
     h("a", { href: "#scoring-panel" }, "See why"));
 }
 
@@ -275,7 +277,7 @@ function renderScoring(view) {
   const last = view.last_hand;
   $("scoring-panel").classList.toggle("hidden", !last);
   if (!last) return;
-  $("scoring-title").textContent = `Hand ${last.hand_number}: scoring`;
+  setText($("scoring-title"), `Hand ${last.hand_number}: scoring`);
   const unit = view.score_label === "chips" ? "Chips" : "Points";
   const rows = last.lines.map((line) => {
     const d = line.delta;
@@ -287,7 +289,7 @@ function renderScoring(view) {
       h("td", {}, ...saidText(plain(line.text))));
   });
   const standings = view.seats.map((s) => `${s.name} ${s.score}`).join(" · ");
-  $("scoring").replaceChildren(h("table", { class: "scoring" },
+  swap($("scoring"), h("table", { class: "scoring" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, unit),
       h("th", { scope: "col" }, "Why"))), h("tbody", {}, rows)),
   h("p", {}, `Totals now: ${standings}`));
@@ -296,9 +298,9 @@ function renderScoring(view) {
 function renderHint(ctx) {
   const box = $("hint");
   const hint = ctx.hint;
-  if (!hint) { box.replaceChildren(h("p", {}, "Ask for a hint when it is your turn.")); return; }
+  if (!hint) { swap(box, h("p", {}, "Ask for a hint when it is your turn.")); return; }
   const sorted = [...hint.moves].sort((a, b) => b.value - a.value);
-  box.replaceChildren(h("p", {}, ...suitedText(hint.why || "")),
+  swap(box, h("p", {}, ...suitedText(hint.why || "")),
     h("ol", { class: "hint-list" }, sorted.map((m) => h("li", { class: m.id === hint.best ? "best" : "" },
       ...saidText(`${m.text}: ${m.value_text}`), m.id === hint.best ? " (best)" : ""))),
     hint.samples ? h("p", { class: "waiting" }, `From ${hint.samples} sampled deals of the unseen cards.`) : null);
@@ -331,20 +333,28 @@ function restoreFocus(key, mine) {
   else if (!key.lost || key.sel) $("status").focus();
 }
 
+/** One of the body's data attributes, written only when it changes. */
+function setData(key, value) {
+  if (document.body.dataset[key] !== value) document.body.dataset[key] = value;
+}
+
+/** Draw the table from ``view``. Each part is rebuilt in memory and only what differs from the page
+ * is replaced (see swap): an unchanged part keeps its nodes, its focus and its place for a screen reader. */
 export function render(view, ctx) {
   const key = focusKey();
   let st = statusText(view, ctx.you, ctx.forced);
   if (st.mine && !ctx.connected) {
     st = { text: `${st.text} (Not connected: you can move once the page is connected again.)`, mine: false };
   }
-  $("title").textContent = view.title;
-  document.title = `${st.mine ? "▶ Your turn · " : ""}${view.title} · hucklebuck`;
+  setText($("title"), view.title);
+  const title = `${st.mine ? "▶ Your turn · " : ""}${view.title} · hucklebuck`;
+  if (document.title !== title) document.title = title;
   // The hand's own parts (its number, dealer, trump, status, the felt) are all drawn from this one view,
   // in this one call: the body's data-hand says which hand the page shows.
-  $("hand-no").textContent = `Hand ${view.hand_number}`;
-  document.body.dataset.hand = String(view.hand_number);
+  setText($("hand-no"), `Hand ${view.hand_number}`);
+  setData("hand", String(view.hand_number));
   const status = $("status");
-  status.textContent = st.text;
+  setText(status, st.text);
   status.classList.toggle("you", st.mine);
   status.classList.toggle("over", Boolean(st.over));
   renderFacts(view, ctx.you);
@@ -358,11 +368,11 @@ export function render(view, ctx) {
   renderMoves(view, ctx, moves);
   renderScoring(view);
   renderHint(ctx);
-  $("log").replaceChildren(...(view.log || []).map((line) => h("li", {}, ...saidText(plain(line)))));
+  swap($("log"), ...(view.log || []).map((line) => h("li", {}, ...saidText(plain(line)))));
   const notices = view.notices || [];
-  $("notices").replaceChildren(...notices.map((n) => h("li", {}, n)));
+  swap($("notices"), ...notices.map((n) => h("li", {}, n)));
   $("notices-panel").classList.toggle("hidden", !notices.length);
-  document.body.dataset.turn = mine ? "you" : view.to_act === null || view.to_act === undefined ? "none" : "other";
+  setData("turn", mine ? "you" : view.to_act === null || view.to_act === undefined ? "none" : "other");
   restoreFocus(key, mine && ctx.connected && !ctx.pending);
-  document.body.dataset.over = view.game_over ? "1" : "";
+  setData("over", view.game_over ? "1" : "");
 }
