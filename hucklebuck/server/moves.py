@@ -16,6 +16,7 @@ from ..actions import Action, Order, Play, parse_action
 from ..cards import Card, Suit
 from ..errors import HucklebuckError
 from ..games.engine import TrickGame
+from ..games.ids import PLAY_BY_TEXT
 from ..words.moves import move_text, parse_answer
 from .protocol import ProtocolError
 
@@ -76,14 +77,17 @@ class MoveReader:
         """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise."""
         game, legal = self._game, self._legal
         if isinstance(move, int):
-            if self._ids is None:
-                self._ids = {game.action_id(a): a for a in legal}
+            if self._ids is None:  # (a play's id is its card's number: no call to work it out)
+                self._ids = {a.card._index if type(a) is Play else game.action_id(a): a for a in legal}
             action = self._ids.get(move)
             if action is not None:
                 return action
             raise ProtocolError("illegal", f"move {move} is not one of your moves now")
         if not isinstance(move, str):
             raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
+        play = PLAY_BY_TEXT.get(move)  # a play in protocol form (most moves): the shared play, if legal
+        if play is not None and play in legal:
+            return play
         exact = self._exact
         if exact is None:  # the protocol form first (what programs and computer seats send): no menu
             exact = self._exact = {}
