@@ -119,3 +119,104 @@ def test_a_computer_move_is_sent_in_its_protocol_form() -> None:
             assert bots._protocol_text(play) == str(play) == f"{seat} play {card.code}"
     for other in (Pass(2), Bid(1, 3), actions.Order(3)):
         assert bots._protocol_text(other) == str(other)
+
+
+def _to_draw(seed: int) -> BuckEmGame:
+    """A Buck 'Em game at a seat's draw (some thirty choices of its cards)."""
+    rng = random.Random(seed)
+    for attempt in range(50):
+        game = BuckEmGame(5, seed=seed + attempt)
+        for _ in range(60):
+            if game.to_act is None:
+                game.next_hand()
+                continue
+            legal = game.legal_actions()
+            if type(legal[0]).__name__ == "Draw":
+                return game
+            stay = [a for a in legal if type(a).__name__ == "BuckStay"]
+            game.apply(stay[0] if stay else rng.choice(legal))
+    raise AssertionError("no draw was reached")
+
+
+def test_a_draw_is_listed_with_each_card_of_the_hand_worded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A draw's listing (a new hand at every deal, nothing to reuse) words each card of the hand
+    once, not once in every choice that holds it; the listing is the one a fresh rendering gives."""
+    listing = importlib.import_module("hucklebuck.server.listing") if _HAS_LISTING else views
+    game = _to_draw(11)
+    legal = game.legal_actions()
+    assert len(legal) > 20
+    reference = listing._list_moves(game, legal)
+    getattr(listing, "_LISTED", {}).clear()
+    worded = [0]
+    for module, name in ((views, "move_text"), (listing, "move_text"), (listing, "card_text")):
+        _counting(monkeypatch, module, name, worded)
+    listed = views.legal_moves(game, legal)
+    assert worded[0] <= len(game.hand(game.to_act))
+    assert listed == reference
+
+
+def test_a_draw_sent_by_id_is_read_without_working_out_every_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A draw's id is read against the game's own list of legal ids, not by working out each
+    choice's id; an id that is not one of the choices is refused as before."""
+    game = _to_draw(23)
+    legal = game.legal_actions()
+    ids = [game.action_id(a) for a in legal]
+    asked = [0]
+    _counting(monkeypatch, type(game), "action_id", asked)
+    for action, i in zip(legal, ids, strict=True):
+        assert moves.MoveReader(game).read(action.seat, i, []) == action
+    assert asked[0] == 0
+    for wrong in (0, max(ids) + 1, -1, 10**9):
+        with pytest.raises(moves.ProtocolError, match="not one of your moves"):
+            moves.MoveReader(game).read(legal[0].seat, wrong, [])
+
+
+def test_the_choices_of_a_hand_are_made_without_checking_each_one_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The draws and discards of a hand are made without running each one's checks (its cards
+    come from the hand, in card order); they equal the actions their constructor makes."""
+    from itertools import combinations
+
+    from hucklebuck.actions import Discard, Draw
+    from hucklebuck.games import ids
+
+    checked = [0]
+    for cls in (Draw, Discard):
+        _counting(monkeypatch, cls, "__post_init__", checked)
+    rng = random.Random(5)
+    made = []
+    for _ in range(200):
+        hand = sum(1 << i for i in rng.sample(range(52), rng.randint(0, 8)))
+        seat, low = rng.randrange(6), rng.randint(0, 2)
+        for cls in (Draw, Discard):
+            ids._CHOICES.clear()
+            made.append((cls, seat, hand, low, ids.card_choices(cls, seat, hand, low, 3)))
+    assert checked[0] == 0
+    monkeypatch.undo()
+    for cls, seat, hand, low, got in made:
+        cards = [Card.from_index(i) for i in range(52) if hand >> i & 1]
+        want = tuple(cls(seat, c) for k in range(low, 4) for c in combinations(cards, k))
+        assert got == want and all(
+            type(g) is cls and vars(g) == vars(w) for g, w in zip(got, want, strict=True)
+        )
+        assert [hash(g) for g in got] == [hash(w) for w in want]
+
+
+def test_a_view_s_fixed_words_are_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's name, the phase's words and the trump's letter are looked up, not worked out,
+    at each view of a state seen before."""
+    from hucklebuck.server._seats import Seat
+    from hucklebuck.words.narrator import Narrator
+
+    game = _to_draw(31)
+    names = ["A", "B", "C", "D", "E"]
+    narrator = Narrator(game, names, lambda _line: None, show_all=False)
+    seats = [Seat(kind="human", name=n, player=None, digest=None).public() for n in names]
+    extra = {"last_hand": None, "game_over": None, "notices": []}
+    views.seat_view(game, 0, narrator, seats, [], extra)  # (this state's words known from here on)
+    worded = [0]
+    _counting(monkeypatch, narrator, "phase_name", worded)
+    for seat in (0, 1, None, 2):
+        views.seat_view(game, seat, narrator, seats, [], extra)
+    assert worded[0] == 0

@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from ..actions import Action, Discard, Draw, Order, Play
 from ..cards import Card, Suit
+from ..games import ids as _ids
 from ..games.engine import TrickGame
 from ..packs import GameKind
 from ..words.cards import _sort_keys, card_text, sort_hand
@@ -60,6 +61,11 @@ def _listing(game: TrickGame[Any, Any], moves: tuple[Action, ...]) -> tuple[tupl
         picked = sorted(_play_entries(game.kind, game.trump, cast("tuple[Play, ...]", moves)), key=_FIRST)
         return tuple([e[1] for e in picked]), "[" + ",".join([e[2] for e in picked]) + "]"
     seat = moves[0].seat
+    first = type(moves[0])
+    if (first is Draw or first is Discard) and game.kind is not GameKind.DEERPARK:
+        chosen = _choices(game, cast("tuple[Draw | Discard, ...]", moves), first)
+        if chosen is not None:
+            return chosen, encode(chosen)
     turned = getattr(game, "turned", None) if any(isinstance(a, Order) for a in moves) else None
     hand = game.hand(seat).mask if any(isinstance(a, Discard | Draw) for a in moves) else None
     key = (game.kind, game.trump, turned, hand, moves)
@@ -70,6 +76,38 @@ def _listing(game: TrickGame[Any, Any], moves: tuple[Action, ...]) -> tuple[tupl
         listed = tuple(_list_moves(game, moves))
         found = _LISTED[key] = (listed, encode(listed))
     return found
+
+
+def _choices(
+    game: TrickGame[Any, Any], moves: tuple[Draw | Discard, ...], cls: type[Draw | Discard]
+) -> tuple[dict[str, Any], ...] | None:
+    """The listing of a Buck 'Em draw or a Hucklebuck discard (every move of class ``cls``): each
+    card of the hand worded once, each choice's words, cards and id put together from its cards'
+    (a draw lists some thirty choices of a hand that is new at every deal, so nothing is kept).
+    ``None`` where an id is not a hand's first five cards' (the full path then says why)."""
+    if not all([type(a) is cls for a in moves]):
+        return None
+    trump, kind = game.trump, game.kind
+    held = game.hand(moves[0].seat)
+    shown = sort_hand(held, trump, kind)
+    place = {c._index: i for i, c in enumerate(shown)}  # a card's place in the view's order
+    bit = {c._index: 1 << i for i, c in enumerate(held)}  # its bit in an id (the hand in card order)
+    texts = [card_text(c, trump, kind) for c in shown]
+    codes = [c.code for c in shown]
+    base = _ids.BE_DRAW if cls is Draw else _ids.HB_DISCARD
+    out = []
+    for a in moves:
+        order = sorted([place[c._index] for c in a.cards])
+        bits = sum([bit[c._index] for c in a.cards])
+        if bits >= 32:
+            return None
+        words = " ".join([texts[i] for i in order]) or "(none)"
+        if cls is Discard:
+            text = f"discard {words}"
+        else:
+            text = f"draw {len(order)} for {words}" if order else "stand pat"
+        out.append({"id": base + bits, "text": text, "kind": cls.verb, "cards": [codes[i] for i in order]})
+    return tuple(out)
 
 
 def legal_text(game: TrickGame[Any, Any], legal: Sequence[Action]) -> str:

@@ -77,6 +77,10 @@ class MoveReader:
         """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise."""
         game, legal = self._game, self._legal
         if isinstance(move, int):
+            if self._ids is None and legal and type(legal[0]) is not Play and type(move) is int:
+                if move in game.legal_action_ids():  # (a draw's id follows from the hand: no list of ids)
+                    return game.action_from_id(move)
+                raise ProtocolError("illegal", f"move {move} is not one of your moves now")
             if self._ids is None:  # (a play's id is its card's number: no call to work it out)
                 self._ids = {a.card._index if type(a) is Play else game.action_id(a): a for a in legal}
             action = self._ids.get(move)

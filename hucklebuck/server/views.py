@@ -202,6 +202,11 @@ class _Fields(NamedTuple):
     """``last_hand``, ``game_over``, ``notices``."""
 
 
+_HEAD_WORDS: dict[tuple[GameKind, Phase, Suit | None], tuple[Any, ...]] = {}
+"""The view's words for a game, phase and trump (the game's name and title, the phase's name and
+words, the trump's letter): a handful of them, the same at every table."""
+
+
 def _view_fields(
     game: TrickGame[Any, Any], seat: int | None, narrator: Narrator, extra: dict[str, Any]
 ) -> _Fields:
@@ -217,16 +222,26 @@ def _view_fields(
     over = extra.get("game_over") is not None
     tricks = obs.tricks
     last_trick = (tuple(tricks[-1].seats), tuple(tricks[-1].cards), tricks[-1].winner) if tricks else None
+    phase = obs.phase
+    words = _HEAD_WORDS.get((kind, phase, trump))
+    if words is None:  # (the narrator words the game's phase, the one observed)
+        words = _HEAD_WORDS[(kind, phase, trump)] = (
+            kind.value,
+            kind.title,
+            phase.value,
+            narrator.phase_name(),
+            trump.symbol if trump is not None else None,
+        )
     head = {
-        "game": kind.value,
-        "title": kind.title,
+        "game": words[0],
+        "title": words[1],
         "players": game.players,
         "hand_number": obs.hand_number,
         "dealer": _hand_dealer(game, obs),
-        "phase": obs.phase.value,
-        "phase_text": narrator.phase_name(),
+        "phase": words[2],
+        "phase_text": words[3],
         "to_act": None if over else to_act,
-        "trump": trump.symbol if trump is not None else None,
+        "trump": words[4],
     }
     middle = {
         "score_label": "chips" if kind is GameKind.BUCKEM else "points",
