@@ -14,7 +14,7 @@ from hucklebuck import actions
 from hucklebuck.actions import Bid, Pass, Play
 from hucklebuck.cards import Card
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
-from hucklebuck.server import bots, moves, views
+from hucklebuck.server import moves, views
 
 _HAS_LISTING = importlib.util.find_spec("hucklebuck.server.listing") is not None
 GAMES: list[tuple[Any, int]] = [(DeerParkGame, 4), (HucklebuckGame, 4), (BuckEmGame, 5)]
@@ -116,9 +116,9 @@ def test_a_computer_move_is_sent_in_its_protocol_form() -> None:
     for seat in range(8):
         for card in map(Card.from_index, range(52)):
             play = Play(seat, card)
-            assert bots._protocol_text(play) == str(play) == f"{seat} play {card.code}"
+            assert moves.action_text(play) == str(play) == f"{seat} play {card.code}"
     for other in (Pass(2), Bid(1, 3), actions.Order(3)):
-        assert bots._protocol_text(other) == str(other)
+        assert moves.action_text(other) == str(other)
 
 
 def _to_draw(seed: int) -> BuckEmGame:
@@ -220,3 +220,23 @@ def test_a_view_s_fixed_words_are_worked_out_once(monkeypatch: pytest.MonkeyPatc
     for seat in (0, 1, None, 2):
         views.seat_view(game, seat, narrator, seats, [], extra)
     assert worded[0] == 0
+
+
+def test_a_draw_sent_as_text_is_read_without_writing_the_other_choices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A computer seat's draw (protocol form) is read as itself, not by writing the text of each
+    of the hand's thirty-odd choices; a draw of cards the seat does not hold is refused as before."""
+    game = _to_draw(41)
+    legal = game.legal_actions()
+    texts = [str(a) for a in legal]
+    written = [0]
+    _counting(monkeypatch, actions._ActionBase, "__str__", written)
+    for action, text in zip(legal, texts, strict=True):
+        assert moves.MoveReader(game).read(action.seat, text, ["A", "B", "C", "D", "E"]) == action
+    assert written[0] == 0
+    monkeypatch.undo()
+    seat = legal[0].seat
+    foreign = next(c for c in map(Card.from_index, range(52)) if c not in game.hand(seat))
+    with pytest.raises(moves.ProtocolError, match=r"^not allowed: "):
+        moves.MoveReader(game).read(seat, f"{seat} draw {foreign.code}", ["A", "B", "C", "D", "E"])

@@ -21,13 +21,13 @@ from concurrent.futures import ThreadPoolExecutor
 from logging import getLogger
 from typing import Any, Protocol
 
-from ..actions import Action, Play
+from ..actions import Action
 from ..errors import HucklebuckError
-from ..games.ids import PLAY_TEXT
 from ..packs import GameKind
 from ..players import PLAYER_KINDS, make_player
 from ..players.standin import StandIn
 from .learned import OfferedPolicy
+from .moves import action_text
 from .protocol import ClientMessage, ProtocolError
 
 __all__ = ["ComputerSeats", "RunningLoop", "SeatClient", "choose_move", "choose_or_fall_back", "on_beat"]
@@ -311,7 +311,7 @@ class ComputerSeats:
             if not self._closed:
                 if note is not None:
                     d.client.notice(note)
-                d.client.send(ClientMessage("act", d.seq, _protocol_text(action)))
+                d.client.send(ClientMessage("act", d.seq, action_text(action)))
         finally:
             _finish(d)
 
@@ -339,13 +339,6 @@ def _seed(text: str, key: bytes) -> int:
     """A 63-bit seed that follows from ``text`` under the secret ``key`` (a keyed hash: nobody
     without the key can tell the seed from the position, which is all a player knows)."""
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8, key=key).digest(), "big") >> 1
-
-
-def _protocol_text(action: Action) -> str:
-    """``str(action)``: a play's text from the shared table of them (most moves are plays)."""
-    if type(action) is Play and action.seat < len(PLAY_TEXT):
-        return PLAY_TEXT[action.seat][action.card._index]
-    return str(action)
 
 
 def _finish(d: _Decision) -> None:

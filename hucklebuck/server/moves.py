@@ -16,11 +16,11 @@ from ..actions import Action, Order, Play, parse_action
 from ..cards import Card, Suit
 from ..errors import HucklebuckError
 from ..games.engine import TrickGame
-from ..games.ids import PLAY_BY_TEXT
+from ..games.ids import PLAY_BY_TEXT, PLAY_TEXT
 from ..words.moves import move_text, parse_answer
 from .protocol import ProtocolError
 
-__all__ = ["MoveReader", "read_move", "why_illegal"]
+__all__ = ["MoveReader", "action_text", "read_move", "why_illegal"]
 
 
 def _norm(text: str) -> str:
@@ -49,6 +49,13 @@ def _menu(shown: _Shown, legal: tuple[Action, ...]) -> tuple[dict[str, Action], 
         for form in (text, _norm(str(a)), *((f"play {text}",) if isinstance(a, Play) else ())):
             named.setdefault(form, a)
     return exact, named
+
+
+def action_text(action: Action) -> str:
+    """``str(action)``, the protocol form: a play's from the shared table of them (most moves)."""
+    if type(action) is Play and action.seat < len(PLAY_TEXT):
+        return PLAY_TEXT[action.seat][action.card._index]
+    return str(action)
 
 
 def read_move(game: TrickGame[Any, Any], seat: int, move: int | str | None, names: Sequence[str]) -> Action:
@@ -93,6 +100,13 @@ class MoveReader:
         if play is not None and play in legal:
             return play
         exact = self._exact
+        if exact is None and play is None and move[:1].isdigit():  # another move in protocol form
+            try:  # (read as itself: a draw is one of some thirty, each worth a text otherwise)
+                candidate = parse_action(game.kind, move)
+            except (HucklebuckError, ValueError):
+                candidate = None
+            if candidate is not None and candidate in legal:
+                return candidate
         if exact is None:  # the protocol form first (what programs and computer seats send): no menu
             exact = self._exact = {}
             for a in legal:
