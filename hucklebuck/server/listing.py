@@ -55,8 +55,9 @@ def legal_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict
 
 def _listing(game: TrickGame[Any, Any], moves: tuple[Action, ...]) -> tuple[tuple[dict[str, Any], ...], str]:
     """The listing of ``moves`` (not empty) and its JSON text: plays alone from each card's entry
-    (:func:`_play_entries`), other moves from :data:`_LISTED`, one lookup (the key holds every
-    move, and each move hashes and compares in Python)."""
+    (:func:`_play_entries`), a draw or a Hucklebuck discard from its hand's cards
+    (:func:`_choices`), other moves from :data:`_LISTED`, one lookup (the key holds every move,
+    and each move hashes and compares in Python)."""
     if all([type(a) is Play for a in moves]):
         picked = sorted(_play_entries(game.kind, game.trump, cast("tuple[Play, ...]", moves)), key=_FIRST)
         return tuple([e[1] for e in picked]), "[" + ",".join([e[2] for e in picked]) + "]"
