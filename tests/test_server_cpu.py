@@ -13,7 +13,7 @@ import pytest
 from hucklebuck.cards import Card, CardSet, Rank, Suit
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
 from hucklebuck.packs import GameKind
-from hucklebuck.server import bots, moves, views
+from hucklebuck.server import bots, listing, moves, views
 from hucklebuck.words.cards import is_trump, sort_hand
 
 GAMES: list[tuple[Any, int]] = [(DeerParkGame, 4), (HucklebuckGame, 4), (BuckEmGame, 5)]
@@ -31,9 +31,8 @@ def _to_decision(game: Any, rng: random.Random, steps: int) -> None:
 
 
 def _forget_listings() -> None:
-    kept = getattr(views, "_LISTED", None)  # (the cache of listed moves, where there is one)
-    if kept is not None:
-        kept.clear()
+    listing._LISTED.clear()
+    listing._PLAYS_LISTED.clear()
 
 
 @pytest.mark.parametrize(("cls", "players"), GAMES)
@@ -57,14 +56,14 @@ def test_a_computer_seat_s_move_is_read_without_rendering_the_menu(
 def test_tables_at_the_same_decision_list_their_moves_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two tables at the same decision with the same cards render the menu once between them."""
     rendered = 0
-    real = views.move_text
+    real = listing.move_text
 
     def counted(action: Any, game: Any) -> str:
         nonlocal rendered
         rendered += 1
         return real(action, game)
 
-    monkeypatch.setattr(views, "move_text", counted)
+    monkeypatch.setattr(listing, "move_text", counted)
     _forget_listings()
     first, second = BuckEmGame(5, seed=77), BuckEmGame(5, seed=77)  # the same deal at two tables
     for g in (first, second):
@@ -105,8 +104,8 @@ def test_moves_listed_from_the_cache_are_those_a_fresh_rendering_gives(cls: Any,
                 continue
             legal = game.legal_actions()
             cached = views.legal_moves(game, legal)
-            _forget_listings()
-            assert views.legal_moves(game, legal) == cached
+            assert cached == listing._list_moves(game, legal)  # (the menu rendered afresh, uncached)
+            assert listing.legal_text(game, legal) == listing.encode(cached)
             checked += 1
     assert checked > 100
 

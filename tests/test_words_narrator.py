@@ -39,12 +39,12 @@ def test_the_server_reads_its_words_from_the_narrator_not_from_the_terminal() ->
 
 def test_the_terminal_and_the_server_share_one_narrator() -> None:
     from hucklebuck.cli import human, table
-    from hucklebuck.server import moves, tables, views
+    from hucklebuck.server import listing, moves, tables, views
     from hucklebuck.words import lines, narrator
     from hucklebuck.words import moves as word_moves
 
     assert table.Table is narrator.Narrator is tables.Narrator is views.Narrator
-    assert human.move_text is word_moves.move_text is views.move_text is moves.move_text
+    assert human.move_text is word_moves.move_text is listing.move_text is moves.move_text
     assert human.parse_answer is word_moves.parse_answer is moves.parse_answer
     assert table.describe_action is lines.describe_action is views.describe_action
     assert table.trick_line is lines.trick_line is views.trick_line

@@ -76,7 +76,7 @@ class ShownGame:
 
     def _hand_sizes(self, seat: int | None) -> tuple[int, ...]:
         """How many cards each seat holds, as ``seat`` may know it (counts are public)."""
-        return tuple(h.bit_count() for h in self._hands)
+        return tuple(map(int.bit_count, self._hands))
 
     def _observe(self, cls: type[T], seat: int | None, history: tuple[str, ...], fields: dict[str, Any]) -> T:
         """An observation of type ``cls`` for ``seat`` (``None``: an onlooker): the

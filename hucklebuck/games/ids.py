@@ -166,11 +166,24 @@ def card_choices(
     found = _CHOICES.get(key)
     if found is None:
         cards = [_CARDS[i] for i in range(52) if hand >> i & 1]
-        found = tuple(cls(seat, combo) for k in range(low, high + 1) for combo in combinations(cards, k))
+        combos = [combo for k in range(low, high + 1) for combo in combinations(cards, k)]
+        if cls is Discard or cls is Draw:  # (checked already: a seat and its own cards, in card order)
+            found = tuple([_checked(cls, seat, combo) for combo in combos])
+        else:
+            found = tuple([cls(seat, combo) for combo in combos])
         if len(_CHOICES) >= _CHOICES_KEPT:
             _CHOICES.clear()
         _CHOICES[key] = found
     return found
+
+
+def _checked(cls: Any, seat: int, cards: tuple[Card, ...]) -> Any:
+    """``cls(seat, cards)`` for a discard or draw whose arguments are known to be right (a seat
+    number, and cards in card order as :func:`itertools.combinations` gives them from a sorted
+    hand): what its constructor would make, without its checks."""
+    action = object.__new__(cls)
+    action.__dict__.update(seat=seat, cards=cards)
+    return action
 
 
 _SUBSETS: dict[tuple[int, int, int, int], list[int]] = {}

@@ -16,10 +16,11 @@ from ..actions import Action, Order, Play, parse_action
 from ..cards import Card, Suit
 from ..errors import HucklebuckError
 from ..games.engine import TrickGame
+from ..games.ids import PLAY_BY_TEXT, PLAY_TEXT
 from ..words.moves import move_text, parse_answer
 from .protocol import ProtocolError
 
-__all__ = ["MoveReader", "read_move", "why_illegal"]
+__all__ = ["MoveReader", "action_text", "read_move", "why_illegal"]
 
 
 def _norm(text: str) -> str:
@@ -50,6 +51,13 @@ def _menu(shown: _Shown, legal: tuple[Action, ...]) -> tuple[dict[str, Action], 
     return exact, named
 
 
+def action_text(action: Action) -> str:
+    """``str(action)``, the protocol form: a play's from the shared table of them (most moves)."""
+    if type(action) is Play and action.seat < len(PLAY_TEXT):
+        return PLAY_TEXT[action.seat][action.card._index]
+    return str(action)
+
+
 def read_move(game: TrickGame[Any, Any], seat: int, move: int | str | None, names: Sequence[str]) -> Action:
     """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise."""
     return MoveReader(game).read(seat, move, names)
@@ -76,15 +84,29 @@ class MoveReader:
         """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise."""
         game, legal = self._game, self._legal
         if isinstance(move, int):
-            if self._ids is None:
-                self._ids = {game.action_id(a): a for a in legal}
+            if self._ids is None and legal and type(legal[0]) is not Play and type(move) is int:
+                if move in game.legal_action_ids():  # (a draw's id follows from the hand: no list of ids)
+                    return game.action_from_id(move)
+                raise ProtocolError("illegal", f"move {move} is not one of your moves now")
+            if self._ids is None:  # (a play's id is its card's number: no call to work it out)
+                self._ids = {a.card._index if type(a) is Play else game.action_id(a): a for a in legal}
             action = self._ids.get(move)
             if action is not None:
                 return action
             raise ProtocolError("illegal", f"move {move} is not one of your moves now")
         if not isinstance(move, str):
             raise ProtocolError("bad_message", 'an act message needs "action": a move\'s id or its text')
+        play = PLAY_BY_TEXT.get(move)  # a play in protocol form (most moves): the shared play, if legal
+        if play is not None and play in legal:
+            return play
         exact = self._exact
+        if exact is None and play is None and move[:1].isdigit():  # another move in protocol form
+            try:  # (read as itself: a draw is one of some thirty, each worth a text otherwise)
+                candidate = parse_action(game.kind, move)
+            except (HucklebuckError, ValueError):
+                candidate = None
+            if candidate is not None and candidate in legal:
+                return candidate
         if exact is None:  # the protocol form first (what programs and computer seats send): no menu
             exact = self._exact = {}
             for a in legal:

@@ -27,7 +27,7 @@ from ..words.narrator import Narrator
 from ._seats import Connection, Seat, TableRefused, _AgentClient, token_digest
 from .bots import GATHER, on_beat
 from .config import ServerConfig
-from .moves import MoveReader
+from .moves import MoveReader, action_text
 from .protocol import ClientMessage, ProtocolError, error_message
 from .store import DEAL, StoredTable
 from .stored import Stored, StoredPoint, rebuild
@@ -427,7 +427,7 @@ class ServerTable:
         def mutate() -> str | None:
             game.apply(action)  # the engine checks it again and changes nothing if it refuses
             self._after_action(phase_before)
-            return None if self.over else str(action)  # a finished game is stored whole
+            return None if self.over else action_text(action)  # a finished game is stored whole
 
         def failed() -> None:
             if conn is not None:

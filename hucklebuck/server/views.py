@@ -10,7 +10,6 @@ the terminal uses too.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -18,8 +17,6 @@ from typing import Any, NamedTuple
 from ..actions import (
     Action,
     BuckStay,
-    Discard,
-    Draw,
     Fold,
     Order,
     Play,
@@ -31,9 +28,9 @@ from ..games.engine import TrickGame
 from ..packs import GameKind
 from ..words.cards import SUIT_NAMES, sort_hand
 from ..words.lines import describe_action, order_up_line, trick_line
-from ..words.moves import move_text
 from ..words.narrator import Narrator
 from ..words.people import computer_label
+from .listing import encode, legal_moves, legal_text
 
 __all__ = [
     "HandLog",
@@ -47,27 +44,6 @@ __all__ = [
 ]
 
 _STAY_FOLD = Phase.STAY_FOLD
-
-_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
-_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)  # (None without the C accelerator)
-_C_ENCODER: Any = (
-    None
-    if _MAKE_ENCODER is None
-    else _MAKE_ENCODER(
-        None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True
-    )
-)
-
-
-def encode(value: Any) -> str:
-    """JSON text as the server sends it: compact, and ASCII (``\\u2660`` for a suit symbol), which
-    the C encoder writes faster than the same text with the symbols themselves; a view is a tree
-    built afresh for each message, so the encoder need not watch for cycles.  The same text as
-    ``json.JSONEncoder(separators=(",", ":"), check_circular=False).encode``, from one C encoder
-    made once rather than one per call (a view is sent in a few pieces)."""
-    if _C_ENCODER is None:
-        return _ENCODER.encode(value)
-    return "".join(_C_ENCODER(value, 0))
 
 
 def hand_log(game: TrickGame[Any, Any], names: Sequence[str]) -> list[str]:
@@ -160,67 +136,6 @@ def hand_events(game: TrickGame[Any, Any]) -> tuple[DealEvent | None, list[Any]]
     return None, events
 
 
-def legal_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict[str, Any]]:
-    """The legal moves as the view lists them: id, the menu's text, kind, cards; plays by rank."""
-    moves = tuple(legal)
-    if not moves:
-        return []
-    listed = _listing(game, moves)[0]
-    return [{**m, "cards": list(m["cards"])} for m in listed]  # (the caller may change its copy)
-
-
-def _listing(game: TrickGame[Any, Any], moves: tuple[Action, ...]) -> tuple[tuple[dict[str, Any], ...], str]:
-    """The listing of ``moves`` (not empty) and its JSON text, from :data:`_LISTED`: one lookup
-    (the key holds every move, and each move hashes and compares in Python)."""
-    seat = moves[0].seat
-    turned = getattr(game, "turned", None) if any(isinstance(a, Order) for a in moves) else None
-    hand = game.hand(seat).mask if any(isinstance(a, Discard | Draw) for a in moves) else None
-    key = (game.kind, game.trump, turned, hand, moves)
-    found = _LISTED.get(key)
-    if found is None:
-        if len(_LISTED) >= _LISTED_KEPT:
-            _LISTED.clear()
-        listed = tuple(_list_moves(game, moves))
-        found = _LISTED[key] = (listed, encode(listed))
-    return found
-
-
-def _legal_text(game: TrickGame[Any, Any], legal: Sequence[Action]) -> str:
-    """:func:`legal_moves` as JSON text, encoded once per listing (kept with it)."""
-    moves = tuple(legal)
-    if not moves:
-        return "[]"
-    return _listing(game, moves)[1]
-
-
-_LISTED: dict[tuple[Any, ...], tuple[tuple[dict[str, Any], ...], str]] = {}
-""":func:`legal_moves` and its JSON text by what its words and ids follow from (the game's kind,
-trump, the turned card when an order is legal, the seat's hand when a discard or draw is, the moves
-themselves): every table at the same decision with the same cards lists its moves alike."""
-_LISTED_KEPT = 1024
-"""Listings kept before the cache starts afresh (a few megabytes at most: a draw lists 32 moves)."""
-
-
-def _list_moves(game: TrickGame[Any, Any], legal: Sequence[Action]) -> list[dict[str, Any]]:
-    trump, kind = game.trump, game.kind
-    moves = list(legal)
-    if moves and isinstance(moves[0], Play):
-        order = sort_hand([a.card for a in moves if isinstance(a, Play)], trump, kind)
-        moves.sort(key=lambda a: order.index(a.card) if isinstance(a, Play) else 0)
-    out = []
-    for a in moves:
-        cards: list[Card] = []
-        if isinstance(a, Play):
-            cards = [a.card]
-        elif isinstance(a, Discard | Draw):
-            cards = sort_hand(a.cards, trump, kind)
-        text = move_text(a, game)
-        if isinstance(a, Play):
-            text = f"play {text}"
-        out.append({"id": game.action_id(a), "text": text, "kind": a.verb, "cards": [c.code for c in cards]})
-    return out
-
-
 def _suit_words(suit: Suit) -> str:
     return f"{suit.glyph} {SUIT_NAMES[suit]}"
 
@@ -287,6 +202,11 @@ class _Fields(NamedTuple):
     """``last_hand``, ``game_over``, ``notices``."""
 
 
+_HEAD_WORDS: dict[tuple[GameKind, Phase, Suit | None], tuple[Any, ...]] = {}
+"""The view's words for a game, phase and trump (the game's name and title, the phase's name and
+words, the trump's letter): a handful of them, the same at every table."""
+
+
 def _view_fields(
     game: TrickGame[Any, Any], seat: int | None, narrator: Narrator, extra: dict[str, Any]
 ) -> _Fields:
@@ -302,16 +222,26 @@ def _view_fields(
     over = extra.get("game_over") is not None
     tricks = obs.tricks
     last_trick = (tuple(tricks[-1].seats), tuple(tricks[-1].cards), tricks[-1].winner) if tricks else None
+    phase = obs.phase
+    words = _HEAD_WORDS.get((kind, phase, trump))
+    if words is None:  # (the narrator words the game's phase, the one observed)
+        words = _HEAD_WORDS[(kind, phase, trump)] = (
+            kind.value,
+            kind.title,
+            phase.value,
+            narrator.phase_name(),
+            trump.symbol if trump is not None else None,
+        )
     head = {
-        "game": kind.value,
-        "title": kind.title,
+        "game": words[0],
+        "title": words[1],
         "players": game.players,
         "hand_number": obs.hand_number,
         "dealer": _hand_dealer(game, obs),
-        "phase": obs.phase.value,
-        "phase_text": narrator.phase_name(),
+        "phase": words[2],
+        "phase_text": words[3],
         "to_act": None if over else to_act,
-        "trump": trump.symbol if trump is not None else None,
+        "trump": words[4],
     }
     middle = {
         "score_label": "chips" if kind is GameKind.BUCKEM else "points",
@@ -502,7 +432,7 @@ class ViewText:
                 ',"last_trick":',
                 _last_trick_text(*f.last_trick) if f.last_trick is not None else "null",
                 ',"legal":',
-                _legal_text(game, f.legal) if f.legal else "[]",
+                legal_text(game, f.legal) if f.legal else "[]",
                 ',"log":',
                 log,
                 ",",
