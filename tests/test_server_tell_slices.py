@@ -153,3 +153,40 @@ def test_a_table_changed_again_before_its_slice_tells_every_state_in_order(
     for n, s in start.items():
         if n != name:
             assert [seq for m, seq in order if m == n] == [s + 1], n
+
+
+def test_a_client_joining_a_table_waiting_for_its_slice_gets_its_state_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A connection opened to a table whose stored state is still to be told gets that state once,
+    with the table's slice (not once on joining and again with the slice)."""
+    monkeypatch.setattr(manager_module, "TELL_SLICE", 0.0)
+
+    async def play() -> tuple[list[tuple[str, int]], dict[str, int], list[str]]:
+        order: list[tuple[str, int]] = []
+        manager, others, _mine, _person = await _setup(order)
+        seqs = {f"table {i}": t.seq + 1 for i, t in enumerate(others)}
+        joined: list[str] = []
+
+        def join() -> int:
+            told = {n for n, _s in order}
+            waiting = [(f"table {i}", t) for i, t in enumerate(others) if f"table {i}" not in told]
+            if waiting:
+                name, table = waiting[-1]
+                joined.append(name)
+                table.join(_Told(None, f"{name} watcher", order))  # a spectator
+                seqs[f"{name} watcher"] = table.seq
+            return len(waiting)
+
+        _after_the_commit(manager, join)
+        for t in others:
+            _computer_move(t)
+        await kit.settle(lambda: len({n for n, _s in order}) >= OTHERS + len(joined), "the answers")
+        for _ in range(3 * OTHERS):  # (every slice has run: nothing more comes)
+            await asyncio.sleep(0)
+        manager.close()
+        return order, seqs, joined
+
+    order, seqs, joined = asyncio.run(play())
+    assert joined, "no table was waiting for its slice"
+    assert sorted(order) == sorted(seqs.items()), "each connection told the table's new state once"

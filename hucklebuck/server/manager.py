@@ -124,8 +124,9 @@ class TableManager:
             self._undo[table.id] = (table, table.undo_point())
 
     def is_pending(self, table: ServerTable) -> bool:
-        """Whether ``table`` has changes waiting for the commit."""
-        return table.id in self._undo
+        """Whether ``table`` has changes waiting for the commit, or stored changes its clients have
+        not been told yet (see :meth:`_tell_later`): a client joining meanwhile gets the state then."""
+        return table.id in self._undo or table.id in self._later
 
     def queue(self, table: ServerTable, move: str | None, failed: Callable[[], None] | None) -> None:
         """Queue ``table``'s change (``move``: just that action) for the end of this round."""
