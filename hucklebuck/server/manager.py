@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -34,6 +36,17 @@ __all__ = ["TableManager", "replay_moves"]
 _Entry = tuple[ServerTable, int, str | None, Callable[[], None] | None]
 """One change waiting for the commit: the table, its ``seq`` after the change, the move (``None``:
 the table is stored whole) and what to call if the batch cannot be stored."""
+
+
+TELL_AT_ONCE = 8
+"""Tables a commit tells their clients (and sets going) in its own turn of the event loop at the
+least; more while :data:`TELL_SLICE` lasts, the rest in the next turns (see
+:meth:`TableManager.flush`).  The tables where a person waits for the answer to a move are always
+told at once."""
+TELL_SLICE = 0.002
+"""Seconds of telling tables' clients that one turn of the event loop takes at most (past the
+:data:`TELL_AT_ONCE` tables and the people's): a round of hundreds of computer moves is told in
+slices, so that a person's move read meanwhile waits for a slice, not for the whole round."""
 
 
 def _listed(words: list[str]) -> str:
@@ -93,16 +106,27 @@ class TableManager:
         )
         self._undo: dict[str, tuple[ServerTable, tuple[Any, ...]]] = {}
         self._batch: list[_Entry] = []
+        self._later: dict[str, ServerTable] = {}
+        """Tables stored whose clients are told in a later turn of the event loop (by id)."""
+        self._order: deque[ServerTable] = deque()
+        """:attr:`_later`'s tables in the order they are told (one told early stays here, skipped)."""
+        self._telling = False
+        """A turn of :meth:`_tell_some` is due on the event loop."""
 
     # ------------------------------------------------------- group commit
     def begin(self, table: ServerTable) -> None:
-        """A change to ``table`` starts: remember how to undo the batch for it."""
+        """A change to ``table`` starts: remember how to undo the batch for it.  A table whose
+        stored state its clients have not been told yet is told now, so that they see every state
+        in order."""
+        if self._later and self._later.pop(table.id, None) is not None:
+            table.broadcast()  # (set going by the change's own commit, at its new state)
         if table.id not in self._undo:
             self._undo[table.id] = (table, table.undo_point())
 
     def is_pending(self, table: ServerTable) -> bool:
-        """Whether ``table`` has changes waiting for the commit."""
-        return table.id in self._undo
+        """Whether ``table`` has changes waiting for the commit, or stored changes its clients have
+        not been told yet (see :meth:`_tell_later`): a client joining meanwhile gets the state then."""
+        return table.id in self._undo or table.id in self._later
 
     def queue(self, table: ServerTable, move: str | None, failed: Callable[[], None] | None) -> None:
         """Queue ``table``'s change (``move``: just that action) for the end of this round."""
@@ -125,9 +149,59 @@ class TableManager:
             self._refused(exc, batch, undo, tables)
             return
         note_commit(batch, rows)
-        for table in _people_first(batch, tables):
+        ordered = _people_first(batch, tables)
+        people = len({t.id for t, _s, _m, failed in batch if failed is not None})  # (told first)
+        start = time.perf_counter()
+        for i, table in enumerate(ordered):
+            late = i >= TELL_AT_ONCE and time.perf_counter() - start > TELL_SLICE
+            if i >= people and (self._later or late):
+                self._tell_later(ordered[i:])  # (after those told later already, in turn)
+                return
             table.broadcast()
             table.drive()
+
+    def _tell_later(self, tables: Sequence[ServerTable]) -> None:
+        """Tell ``tables``' clients in the next turns of the event loop, a :data:`TELL_SLICE` a
+        turn: a round of hundreds of computer moves and deals does not hold the loop for tens of
+        milliseconds at once, and a person's move read meanwhile is stored and answered between
+        two slices of it (their states are stored already: only the telling waits)."""
+        if not self._telling:
+            self._telling = True
+            self.bots.running().call_soon(self._tell_some)
+        for table in tables:
+            self._later[table.id] = table
+            self._order.append(table)
+
+    def _tell_some(self) -> None:
+        """Tell waiting tables' clients for a :data:`TELL_SLICE`; come back for the rest."""
+        later, order = self._later, self._order
+        start = time.perf_counter()
+        while order:
+            table = order.popleft()
+            if later.get(table.id) is not table:
+                continue  # told early (a change of its own came first), or told twice over
+            del later[table.id]
+            if not table.stopped:
+                table.broadcast()
+                table.drive()
+            if time.perf_counter() - start > TELL_SLICE:
+                break
+        if later:
+            self.bots.running().call_soon(self._tell_some)
+        else:
+            order.clear()
+            self._telling = False
+
+    def tell_all(self) -> None:
+        """Tell every table still waiting for it (see :meth:`_tell_later`) now."""
+        while self._later:
+            table = self._order.popleft()
+            if self._later.get(table.id) is table:
+                del self._later[table.id]
+                if not table.stopped:
+                    table.broadcast()
+                    table.drive()
+        self._order.clear()
 
     def _rows(self, batch: Sequence[_Entry]) -> tuple[list[ServerTable], list[StoredTable], list[StoredMove]]:
         """The tables a batch changed, and what to store: whole tables and single moves."""
@@ -300,6 +374,7 @@ class TableManager:
     def close(self) -> None:
         """Store what is queued, stop every table and the thinking pool, then close the store."""
         self.flush()
+        self.tell_all()
         self.closing = True
         for table in self.tables.values():
             table.stop()
