@@ -190,3 +190,59 @@ def test_a_client_joining_a_table_waiting_for_its_slice_gets_its_state_once(
     order, seqs, joined = asyncio.run(play())
     assert joined, "no table was waiting for its slice"
     assert sorted(order) == sorted(seqs.items()), "each connection told the table's new state once"
+
+
+def test_computers_changes_made_while_tables_are_told_wait_for_one_commit_a_person_s_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Computer moves made while a large commit's tables are still being told are stored together
+    once the telling ends (before, each turn of the event loop made a commit of its own: many small
+    commits cost more CPU than one); a person's move made meanwhile is stored at once, with the
+    computers' moves waiting so far, and answered before the telling ends."""
+    monkeypatch.setattr(manager_module, "TELL_SLICE", 0.0)
+
+    async def play() -> tuple[list[bool], list[int], int, int, int]:
+        order: list[tuple[str, int]] = []
+        manager, others, mine, person = await _setup(order)
+        commits: list[bool] = []  # for each commit: was a telling under way?
+        sizes: list[int] = []
+        commit = manager.store.commit
+
+        def counting(rows: Any, moves: Any) -> Any:
+            commits.append(manager._telling)
+            sizes.append(len(rows) + len(moves))
+            return commit(rows, moves)
+
+        manager.store.commit = counting  # type: ignore[method-assign]
+        loop = asyncio.get_running_loop()
+        movers: list[Any] = []
+
+        def moves_then_person() -> int:
+            movers.extend([t for t in others if t.game.to_act not in (None, 0)][:5])  # a computer's turn
+
+            def step(i: int) -> None:
+                if i < len(movers):
+                    _computer_move(movers[i])  # one a turn, while the others are being told
+                    loop.call_soon(step, i + 1)
+                else:
+                    move = str(mine.game.legal_actions()[0])
+                    mine.client_message(person, ClientMessage("act", mine.seq, move))
+
+            loop.call_soon(step, 0)
+            return len(order)
+
+        _after_the_commit(manager, moves_then_person)
+        for t in others:
+            _computer_move(t)
+        done = OTHERS + 1 + len(movers)
+        await kit.settle(lambda: len(order) >= done and not manager._telling, "the answers")
+        person_at = [n for n, _s in order].index("person")
+        manager.close()
+        return commits, sizes, len(movers), person_at, len(order)
+
+    commits, sizes, movers, person_at, told = asyncio.run(play())
+    assert movers >= 2, "too few of the first tables had a computer to move"
+    assert commits[0] is False and sizes[0] == OTHERS, (commits, sizes)  # the forty moves
+    assert commits[1:] == [True], f"commits after the first (telling under way?): {commits[1:]}"
+    assert sizes[1] == movers + 1, f"the person's commit stored {sizes[1]} changes"
+    assert person_at < told - (OTHERS - TELL_AT_ONCE) // 2, "the person was answered after the telling"

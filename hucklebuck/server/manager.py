@@ -112,6 +112,11 @@ class TableManager:
         """:attr:`_later`'s tables in the order they are told (one told early stays here, skipped)."""
         self._telling = False
         """A turn of :meth:`_tell_some` is due on the event loop."""
+        self._held = False
+        """Computers' changes queued while tables are being told wait for the telling to end (one
+        commit for them all, not one a slice); a person's change sends them at once."""
+        self._person_queued = False
+        """A person's change is in :attr:`_batch`."""
 
     # ------------------------------------------------------- group commit
     def begin(self, table: ServerTable) -> None:
@@ -130,14 +135,21 @@ class TableManager:
 
     def queue(self, table: ServerTable, move: str | None, failed: Callable[[], None] | None) -> None:
         """Queue ``table``'s change (``move``: just that action) for the end of this round."""
-        if not self._batch:
+        if failed is not None:
+            self._person_queued = True
+        if not self._batch or (failed is not None and self._held):
+            self._held = False
             self.bots.running().call_soon(self.flush)
         self._batch.append((table, table.seq, move, failed))
 
     def flush(self) -> None:
         """Commit the round's changes in one transaction, then let each changed table tell its clients."""
+        if self._telling and self._batch and not self._person_queued and not self.closing:
+            self._held = True  # (sent when the telling ends, or with the next person's change)
+            return
         batch, undo = self._batch, self._undo
         self._batch, self._undo = [], {}
+        self._held = self._person_queued = False
         if not batch:
             return
         tables, rows, moves = self._rows(batch)
@@ -191,6 +203,9 @@ class TableManager:
         else:
             order.clear()
             self._telling = False
+            if self._held:
+                self._held = False
+                self.bots.running().call_soon(self.flush)
 
     def tell_all(self) -> None:
         """Tell every table still waiting for it (see :meth:`_tell_later`) now."""
@@ -373,9 +388,9 @@ class TableManager:
 
     def close(self) -> None:
         """Store what is queued, stop every table and the thinking pool, then close the store."""
+        self.closing = True  # (what is queued is stored now, not held for a telling under way)
         self.flush()
         self.tell_all()
-        self.closing = True
         for table in self.tables.values():
             table.stop()
         self.bots.close()
