@@ -177,6 +177,57 @@ def _fake_alternate(plays):  # type: ignore[no-untyped-def]
     return alternate
 
 
+def _stand_in_floor(
+    monkeypatch: pytest.MonkeyPatch, cpu_ms: float, asked: list[tuple[int, float, int]] | None = None
+) -> None:
+    """The floor's measurement stood in for: ``cpu_ms`` a change (what was asked noted in ``asked``)."""
+    from hucklebuck.bench import server_floor
+
+    def measure(connections: int, rate: float, seconds: float, *, size: int = 1500, beat: float = 0.05):  # type: ignore[no-untyped-def]
+        if asked is not None:
+            asked.append((connections, rate, size))
+        return server_floor.Floor(connections, rate, 100, cpu_ms, (0.0, 0.0))
+
+    monkeypatch.setattr(server_floor, "measure", measure)
+
+
+def test_a_cpu_miss_the_bare_floor_misses_too_is_marked_as_the_host_s(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("websockets")
+    from hucklebuck.bench import server
+
+    def measure(tables: int, seconds: float, *, bot_pause: float, deal_pause: float) -> server.Run:
+        r = server.Run(tables, seconds, bot_pause, deal_pause)
+        r.rate, r.window, r.cpu = 100.0, 10.0, 0.5  # 0.5 ms a change
+        r.texts, r.text_bytes = 4, 4 * 1234
+        return r
+
+    asked: list[tuple[int, float, int]] = []
+    monkeypatch.setattr(server, "measure", measure)
+    _stand_in_floor(monkeypatch, 0.35, asked)
+    targets.reset()
+    try:
+        server.run(argparse.Namespace(scale=0.1))
+        got = _results()
+    finally:
+        targets.reset()
+    assert asked == [(n, 100.0, 1234) for n in (10, 100, 1000, 2000)]  # the run's tables, pace and size
+    ten = got["server CPU ms per change, 10 tables (SQLite)"]
+    assert (ten.met, ten.ceiling, ten.machine_bound) == (False, pytest.approx(0.35), True)
+    out = capsys.readouterr().out
+    assert "the machine itself gave 0.35 then" in out
+    assert "0.35 ms of CPU a change" in out and "1,234-byte" in out
+
+
+def test_the_floor_is_measured_from_a_real_server_at_the_pace_asked() -> None:
+    from hucklebuck.bench import server_floor
+
+    low = server_floor.measure(3, 30.0, 1.0, size=200)
+    assert low.connections == 3 and low.changes > 0
+    assert 0 < low.cpu_ms < 50  # (a figure, not a timing check: the process did work for each change)
+
+
 def test_the_server_s_cpu_per_change_is_shown_against_its_target(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -191,6 +242,7 @@ def test_the_server_s_cpu_per_change_is_shown_against_its_target(
         return r
 
     monkeypatch.setattr(server, "measure", measure)
+    _stand_in_floor(monkeypatch, 0.1)
     targets.reset()
     try:
         server.run(argparse.Namespace(scale=0.1))
@@ -220,6 +272,7 @@ def test_the_server_bench_runs_two_thousand_tables_and_shows_their_p99_against_1
         return r
 
     monkeypatch.setattr(server, "measure", measure)
+    _stand_in_floor(monkeypatch, 0.1)
     targets.reset()
     try:
         server.run(argparse.Namespace(scale=0.1))
