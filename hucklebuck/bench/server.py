@@ -471,7 +471,7 @@ def run(args: argparse.Namespace) -> None:
             label = f"server CPU ms per change, {tables:,} tables (SQLite)"
             cpu = r.cpu / max(1.0, r.rate * r.window) * 1e3
             size = r.text_bytes // r.texts if r.texts else 1500
-            low = server_floor.measure(tables, r.rate, max(3.0, seconds / 2), size=size)
+            low = server_floor.measure(tables, r.rate, max(5.0, seconds), size=size)
             print(
                 f"    floor: a bare asyncio server that only stores and writes each change ({size:,}-byte "
                 f"messages) at this pace: {low.cpu_ms:.2f} ms of CPU a change "
