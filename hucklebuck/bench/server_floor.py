@@ -160,6 +160,8 @@ async def _clients(port: int, pid: int, connections: int, rate: float, seconds: 
         await asyncio.sleep(0.05)
     before = (received[0], _cpu_seconds(pid), os.getloadavg()[0])
     await asyncio.sleep(seconds)
+    while received[0] < before[0] + size and time.monotonic() < deadline + seconds:  # (a starved machine)
+        await asyncio.sleep(0.05)
     after = (received[0], _cpu_seconds(pid), os.getloadavg()[0])
     changes = (after[0] - before[0]) // size
     cpu_ms = (after[1] - before[1]) / max(1, changes) * 1e3
