@@ -351,7 +351,7 @@ class ViewText:
 
     def __init__(self) -> None:
         """Nothing kept yet."""
-        self._entries: dict[int, tuple[tuple[Any, ...], dict[str, Any], str]] = {}
+        self._entries: dict[int, tuple[tuple[Any, ...] | None, dict[str, Any], str | None, str]] = {}
         self._whole: dict[str, tuple[Any, str]] = {}
         self._middle: tuple[tuple[Any, ...], str] | None = None
         self._tail: tuple[Any, Any, tuple[str, ...], str] | None = None
@@ -431,9 +431,11 @@ class ViewText:
         for s, info in enumerate(seats[: game.players]):
             facts = (cards[s], tricks[s], scores[s], status[s])
             found = kept.get(s)
-            if found is None or found[0] != facts or found[1] != info:
-                found = kept[s] = (facts, dict(info), encode(_seat_entry(info, s, *facts)))
-            entries.append(found[2])
+            if found is None or found[1] != info:  # the seat's table fields: their text made anew
+                found = kept[s] = (None, dict(info), _entry_head(info, s), "")
+            if found[0] != facts:  # what the viewer knows of its game: only that part written
+                found = kept[s] = (facts, found[1], found[2], _entry_text(found[2], info, s, facts))
+            entries.append(found[3])
         hand = _hand_text(*f.hand) if f.hand is not None else "[]"
         return "".join(
             (
@@ -464,6 +466,42 @@ def _head_text(fields: tuple[Any, ...]) -> str:
     ``None`` (never a ``True`` equal to a 1), so equal fields are the same text; a handful of
     them recur at every table (the game, the phase, whose turn it is, the hand's number)."""
     return encode(dict(zip(_HEAD_NAMES, fields, strict=True)))[:-1]
+
+
+_ENTRY_OWN = frozenset({"seat", "player_text", "cards", "tricks", "score", "status"})
+"""The fields a seat's entry adds to the seat's table fields."""
+
+
+def _entry_head(info: dict[str, Any], s: int) -> str | None:
+    """A seat's entry as JSON text up to what the viewer knows of its game (the table fields, its
+    number, the computer's words), without the closing brace; ``None`` if a table field has the
+    name of one the entry adds (its place in the entry would then be the table field's)."""
+    if not _ENTRY_OWN.isdisjoint(info):
+        return None
+    return encode(
+        {
+            **info,
+            "seat": s,
+            "player_text": _label(info.get("player")) if info.get("kind") == "computer" else None,
+        }
+    )[:-1]
+
+
+def _entry_text(head: str | None, info: dict[str, Any], s: int, facts: tuple[Any, ...]) -> str:
+    """A seat's entry as JSON text: ``head`` (:func:`_entry_head`) and the cards, tricks, score
+    and status, whole numbers written as themselves; anything else encoded whole."""
+    cards, tricks, score, status = facts
+    if head is None or type(cards) is not int or type(tricks) is not int or type(score) is not int:
+        return encode(_seat_entry(info, s, *facts))
+    if type(status) is not str:
+        return encode(_seat_entry(info, s, *facts))
+    return f'{head},"cards":{cards},"tricks":{tricks},"score":{score},"status":{_word_text(status)}}}'
+
+
+@lru_cache(maxsize=64)
+def _word_text(word: str) -> str:
+    """A seat's status (a handful of words) as JSON text."""
+    return encode(word)
 
 
 @lru_cache(maxsize=1024)
