@@ -187,3 +187,17 @@ def test_a_seat_entry_is_the_same_text_whatever_its_fields_hold() -> None:
     for facts in ((13, 0, 2.5, "maker"), (13, True, 0, "maker"), (13, 0, 0, None), (13, 0, -4, "out")):
         want = json.dumps(views._seat_entry(plain[1], 1, *facts), separators=(",", ":"))
         assert views._entry_text(head, plain[1], 1, facts) == want
+
+
+@pytest.mark.parametrize("name", ["deerpark", "hucklebuck", "buckem"])
+def test_an_observation_is_only_of_a_seat_of_the_game_or_an_onlooker(name: str) -> None:
+    """Asking what a seat may know checks the seat first, whatever the game: a flag, a number out of
+    range or a seat written as text is refused; a seat's number is read as the seat."""
+    from hucklebuck.errors import SeatError
+
+    game = _table(name, 5, {}, 3, "t").game
+    for bad in (True, False, -1, 5, "0", 1.0):
+        with pytest.raises(SeatError, match="seat"):
+            game.observation(bad)  # type: ignore[call-overload]
+    for seat in (0, 4, None):
+        assert game.observation(seat).seat == seat

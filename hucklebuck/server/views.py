@@ -377,12 +377,15 @@ class ViewText:
         """:meth:`_tail_text`, kept while the table's ``last_hand`` and ``game_over`` are the same
         objects (replaced whole, never changed in place) and the notices the same texts."""
         last_hand, game_over, notices = tail.get("last_hand"), tail.get("game_over"), tail.get("notices")
-        if len(tail) != 3 or type(notices) is not list or not all(type(v) is str for v in notices):
+        if len(tail) != 3 or type(notices) is not list:
             return self._tail_text(tail)
         key = tuple(notices)
         kept = self._tail
-        if kept is None or kept[0] is not last_hand or kept[1] is not game_over or kept[2] != key:
-            kept = self._tail = (last_hand, game_over, key, self._tail_text(tail))
+        if kept is not None and kept[0] is last_hand and kept[1] is game_over and kept[2] == key:
+            return kept[3]  # (a key kept holds texts only: one equal to it is the same texts)
+        if not all([type(v) is str for v in key]):
+            return self._tail_text(tail)
+        kept = self._tail = (last_hand, game_over, key, self._tail_text(tail))
         return kept[3]
 
     def _tail_text(self, tail: dict[str, Any]) -> str:
