@@ -199,7 +199,7 @@ class Card:
     @property
     def display(self) -> str:
         """A friendly form for people, e.g. ``10♥``."""
-        return self.rank.display + self.suit.glyph
+        return _DISPLAYS[self._index]
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
@@ -249,6 +249,8 @@ class Card:
 _ALL: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(52))
 _CODES: Final[tuple[str, ...]] = tuple(Rank(i % 13 + 2).symbol + Suit(i // 13).symbol for i in range(52))
 _SUIT_OF: Final[tuple[Suit, ...]] = tuple(Suit(i // 13) for i in range(52))
+_DISPLAYS: Final[tuple[str, ...]] = tuple(Rank(i % 13 + 2).display + Suit(i // 13).glyph for i in range(52))
+"""Each card's :attr:`Card.display`, by its index (a trick's line and a move's words show several)."""
 _RANK_OF: Final[tuple[Rank, ...]] = tuple(Rank(i % 13 + 2) for i in range(52))
 _STRICT: Final[dict[str, Card]] = {c.code: c for c in _ALL}
 

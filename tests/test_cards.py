@@ -115,3 +115,17 @@ def test_cardset_mask_round_trip(mask: int) -> None:
     assert CardSet(list(s)).mask == mask
     assert list(s) == sorted(s)
     assert CardSet.parse(str(s)) == s
+
+
+def test_every_card_displays_as_its_rank_and_suit_glyph() -> None:
+    """Each card's friendly form is its rank's (``10`` for the ten) followed by its suit's glyph,
+    the same for a card parsed, made from its index or taken from a set."""
+    from hucklebuck.cards import Card, CardSet, Rank, Suit
+
+    seen = set()
+    for card in CardSet.from_mask((1 << 52) - 1):
+        want = ("10" if card.rank is Rank.TEN else card.rank.symbol) + "♣♦♥♠"[card.suit.value]
+        assert card.display == want == Card.parse(card.code).display
+        seen.add(card.display)
+    assert len(seen) == 52
+    assert Card.parse("TH").display == "10♥" and Card(Rank.ACE, Suit.SPADES).display == "A♠"

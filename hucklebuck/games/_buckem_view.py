@@ -77,11 +77,11 @@ def hand_sizes(game: BuckEmGame, seat: int | None) -> tuple[int, ...]:
 
 def rake_shown(game: BuckEmGame) -> tuple[Card, ...]:
     """The cards the raker of the round just ended showed (DEF #88)."""
-    from .buckem import RakeHand
-
     results = game._results
     if not results or game._phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
         return ()
+    from .buckem import RakeHand
+
     last = results[-1]
     if last.hand != game._hand_no or last.raked is None or game._trump is None:
         return ()

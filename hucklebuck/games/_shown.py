@@ -71,8 +71,8 @@ class ShownGame:
 
     def _check_viewer(self, seat: object) -> None:
         """``seat`` must be a seat of this game or ``None`` (an onlooker)."""
-        if seat is not None:
-            self._check_seat(seat, "seat")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
+            self._check_seat(seat, "seat")  # (the full check, with its reason, off the usual path)
 
     def _hand_sizes(self, seat: int | None) -> tuple[int, ...]:
         """How many cards each seat holds, as ``seat`` may know it (counts are public)."""

@@ -186,14 +186,15 @@ def public_seat_fields(game: TrickGame[Any, Any], obs: Any, names: Sequence[str]
 class _Fields(NamedTuple):
     """A view's fields but the seats' entries, the log and the lists of cards (see :func:`_view_fields`)."""
 
-    head: dict[str, Any]
-    """``game`` to ``trump``, in the view's order."""
+    head: tuple[Any, ...]
+    """The values of ``game`` to ``trump`` (:data:`_HEAD_NAMES`), in the view's order."""
     hand: tuple[int, Suit | None, GameKind] | None
     """The seat's own hand (mask, trump, kind); ``None`` for a spectator."""
     seat: tuple[list[int], list[int], list[int], list[str]]
     """Per seat, as far as this seat may know: cards held, tricks won, score, status."""
-    middle: dict[str, Any]
-    """``score_label`` to ``trick_leader``."""
+    middle: tuple[Any, ...]
+    """``score_label``, ``pot``, ``face_up``, ``contract``, the trick in progress (seat and card
+    code per play) and ``trick_leader``."""
     last_trick: tuple[tuple[int, ...], tuple[Card, ...], int] | None
     """The last complete trick of the hand (seats, cards, winner), if any."""
     legal: Sequence[Action]
@@ -201,6 +202,11 @@ class _Fields(NamedTuple):
     tail: dict[str, Any]
     """``last_hand``, ``game_over``, ``notices``."""
 
+
+_HEAD_NAMES = ("game", "title", "players", "hand_number", "dealer", "phase", "phase_text", "to_act", "trump")
+"""The names of a view's first fields, in its order (:attr:`_Fields.head`)."""
+_MIDDLE_NAMES = ("score_label", "pot", "face_up", "contract", "current_trick", "trick_leader")
+"""The names of the fields after ``seats``, in the view's order (:attr:`_Fields.middle`)."""
 
 _HEAD_WORDS: dict[tuple[GameKind, Phase, Suit | None], tuple[Any, ...]] = {}
 """The view's words for a game, phase and trump (the game's name and title, the phase's name and
@@ -232,25 +238,25 @@ def _view_fields(
             narrator.phase_name(),
             trump.symbol if trump is not None else None,
         )
-    head = {
-        "game": words[0],
-        "title": words[1],
-        "players": game.players,
-        "hand_number": obs.hand_number,
-        "dealer": _hand_dealer(game, obs),
-        "phase": words[2],
-        "phase_text": words[3],
-        "to_act": None if over else to_act,
-        "trump": words[4],
-    }
-    middle = {
-        "score_label": "chips" if kind is GameKind.BUCKEM else "points",
-        "pot": getattr(obs, "pot", None),
-        "face_up": public["face_up"],
-        "contract": public["contract"],
-        "current_trick": _current_plays(obs),
-        "trick_leader": obs.trick_leader,
-    }
+    head = (
+        words[0],
+        words[1],
+        game.players,
+        obs.hand_number,
+        _hand_dealer(game, obs),
+        words[2],
+        words[3],
+        None if over else to_act,
+        words[4],
+    )
+    middle = (
+        "chips" if kind is GameKind.BUCKEM else "points",
+        getattr(obs, "pot", None),
+        public["face_up"],
+        public["contract"],
+        _current_pairs(obs),
+        obs.trick_leader,
+    )
     tail = {
         "last_hand": extra.get("last_hand"),
         "game_over": extra.get("game_over"),
@@ -312,11 +318,13 @@ def seat_view(
         _seat_entry(info, s, cards[s], tricks[s], scores[s], status[s])
         for s, info in enumerate(seats[: game.players])
     ]
+    middle = dict(zip(_MIDDLE_NAMES, f.middle, strict=True))
+    middle["current_trick"] = [{"seat": s, "card": c} for s, c in f.middle[4]]
     return {
-        **f.head,
+        **dict(zip(_HEAD_NAMES, f.head, strict=True)),
         "hand": list(_hand_codes(*f.hand)) if f.hand is not None else [],
         "seats": out_seats,
-        **f.middle,
+        **middle,
         "last_trick": _last_trick(*f.last_trick) if f.last_trick is not None else None,
         "legal": legal_moves(game, f.legal) if f.legal else [],
         "log": log,
@@ -343,31 +351,41 @@ class ViewText:
 
     def __init__(self) -> None:
         """Nothing kept yet."""
-        self._entries: dict[int, tuple[tuple[Any, ...], dict[str, Any], str]] = {}
+        self._entries: dict[int, tuple[tuple[Any, ...] | None, dict[str, Any], str | None, str]] = {}
         self._whole: dict[str, tuple[Any, str]] = {}
-        self._middle: tuple[dict[str, Any], str] | None = None
+        self._middle: tuple[tuple[Any, ...], str] | None = None
         self._tail: tuple[Any, Any, tuple[str, ...], str] | None = None
 
-    def _middle_text(self, middle: dict[str, Any]) -> str:
-        """``middle``'s fields as JSON text (without braces), kept while they do not change (the
-        trick in progress and the contract change a few times a hand, not at every move).  Its
-        values are text, whole numbers, ``None`` and lists and objects of those, never a
-        ``True`` that would compare equal to a 1, so equal fields are the same text."""
+    def _middle_text(self, middle: tuple[Any, ...]) -> str:
+        """``middle``'s fields as JSON text (without braces).  The first four (the score's word,
+        the pot, the cards face up, the contract) change a few times a hand, not at every move:
+        their text is kept while they do not change.  Their values are text, whole numbers,
+        ``None`` and lists and objects of those, never a ``True`` that would compare equal to a 1,
+        so equal fields are the same text.  The trick in progress is put together from each
+        play's text, and whose lead it is written as the number it is."""
+        label, pot, face_up, contract, plays, leader = middle
+        key = (label, pot, face_up, contract)
         kept = self._middle
-        if kept is None or kept[0] != middle:
-            kept = self._middle = (middle, encode(middle)[1:-1])
-        return kept[1]
+        if kept is None or kept[0] != key:
+            fields = {"score_label": label, "pot": pot, "face_up": face_up, "contract": contract}
+            kept = self._middle = (key, encode(fields)[1:-1])
+        trick = "[" + ",".join([_play_text(s, c) for s, c in plays]) + "]" if plays else "[]"
+        lead = "null" if leader is None else str(leader) if type(leader) is int else encode(leader)
+        return f'{kept[1]},"current_trick":{trick},"trick_leader":{lead}'
 
     def _tail_kept(self, tail: dict[str, Any]) -> str:
         """:meth:`_tail_text`, kept while the table's ``last_hand`` and ``game_over`` are the same
         objects (replaced whole, never changed in place) and the notices the same texts."""
         last_hand, game_over, notices = tail.get("last_hand"), tail.get("game_over"), tail.get("notices")
-        if len(tail) != 3 or type(notices) is not list or not all(type(v) is str for v in notices):
+        if len(tail) != 3 or type(notices) is not list:
             return self._tail_text(tail)
         key = tuple(notices)
         kept = self._tail
-        if kept is None or kept[0] is not last_hand or kept[1] is not game_over or kept[2] != key:
-            kept = self._tail = (last_hand, game_over, key, self._tail_text(tail))
+        if kept is not None and kept[0] is last_hand and kept[1] is game_over and kept[2] == key:
+            return kept[3]  # (a key kept holds texts only: one equal to it is the same texts)
+        if not all([type(v) is str for v in key]):
+            return self._tail_text(tail)
+        kept = self._tail = (last_hand, game_over, key, self._tail_text(tail))
         return kept[3]
 
     def _tail_text(self, tail: dict[str, Any]) -> str:
@@ -416,13 +434,15 @@ class ViewText:
         for s, info in enumerate(seats[: game.players]):
             facts = (cards[s], tricks[s], scores[s], status[s])
             found = kept.get(s)
-            if found is None or found[0] != facts or found[1] != info:
-                found = kept[s] = (facts, dict(info), encode(_seat_entry(info, s, *facts)))
-            entries.append(found[2])
+            if found is None or found[1] != info:  # the seat's table fields: their text made anew
+                found = kept[s] = (None, dict(info), _entry_head(info, s), "")
+            if found[0] != facts:  # what the viewer knows of its game: only that part written
+                found = kept[s] = (facts, found[1], found[2], _entry_text(found[2], info, s, facts))
+            entries.append(found[3])
         hand = _hand_text(*f.hand) if f.hand is not None else "[]"
         return "".join(
             (
-                _head_text(tuple(f.head.items())),
+                _head_text(f.head),
                 ',"hand":',
                 hand,
                 ',"seats":[',
@@ -443,12 +463,54 @@ class ViewText:
 
 
 @lru_cache(maxsize=4096)
-def _head_text(fields: tuple[tuple[str, Any], ...]) -> str:
-    """The view's first fields (name and value, in the view's order) as JSON text: the opening
+def _head_text(fields: tuple[Any, ...]) -> str:
+    """The view's first fields (their values, in the view's order) as JSON text: the opening
     brace and the fields, without the closing brace.  Their values are text, whole numbers and
     ``None`` (never a ``True`` equal to a 1), so equal fields are the same text; a handful of
     them recur at every table (the game, the phase, whose turn it is, the hand's number)."""
-    return encode(dict(fields))[:-1]
+    return encode(dict(zip(_HEAD_NAMES, fields, strict=True)))[:-1]
+
+
+_ENTRY_OWN = frozenset({"seat", "player_text", "cards", "tricks", "score", "status"})
+"""The fields a seat's entry adds to the seat's table fields."""
+
+
+def _entry_head(info: dict[str, Any], s: int) -> str | None:
+    """A seat's entry as JSON text up to what the viewer knows of its game (the table fields, its
+    number, the computer's words), without the closing brace; ``None`` if a table field has the
+    name of one the entry adds (its place in the entry would then be the table field's)."""
+    if not _ENTRY_OWN.isdisjoint(info):
+        return None
+    return encode(
+        {
+            **info,
+            "seat": s,
+            "player_text": _label(info.get("player")) if info.get("kind") == "computer" else None,
+        }
+    )[:-1]
+
+
+def _entry_text(head: str | None, info: dict[str, Any], s: int, facts: tuple[Any, ...]) -> str:
+    """A seat's entry as JSON text: ``head`` (:func:`_entry_head`) and the cards, tricks, score
+    and status, whole numbers written as themselves; anything else encoded whole."""
+    cards, tricks, score, status = facts
+    if head is None or type(cards) is not int or type(tricks) is not int or type(score) is not int:
+        return encode(_seat_entry(info, s, *facts))
+    if type(status) is not str:
+        return encode(_seat_entry(info, s, *facts))
+    return f'{head},"cards":{cards},"tricks":{tricks},"score":{score},"status":{_word_text(status)}}}'
+
+
+@lru_cache(maxsize=64)
+def _word_text(word: str) -> str:
+    """A seat's status (a handful of words) as JSON text."""
+    return encode(word)
+
+
+@lru_cache(maxsize=1024)
+def _play_text(seat: int, code: str) -> str:
+    """One play of the trick in progress as JSON text (by seat and card: a few hundred at most)."""
+    return encode({"seat": seat, "card": code})
 
 
 @lru_cache(maxsize=4096)
@@ -478,13 +540,14 @@ def _hand_dealer(game: TrickGame[Any, Any], obs: Any) -> int:
     return int(obs.dealer)
 
 
-def _current_plays(obs: Any) -> list[dict[str, Any]]:
-    """The trick in progress with who played each card (seats follow the leader, skipping absent ones)."""
+def _current_pairs(obs: Any) -> tuple[tuple[int, str], ...]:
+    """The trick in progress: who played each card and the card's code (seats follow the leader,
+    skipping absent ones)."""
     cards = obs.current_trick
     if not cards:
-        return []
+        return ()
     seats = _trick_seats(obs)
-    return [{"seat": s, "card": c.code} for s, c in zip(seats, cards, strict=False)]
+    return tuple([(s, c.code) for s, c in zip(seats, cards, strict=False)])
 
 
 def _trick_seats(obs: Any) -> list[int]:

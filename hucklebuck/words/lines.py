@@ -134,7 +134,7 @@ def trick_line(
 ) -> str:
     """A completed trick in words (``Trick 2: Ann 10♥, Ben A♥  -> Ben wins it``); give ``trump``
     and ``kind`` to mark Deer Park's left bower."""
-    plays = ", ".join(f"{names[s]} {card_text(c, trump, kind)}" for s, c in zip(seats, cards, strict=True))
+    plays = ", ".join([f"{names[s]} {card_text(c, trump, kind)}" for s, c in zip(seats, cards, strict=True)])
     return f"Trick {number}: {plays}  -> {names[winner]} wins it"
 
 
@@ -181,7 +181,6 @@ def game_rules_line(game: TrickGame[Any, Any]) -> str:
         "stops after --hands hands "
         "(10 unless told) and the biggest bankroll leads (S3)."
     )
-
 
 
 _TOOK = re.compile(r"\btook (\d+)( tricks?)?(?![\d.])")
