@@ -200,7 +200,7 @@ def test_an_error_in_the_table_is_answered_and_closes_nothing() -> None:
 def test_a_failure_outside_the_table_ends_the_handler_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     """A message whose checks raise (not the table) ends the handler in its task, as it always did:
     the seat is left, the connection closed, nothing is answered to that message or after it."""
-    import hucklebuck.server.inbox as inbox
+    import hucklebuck.server._inbox as inbox
 
     async def body(served: _Served) -> None:
         seat = await served.seat(served.other)

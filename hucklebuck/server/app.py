@@ -25,11 +25,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..cardart import card_files
+from ._inbox import Bucket, Inbox
 from .catalog import games_listing, read_table_request
 from .cluster import RETRY_AFTER, ClusterManager, is_shared, table_listing
 from .config import ServerConfig
 from .guard import PageHeaders, RequestGuard, origin_allowed
-from .inbox import Bucket, Inbox
 from .learned import load_offers
 from .manager import TableManager
 from .netlimits import RECEIVE_NOW, SEND_NOW, QuietReport, canonical_table_id, quiet_accept_errors
