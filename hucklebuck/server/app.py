@@ -11,7 +11,6 @@ import contextlib
 import gc
 import json
 import sys
-import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator
 from importlib import resources
 from pathlib import Path
@@ -26,21 +25,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..cardart import card_files
+from ._inbox import Bucket, Inbox
 from .catalog import games_listing, read_table_request
 from .cluster import RETRY_AFTER, ClusterManager, is_shared, table_listing
 from .config import ServerConfig
 from .guard import PageHeaders, RequestGuard, origin_allowed
 from .learned import load_offers
 from .manager import TableManager
-from .netlimits import SEND_NOW, QuietReport, canonical_table_id, quiet_accept_errors
-from .protocol import (
-    SUBPROTOCOL,
-    ProtocolError,
-    error_message,
-    load_json,
-    parse_client_message,
-    token_from_subprotocols,
-)
+from .netlimits import RECEIVE_NOW, SEND_NOW, QuietReport, canonical_table_id, quiet_accept_errors
+from .protocol import SUBPROTOCOL, ProtocolError, error_message, load_json, token_from_subprotocols
 from .quotas import TableQuotas
 from .storage import open_store
 from .store import Store, StoreError
@@ -240,29 +233,6 @@ class _Socket:
             await asyncio.wait_for(self.writer, 2)
 
 
-class _Bucket:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    @property
-    def full(self) -> bool:
-        """Whether the bucket has refilled (it may be forgotten)."""
-        return self.tokens + (time.monotonic() - self.last) * self.rate >= self.burst
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 class _Buckets:
     """One :class:`_Bucket` per key (an address, a seat), the full ones forgotten now and then."""
 
@@ -271,14 +241,14 @@ class _Buckets:
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, burst
-        self.buckets: dict[object, _Bucket] = {}
+        self.buckets: dict[object, Bucket] = {}
 
     def take(self, key: object) -> bool:
         bucket = self.buckets.get(key)
         if bucket is None:
             if len(self.buckets) >= self.KEEP:
                 self.buckets = {k: b for k, b in self.buckets.items() if not b.full}
-            bucket = self.buckets[key] = _Bucket(self.rate, self.burst)
+            bucket = self.buckets[key] = Bucket(self.rate, self.burst)
         return bucket.take()
 
 
@@ -497,13 +467,18 @@ def create_app(
         await ws.accept(answered(ws))
         manager.connections += 1
         conn = _Socket(ws, seat)
-        bucket = _Bucket(cfg.rate, cfg.burst)
+        inbox = Inbox(conn, table, manager.tables, Bucket(cfg.rate, cfg.burst), cfg.max_message, say)
         if seat is not None:  # the newest connection holds the seat: an older tab is closed, and says so
             for other in list(table.connections):
                 if other.seat == seat and isinstance(other, _Socket):
                     other.replace()
         table.join(conn)
+        take = (ws.scope.get("extensions") or {}).get(RECEIVE_NOW, {}).get("take")
+        if not callable(take):  # (a test client: every message comes through receive)
+            take = None
         try:
+            if take is not None:  # a message that arrives while none waits is handled at once
+                take(inbox.take_now)
             while not conn.writer.done():
                 msg = await ws.receive()
                 if msg["type"] == "websocket.disconnect":
@@ -511,34 +486,16 @@ def create_app(
                 text: str | bytes | None = msg.get("text")
                 if text is None:
                     text = msg.get("bytes") or b""
-                if not bucket.take():
-                    conn.send_text(
-                        json.dumps(error_message("rate_limited", "too many messages; goodbye", table.seq))
-                    )
-                    await conn.finish()
-                    await conn.close_or_cut(1008, "too many messages")
+                if await inbox.handle(text):
                     return
-                try:
-                    parsed = parse_client_message(text, cfg.max_message)
-                except ProtocolError as exc:
-                    conn.send_text(json.dumps(error_message(exc.code, exc.message, table.seq)))
-                    if exc.code == "too_large":
-                        await conn.finish()
-                        await conn.close_or_cut(1009, "message too large")
-                        return
-                    continue
-                table = manager.tables.get(table.id, table)
-                try:
-                    table.client_message(conn, parsed)
-                except Exception as exc:  # a message must never end the handler: refuse it, keep going
-                    say(f"a message to table {table.id} could not be handled: {type(exc).__name__} {exc}")
-                    words = "that message cannot be read as a move"
-                    conn.send_text(json.dumps(error_message("illegal", words, table.seq)))
         except WebSocketDisconnect:
             pass
         finally:
+            inbox.open = False
+            if take is not None:
+                take(None)
             manager.connections -= 1
-            table.leave(conn)
+            inbox.table.leave(conn)
             conn.writer.cancel()
             if (
                 ws.application_state is WebSocketState.CONNECTED

@@ -23,6 +23,14 @@ package's sans-I/O core), each with a little more:
   :data:`SEND_NOW`): while the connection is open and its client reads, the
   application's text goes straight to the connection's frame writer, not through
   the four coroutines of an ASGI send; otherwise the application sends as usual.
+* **A WebSocket message can be handled at once** (the scope extension
+  :data:`RECEIVE_NOW`): the application may name a function that takes a whole
+  text or binary message; a message that arrives while none waits for the
+  application (and the connection is open, read and written freely) goes to it
+  in the turn of the event loop that read it, not through the ASGI queue and a
+  wake of the application's task.  One message per read at most: the rest of
+  what a read brought, and anything the function does not take, queue as usual,
+  in order.
 * **Reading is held only when messages pile up**: uvicorn stops reading from a
   client after each message until the application takes it; here a client may
   have :data:`READ_AHEAD` messages waiting before reading stops.
@@ -57,6 +65,7 @@ from typing import Any
 
 __all__ = [
     "READ_AHEAD",
+    "RECEIVE_NOW",
     "RESERVED_FILES",
     "SEND_NOW",
     "TABLE_ID",
@@ -90,6 +99,12 @@ SEND_NOW = "hucklebuck.send_text"
 """The ASGI scope extension through which ``hucklebuck serve``'s WebSocket protocol lets the
 application write a text message at once, without the layers of an ASGI send (see
 :class:`~hucklebuck.server.app` and :func:`protocols`)."""
+
+RECEIVE_NOW = "hucklebuck.receive_now"
+"""The ASGI scope extension through which ``hucklebuck serve``'s WebSocket protocol lets the
+application take a client's message at once: its ``"take"`` is called with a function (or ``None``,
+to stop) that is given each whole message (``str`` or ``bytes``) arriving while none waits, and
+returns whether it handled it; one it did not handle goes the usual way, next (see :func:`protocols`)."""
 
 _log = logging.getLogger("hucklebuck.serve")
 
@@ -187,6 +202,10 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
 
         writes_held = False
         """Reading stopped because the client leaves too many answers unread."""
+        taker: Callable[[str | bytes], bool] | None = None
+        """The application's function that takes a message at once (``RECEIVE_NOW``), if any."""
+        _take_now = False
+        """The read being handled may still hand a message to ``taker`` (one per read)."""
         _frames = 0.0
         _frames_at = 0.0
 
@@ -230,24 +249,60 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
             if not self.read_paused and not self.transport.is_closing():
                 self.transport.resume_reading()
 
+        def data_received(self, data: bytes) -> None:
+            self._take_now = self.taker is not None
+            try:
+                super().data_received(data)
+            finally:
+                self._take_now = False
+
+        def take_messages(self, taker: Callable[[str | bytes], bool] | None) -> None:
+            """``RECEIVE_NOW``: from now on, hand the messages that arrive while none waits to
+            ``taker`` (``None``: none, all go through the ASGI queue)."""
+            self.taker = taker
+
+        def _taken(self, message: str | bytes) -> bool:
+            """Whether ``taker`` handled ``message`` at once: only the first message of a read,
+            only while nothing waits in the queue (the order is kept) and the connection is open,
+            read and written freely; anything else goes the usual way."""
+            self._take_now = False
+            taker = self.taker
+            if (
+                taker is None
+                or not self.queue.empty()
+                or self.read_paused
+                or self.writes_held
+                or self.disconnected
+                or self.transport.is_closing()
+            ):
+                return False
+            return taker(message)
+
         def send_receive_event_to_app(self) -> None:
             # uvicorn's, without its pause after every message: reading stops once READ_AHEAD
             # messages wait (and starts again, in receive(), once the application took them all)
             if self.close_sent:
                 self.frames = []
                 return  # (as uvicorn: past the application's close, messages are dropped)
-            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            whole = len(self.frames) == 1  # (a message in fragments always goes the usual way)
+            data = self.frames[0] if whole else b"".join(self.frames)
             self.frames = []
+            take = self._take_now and whole
             queue: Any = self.queue  # (uvicorn's typed events: the same dicts as its own)
             if self.curr_msg_data_type == "text":
                 try:
-                    queue.put_nowait({"type": "websocket.receive", "text": data.decode()})
+                    text = data.decode()
                 except UnicodeDecodeError:
                     self.logger.exception("Invalid UTF-8 sequence received from client.")
                     self.conn.send_close(1007)
                     self.handle_parser_exception()
                     return
+                if take and self._taken(text):
+                    return
+                queue.put_nowait({"type": "websocket.receive", "text": text})
             else:
+                if take and self._taken(data):
+                    return
                 queue.put_nowait({"type": "websocket.receive", "bytes": data})
             if not self.read_paused and queue.qsize() >= READ_AHEAD:
                 self.read_paused = True
@@ -299,6 +354,7 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
             if scope is not None:
                 scope["extensions"]["hucklebuck.abort"] = {"abort": self.transport.abort}
                 scope["extensions"][SEND_NOW] = {"send": self.send_text_now}
+                scope["extensions"][RECEIVE_NOW] = {"take": self.take_messages}
 
     class HTTP(H11Protocol):
         """uvicorn's h11 protocol, counted against the bound and timed out per request."""
