@@ -71,10 +71,11 @@ class MoveReader:
 
     __slots__ = ("_exact", "_game", "_ids", "_legal", "_menu", "_why")
 
-    def __init__(self, game: TrickGame[Any, Any]) -> None:
-        """Read moves for ``game`` as it is now."""
+    def __init__(self, game: TrickGame[Any, Any], legal: tuple[Action, ...] | None = None) -> None:
+        """Read moves for ``game`` as it is now; ``legal``: its legal moves, if already listed
+        (``tuple(game.legal_actions())`` at this very state, such as a seat's observation holds)."""
         self._game = game
-        self._legal = tuple(game.legal_actions())
+        self._legal = tuple(game.legal_actions()) if legal is None else legal
         self._ids: dict[int, Action] | None = None
         self._exact: dict[str, Action] | None = None
         self._menu: tuple[dict[str, Action], dict[str, Action]] | None = None
