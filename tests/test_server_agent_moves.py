@@ -1,6 +1,7 @@
 """A computer seat's move is checked against the legal moves its observation listed (the table's
-reader for that state is made from them), not against a second listing; a reader made so reads and
-refuses every move exactly as one that lists the moves itself."""
+reader for that state is made from them), not against a second listing, and found there as the
+move its player chose rather than read back from its text; a reader made so reads and refuses
+every move exactly as one that lists the moves itself."""
 
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ from hucklebuck.actions import Play
 from hucklebuck.games import BuckEmGame, DeerParkGame, HucklebuckGame
 from hucklebuck.games.base import Phase
 from hucklebuck.games.engine import TrickGame
-from hucklebuck.server import tables
+from hucklebuck.server import moves, tables
 from hucklebuck.server.catalog import read_table_request
 from hucklebuck.server.config import ServerConfig
 from hucklebuck.server.manager import TableManager
-from hucklebuck.server.moves import MoveReader
+from hucklebuck.server.moves import AgentAct, MoveReader
 from hucklebuck.server.protocol import ClientMessage, ProtocolError
 from hucklebuck.server.store import SQLiteStore
 
@@ -34,6 +35,13 @@ GAMES: list[tuple[Any, int, str]] = [
 def _outcome(reader: MoveReader, seat: int, move: Any) -> tuple[str, Any]:
     try:
         return ("ok", reader.read(seat, move, ("A", "B", "C", "D", "E")))
+    except ProtocolError as exc:
+        return (exc.code, exc.message)
+
+
+def _chosen(reader: MoveReader, seat: int, action: Any) -> tuple[str, Any]:
+    try:
+        return ("ok", reader.read(seat, str(action), ("A", "B", "C", "D", "E"), action))
     except ProtocolError as exc:
         return (exc.code, exc.message)
 
@@ -67,6 +75,8 @@ def test_a_reader_given_the_observation_s_moves_reads_as_one_that_lists_them(
             for move in tries:
                 for asked in (seat, (seat + 1) % players):
                     assert _outcome(given, asked, move) == _outcome(listed, asked, move), move
+            for a in [*legal, *before[-8:]]:  # a chosen move, legal or stale, as its text alone
+                assert _chosen(given, seat, a) == _outcome(listed, seat, str(a)), a
             before += legal
             game.apply(rng.choice(legal))
 
@@ -78,18 +88,20 @@ def _all_computers(manager: TableManager, game: str, players: int) -> Any:
 
 
 @pytest.mark.parametrize(("_cls", "players", "name"), GAMES)
-def test_a_computer_move_is_checked_without_listing_the_legal_moves_again(
+def test_a_computer_move_is_checked_without_listing_or_parsing_again(
     _cls: Any, players: int, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """While the table reads and applies a computer's move, the legal moves are not listed again
-    (the code before listed them once more for every computer move)."""
-    counts = {"moves": 0, "listed": 0}
+    nor is the move read back from its text (the code before listed them once more for every
+    computer move, and parsed every move but a play)."""
+    counts = {"moves": 0, "listed": 0, "parsed": 0, "carried": 0}
     inside: list[int] = []
     real_agent = tables.ServerTable.agent_message
     real_legal = TrickGame.legal_actions
 
     def agent_message(self: Any, seat: int, message: ClientMessage) -> None:
         counts["moves"] += 1
+        counts["carried"] += isinstance(message, AgentAct) and str(message.move) == message.action
         inside.append(threading.get_ident())
         try:
             real_agent(self, seat, message)
@@ -102,7 +114,14 @@ def test_a_computer_move_is_checked_without_listing_the_legal_moves_again(
         return real_legal(self)
 
     monkeypatch.setattr(tables.ServerTable, "agent_message", agent_message)
+    real_parse = moves.parse_action
+
+    def parse_action(*args: Any) -> Any:
+        counts["parsed"] += 1
+        return real_parse(*args)
+
     monkeypatch.setattr(TrickGame, "legal_actions", legal_actions)
+    monkeypatch.setattr(moves, "parse_action", parse_action)
 
     async def run() -> None:
         config = ServerConfig(db=":memory:", bot_pause=0.0, deal_pause=0.0, grace=1000.0)
@@ -118,6 +137,8 @@ def test_a_computer_move_is_checked_without_listing_the_legal_moves_again(
     asyncio.run(run())
     assert counts["moves"] >= 10
     assert counts["listed"] == 0
+    assert counts["parsed"] == 0  # (the code before read a bid, a pass or a draw back from its text)
+    assert counts["carried"] == counts["moves"]  # the text sent is the chosen move's protocol form
 
 
 def test_a_computer_s_stale_move_is_still_refused_after_the_table_moved_on() -> None:
@@ -133,10 +154,10 @@ def test_a_computer_s_stale_move_is_still_refused_after_the_table_moved_on() -> 
         client = tables._AgentClient(table, seat)
         seq, observation = client.observation()
         chosen = observation.legal_actions[0]
-        table.agent_message(seat, ClientMessage("act", seq, str(chosen)))
+        table.agent_message(seat, AgentAct("act", seq, str(chosen), chosen))
         assert table.seq == seq + 1  # taken
         moved = table.game.copy()
-        table.agent_message(seat, ClientMessage("act", seq, str(chosen)))  # stale: refused
+        table.agent_message(seat, AgentAct("act", seq, str(chosen), chosen))  # stale: refused
         assert table.seq == seq + 1 and str(table.game.observation(None)) == str(moved.observation(None))
         manager.close()
 

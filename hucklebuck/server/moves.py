@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, cast
 
@@ -18,9 +18,9 @@ from ..errors import HucklebuckError
 from ..games.engine import TrickGame
 from ..games.ids import PLAY_BY_TEXT, PLAY_TEXT
 from ..words.moves import move_text, parse_answer
-from .protocol import ProtocolError
+from .protocol import ClientMessage, ProtocolError
 
-__all__ = ["MoveReader", "action_text", "read_move", "why_illegal"]
+__all__ = ["AgentAct", "MoveReader", "action_text", "chosen", "read_move", "why_illegal"]
 
 
 def _norm(text: str) -> str:
@@ -49,6 +49,21 @@ def _menu(shown: _Shown, legal: tuple[Action, ...]) -> tuple[dict[str, Action], 
         for form in (text, _norm(str(a)), *((f"play {text}",) if isinstance(a, Play) else ())):
             named.setdefault(form, a)
     return exact, named
+
+
+@dataclass(frozen=True)
+class AgentAct(ClientMessage):
+    """A computer seat's act message: ``action`` is the move's protocol form, as any client
+    sends it, and ``move`` the legal move the seat's player chose it from (so the table finds
+    it among the legal moves without reading the text back)."""
+
+    move: Action | None = field(default=None, compare=False, repr=False)
+    """The move ``action`` names."""
+
+
+def chosen(message: ClientMessage) -> Action | None:
+    """The move a computer seat's :class:`AgentAct` carries; ``None`` for any other message."""
+    return message.move if isinstance(message, AgentAct) else None
 
 
 def action_text(action: Action) -> str:
@@ -81,9 +96,15 @@ class MoveReader:
         self._menu: tuple[dict[str, Action], dict[str, Action]] | None = None
         self._why: dict[tuple[Action, tuple[str, ...]], str] = {}
 
-    def read(self, seat: int, move: int | str | None, names: Sequence[str]) -> Action:
-        """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise."""
+    def read(
+        self, seat: int, move: int | str | None, names: Sequence[str], chosen: Action | None = None
+    ) -> Action:
+        """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise.
+        ``chosen``: the move ``move`` was written from (a computer seat's), taken as it is when it
+        is one of the legal moves; otherwise ``move`` is read as any client's."""
         game, legal = self._game, self._legal
+        if chosen is not None and chosen in legal:
+            return chosen
         if isinstance(move, int):
             if self._ids is None and legal and type(legal[0]) is not Play and type(move) is int:
                 if move in game.legal_action_ids():  # (a draw's id follows from the hand: no list of ids)
