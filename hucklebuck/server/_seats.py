@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .moves import MoveReader
 from .protocol import ClientMessage
 
 if TYPE_CHECKING:
@@ -99,7 +100,17 @@ class _AgentClient:
         self.seat = seat
 
     def observation(self) -> tuple[int, Any]:
-        return self.table.seq, self.table.game.observation(self.seat)
+        """The table's ``seq`` and the seat's observation.  The legal moves it lists become the
+        table's reader's for this state (when none is kept yet), so the move that comes back is
+        checked against the same list rather than one made again: a reader is kept for one state
+        and one game only (see :attr:`ServerTable.reader`), so a stale move is refused as ever."""
+        table, seat = self.table, self.seat
+        seq, game = table.seq, table.game
+        observation = game.observation(seat)
+        kept = table._reader
+        if (kept is None or kept[0] != seq or kept[1] is not game) and game.to_act == seat:
+            table._reader = (seq, game, MoveReader(game, observation.legal_actions))
+        return seq, observation
 
     def send(self, message: ClientMessage) -> None:
         self.table.agent_message(self.seat, message)

@@ -27,7 +27,7 @@ from ..packs import GameKind
 from ..players import PLAYER_KINDS, make_player
 from ..players.standin import StandIn
 from .learned import OfferedPolicy
-from .moves import action_text
+from .moves import AgentAct, action_text
 from .protocol import ClientMessage, ProtocolError
 
 __all__ = ["ComputerSeats", "RunningLoop", "SeatClient", "choose_move", "choose_or_fall_back", "on_beat"]
@@ -311,7 +311,7 @@ class ComputerSeats:
             if not self._closed:
                 if note is not None:
                     d.client.notice(note)
-                d.client.send(ClientMessage("act", d.seq, action_text(action)))
+                d.client.send(AgentAct("act", d.seq, action_text(action), action))
         finally:
             _finish(d)
 

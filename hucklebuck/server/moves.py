@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, cast
 
@@ -18,9 +18,9 @@ from ..errors import HucklebuckError
 from ..games.engine import TrickGame
 from ..games.ids import PLAY_BY_TEXT, PLAY_TEXT
 from ..words.moves import move_text, parse_answer
-from .protocol import ProtocolError
+from .protocol import ClientMessage, ProtocolError
 
-__all__ = ["MoveReader", "action_text", "read_move", "why_illegal"]
+__all__ = ["AgentAct", "MoveReader", "action_text", "chosen", "read_move", "why_illegal"]
 
 
 def _norm(text: str) -> str:
@@ -51,6 +51,21 @@ def _menu(shown: _Shown, legal: tuple[Action, ...]) -> tuple[dict[str, Action], 
     return exact, named
 
 
+@dataclass(frozen=True)
+class AgentAct(ClientMessage):
+    """A computer seat's act message: ``action`` is the move's protocol form, as any client
+    sends it, and ``move`` the legal move the seat's player chose it from (so the table finds
+    it among the legal moves without reading the text back)."""
+
+    move: Action | None = field(default=None, compare=False, repr=False)
+    """The move ``action`` names."""
+
+
+def chosen(message: ClientMessage) -> Action | None:
+    """The move a computer seat's :class:`AgentAct` carries; ``None`` for any other message."""
+    return message.move if isinstance(message, AgentAct) else None
+
+
 def action_text(action: Action) -> str:
     """``str(action)``, the protocol form: a play's from the shared table of them (most moves)."""
     if type(action) is Play and action.seat < len(PLAY_TEXT):
@@ -71,18 +86,25 @@ class MoveReader:
 
     __slots__ = ("_exact", "_game", "_ids", "_legal", "_menu", "_why")
 
-    def __init__(self, game: TrickGame[Any, Any]) -> None:
-        """Read moves for ``game`` as it is now."""
+    def __init__(self, game: TrickGame[Any, Any], legal: tuple[Action, ...] | None = None) -> None:
+        """Read moves for ``game`` as it is now; ``legal``: its legal moves, if already listed
+        (``tuple(game.legal_actions())`` at this very state, such as a seat's observation holds)."""
         self._game = game
-        self._legal = tuple(game.legal_actions())
+        self._legal = tuple(game.legal_actions()) if legal is None else legal
         self._ids: dict[int, Action] | None = None
         self._exact: dict[str, Action] | None = None
         self._menu: tuple[dict[str, Action], dict[str, Action]] | None = None
         self._why: dict[tuple[Action, tuple[str, ...]], str] = {}
 
-    def read(self, seat: int, move: int | str | None, names: Sequence[str]) -> Action:
-        """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise."""
+    def read(
+        self, seat: int, move: int | str | None, names: Sequence[str], chosen: Action | None = None
+    ) -> Action:
+        """The legal action ``move`` names for ``seat`` (who is to act); :class:`ProtocolError` otherwise.
+        ``chosen``: the move ``move`` was written from (a computer seat's), taken as it is when it
+        is one of the legal moves; otherwise ``move`` is read as any client's."""
         game, legal = self._game, self._legal
+        if chosen is not None and chosen in legal:
+            return chosen
         if isinstance(move, int):
             if self._ids is None and legal and type(legal[0]) is not Play and type(move) is int:
                 if move in game.legal_action_ids():  # (a draw's id follows from the hand: no list of ids)

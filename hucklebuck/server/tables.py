@@ -27,7 +27,7 @@ from ..words.narrator import Narrator
 from ._seats import Connection, Seat, TableRefused, _AgentClient, token_digest
 from .bots import GATHER, on_beat
 from .config import ServerConfig
-from .moves import MoveReader, action_text
+from .moves import MoveReader, action_text, chosen
 from .protocol import ClientMessage, ProtocolError, error_message
 from .store import DEAL, StoredTable
 from .stored import Stored, StoredPoint, rebuild
@@ -421,7 +421,7 @@ class ServerTable:
             raise ProtocolError("not_your_turn", "the computer is playing this seat's move")
         if to_act != seat:
             raise ProtocolError("not_your_turn", f"it is {self.seats[to_act].name}'s turn, not yours")
-        action = self.reader.read(seat, message.action, self.narrator.names)
+        action = self.reader.read(seat, message.action, self.narrator.names, chosen(message))
         phase_before = game.phase
 
         def mutate() -> str | None:
